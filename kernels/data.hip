@@ -1,0 +1,63 @@
+/* data.hip - fill, check, copy and increment: the kernels that move and verify data. */
+#include "hip_device.h"
+#include "kernels.h"
+#include "pattern.h"
+
+__global__ void fill_kernel(uint32_t *p, size_t words, uint32_t seed)
+{
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < words;
+	     i += (size_t)gridDim.x * blockDim.x)
+		p[i] = hmb_pattern(i, seed);
+}
+
+__global__ void check_kernel(const uint32_t *p, size_t words, uint32_t seed,
+			     unsigned long long *bad)
+{
+	unsigned long long mine = 0;
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < words;
+	     i += (size_t)gridDim.x * blockDim.x)
+		mine += p[i] != hmb_pattern(i, seed);
+	if (mine)
+		atomicAdd(bad, mine);
+}
+
+__global__ void copy_kernel(uint32_t *dst, const uint32_t *src, size_t words)
+{
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < words;
+	     i += (size_t)gridDim.x * blockDim.x)
+		dst[i] = src[i];
+}
+
+__global__ void increment_kernel(uint32_t *p, size_t words)
+{
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < words;
+	     i += (size_t)gridDim.x * blockDim.x)
+		p[i] += 1;
+}
+
+extern "C" hipError_t hmb_launch_fill(void *p, size_t words, uint32_t seed, hipStream_t stream)
+{
+	fill_kernel<<<hmb_blocks(words), HMB_THREADS, 0, stream>>>((uint32_t *)p, words, seed);
+	return hipGetLastError();
+}
+
+extern "C" hipError_t hmb_launch_check(const void *p, size_t words, uint32_t seed,
+				       unsigned long long *bad, hipStream_t stream)
+{
+	check_kernel<<<hmb_blocks(words), HMB_THREADS, 0, stream>>>((const uint32_t *)p, words,
+								       seed, bad);
+	return hipGetLastError();
+}
+
+extern "C" hipError_t hmb_launch_copy(uint32_t *dst, const uint32_t *src, size_t words,
+				      hipStream_t stream)
+{
+	copy_kernel<<<hmb_blocks(words), HMB_THREADS, 0, stream>>>(dst, src, words);
+	return hipGetLastError();
+}
+
+extern "C" hipError_t hmb_launch_increment(uint32_t *p, size_t words, hipStream_t stream)
+{
+	increment_kernel<<<hmb_blocks(words), HMB_THREADS, 0, stream>>>(p, words);
+	return hipGetLastError();
+}

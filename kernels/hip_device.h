@@ -1,0 +1,21 @@
+/* hip_device.h - HIP for device code: ROCm's header on AMD, the mapping on NVIDIA. */
+#ifndef HMB_HIP_DEVICE_H
+#define HMB_HIP_DEVICE_H
+
+#if defined(HMB_PLATFORM_NVIDIA)
+#include "platform/hip.h"
+#else
+#include <hip/hip_runtime.h>
+#endif
+
+#define HMB_THREADS 256
+#define HMB_MAX_BLOCKS 8192
+
+/* Blocks for a grid-stride loop over n items. */
+static inline unsigned hmb_blocks(size_t n)
+{
+	size_t b = (n + HMB_THREADS - 1) / HMB_THREADS;
+	return (unsigned)(b < 1 ? 1 : b > HMB_MAX_BLOCKS ? HMB_MAX_BLOCKS : b);
+}
+
+#endif

@@ -1,0 +1,46 @@
+/*
+ * kernels.h - host-side launchers of hipmembench's device code. Host C calls
+ * only these; each enqueues on `stream` and returns the launch error.
+ */
+#ifndef HMB_KERNELS_H
+#define HMB_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "platform/hip.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Word i of p[0..words) = hmb_pattern(i, seed). */
+hipError_t hmb_launch_fill(void *p, size_t words, uint32_t seed, hipStream_t stream);
+/* Adds to *bad (device memory) the number of words that differ from the pattern. */
+hipError_t hmb_launch_check(const void *p, size_t words, uint32_t seed,
+			    unsigned long long *bad, hipStream_t stream);
+/* Holds the stream until *flag (mapped host memory) becomes non-zero, or
+ * about `max_polls` polls have passed (a guard against a lost release). */
+hipError_t hmb_launch_latch(volatile int *flag, long long max_polls, hipStream_t stream);
+/* Keeps one block busy for `iters` dependent steps (a long-running kernel). */
+hipError_t hmb_launch_spin(long long iters, unsigned long long *sink, hipStream_t stream);
+/* p[i] = iters LCG steps of p[i]: a compute load of tunable cost. */
+hipError_t hmb_launch_lcg(uint32_t *p, size_t words, int iters, hipStream_t stream);
+/* p[i] += 1 for every word: reads and writes all of a buffer. */
+hipError_t hmb_launch_increment(uint32_t *p, size_t words, hipStream_t stream);
+/* Adds 1 to the first word of each touched page: page k is at
+ * base + (order ? order[k] : k) * stride, for k in [0, touches). */
+hipError_t hmb_launch_touch(uint8_t *base, size_t stride, const uint64_t *order,
+			    size_t touches, hipStream_t stream);
+/* dst[i] = src[i] (src may be host memory mapped into the device). */
+hipError_t hmb_launch_copy(uint32_t *dst, const uint32_t *src, size_t words, hipStream_t stream);
+
+/* A __managed__ array of HMB_MANAGED_STATIC_WORDS words, for its own case. */
+#define HMB_MANAGED_STATIC_WORDS (1u << 20)
+uint32_t *hmb_managed_static(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

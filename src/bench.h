@@ -1,0 +1,89 @@
+/*
+ * bench.h - what a benchmark module sees: its context, the record API, the
+ * HIP check macro and the few helpers that every module needs.
+ *
+ * A module is a table entry { name, summary, needs, options, run }. run()
+ * declares its cases as records (record.h) and returns 0, or -1 when it could
+ * not go on (the reason is in the last HIP error or a failed record).
+ */
+#ifndef HMB_BENCH_H
+#define HMB_BENCH_H
+
+#include <stddef.h>
+
+#include "device.h"
+#include "options.h"
+#include "platform/hip.h"
+#include "record.h"
+#include "sizes.h"
+
+struct hmb_report;
+
+/* What a module needs from the device, checked in one place (runner.c). */
+enum {
+	HMB_NEEDS_MANAGED = 1 << 0,
+	HMB_NEEDS_POOLS = 1 << 1,
+	HMB_NEEDS_VMM = 1 << 2,
+};
+
+struct hmb_ctx {
+	const struct hmb_options *opt;
+	const struct hmb_device *dev;
+	struct hmb_report *report;
+	const char *module;
+};
+
+struct hmb_bench {
+	const char *name;          /* CLI name and JSON "module" */
+	const char *summary;       /* one line for `hipmembench list` */
+	unsigned needs;
+	const struct hmb_opt_decl *options; /* terminated by a NULL name; may be NULL */
+	const char *help;          /* how it uses --sizes and how to read it */
+	int (*run)(struct hmb_ctx *ctx);
+};
+
+/* Every HIP call goes through HMB_CHECK: on failure it keeps the call's text,
+ * error name and string and file:line as the last error, then jumps to the
+ * function's `fail:` label. */
+#define HMB_CHECK(call)                                                      \
+	do {                                                                 \
+		hipError_t hmb_e_ = (call);                                  \
+		if (hmb_e_ != hipSuccess) {                                  \
+			hmb_hip_error(#call, hmb_e_, __FILE__, __LINE__);    \
+			goto fail;                                           \
+		}                                                            \
+	} while (0)
+
+void hmb_hip_error(const char *call, hipError_t err, const char *file, int line);
+const char *hmb_last_error(void);
+/* Set the last error for a failure that is not a HIP call (e.g. bad data). */
+void hmb_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A new record of this module for `name`. */
+struct hmb_record *hmb_case(struct hmb_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Mark a record failed with the last error. */
+void hmb_case_failed(struct hmb_record *r);
+/* Hand a finished record to the report (prints one progress line on stderr). */
+void hmb_commit(struct hmb_ctx *ctx, struct hmb_record *r);
+
+/* Repetitions and warm-ups: the user's, else the module's default (--quick: fewer). */
+int hmb_reps(const struct hmb_ctx *ctx, int module_default);
+int hmb_warmup(const struct hmb_ctx *ctx, int module_default);
+/* --sizes if given, else the module's default (or its quick default). */
+void hmb_sizes_or(const struct hmb_ctx *ctx, struct hmb_sizes *out, const char *dflt,
+		  const char *quick_dflt);
+/* Module options, parsed (the CLI already validated them). */
+size_t hmb_opt_size(const struct hmb_ctx *ctx, const char *name, size_t dflt);
+long hmb_opt_int(const struct hmb_ctx *ctx, const char *name, long dflt);
+int hmb_opt_ints(const struct hmb_ctx *ctx, const char *name, const char *dflt, int *out,
+		 int max);
+int hmb_opt_flag(const struct hmb_ctx *ctx, const char *name);
+
+/* Set by SIGINT/SIGTERM: modules stop between cases. */
+int hmb_interrupted(void);
+
+/* A size as text ("64M") for case names and messages. */
+const char *hmb_sz(size_t bytes);
+
+#endif

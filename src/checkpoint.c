@@ -1,0 +1,29 @@
+/* checkpoint.c - periodic atomic rewrites of the --output file. */
+#include "checkpoint.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+#include "timing.h"
+
+#define CHECKPOINT_EVERY_S 5.0
+
+void hmb_checkpoint(struct hmb_report *rep, int force)
+{
+	static double last_write;
+	static int warned;
+	const char *path = rep->opt ? rep->opt->output : NULL;
+	char err[512];
+	double now = hmb_now();
+
+	if (!path || strcmp(path, "-") == 0)
+		return;
+	if (!force && now - last_write < CHECKPOINT_EVERY_S)
+		return;
+	last_write = now;
+	if (hmb_json_write(rep, path, err, sizeof(err)) != 0 && !warned) {
+		fprintf(stderr, "hipmembench: warning: %s\n", err);
+		warned = 1;
+	}
+}

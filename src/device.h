@@ -1,0 +1,60 @@
+/*
+ * device.h - what the runtime says about the GPU, everything that decides
+ * memory behaviour. An integer of -1 means "could not be read here" and is
+ * written as null in JSON.
+ */
+#ifndef HMB_DEVICE_H
+#define HMB_DEVICE_H
+
+#include <stddef.h>
+
+struct hmb_link {
+	int gen, width;            /* current */
+	int max_gen, max_width;
+	double gts;                /* current transfer rate per lane */
+	double peak_gbps;          /* one direction, after line encoding; 0 unknown */
+	char source[16];           /* "sysfs", "nvml", "" */
+};
+
+struct hmb_device {
+	int ordinal;
+	int count;                 /* devices visible */
+	char name[256];
+	char arch[64];             /* gcnArchName on AMD (e.g. gfx90a:sramecc+:xnack-), sm_XY on NVIDIA */
+	char pci_bus_id[32];
+	size_t total_mem, free_mem;
+	int compute_units;
+	int runtime_version, driver_version;
+
+	int managed_memory;
+	int concurrent_managed_access;
+	int pageable_memory_access;
+	int pageable_uses_host_page_tables;
+	int direct_managed_access_from_host;
+	int can_map_host_memory;
+	int host_register;
+	int memory_pools;
+	int vmm;
+	size_t vmm_granularity_min, vmm_granularity_recommended;
+	int async_engines;
+	int concurrent_kernels;
+	int integrated;
+	int l2_bytes;
+	int memory_bus_width_bits;
+	int memory_clock_khz;
+
+	int xnack_arch;            /* AMD: 1 "xnack+", 0 "xnack-", -1 not in the arch name */
+	struct hmb_link link;
+};
+
+/* Open device `ordinal`: returns 0, or -1 with one line in err (no GPU,
+ * ordinal out of range, runtime failure). */
+int hmb_device_open(int ordinal, struct hmb_device *dev, char *err, size_t errlen);
+/* Re-read free memory (modules size themselves from it). */
+size_t hmb_device_free_mem(void);
+/* PCIe link from Linux sysfs for a bus id; fills link, returns 0 when read. */
+int hmb_link_from_sysfs(const char *pci_bus_id, struct hmb_link *link, const char *sysfs_root);
+/* Peak bandwidth in GB/s of one direction of a PCIe link. */
+double hmb_pcie_peak_gbps(double gts, int width);
+
+#endif

@@ -1,0 +1,23 @@
+/* host.h - the host a run took place on, and the environment that matters. */
+#ifndef HMB_HOST_H
+#define HMB_HOST_H
+
+#include <stddef.h>
+
+struct hmb_host {
+	char hostname[256];
+	char os[256];
+	char kernel[256];
+	char cpu_model[256];
+	int cpus_online;
+	int numa_nodes;            /* -1 unknown */
+	size_t memory_bytes;
+	char thp[32];              /* transparent huge pages: always, madvise, never, "" */
+};
+
+/* Environment variables recorded with every run (NULL-terminated). */
+extern const char *const hmb_env_recorded[];
+
+void hmb_host_probe(struct hmb_host *h);
+
+#endif

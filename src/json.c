@@ -1,0 +1,293 @@
+/*
+ * json.c - the only file that talks to cJSON: the run document is built here
+ * from the report (schema in docs/schema.md) and written atomically.
+ */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "platform/hip.h"
+#include "report.h"
+#include "version.h"
+
+/* -1 (unknown) becomes null */
+static void add_int(cJSON *o, const char *key, long v)
+{
+	if (v < 0)
+		cJSON_AddNullToObject(o, key);
+	else
+		cJSON_AddNumberToObject(o, key, (double)v);
+}
+
+static void add_bool(cJSON *o, const char *key, int v)
+{
+	if (v < 0)
+		cJSON_AddNullToObject(o, key);
+	else
+		cJSON_AddBoolToObject(o, key, v != 0);
+}
+
+static void add_str(cJSON *o, const char *key, const char *s)
+{
+	if (!s || !*s)
+		cJSON_AddNullToObject(o, key);
+	else
+		cJSON_AddStringToObject(o, key, s);
+}
+
+static void add_positive(cJSON *o, const char *key, double v)
+{
+	if (v > 0)
+		cJSON_AddNumberToObject(o, key, v);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+static cJSON *host_json(const struct hmb_host *h)
+{
+	cJSON *o = cJSON_CreateObject();
+	add_str(o, "hostname", h->hostname);
+	add_str(o, "os", h->os);
+	add_str(o, "kernel", h->kernel);
+	add_str(o, "cpu_model", h->cpu_model);
+	add_int(o, "cpus_online", h->cpus_online);
+	add_int(o, "numa_nodes", h->numa_nodes);
+	add_positive(o, "memory_bytes", (double)h->memory_bytes);
+	add_str(o, "transparent_hugepages", h->thp);
+	return o;
+}
+
+static cJSON *link_json(const struct hmb_link *l)
+{
+	cJSON *o = cJSON_CreateObject();
+	add_int(o, "generation", l->gen);
+	add_int(o, "width", l->width);
+	add_int(o, "max_generation", l->max_gen);
+	add_int(o, "max_width", l->max_width);
+	add_positive(o, "transfer_rate_gts", l->gts);
+	add_positive(o, "peak_gbps_per_direction", l->peak_gbps);
+	add_str(o, "source", l->source);
+	return o;
+}
+
+static cJSON *device_json(const struct hmb_device *d)
+{
+	cJSON *o = cJSON_CreateObject(), *x, *v;
+
+	add_int(o, "ordinal", d->ordinal);
+	add_int(o, "count", d->count);
+	add_str(o, "name", d->name);
+	add_str(o, "arch", d->arch);
+	add_str(o, "pci_bus_id", d->pci_bus_id);
+	add_positive(o, "total_memory_bytes", (double)d->total_mem);
+	add_positive(o, "free_memory_bytes_at_start", (double)d->free_mem);
+	add_int(o, "compute_units", d->compute_units);
+	add_int(o, "l2_cache_bytes", d->l2_bytes);
+	add_int(o, "memory_bus_width_bits", d->memory_bus_width_bits);
+	add_int(o, "memory_clock_khz", d->memory_clock_khz);
+	add_int(o, "async_engine_count", d->async_engines);
+	add_bool(o, "concurrent_kernels", d->concurrent_kernels);
+	add_bool(o, "integrated", d->integrated);
+	add_bool(o, "managed_memory", d->managed_memory);
+	add_bool(o, "concurrent_managed_access", d->concurrent_managed_access);
+	add_bool(o, "pageable_memory_access", d->pageable_memory_access);
+	add_bool(o, "pageable_memory_access_uses_host_page_tables",
+		 d->pageable_uses_host_page_tables);
+	add_bool(o, "direct_managed_access_from_host", d->direct_managed_access_from_host);
+	add_bool(o, "can_map_host_memory", d->can_map_host_memory);
+	add_bool(o, "host_register", d->host_register);
+	add_bool(o, "memory_pools", d->memory_pools);
+	v = cJSON_AddObjectToObject(o, "vmm");
+	add_bool(v, "supported", HMB_HAVE_VMM ? d->vmm : 0);
+	add_bool(v, "compiled_in", HMB_HAVE_VMM);
+	add_positive(v, "granularity_min_bytes", (double)d->vmm_granularity_min);
+	add_positive(v, "granularity_recommended_bytes", (double)d->vmm_granularity_recommended);
+	x = cJSON_AddObjectToObject(o, "xnack");
+	add_bool(x, "arch_xnack", d->xnack_arch);
+	add_str(x, "HSA_XNACK", getenv("HSA_XNACK"));
+	cJSON_AddItemToObject(o, "pcie_link", link_json(&d->link));
+	return o;
+}
+
+static cJSON *kv_json(const struct hmb_kvlist *l, int with_units)
+{
+	cJSON *o = cJSON_CreateObject();
+	for (size_t i = 0; i < l->n; i++) {
+		const struct hmb_kv *kv = &l->v[i];
+		cJSON *item;
+		if (kv->type == HMB_KV_STR)
+			item = cJSON_CreateString(kv->str);
+		else if (kv->type == HMB_KV_BOOL)
+			item = cJSON_CreateBool(kv->num != 0);
+		else
+			item = cJSON_CreateNumber(kv->num);
+		if (with_units) {
+			cJSON *m = cJSON_CreateObject();
+			cJSON_AddItemToObject(m, "value", item);
+			add_str(m, "unit", kv->unit);
+			item = m;
+		}
+		cJSON_AddItemToObject(o, kv->key, item);
+	}
+	return o;
+}
+
+static cJSON *record_json(const struct hmb_record *r)
+{
+	cJSON *o = cJSON_CreateObject(), *s;
+	struct hmb_summary sum;
+
+	hmb_record_summarize(r, &sum);
+	cJSON_AddStringToObject(o, "module", r->module);
+	cJSON_AddStringToObject(o, "case", r->name);
+	cJSON_AddStringToObject(o, "status", hmb_status_name(r->status));
+	add_str(o, "reason", r->reason);
+	cJSON_AddItemToObject(o, "params", kv_json(&r->params, 0));
+	add_positive(o, "bytes", r->bytes);
+	add_positive(o, "ops", r->ops);
+	cJSON_AddItemToObject(o, "samples_s", cJSON_CreateDoubleArray(r->samples,
+								      (int)r->nsamples));
+	if (sum.has_stats) {
+		s = cJSON_AddObjectToObject(o, "stats_s");
+		cJSON_AddNumberToObject(s, "count", (double)sum.stats.count);
+		cJSON_AddNumberToObject(s, "min", sum.stats.min);
+		cJSON_AddNumberToObject(s, "median", sum.stats.median);
+		cJSON_AddNumberToObject(s, "mean", sum.stats.mean);
+		cJSON_AddNumberToObject(s, "max", sum.stats.max);
+		cJSON_AddNumberToObject(s, "stddev", sum.stats.stddev);
+	} else {
+		cJSON_AddNullToObject(o, "stats_s");
+	}
+	add_positive(o, "gbps_median", sum.gbps_median);
+	add_positive(o, "gbps_best", sum.gbps_best);
+	add_positive(o, "us_per_op_median", sum.us_per_op_median);
+	add_positive(o, "peak_gbps", r->peak_gbps);
+	add_positive(o, "peak_fraction", sum.peak_fraction);
+	cJSON_AddItemToObject(o, "metrics", kv_json(&r->metrics, 1));
+	cJSON_AddItemToObject(o, "observed", kv_json(&r->observed, 0));
+	return o;
+}
+
+static cJSON *settings_json(const struct hmb_options *opt)
+{
+	cJSON *o = cJSON_CreateObject(), *m;
+
+	cJSON_AddNumberToObject(o, "device", opt->device);
+	if (opt->sizes.n) {
+		cJSON *a = cJSON_AddArrayToObject(o, "sizes");
+		for (size_t i = 0; i < opt->sizes.n; i++)
+			cJSON_AddItemToArray(a, cJSON_CreateNumber((double)opt->sizes.v[i]));
+	} else {
+		cJSON_AddNullToObject(o, "sizes");
+	}
+	add_int(o, "reps", opt->reps > 0 ? opt->reps : -1);
+	add_int(o, "warmup", opt->warmup);
+	cJSON_AddBoolToObject(o, "quick", opt->quick != 0);
+	add_positive(o, "oversubscribe", opt->oversubscribe);
+	m = cJSON_AddObjectToObject(o, "module_options");
+	for (int i = 0; i < opt->nvalues; i++)
+		cJSON_AddStringToObject(m, opt->value_name[i], opt->value[i]);
+	return o;
+}
+
+char *hmb_json_render(const struct hmb_report *rep)
+{
+	cJSON *doc = cJSON_CreateObject(), *t, *a, *env, *rt;
+	char *text;
+
+	cJSON_AddNumberToObject(doc, "schema_version", HMB_SCHEMA_VERSION);
+	t = cJSON_AddObjectToObject(doc, "tool");
+	cJSON_AddStringToObject(t, "name", "hipmembench");
+	cJSON_AddStringToObject(t, "version", HMB_VERSION);
+	cJSON_AddStringToObject(t, "git_revision", HMB_GIT_REVISION);
+	cJSON_AddStringToObject(doc, "command", rep->command ? rep->command : "");
+	a = cJSON_AddArrayToObject(doc, "command_line");
+	for (int i = 0; rep->opt && i < rep->opt->argc; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(rep->opt->argv[i]));
+	cJSON_AddStringToObject(doc, "started_utc", rep->started_utc);
+	cJSON_AddBoolToObject(doc, "complete", rep->complete != 0);
+	cJSON_AddBoolToObject(doc, "interrupted", rep->interrupted != 0);
+	if (rep->opt)
+		cJSON_AddItemToObject(doc, "settings", settings_json(rep->opt));
+	cJSON_AddStringToObject(doc, "platform", HMB_PLATFORM_NAME);
+	cJSON_AddItemToObject(doc, "host", host_json(&rep->host));
+	rt = cJSON_AddObjectToObject(doc, "runtime");
+	add_int(rt, "runtime_version", rep->have_device ? rep->device.runtime_version : -1);
+	add_int(rt, "driver_version", rep->have_device ? rep->device.driver_version : -1);
+	if (rep->have_device)
+		cJSON_AddItemToObject(doc, "device", device_json(&rep->device));
+	else
+		cJSON_AddNullToObject(doc, "device");
+	env = cJSON_AddObjectToObject(doc, "environment");
+	for (int i = 0; hmb_env_recorded[i]; i++)
+		add_str(env, hmb_env_recorded[i], getenv(hmb_env_recorded[i]));
+	a = cJSON_AddArrayToObject(doc, "modules");
+	for (int i = 0; i < rep->nmodules; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(rep->modules[i]));
+	a = cJSON_AddArrayToObject(doc, "results");
+	for (const struct hmb_record *r = rep->head; r; r = r->next)
+		cJSON_AddItemToArray(a, record_json(r));
+
+	text = cJSON_Print(doc);
+	cJSON_Delete(doc);
+	return text;
+}
+
+int hmb_output_writable(const char *path, char *err, size_t errlen)
+{
+	char tmp[4096];
+	FILE *f;
+
+	if (strcmp(path, "-") == 0)
+		return 0;
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	f = fopen(tmp, "w");
+	if (!f) {
+		snprintf(err, errlen, "cannot write --output %s: %s", path, strerror(errno));
+		return -1;
+	}
+	fclose(f);
+	unlink(tmp);
+	return 0;
+}
+
+int hmb_json_write(const struct hmb_report *rep, const char *path, char *err, size_t errlen)
+{
+	char tmp[4096];
+	char *text = hmb_json_render(rep);
+	FILE *f;
+	int ok;
+
+	if (!text) {
+		snprintf(err, errlen, "cannot render JSON: out of memory");
+		return -1;
+	}
+	if (strcmp(path, "-") == 0) {
+		ok = fputs(text, stdout) >= 0 && fputc('\n', stdout) != EOF;
+		free(text);
+		if (!ok)
+			snprintf(err, errlen, "cannot write JSON to stdout: %s", strerror(errno));
+		return ok ? 0 : -1;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	f = fopen(tmp, "w");
+	if (!f) {
+		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+		free(text);
+		return -1;
+	}
+	ok = fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+	ok = (fflush(f) == 0) && ok;
+	ok = (fsync(fileno(f)) == 0) && ok;
+	ok = (fclose(f) == 0) && ok;
+	free(text);
+	if (!ok || rename(tmp, path) != 0) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}

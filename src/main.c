@@ -1,0 +1,362 @@
+/*
+ * main.c - the command line: `hipmembench [options] <command> [module options]`.
+ *
+ * Commands: list, info, all, help, and one per module. Exit status: 0 all
+ * good (unsupported cases included), 1 a measurement failed, 2 bad usage,
+ * 3 no usable GPU, 130/143 interrupted by SIGINT/SIGTERM (results measured
+ * until then are written, marked "interrupted").
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "checkpoint.h"
+#include "registry.h"
+#include "report.h"
+#include "runner.h"
+#include "version.h"
+
+enum { EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_NO_GPU = 3 };
+
+extern volatile sig_atomic_t hmb_signal_received;
+
+static void on_signal(int sig)
+{
+	if (hmb_signal_received) {
+		/* A second signal: stop now. */
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	hmb_signal_received = sig;
+}
+
+static void usage_error(const char *fmt, const char *a, const char *b)
+{
+	fputs("hipmembench: ", stderr);
+	fprintf(stderr, fmt, a, b);
+	fputs(" (see hipmembench --help)\n", stderr);
+	exit(EXIT_USAGE);
+}
+
+static void print_global_help(FILE *out)
+{
+	fputs("usage: hipmembench [options] <command> [module options]\n"
+	      "\n"
+	      "Measures how memory moves between host and GPU through the HIP runtime;\n"
+	      "every figure can be written as JSON (--output).\n"
+	      "\n"
+	      "commands:\n"
+	      "  list               modules and what they measure\n"
+	      "  info               the device and what decides its memory behaviour\n"
+	      "  all                every module, defaults sized for about two minutes\n"
+	      "  help [command]     this text, or a command's help\n", out);
+	for (int i = 0; hmb_benches[i]; i++)
+		fprintf(out, "  %-18s %s\n", hmb_benches[i]->name, hmb_benches[i]->summary);
+	fputs("\n"
+	      "options:\n"
+	      "  -d, --device N       GPU ordinal (default 0)\n"
+	      "  -o, --output FILE    write the JSON document to FILE ('-' for stdout);\n"
+	      "                       rewritten as the run goes, so nothing measured is lost\n"
+	      "  -f, --format F       stdout: table (default), json or csv\n"
+	      "  -s, --sizes LIST     sizes, e.g. 4K,64M,1G or ranges 4K:1G:x4, 1M:8M:+1M\n"
+	      "  -r, --reps N         timed repetitions per case\n"
+	      "  -w, --warmup N       untimed repetitions first\n"
+	      "  -q, --quick          small sizes, few repetitions: a smoke run\n"
+	      "      --oversubscribe F  allow managed memory up to F x free device memory.\n"
+	      "                       Off by default: oversubscribing can make a shared GPU\n"
+	      "                       unresponsive for everyone on it.\n"
+	      "  -h, --help           help (after a command: that command's help)\n"
+	      "  -V, --version        version\n"
+	      "\n"
+	      "exit status: 0 ok, 1 a measurement failed, 2 usage error, 3 no usable GPU,\n"
+	      "130/143 interrupted (results so far are written).\n", out);
+}
+
+static void print_bench_help(FILE *out, const struct hmb_bench *b)
+{
+	fprintf(out, "usage: hipmembench [options] %s [module options]\n\n%s\n\n%s\n", b->name,
+		b->summary, b->help ? b->help : "");
+	if (b->options && b->options[0].name) {
+		fputs("\nmodule options:\n", out);
+		for (const struct hmb_opt_decl *d = b->options; d->name; d++) {
+			char left[64];
+			snprintf(left, sizeof(left), "--%s%s%s", d->name, d->arg ? " " : "",
+				 d->arg ? d->arg : "");
+			fprintf(out, "  %-22s %s\n", left, d->help);
+		}
+	}
+	fputs("\nglobal options: see hipmembench --help\n", out);
+}
+
+/* The declaration of a module option by name (the first module that has it). */
+static const struct hmb_opt_decl *find_module_opt(const char *name, const struct hmb_bench **owner)
+{
+	for (int i = 0; hmb_benches[i]; i++)
+		for (const struct hmb_opt_decl *d = hmb_benches[i]->options; d && d->name; d++)
+			if (strcmp(d->name, name) == 0) {
+				*owner = hmb_benches[i];
+				return d;
+			}
+	return NULL;
+}
+
+static int parse_count(const char *opt, const char *text, int min)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (errno || end == text || *end || v < min || v > 1000000) {
+		char msg[128];
+		snprintf(msg, sizeof(msg), "%s: '%%s' must be a whole number from %d to 1000000%%s",
+			 opt, min);
+		usage_error(msg, text, "");
+	}
+	return (int)v;
+}
+
+enum { OPT_OVERSUBSCRIBE = 256, OPT_MODULE = 512 };
+
+struct parsed {
+	struct hmb_options opt;
+	const char *command;
+	int help;
+	const char *module_opt_owner[HMB_MAX_MODULE_OPTS];
+	char **args;  /* positional arguments after the command */
+	int nargs;
+};
+
+static void parse_args(int argc, char **argv, struct parsed *p)
+{
+	static const struct option globals[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "sizes", required_argument, NULL, 's' },
+		{ "reps", required_argument, NULL, 'r' },
+		{ "warmup", required_argument, NULL, 'w' },
+		{ "quick", no_argument, NULL, 'q' },
+		{ "oversubscribe", required_argument, NULL, OPT_OVERSUBSCRIBE },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+	};
+	const size_t nglobal = sizeof(globals) / sizeof(globals[0]);
+	struct option longopts[nglobal + 64];
+	const struct hmb_opt_decl *decls[64];
+	size_t n = nglobal, ndecl = 0;
+	char err[256];
+	int c;
+
+	memcpy(longopts, globals, sizeof(globals));
+	for (int i = 0; hmb_benches[i]; i++)
+		for (const struct hmb_opt_decl *d = hmb_benches[i]->options; d && d->name; d++) {
+			const struct hmb_bench *owner;
+			if (find_module_opt(d->name, &owner) != d || ndecl == 64)
+				continue;
+			decls[ndecl] = d;
+			longopts[n++] = (struct option){ d->name,
+				d->type == HMB_OPT_FLAG ? no_argument : required_argument, NULL,
+				OPT_MODULE + (int)ndecl };
+			ndecl++;
+		}
+	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
+
+	memset(p, 0, sizeof(*p));
+	p->opt.warmup = -1;
+	p->opt.argc = argc;
+	p->opt.argv = argv;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":d:o:f:s:r:w:qhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd': p->opt.device = parse_count("--device", optarg, 0); break;
+		case 'o': p->opt.output = optarg; break;
+		case 'f':
+			if (strcmp(optarg, "table") == 0)
+				p->opt.format = HMB_FORMAT_TABLE;
+			else if (strcmp(optarg, "json") == 0)
+				p->opt.format = HMB_FORMAT_JSON;
+			else if (strcmp(optarg, "csv") == 0)
+				p->opt.format = HMB_FORMAT_CSV;
+			else
+				usage_error("--format: unknown format '%s': use table, json or csv%s",
+					    optarg, "");
+			break;
+		case 's':
+			if (hmb_parse_sizes(optarg, &p->opt.sizes, err, sizeof(err)) != 0)
+				usage_error("--sizes: %s%s", err, "");
+			break;
+		case 'r': p->opt.reps = parse_count("--reps", optarg, 1); break;
+		case 'w': p->opt.warmup = parse_count("--warmup", optarg, 0); break;
+		case 'q': p->opt.quick = 1; break;
+		case OPT_OVERSUBSCRIBE: {
+			char *end;
+			errno = 0;
+			p->opt.oversubscribe = strtod(optarg, &end);
+			if (errno || *end || !(p->opt.oversubscribe > 0) || p->opt.oversubscribe > 64)
+				usage_error("--oversubscribe: '%s' must be a factor above 0 and at most 64%s",
+					    optarg, "");
+			break;
+		}
+		case 'h': p->help = 1; break;
+		case 'V':
+			printf("hipmembench %s (%s, %s)\n", HMB_VERSION, HMB_GIT_REVISION,
+			       HMB_PLATFORM_NAME);
+			exit(0);
+		case '?':
+			if (optopt)
+				usage_error("unknown option '-%c'%s", (char[]){ (char)optopt, 0 }, "");
+			usage_error("unknown option '%s'%s", argv[optind - 1], "");
+			break;
+		case ':':
+			usage_error("option '%s' needs a value%s", argv[optind - 1], "");
+			break;
+		default: {
+			const struct hmb_opt_decl *d = decls[c - OPT_MODULE];
+			const struct hmb_bench *owner;
+			if (p->opt.nvalues == HMB_MAX_MODULE_OPTS)
+				usage_error("too many module options%s%s", "", "");
+			if (hmb_opt_validate(d, optarg ? optarg : "", err, sizeof(err)) != 0)
+				usage_error("%s%s", err, "");
+			find_module_opt(d->name, &owner);
+			p->module_opt_owner[p->opt.nvalues] = owner->name;
+			p->opt.value_name[p->opt.nvalues] = d->name;
+			p->opt.value[p->opt.nvalues++] = optarg ? optarg : "";
+		}
+		}
+	}
+	if (optind < argc)
+		p->command = argv[optind++];
+	p->args = argv + optind;
+	p->nargs = argc - optind;
+}
+
+static int finish_stdout(int status)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "hipmembench: cannot write to stdout: %s\n", strerror(errno));
+		return status ? status : EXIT_FAILED;
+	}
+	return status;
+}
+
+/* Write the final document; stdout formats other than the table come here too. */
+static int emit(struct hmb_report *rep, int status)
+{
+	char err[512];
+
+	if (rep->opt->format == HMB_FORMAT_JSON && hmb_json_write(rep, "-", err, sizeof(err)))
+		fprintf(stderr, "hipmembench: %s\n", err);
+	if (rep->opt->format == HMB_FORMAT_CSV)
+		hmb_csv_print(stdout, rep->head, 1);
+	if (rep->opt->output && strcmp(rep->opt->output, "-") &&
+	    hmb_json_write(rep, rep->opt->output, err, sizeof(err))) {
+		fprintf(stderr, "hipmembench: %s\n", err);
+		status = status ? status : EXIT_FAILED;
+	} else if (rep->opt->output && strcmp(rep->opt->output, "-") == 0 &&
+		   rep->opt->format != HMB_FORMAT_JSON && hmb_json_write(rep, "-", err, sizeof(err))) {
+		fprintf(stderr, "hipmembench: %s\n", err);
+	}
+	return finish_stdout(status);
+}
+
+int main(int argc, char **argv)
+{
+	struct parsed p;
+	struct hmb_report rep;
+	const struct hmb_bench *bench = NULL;
+	char err[512];
+	int status = 0, run_all, info;
+
+	parse_args(argc, argv, &p);
+	if (!p.command || strcmp(p.command, "help") == 0) {
+		const char *topic = p.command && p.nargs ? p.args[0] : NULL;
+		if (topic && !(bench = hmb_bench_find(topic)))
+			usage_error("help: unknown command '%s'%s", topic, "");
+		if (bench)
+			print_bench_help(stdout, bench);
+		else
+			print_global_help(stdout);
+		if (!p.command && !p.help)
+			return finish_stdout(EXIT_USAGE);
+		return finish_stdout(0);
+	}
+	run_all = strcmp(p.command, "all") == 0;
+	info = strcmp(p.command, "info") == 0;
+	if (strcmp(p.command, "list") == 0) {
+		for (int i = 0; hmb_benches[i]; i++)
+			printf("%-10s %s\n", hmb_benches[i]->name, hmb_benches[i]->summary);
+		return finish_stdout(0);
+	}
+	if (!run_all && !info && !(bench = hmb_bench_find(p.command)))
+		usage_error("unknown command '%s'%s", p.command, "");
+	if (p.help) {
+		if (bench)
+			print_bench_help(stdout, bench);
+		else
+			print_global_help(stdout);
+		return finish_stdout(0);
+	}
+	if (p.nargs)
+		usage_error("unexpected argument '%s' after '%s'", p.args[0], p.command);
+	for (int i = 0; i < p.opt.nvalues; i++)
+		if (!run_all && (!bench || strcmp(p.module_opt_owner[i], bench->name) != 0))
+			usage_error("--%s is an option of the %s module", p.opt.value_name[i],
+				    p.module_opt_owner[i]);
+	for (size_t i = 0; i < p.opt.sizes.n; i++)
+		if (p.opt.sizes.v[i] % 4)
+			usage_error("--sizes: %s is not a multiple of 4 bytes (data is verified "
+				    "as 32-bit words)%s", hmb_sz(p.opt.sizes.v[i]), "");
+	if (p.opt.output && hmb_output_writable(p.opt.output, err, sizeof(err)) != 0)
+		usage_error("%s%s", err, "");
+
+	hmb_report_init(&rep, &p.opt, p.command);
+	if (hmb_device_open(p.opt.device, &rep.device, err, sizeof(err)) != 0) {
+		if (info && p.opt.format == HMB_FORMAT_TABLE)
+			hmb_info_print(stdout, &rep);
+		fprintf(stderr, "hipmembench: %s\n", err);
+		rep.complete = 1;
+		emit(&rep, EXIT_NO_GPU);
+		return EXIT_NO_GPU;
+	}
+	rep.have_device = 1;
+	if (hmb_sizes_max(&p.opt.sizes) > rep.device.total_mem) {
+		char total[32];
+		snprintf(total, sizeof(total), "%.1f GiB", (double)rep.device.total_mem / (1 << 30));
+		usage_error("--sizes: %s is larger than the device's memory (%s)",
+			    hmb_sz(hmb_sizes_max(&p.opt.sizes)), total);
+	}
+
+	if (info) {
+		if (p.opt.format == HMB_FORMAT_TABLE)
+			hmb_info_print(stdout, &rep);
+		rep.complete = 1;
+		return emit(&rep, 0);
+	}
+
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	for (int i = 0; hmb_benches[i] && !hmb_interrupted(); i++)
+		if (run_all || hmb_benches[i] == bench)
+			hmb_run_module(hmb_benches[i], &rep);
+	if (hmb_interrupted()) {
+		rep.interrupted = 1;
+		fprintf(stderr, "hipmembench: interrupted by signal %d; results so far are kept\n",
+			(int)hmb_signal_received);
+		status = 128 + (int)hmb_signal_received;
+	} else {
+		rep.complete = 1;
+		if (hmb_report_failures(&rep)) {
+			fprintf(stderr, "hipmembench: %zu case(s) failed; see their reason\n",
+				hmb_report_failures(&rep));
+			status = EXIT_FAILED;
+		}
+	}
+	status = emit(&rep, status);
+	hmb_report_free(&rep);
+	return status;
+}

@@ -1,0 +1,34 @@
+/*
+ * hip.h - the one include for the HIP API, on either platform.
+ *
+ * AMD: ROCm's own HIP runtime headers. NVIDIA: hipmembench's mapping of the
+ * HIP calls it uses onto CUDA (hip_on_cuda.h). Features that older ROCm
+ * releases lack are announced here as HMB_HAVE_* so that a module can compile
+ * everywhere and report "unsupported" at run time instead of failing to build.
+ */
+#ifndef HMB_PLATFORM_HIP_H
+#define HMB_PLATFORM_HIP_H
+
+#if defined(HMB_PLATFORM_NVIDIA)
+#include "hip_on_cuda.h"
+#define HMB_PLATFORM_NAME "nvidia"
+#define HMB_HAVE_VMM 1
+#define HMB_HAVE_HOST_REGISTER_ATTR 1
+#else
+#ifndef __HIP_PLATFORM_AMD__
+#define __HIP_PLATFORM_AMD__
+#endif
+#include <hip/hip_runtime_api.h>
+#define HMB_PLATFORM_NAME "amd"
+/* hipMemCreate and friends are declared for AMD from ROCm 6.0 on; the
+ * VMM device attribute and host-register attribute came with them. */
+#if HIP_VERSION_MAJOR >= 6
+#define HMB_HAVE_VMM 1
+#define HMB_HAVE_HOST_REGISTER_ATTR 1
+#else
+#define HMB_HAVE_VMM 0
+#define HMB_HAVE_HOST_REGISTER_ATTR 0
+#endif
+#endif
+
+#endif

@@ -1,0 +1,19 @@
+/* registry.c - every module, once. Add a module here and in the Makefile. */
+#include "registry.h"
+
+#include <string.h>
+
+extern const struct hmb_bench hmb_bench_memcpy;
+
+const struct hmb_bench *const hmb_benches[] = {
+	&hmb_bench_memcpy,
+	NULL,
+};
+
+const struct hmb_bench *hmb_bench_find(const char *name)
+{
+	for (int i = 0; hmb_benches[i]; i++)
+		if (strcmp(hmb_benches[i]->name, name) == 0)
+			return hmb_benches[i];
+	return NULL;
+}

@@ -1,0 +1,49 @@
+/* report.c - the list of records of one run and its start time. */
+#include "report.h"
+
+#include <string.h>
+#include <time.h>
+
+void hmb_report_init(struct hmb_report *rep, const struct hmb_options *opt, const char *command)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->opt = opt;
+	rep->command = command;
+	gmtime_r(&now, &tm);
+	strftime(rep->started_utc, sizeof(rep->started_utc), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	hmb_host_probe(&rep->host);
+}
+
+void hmb_report_add(struct hmb_report *rep, struct hmb_record *r)
+{
+	r->next = NULL;
+	if (rep->tail)
+		rep->tail->next = r;
+	else
+		rep->head = r;
+	rep->tail = r;
+	rep->count++;
+}
+
+void hmb_report_free(struct hmb_report *rep)
+{
+	struct hmb_record *r = rep->head;
+	while (r) {
+		struct hmb_record *next = r->next;
+		hmb_record_free(r);
+		r = next;
+	}
+	rep->head = rep->tail = NULL;
+	rep->count = 0;
+}
+
+size_t hmb_report_failures(const struct hmb_report *rep)
+{
+	size_t n = 0;
+	for (const struct hmb_record *r = rep->head; r; r = r->next)
+		n += r->status == HMB_FAILED;
+	return n;
+}

@@ -1,0 +1,55 @@
+/*
+ * report.h - one run: its settings, host, device and every record, in the
+ * order they were measured. Printers (json.c, table.c) read it; nothing else
+ * writes figures.
+ */
+#ifndef HMB_REPORT_H
+#define HMB_REPORT_H
+
+#include <stdio.h>
+
+#include "device.h"
+#include "host.h"
+#include "options.h"
+#include "record.h"
+
+#define HMB_SCHEMA_VERSION 1
+
+
+
+struct hmb_report {
+	const struct hmb_options *opt;
+	const char *command;
+	char started_utc[32];
+	struct hmb_host host;
+	struct hmb_device device;
+	int have_device;
+	struct hmb_record *head, *tail;
+	size_t count;
+	int complete;                   /* the run reached its end */
+	int interrupted;                /* stopped by SIGINT/SIGTERM */
+	const char *modules[16];        /* modules run, in order */
+	int nmodules;
+};
+
+void hmb_report_init(struct hmb_report *rep, const struct hmb_options *opt, const char *command);
+void hmb_report_add(struct hmb_report *rep, struct hmb_record *r);
+void hmb_report_free(struct hmb_report *rep);
+/* Records that failed. */
+size_t hmb_report_failures(const struct hmb_report *rep);
+
+/* json.c: the document as text (caller frees), or NULL. */
+char *hmb_json_render(const struct hmb_report *rep);
+/* Write the document to path atomically (temporary file, then rename);
+ * "-" writes to stdout. 0, or -1 with a reason in err. */
+int hmb_json_write(const struct hmb_report *rep, const char *path, char *err, size_t errlen);
+/* Can path be written? Checked before any measurement. */
+int hmb_output_writable(const char *path, char *err, size_t errlen);
+
+/* table.c: human table and CSV of records from `first` to the end. */
+void hmb_table_print(FILE *out, const struct hmb_record *first);
+void hmb_csv_print(FILE *out, const struct hmb_record *first, int header);
+void hmb_progress_print(FILE *out, const struct hmb_record *r);
+void hmb_info_print(FILE *out, const struct hmb_report *rep);
+
+#endif

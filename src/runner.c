@@ -1,0 +1,58 @@
+/*
+ * runner.c - runs a module: checks what it needs from the device (the one
+ * place that does), turns a module that could not go on into a "failed"
+ * record, prints its table and checkpoints the JSON.
+ */
+#include "runner.h"
+
+#include <stdio.h>
+
+#include "checkpoint.h"
+
+/* The reason a device cannot run a module, or NULL. */
+static const char *missing_capability(unsigned needs, const struct hmb_device *d)
+{
+	if ((needs & HMB_NEEDS_MANAGED) && d->managed_memory != 1)
+		return "the device does not support managed memory "
+		       "(hipDeviceAttributeManagedMemory is 0)";
+	if ((needs & HMB_NEEDS_POOLS) && d->memory_pools != 1)
+		return "the device does not support stream-ordered memory pools "
+		       "(hipDeviceAttributeMemoryPoolsSupported is 0)";
+	if ((needs & HMB_NEEDS_VMM) && !HMB_HAVE_VMM)
+		return "this build's HIP version has no virtual memory management API "
+		       "(hipMemCreate and friends need ROCm 6.0 or later)";
+	if ((needs & HMB_NEEDS_VMM) && d->vmm != 1)
+		return "the device does not support virtual memory management "
+		       "(hipDeviceAttributeVirtualMemoryManagementSupported is 0)";
+	return NULL;
+}
+
+void hmb_run_module(const struct hmb_bench *b, struct hmb_report *rep)
+{
+	struct hmb_ctx ctx = { rep->opt, &rep->device, rep, b->name };
+	struct hmb_record *before = rep->tail, *first;
+	const char *missing = missing_capability(b->needs, &rep->device);
+
+	if (rep->nmodules < (int)(sizeof(rep->modules) / sizeof(rep->modules[0])))
+		rep->modules[rep->nmodules++] = b->name;
+	if (missing) {
+		struct hmb_record *r = hmb_case(&ctx, "module");
+		hmb_record_status(r, HMB_UNSUPPORTED, "%s", missing);
+		hmb_commit(&ctx, r);
+	} else if (b->run(&ctx) != 0 && !hmb_interrupted()) {
+		char why[1024];
+		struct hmb_record *r;
+		snprintf(why, sizeof(why), "%s", hmb_last_error());
+		r = hmb_case(&ctx, "module");
+		hmb_record_status(r, HMB_FAILED, "%s", why);
+		hmb_commit(&ctx, r);
+	}
+	(void)hipDeviceSynchronize();
+	(void)hipGetLastError();
+	first = before ? before->next : rep->head;
+	if (rep->opt->format == HMB_FORMAT_TABLE && first) {
+		hmb_table_print(stdout, first);
+		fflush(stdout);
+	}
+	hmb_checkpoint(rep, 1);
+}
