@@ -17,7 +17,7 @@ ifeq ($(PLATFORM),auto)
   endif
 endif
 
-BUILD   := build
+BUILD   ?= build
 OBJDIR  := $(BUILD)/obj-$(PLATFORM)
 BIN     := $(BUILD)/hipmembench
 GIT_REV := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
@@ -41,15 +41,15 @@ ifeq ($(PLATFORM),nvidia)
                $(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a),code=sm_$(a)) \
                -gencode arch=compute_$(lastword $(CUDA_ARCH)),code=compute_$(lastword $(CUDA_ARCH))
   COMPILE_KERNEL = $(NVCC) $(DEVFLAGS) -x cu -c $< -o $@
-  LINK      = $(NVCC) -o $@ $^ $(LDLIBS)
+  LINK      = $(NVCC) -o $@ $^ $(LDLIBS) -Xlinker -rpath -Xlinker '$$ORIGIN/lib'
 else ifeq ($(PLATFORM),amd)
   HIPCC     ?= hipcc
   HIP_PATH  ?= $(shell hipconfig --path 2>/dev/null || echo /opt/rocm)
   OFFLOAD_ARCH ?= $(or $(shell rocm_agent_enumerator 2>/dev/null | grep -v gfx000 | sort -u),gfx90a gfx942)
-  CFLAGS    += -D__HIP_PLATFORM_AMD__ -I$(HIP_PATH)/include
+  CFLAGS    += -D__HIP_PLATFORM_AMD__ $(filter-out -I/usr/include,-I$(HIP_PATH)/include)
   DEVFLAGS  := -O2 -std=c++17 -Isrc -Ikernels $(addprefix --offload-arch=,$(OFFLOAD_ARCH))
   COMPILE_KERNEL = $(HIPCC) $(DEVFLAGS) -c $< -o $@
-  LINK      = $(HIPCC) -o $@ $^ $(LDLIBS)
+  LINK      = $(HIPCC) -o $@ $^ $(LDLIBS) -Wl,-rpath,'$$ORIGIN/lib'
 else
   $(error PLATFORM must be auto, amd or nvidia, not '$(PLATFORM)')
 endif
@@ -60,7 +60,7 @@ LIB_OBJ := $(filter-out $(OBJDIR)/src/main.o,$(OBJ_C)) $(OBJ_K)
 TEST_C  := $(wildcard tests/unit/*.c)
 TEST_BIN := $(BUILD)/unit_tests
 
-.PHONY: all test clean
+.PHONY: all test clean portable
 all: $(BIN)
 
 $(BIN): $(OBJ_C) $(OBJ_K)
@@ -78,7 +78,13 @@ $(TEST_BIN): $(TEST_C:%.c=$(OBJDIR)/%.o) $(LIB_OBJ)
 	$(LINK)
 
 test: $(BIN) $(TEST_BIN)
-	bash tests/run.sh
+	BIN=$(BIN) UNIT=$(TEST_BIN) bash tests/run.sh
+
+# Copy the shared libraries that a bare GPU node may lack next to the binary
+# (build/lib, found through its rpath), so that build/ can be copied there.
+portable: $(BIN)
+	@mkdir -p $(BUILD)/lib
+	cp -L $$(ldd $(BIN) | awk '/libcjson/ {print $$3}') $(BUILD)/lib/
 
 clean:
 	rm -rf $(BUILD)

@@ -35,7 +35,8 @@ hipError_t hmb_launch_touch(uint8_t *base, size_t stride, const uint64_t *order,
 /* dst[i] = src[i] (src may be host memory mapped into the device). */
 hipError_t hmb_launch_copy(uint32_t *dst, const uint32_t *src, size_t words, hipStream_t stream);
 
-/* A __managed__ array of HMB_MANAGED_STATIC_WORDS words, for its own case. */
+/* A __managed__ array of HMB_MANAGED_STATIC_WORDS words, for its own case;
+ * NULL where this build has none (HIP before ROCm 6). */
 #define HMB_MANAGED_STATIC_WORDS (1u << 20)
 uint32_t *hmb_managed_static(void);
 

@@ -20,7 +20,7 @@ struct hmb_device {
 	int ordinal;
 	int count;                 /* devices visible */
 	char name[256];
-	char arch[64];             /* gcnArchName on AMD (e.g. gfx90a:sramecc+:xnack-), sm_XY on NVIDIA */
+	char arch[256];            /* gcnArchName on AMD (e.g. gfx90a:sramecc+:xnack-), sm_XY on NVIDIA */
 	char pci_bus_id[32];
 	size_t total_mem, free_mem;
 	int compute_units;

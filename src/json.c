@@ -148,8 +148,9 @@ static cJSON *record_json(const struct hmb_record *r)
 	cJSON_AddItemToObject(o, "params", kv_json(&r->params, 0));
 	add_positive(o, "bytes", r->bytes);
 	add_positive(o, "ops", r->ops);
-	cJSON_AddItemToObject(o, "samples_s", cJSON_CreateDoubleArray(r->samples,
-								      (int)r->nsamples));
+	/* cJSON_CreateDoubleArray gives NULL for no samples: an empty array then. */
+	cJSON_AddItemToObject(o, "samples_s", r->nsamples ? cJSON_CreateDoubleArray(r->samples,
+			      (int)r->nsamples) : cJSON_CreateArray());
 	if (sum.has_stats) {
 		s = cJSON_AddObjectToObject(o, "stats_s");
 		cJSON_AddNumberToObject(s, "count", (double)sum.stats.count);

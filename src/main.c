@@ -277,12 +277,14 @@ int main(int argc, char **argv)
 		const char *topic = p.command && p.nargs ? p.args[0] : NULL;
 		if (topic && !(bench = hmb_bench_find(topic)))
 			usage_error("help: unknown command '%s'%s", topic, "");
+		if (!p.command && !p.help) {
+			print_global_help(stderr);
+			return EXIT_USAGE;
+		}
 		if (bench)
 			print_bench_help(stdout, bench);
 		else
 			print_global_help(stdout);
-		if (!p.command && !p.help)
-			return finish_stdout(EXIT_USAGE);
 		return finish_stdout(0);
 	}
 	run_all = strcmp(p.command, "all") == 0;

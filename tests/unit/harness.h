@@ -1,0 +1,20 @@
+/* harness.h - a minimal test harness: CHECK records a failure and goes on. */
+#ifndef HMB_TEST_HARNESS_H
+#define HMB_TEST_HARNESS_H
+
+#include <stdio.h>
+
+extern int hmb_test_failed_checks;
+
+#define CHECK(cond)                                                             \
+	do {                                                                    \
+		if (!(cond)) {                                                  \
+			fprintf(stderr, "    check failed: %s (%s:%d)\n", #cond,  \
+				__FILE__, __LINE__);                            \
+			hmb_test_failed_checks++;                               \
+		}                                                               \
+	} while (0)
+
+#define CHECK_NEAR(a, b, tol) CHECK(((a) - (b)) < (tol) && ((b) - (a)) < (tol))
+
+#endif

@@ -1,0 +1,374 @@
+/*
+ * test_main.c - unit tests that need no GPU: sizes, statistics, records and
+ * derived figures, options, the registry, the PCIe link probe and the JSON
+ * document (built, then parsed back). `unit_tests --sample-json FILE` writes
+ * a document for tests/check_schema.py.
+ */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "harness.h"
+#include "options.h"
+#include "record.h"
+#include "registry.h"
+#include "report.h"
+#include "sizes.h"
+#include "stats.h"
+
+int hmb_test_failed_checks;
+
+static void test_size_parsing(void)
+{
+	char err[256];
+	size_t v;
+	struct hmb_sizes s;
+
+	CHECK(hmb_parse_size("4K", &v, err, sizeof(err)) == 0 && v == 4096);
+	CHECK(hmb_parse_size("64M", &v, err, sizeof(err)) == 0 && v == 64u << 20);
+	CHECK(hmb_parse_size("1G", &v, err, sizeof(err)) == 0 && v == 1u << 30);
+	CHECK(hmb_parse_size("2GiB", &v, err, sizeof(err)) == 0 && v == 2ull << 30);
+	CHECK(hmb_parse_size("512", &v, err, sizeof(err)) == 0 && v == 512);
+	CHECK(hmb_parse_size("1k", &v, err, sizeof(err)) == 0 && v == 1024);
+	CHECK(hmb_parse_size("0", &v, err, sizeof(err)) == -1 && strstr(err, "greater than zero"));
+	CHECK(hmb_parse_size("4Q", &v, err, sizeof(err)) == -1 && strstr(err, "unit"));
+	CHECK(hmb_parse_size("K", &v, err, sizeof(err)) == -1);
+	CHECK(hmb_parse_size("-4K", &v, err, sizeof(err)) == -1);
+	CHECK(hmb_parse_size("99999999999999999999", &v, err, sizeof(err)) == -1);
+	CHECK(hmb_parse_size("20000000T", &v, err, sizeof(err)) == -1 && strstr(err, "range"));
+
+	CHECK(hmb_parse_sizes("4K,64M,1G", &s, err, sizeof(err)) == 0 && s.n == 3 &&
+	      s.v[2] == 1u << 30);
+	CHECK(hmb_parse_sizes("4K:1G:x4", &s, err, sizeof(err)) == 0 && s.n == 10 &&
+	      s.v[0] == 4096 && s.v[9] == 1u << 30);
+	CHECK(hmb_parse_sizes("1M:4M:+1M", &s, err, sizeof(err)) == 0 && s.n == 4 &&
+	      s.v[3] == 4u << 20);
+	CHECK(hmb_parse_sizes("4K,1M:4M:x2", &s, err, sizeof(err)) == 0 && s.n == 4);
+	CHECK(hmb_parse_sizes("1M:3M:x2", &s, err, sizeof(err)) == 0 && s.n == 2);
+	CHECK(hmb_sizes_max(&s) == 2u << 20);
+	CHECK(hmb_parse_sizes("", &s, err, sizeof(err)) == -1);
+	CHECK(hmb_parse_sizes("4K,,8K", &s, err, sizeof(err)) == -1);
+	CHECK(hmb_parse_sizes("1G:4K:x2", &s, err, sizeof(err)) == -1 && strstr(err, "below"));
+	CHECK(hmb_parse_sizes("4K:1G:x1", &s, err, sizeof(err)) == -1 && strstr(err, "factor"));
+	CHECK(hmb_parse_sizes("4K:1G", &s, err, sizeof(err)) == -1);
+	CHECK(hmb_parse_sizes("1:1000000:+1", &s, err, sizeof(err)) == -1 &&
+	      strstr(err, "too many"));
+
+	char buf[32];
+	CHECK(strcmp(hmb_format_size(4096, buf, sizeof(buf)), "4K") == 0);
+	CHECK(strcmp(hmb_format_size(3u << 30, buf, sizeof(buf)), "3G") == 0);
+	CHECK(strcmp(hmb_format_size(1000, buf, sizeof(buf)), "1000") == 0);
+}
+
+static void test_stats(void)
+{
+	const double odd[] = { 5, 1, 3 }, even[] = { 4, 1, 3, 2 };
+	struct hmb_stats s;
+
+	CHECK(hmb_stats_compute(odd, 3, &s) == 0);
+	CHECK(s.count == 3 && s.min == 1 && s.max == 5 && s.median == 3);
+	CHECK_NEAR(s.mean, 3.0, 1e-12);
+	CHECK_NEAR(s.stddev, 2.0, 1e-12);
+	CHECK(hmb_stats_compute(even, 4, &s) == 0 && s.median == 2.5);
+	CHECK_NEAR(s.stddev, sqrt(5.0 / 3.0), 1e-12);
+	CHECK(hmb_stats_compute(odd, 1, &s) == 0 && s.stddev == 0 && s.median == 5);
+	CHECK(hmb_stats_compute(odd, 0, &s) == -1);
+}
+
+static void test_record_summary(void)
+{
+	struct hmb_record *r = hmb_record_new("memcpy", "h2d/pinned/async");
+	struct hmb_summary s;
+
+	hmb_record_bytes(r, 1e9);
+	hmb_record_peak(r, 50.0);
+	hmb_sample(r, 0.04);
+	hmb_sample(r, 0.02);
+	hmb_sample(r, 0.05);
+	hmb_record_summarize(r, &s);
+	CHECK(s.has_stats && s.stats.median == 0.04);
+	CHECK_NEAR(s.gbps_median, 25.0, 1e-9);
+	CHECK_NEAR(s.gbps_best, 50.0, 1e-9);
+	CHECK_NEAR(s.peak_fraction, 0.5, 1e-9);
+	CHECK(s.us_per_op_median == 0);
+
+	hmb_record_ops(r, 1000);
+	hmb_record_summarize(r, &s);
+	CHECK_NEAR(s.us_per_op_median, 40.0, 1e-9);
+
+	hmb_param_num(r, "size", 4096);
+	hmb_param_num(r, "size", 8192); /* replaces */
+	CHECK(r->params.n == 1 && hmb_kv_find(&r->params, "size")->num == 8192);
+	hmb_record_status(r, HMB_FAILED, "first %d", 1);
+	hmb_record_status(r, HMB_FAILED, "second");
+	CHECK(r->status == HMB_FAILED && strcmp(r->reason, "first 1") == 0);
+	hmb_record_free(r);
+
+	r = hmb_record_new("pool", "empty");
+	hmb_record_summarize(r, &s);
+	CHECK(!s.has_stats && s.gbps_median == 0);
+	hmb_record_free(r);
+}
+
+static void test_options(void)
+{
+	struct hmb_opt_decl size = { "limit", HMB_OPT_SIZE, "SIZE", "" };
+	struct hmb_opt_decl ints = { "streams", HMB_OPT_INTS, "LIST", "" };
+	struct hmb_opt_decl dbl = { "factor", HMB_OPT_DOUBLE, "F", "" };
+	struct hmb_opt_decl one = { "iters", HMB_OPT_INT, "N", "" };
+	struct hmb_options o = { 0 };
+	char err[256];
+
+	CHECK(hmb_opt_validate(&size, "8G", err, sizeof(err)) == 0);
+	CHECK(hmb_opt_validate(&size, "0", err, sizeof(err)) == -1);
+	CHECK(hmb_opt_validate(&ints, "1,2,4", err, sizeof(err)) == 0);
+	CHECK(hmb_opt_validate(&ints, "1,x", err, sizeof(err)) == -1 && strstr(err, "--streams"));
+	CHECK(hmb_opt_validate(&ints, "0", err, sizeof(err)) == -1);
+	CHECK(hmb_opt_validate(&dbl, "1.5", err, sizeof(err)) == 0);
+	CHECK(hmb_opt_validate(&dbl, "-1", err, sizeof(err)) == -1);
+	CHECK(hmb_opt_validate(&one, "12", err, sizeof(err)) == 0);
+	CHECK(hmb_opt_validate(&one, "12x", err, sizeof(err)) == -1);
+
+	o.value_name[0] = "streams";
+	o.value[0] = "1";
+	o.value_name[1] = "streams";
+	o.value[1] = "2,4";
+	o.nvalues = 2;
+	CHECK(strcmp(hmb_opt_value(&o, "streams"), "2,4") == 0); /* the last one wins */
+	CHECK(hmb_opt_value(&o, "chunks") == NULL);
+}
+
+static void test_registry(void)
+{
+	int n = 0;
+	for (int i = 0; hmb_benches[i]; i++, n++) {
+		const struct hmb_bench *b = hmb_benches[i];
+		CHECK(b->name && *b->name && b->summary && *b->summary && b->run && b->help);
+		CHECK(hmb_bench_find(b->name) == b);
+		for (int j = 0; j < i; j++)
+			CHECK(strcmp(hmb_benches[j]->name, b->name) != 0);
+		for (const struct hmb_opt_decl *d = b->options; d && d->name; d++)
+			CHECK(d->help && *d->help);
+	}
+	CHECK(n >= 1);
+	CHECK(hmb_bench_find("memcpy") != NULL);
+	CHECK(hmb_bench_find("nonsense") == NULL);
+	CHECK(hmb_bench_find("all") == NULL && hmb_bench_find("info") == NULL);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void test_pcie_link(void)
+{
+	char root[] = "/tmp/hmb-sysfs-XXXXXX", dir[256], path[300];
+	struct hmb_link link = { 0 };
+
+	CHECK_NEAR(hmb_pcie_peak_gbps(32.0, 16), 63.015, 0.001);   /* gen5 x16 */
+	CHECK_NEAR(hmb_pcie_peak_gbps(16.0, 16), 31.508, 0.001);   /* gen4 x16 */
+	CHECK_NEAR(hmb_pcie_peak_gbps(5.0, 8), 4.0, 1e-9);         /* gen2 x8, 8b/10b */
+	CHECK(hmb_pcie_peak_gbps(7.0, 16) == 0);                    /* not a PCIe rate */
+
+	if (!mkdtemp(root)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	snprintf(dir, sizeof(dir), "%s/bus/pci/devices/0000:c1:00.0", root);
+	for (char *p = dir + strlen(root) + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(dir, 0755);
+			*p = '/';
+		}
+	mkdir(dir, 0755);
+	snprintf(path, sizeof(path), "%s/current_link_speed", dir);
+	write_file(path, "16.0 GT/s PCIe\n");
+	snprintf(path, sizeof(path), "%s/current_link_width", dir);
+	write_file(path, "8\n");
+	snprintf(path, sizeof(path), "%s/max_link_speed", dir);
+	write_file(path, "32.0 GT/s PCIe\n");
+	snprintf(path, sizeof(path), "%s/max_link_width", dir);
+	write_file(path, "16\n");
+	/* CUDA writes an 8-digit domain; sysfs has 4. */
+	CHECK(hmb_link_from_sysfs("00000000:C1:00.0", &link, root) == 0);
+	CHECK(link.gen == 4 && link.width == 8 && link.max_gen == 5 && link.max_width == 16);
+	CHECK_NEAR(link.peak_gbps, 15.754, 0.001);
+	CHECK(strcmp(link.source, "sysfs") == 0);
+	CHECK(hmb_link_from_sysfs("0000:c2:00.0", &link, root) == -1);
+	CHECK(hmb_link_from_sysfs("garbage", &link, root) == -1);
+}
+
+/* A report with one record of each status, as a module would leave it. */
+static void sample_report(struct hmb_report *rep, struct hmb_options *opt)
+{
+	struct hmb_record *r;
+	static char *argv[] = { "hipmembench", "memcpy", "--sizes", "4K" };
+
+	memset(opt, 0, sizeof(*opt));
+	opt->warmup = -1;
+	opt->argc = 4;
+	opt->argv = argv;
+	hmb_parse_sizes("4K", &opt->sizes, (char[64]){ 0 }, 64);
+	hmb_report_init(rep, opt, "memcpy");
+	rep->have_device = 1;
+	snprintf(rep->device.name, sizeof(rep->device.name), "Test GPU");
+	rep->device.total_mem = 1u << 30;
+	rep->device.managed_memory = 1;
+	rep->device.pageable_memory_access = 0;
+	rep->device.host_register = -1;
+	rep->device.xnack_arch = -1;
+	rep->device.link.gen = -1;
+	rep->modules[rep->nmodules++] = "memcpy";
+
+	r = hmb_record_new("memcpy", "h2d/pinned/async");
+	hmb_param_num(r, "size", 4096);
+	hmb_param_str(r, "host_memory", "pinned");
+	hmb_param_bool(r, "latched", 1);
+	hmb_record_bytes(r, 4096);
+	hmb_record_peak(r, 63.0);
+	hmb_sample(r, 2e-6);
+	hmb_sample(r, 3e-6);
+	hmb_metric(r, "speedup", 2.5, "x");
+	hmb_observe_bool(r, "verified", 1);
+	hmb_report_add(rep, r);
+
+	r = hmb_record_new("memcpy", "module");
+	hmb_record_status(r, HMB_UNSUPPORTED, "no such thing here");
+	hmb_report_add(rep, r);
+
+	r = hmb_record_new("memcpy", "d2h/pinned/sync");
+	hmb_record_status(r, HMB_FAILED, "hipMemcpy(...) failed: out of memory at x.c:1");
+	hmb_report_add(rep, r);
+	rep->complete = 1;
+}
+
+static void test_json_document(void)
+{
+	struct hmb_report rep;
+	struct hmb_options opt;
+	char *text;
+	cJSON *doc, *results, *first, *dev;
+
+	sample_report(&rep, &opt);
+	text = hmb_json_render(&rep);
+	CHECK(text != NULL);
+	doc = cJSON_Parse(text);
+	CHECK(doc != NULL);
+	if (!doc) {
+		free(text);
+		return;
+	}
+	CHECK(cJSON_GetObjectItem(doc, "schema_version")->valueint == HMB_SCHEMA_VERSION);
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(doc, "complete")));
+	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(doc, "interrupted")));
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "command_line")) == 4);
+	dev = cJSON_GetObjectItem(doc, "device");
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(dev, "managed_memory")));
+	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(dev, "pageable_memory_access")));
+	CHECK(cJSON_IsNull(cJSON_GetObjectItem(dev, "host_register"))); /* unknown */
+	CHECK(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(dev, "pcie_link"),
+					       "generation")));
+	results = cJSON_GetObjectItem(doc, "results");
+	CHECK(cJSON_GetArraySize(results) == 3);
+	first = cJSON_GetArrayItem(results, 0);
+	CHECK(strcmp(cJSON_GetObjectItem(first, "status")->valuestring, "ok") == 0);
+	CHECK(cJSON_IsNumber(cJSON_GetObjectItem(cJSON_GetObjectItem(first, "params"), "size")));
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(first, "samples_s")) == 2);
+	CHECK_NEAR(cJSON_GetObjectItem(cJSON_GetObjectItem(first, "stats_s"), "median")->valuedouble,
+		   2.5e-6, 1e-15);
+	CHECK_NEAR(cJSON_GetObjectItem(first, "gbps_median")->valuedouble, 4096 / 2.5e-6 / 1e9, 1e-9);
+	CHECK(cJSON_IsNull(cJSON_GetObjectItem(first, "us_per_op_median")));
+	CHECK(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(first, "metrics"),
+						      "speedup"), "value")->valuedouble == 2.5);
+	CHECK(strcmp(cJSON_GetObjectItem(cJSON_GetArrayItem(results, 2), "status")->valuestring,
+		     "failed") == 0);
+	CHECK(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetArrayItem(results, 1), "stats_s")));
+	cJSON_Delete(doc);
+	free(text);
+	hmb_report_free(&rep);
+}
+
+static void test_json_atomic_write(void)
+{
+	struct hmb_report rep;
+	struct hmb_options opt;
+	char err[512], dir[] = "/tmp/hmb-json-XXXXXX", path[300];
+	FILE *f;
+
+	sample_report(&rep, &opt);
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	CHECK(hmb_output_writable(path, err, sizeof(err)) == 0);
+	CHECK(hmb_json_write(&rep, path, err, sizeof(err)) == 0);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	if (f) {
+		char buf[64] = { 0 };
+		CHECK(fread(buf, 1, 1, f) == 1 && buf[0] == '{');
+		fclose(f);
+	}
+	CHECK(hmb_output_writable("/nonexistent-dir/x.json", err, sizeof(err)) == -1 &&
+	      strstr(err, "/nonexistent-dir/x.json"));
+	CHECK(hmb_json_write(&rep, "/nonexistent-dir/x.json", err, sizeof(err)) == -1);
+	remove(path);
+	remove(dir);
+	hmb_report_free(&rep);
+}
+
+static int write_sample(const char *path)
+{
+	struct hmb_report rep;
+	struct hmb_options opt;
+	char err[512];
+	int rc;
+
+	sample_report(&rep, &opt);
+	rc = hmb_json_write(&rep, path, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "%s\n", err);
+	hmb_report_free(&rep);
+	return rc ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		void (*fn)(void);
+	} tests[] = {
+		{ "size parsing", test_size_parsing },
+		{ "statistics", test_stats },
+		{ "record summary", test_record_summary },
+		{ "module options", test_options },
+		{ "registry", test_registry },
+		{ "pcie link from sysfs", test_pcie_link },
+		{ "json document", test_json_document },
+		{ "json atomic write", test_json_atomic_write },
+	};
+	int passed = 0, failed = 0;
+
+	if (argc == 3 && strcmp(argv[1], "--sample-json") == 0)
+		return write_sample(argv[2]);
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		int before = hmb_test_failed_checks;
+		tests[i].fn();
+		if (hmb_test_failed_checks == before) {
+			printf("ok   unit: %s\n", tests[i].name);
+			passed++;
+		} else {
+			printf("FAIL unit: %s\n", tests[i].name);
+			failed++;
+		}
+	}
+	printf("unit: %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
