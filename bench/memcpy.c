@@ -150,19 +150,19 @@ static int verify_case(struct buffers *b, const struct copy_case *c, uint32_t se
 	if (c->dir == H2D)
 		hmb_fill_host(b->host, c->size, seed);
 	else
-		HMB_CHECK(hmb_launch_fill(b->dev_a, c->size / 4, seed, 0));
+		HMB_CHECK(hmb_launch_fill(b->dev_a, 0, c->size / 4, seed, 0));
 	HMB_CHECK(hipDeviceSynchronize());
 	HMB_CHECK(copy_once(b, c, dst, src));
 	HMB_CHECK(hipDeviceSynchronize());
 	if (c->dir != D2H) {
-		HMB_CHECK(hmb_check_device(dst, c->size, seed, &bad));
+		HMB_CHECK(hmb_check_device(dst, 0, c->size, seed, 0, &bad));
 	} else if (b->kind == WRITE_COMBINED) {
 		/* Host reads of write-combined memory are uncached and very slow:
 		 * let the device read it back instead. */
 		HMB_CHECK(hipMemcpy(b->dev_b, b->host, c->size, hipMemcpyHostToDevice));
-		HMB_CHECK(hmb_check_device(b->dev_b, c->size, seed, &bad));
+		HMB_CHECK(hmb_check_device(b->dev_b, 0, c->size, seed, 0, &bad));
 	} else {
-		bad = hmb_check_host(b->host, c->size, seed);
+		bad = hmb_check_host(b->host, c->size, seed, 0);
 	}
 	if (bad) {
 		hmb_set_error("verification failed: %llu of %zu words differ after the copy", bad,

@@ -3,20 +3,20 @@
 #include "kernels.h"
 #include "pattern.h"
 
-__global__ void fill_kernel(uint32_t *p, size_t words, uint32_t seed)
+__global__ void fill_kernel(uint32_t *p, size_t first, size_t words, uint32_t seed)
 {
 	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < words;
 	     i += (size_t)gridDim.x * blockDim.x)
-		p[i] = hmb_pattern(i, seed);
+		p[i] = hmb_pattern(first + i, seed);
 }
 
-__global__ void check_kernel(const uint32_t *p, size_t words, uint32_t seed,
-			     unsigned long long *bad)
+__global__ void check_kernel(const uint32_t *p, size_t first, size_t words, uint32_t seed,
+			     uint32_t add, unsigned long long *bad)
 {
 	unsigned long long mine = 0;
 	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < words;
 	     i += (size_t)gridDim.x * blockDim.x)
-		mine += p[i] != hmb_pattern(i, seed);
+		mine += p[i] != hmb_pattern(first + i, seed) + add;
 	if (mine)
 		atomicAdd(bad, mine);
 }
@@ -35,17 +35,19 @@ __global__ void increment_kernel(uint32_t *p, size_t words)
 		p[i] += 1;
 }
 
-extern "C" hipError_t hmb_launch_fill(void *p, size_t words, uint32_t seed, hipStream_t stream)
+extern "C" hipError_t hmb_launch_fill(void *p, size_t first, size_t words, uint32_t seed,
+				      hipStream_t stream)
 {
-	fill_kernel<<<hmb_blocks(words), HMB_THREADS, 0, stream>>>((uint32_t *)p, words, seed);
+	fill_kernel<<<hmb_blocks(words), HMB_THREADS, 0, stream>>>((uint32_t *)p, first, words,
+								      seed);
 	return hipGetLastError();
 }
 
-extern "C" hipError_t hmb_launch_check(const void *p, size_t words, uint32_t seed,
-				       unsigned long long *bad, hipStream_t stream)
+extern "C" hipError_t hmb_launch_check(const void *p, size_t first, size_t words, uint32_t seed,
+				       uint32_t add, unsigned long long *bad, hipStream_t stream)
 {
-	check_kernel<<<hmb_blocks(words), HMB_THREADS, 0, stream>>>((const uint32_t *)p, words,
-								       seed, bad);
+	check_kernel<<<hmb_blocks(words), HMB_THREADS, 0, stream>>>((const uint32_t *)p, first,
+								       words, seed, add, bad);
 	return hipGetLastError();
 }
 

@@ -14,11 +14,13 @@
 extern "C" {
 #endif
 
-/* Word i of p[0..words) = hmb_pattern(i, seed). */
-hipError_t hmb_launch_fill(void *p, size_t words, uint32_t seed, hipStream_t stream);
-/* Adds to *bad (device memory) the number of words that differ from the pattern. */
-hipError_t hmb_launch_check(const void *p, size_t words, uint32_t seed,
-			    unsigned long long *bad, hipStream_t stream);
+/* Word i of p[0..words) = hmb_pattern(first + i, seed). */
+hipError_t hmb_launch_fill(void *p, size_t first, size_t words, uint32_t seed,
+			   hipStream_t stream);
+/* Adds to *bad (device memory) the number of words i that differ from
+ * hmb_pattern(first + i, seed) + add. */
+hipError_t hmb_launch_check(const void *p, size_t first, size_t words, uint32_t seed,
+			    uint32_t add, unsigned long long *bad, hipStream_t stream);
 /* Holds the stream until *flag (mapped host memory) becomes non-zero, or
  * about `max_polls` polls have passed (a guard against a lost release). */
 hipError_t hmb_launch_latch(volatile int *flag, long long max_polls, hipStream_t stream);

@@ -3,10 +3,14 @@
 
 #include <string.h>
 
-extern const struct hmb_bench hmb_bench_memcpy;
+extern const struct hmb_bench hmb_bench_memcpy, hmb_bench_overlap, hmb_bench_managed,
+	hmb_bench_xnack, hmb_bench_pool, hmb_bench_vmm;
 
 const struct hmb_bench *const hmb_benches[] = {
 	&hmb_bench_memcpy,
+	&hmb_bench_overlap,
+	&hmb_bench_managed,
+	&hmb_bench_pool,
 	NULL,
 };
 

@@ -10,11 +10,13 @@
 
 #include "platform/hip.h"
 
-/* Host side: fill with the pattern; count the words that differ from it. */
+/* Host side: fill with the pattern; count the words that differ from
+ * pattern + add (add: what a kernel added to every word, usually 0). */
 void hmb_fill_host(void *p, size_t bytes, uint32_t seed);
-size_t hmb_check_host(const void *p, size_t bytes, uint32_t seed);
-/* Device side (memory the device can read): count differing words into *bad.
- * Synchronous. */
-hipError_t hmb_check_device(const void *p, size_t bytes, uint32_t seed, unsigned long long *bad);
+size_t hmb_check_host(const void *p, size_t bytes, uint32_t seed, uint32_t add);
+/* Device side (memory the device can read), words from index `first` on:
+ * count the words that differ from pattern + add into *bad. Synchronous. */
+hipError_t hmb_check_device(const void *p, size_t first, size_t bytes, uint32_t seed,
+			    uint32_t add, unsigned long long *bad);
 
 #endif
