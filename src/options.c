@@ -33,6 +33,10 @@ int hmb_opt_validate(const struct hmb_opt_decl *d, const char *value, char *err,
 		return 0;
 	case HMB_OPT_SIZE:
 		return hmb_parse_size(value, &size, err, errlen);
+	case HMB_OPT_SIZES: {
+		struct hmb_sizes list;
+		return hmb_parse_sizes(value, &list, err, errlen);
+	}
 	case HMB_OPT_INT:
 		if (parse_int(value, &n) || n < 1 || n > 1000000000) {
 			snprintf(err, errlen, "--%s: '%s' is not a whole number from 1 to 1e9",

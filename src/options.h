@@ -13,7 +13,8 @@
 
 enum hmb_format { HMB_FORMAT_TABLE, HMB_FORMAT_JSON, HMB_FORMAT_CSV };
 
-enum hmb_opt_type { HMB_OPT_SIZE, HMB_OPT_INT, HMB_OPT_INTS, HMB_OPT_DOUBLE, HMB_OPT_FLAG };
+enum hmb_opt_type { HMB_OPT_SIZE, HMB_OPT_SIZES, HMB_OPT_INT, HMB_OPT_INTS, HMB_OPT_DOUBLE,
+		   HMB_OPT_FLAG };
 
 struct hmb_opt_decl {
 	const char *name;          /* long option, without "--" */

@@ -10,7 +10,9 @@ const struct hmb_bench *const hmb_benches[] = {
 	&hmb_bench_memcpy,
 	&hmb_bench_overlap,
 	&hmb_bench_managed,
+	&hmb_bench_xnack,
 	&hmb_bench_pool,
+	&hmb_bench_vmm,
 	NULL,
 };
 
