@@ -84,7 +84,7 @@ test: $(BIN) $(TEST_BIN)
 # (build/lib, found through its rpath), so that build/ can be copied there.
 portable: $(BIN)
 	@mkdir -p $(BUILD)/lib
-	cp -L $$(ldd $(BIN) | awk '/libcjson/ {print $$3}') $(BUILD)/lib/
+	cp -L $$($(CC) -print-file-name=libcjson.so.1) $(BUILD)/lib/
 
 clean:
 	rm -rf $(BUILD)
