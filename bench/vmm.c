@@ -433,7 +433,7 @@ static int run(struct hmb_ctx *ctx)
 			growth(&m, (enum variant)v, d, start, step, limit);
 
 	{
-		const char *spec = hmb_opt_value(ctx->opt, "chunks");
+		const char *spec = hmb_opt_value(ctx->opt, "call-sizes");
 		char err[128];
 		hmb_parse_sizes(spec ? spec : ctx->opt->quick ? "2M,64M" : "2M,64M,1G", &chunks,
 				err, sizeof(err));
@@ -461,7 +461,8 @@ static const struct hmb_opt_decl options[] = {
 	{ "step", HMB_OPT_SIZE, "SIZE", "fixed growth step (default 64M)" },
 	{ "limit", HMB_OPT_SIZE, "SIZE",
 	  "final size (default 8G; --quick 1G), capped so that old + new fit in free memory" },
-	{ "chunks", HMB_OPT_SIZES, "LIST", "chunk sizes for per-call costs (default 2M,64M,1G)" },
+	{ "call-sizes", HMB_OPT_SIZES, "LIST",
+	  "chunk sizes for per-call costs (default 2M,64M,1G; --quick 2M,64M)" },
 	{ NULL, 0, NULL, NULL },
 };
 

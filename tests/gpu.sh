@@ -32,7 +32,7 @@ declare -A args=(
 	[pool]="--sizes 4K,1M --reps 2 --warmup 1 --loop 20"
 	[managed]="--sizes 4M --reps 2 --warmup 1"
 	[xnack]="--sizes 4M --reps 2 --warmup 1"
-	[vmm]="--reps 2 --warmup 1 --start 2M --step 2M --limit 8M --chunks 2M"
+	[vmm]="--reps 2 --warmup 1 --start 2M --step 2M --limit 8M --call-sizes 2M"
 )
 for mod in $("$BIN" list | awk '{print $1}'); do
 	out="$TMP/$mod.json"

@@ -150,8 +150,14 @@ static void test_registry(void)
 		CHECK(hmb_bench_find(b->name) == b);
 		for (int j = 0; j < i; j++)
 			CHECK(strcmp(hmb_benches[j]->name, b->name) != 0);
-		for (const struct hmb_opt_decl *d = b->options; d && d->name; d++)
+		for (const struct hmb_opt_decl *d = b->options; d && d->name; d++) {
 			CHECK(d->help && *d->help);
+			/* `all` takes every module's options: a name means one thing */
+			for (int j = 0; j < i; j++)
+				for (const struct hmb_opt_decl *e = hmb_benches[j]->options;
+				     e && e->name; e++)
+					CHECK(strcmp(e->name, d->name) != 0);
+		}
 	}
 	CHECK(n >= 1);
 	CHECK(hmb_bench_find("memcpy") != NULL);
