@@ -80,7 +80,8 @@ fail:
 	return -1;
 }
 
-/* Map every chunk again at a new, larger range: no data is copied. */
+/* Map every chunk again at a new, larger range: no data is copied. The last
+ * chunk is the new one, mapped only in the new range. */
 static int remap_into(struct vmm *m, struct buffer *b, size_t new_size)
 {
 	char *nb = NULL;
@@ -93,7 +94,7 @@ static int remap_into(struct vmm *m, struct buffer *b, size_t new_size)
 	}
 	HMB_CHECK(hipMemSetAccess(nb, off, &m->access, 1));
 	off = 0;
-	for (int i = 0; i < b->nchunks; i++) {
+	for (int i = 0; i < b->nchunks - 1; i++) {
 		HMB_CHECK(hipMemUnmap(b->base + off, b->chunk_size[i]));
 		off += b->chunk_size[i];
 	}
@@ -125,15 +126,16 @@ static int grow(struct vmm *m, struct buffer *b, size_t add)
 		if (map_chunk(m, b, want, add, 1))
 			return -1;
 		break;
-	case EXTEND:
-		if (hipMemAddressReserve((void **)&got, add, 0, want, 0) == hipSuccess && got == want) {
+	case EXTEND: {
+		hipError_t e = hipMemAddressReserve((void **)&got, add, 0, want, 0);
+		if (e == hipSuccess && got == want) {
 			b->resv[b->nresv++] = (struct range){ got, add };
 			if (map_chunk(m, b, want, add, 1))
 				return -1;
 			b->in_place++;
 		} else {
 			(void)hipGetLastError();
-			if (got)
+			if (e == hipSuccess) /* another address: give it back */
 				HMB_CHECK(hipMemAddressFree(got, add));
 			HMB_CHECK(hipMemCreate(&b->handle[b->nchunks], add, &m->prop, 0));
 			b->chunk_size[b->nchunks++] = add;
@@ -142,6 +144,7 @@ static int grow(struct vmm *m, struct buffer *b, size_t add)
 			b->remapped++;
 		}
 		break;
+	}
 	}
 	HMB_CHECK(hipDeviceSynchronize());
 	b->size += add;

@@ -7,6 +7,11 @@ set -u
 BIN=$1 PY=$2 TMP=$3
 
 ok() { echo "ok   $1"; }
+failed_reasons() {
+	$PY -c 'import json,sys
+for r in json.load(open(sys.argv[1]))["results"]:
+    if r["status"] == "failed": print(r["case"], "failed:", r["reason"])' "$1" 2>/dev/null
+}
 bad() { echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/    /' <<<"$2"; }
 
 if "$BIN" --format json info >"$TMP/info.json" 2>"$TMP/err" &&
@@ -42,7 +47,7 @@ for mod in $("$BIN" list | awk '{print $1}'); do
 		ok "gpu: $mod runs at tiny sizes, verifies its data and writes valid JSON"
 	else
 		bad "gpu: $mod runs at tiny sizes, verifies its data and writes valid JSON" \
-			"$(tail -n 5 "$TMP/$mod.err"; cat "$TMP/s.out")"
+			"$(grep -v '^\[' "$TMP/$mod.err" | tail -n 3; failed_reasons "$out"; cat "$TMP/s.out")"
 	fi
 done
 
@@ -51,7 +56,7 @@ if "$BIN" --quick --output "$TMP/all.json" all >/dev/null 2>"$TMP/all.err" &&
 		--modules "$("$BIN" list | awk '{print $1}' | paste -sd,)" >"$TMP/s.out"; then
 	ok "gpu: all --quick"
 else
-	bad "gpu: all --quick" "$(tail -n 5 "$TMP/all.err"; cat "$TMP/s.out")"
+	bad "gpu: all --quick" "$(failed_reasons "$TMP/all.json"; cat "$TMP/s.out")"
 fi
 
 # A batch job's time limit: SIGINT mid-run keeps what was measured.
