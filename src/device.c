@@ -152,6 +152,22 @@ double hmb_pcie_peak_gbps(double gts, int width)
 	return gts * width * encoding / 8.0;
 }
 
+void hmb_link_from_generation(struct hmb_link *link, int gen, int width, int max_gen,
+			      int max_width, const char *source)
+{
+	static const double rates[] = { 2.5, 5.0, 8.0, 16.0, 32.0, 64.0 };
+
+	if (gen < 1 || gen > 6 || width < 1)
+		return;
+	link->gen = gen;
+	link->width = width;
+	link->max_gen = max_gen;
+	link->max_width = max_width;
+	link->gts = rates[gen - 1];
+	link->peak_gbps = hmb_pcie_peak_gbps(link->gts, width);
+	snprintf(link->source, sizeof(link->source), "%s", source);
+}
+
 static int read_first_line(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "r");

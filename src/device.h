@@ -54,6 +54,9 @@ int hmb_device_open(int ordinal, struct hmb_device *dev, char *err, size_t errle
 size_t hmb_device_free_mem(void);
 /* PCIe link from Linux sysfs for a bus id; fills link, returns 0 when read. */
 int hmb_link_from_sysfs(const char *pci_bus_id, struct hmb_link *link, const char *sysfs_root);
+/* Fill link from a generation and width that a management library read. */
+void hmb_link_from_generation(struct hmb_link *link, int gen, int width, int max_gen,
+			      int max_width, const char *source);
 /* Peak bandwidth in GB/s of one direction of a PCIe link. */
 double hmb_pcie_peak_gbps(double gts, int width);
 

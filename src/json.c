@@ -172,6 +172,54 @@ static cJSON *record_json(const struct hmb_record *r)
 	return o;
 }
 
+static void add_reading(cJSON *o, const char *key, double v)
+{
+	if (v < 0)
+		cJSON_AddNullToObject(o, key);
+	else
+		cJSON_AddNumberToObject(o, key, v);
+}
+
+static cJSON *telemetry_json(const struct hmb_report *rep)
+{
+	const struct hmb_telemetry *t = &rep->telemetry;
+	cJSON *o = cJSON_CreateObject(), *a, *flags;
+
+	add_str(o, "source", t->source);
+	cJSON_AddBoolToObject(o, "available", t->available != 0);
+	add_str(o, "reason", t->available ? NULL : t->reason);
+	a = cJSON_AddArrayToObject(o, "samples");
+	for (int i = 0; i < t->n; i++) {
+		const struct hmb_gpu_sample *s = &t->s[i];
+		cJSON *x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "module", s->module);
+		cJSON_AddStringToObject(x, "when", s->when);
+		add_reading(x, "sm_clock_mhz", s->sm_clock_mhz);
+		add_reading(x, "memory_clock_mhz", s->mem_clock_mhz);
+		add_reading(x, "temperature_c", s->temperature_c);
+		add_reading(x, "power_w", s->power_w);
+		add_int(x, "pcie_generation", s->link_gen);
+		add_int(x, "pcie_width", s->link_width);
+		add_int(x, "pcie_max_generation", s->link_max_gen);
+		add_int(x, "pcie_max_width", s->link_max_width);
+		add_int(x, "throttle_reasons_mask", s->throttle_mask);
+		add_str(x, "throttle_reasons", s->throttle_mask >= 0 ? s->throttle : NULL);
+		add_bool(x, "throttled", s->throttled);
+		cJSON_AddItemToArray(a, x);
+	}
+	flags = cJSON_AddArrayToObject(o, "module_flags");
+	for (int i = 0; i < rep->nmodules; i++) {
+		int throttled, slow;
+		cJSON *x = cJSON_CreateObject();
+		hmb_telemetry_flags(t, rep->modules[i], &throttled, &slow);
+		cJSON_AddStringToObject(x, "module", rep->modules[i]);
+		add_bool(x, "throttled", throttled);
+		add_bool(x, "link_below_max", slow);
+		cJSON_AddItemToArray(flags, x);
+	}
+	return o;
+}
+
 static cJSON *settings_json(const struct hmb_options *opt)
 {
 	cJSON *o = cJSON_CreateObject(), *m;
@@ -228,6 +276,7 @@ char *hmb_json_render(const struct hmb_report *rep)
 	a = cJSON_AddArrayToObject(doc, "modules");
 	for (int i = 0; i < rep->nmodules; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateString(rep->modules[i]));
+	cJSON_AddItemToObject(doc, "telemetry", telemetry_json(rep));
 	a = cJSON_AddArrayToObject(doc, "results");
 	for (const struct hmb_record *r = rep->head; r; r = r->next)
 		cJSON_AddItemToArray(a, record_json(r));

@@ -326,6 +326,15 @@ int main(int argc, char **argv)
 		return EXIT_NO_GPU;
 	}
 	rep.have_device = 1;
+	hmb_telemetry_open(&rep.telemetry, rep.device.pci_bus_id);
+	if (rep.device.link.peak_gbps <= 0 && rep.telemetry.available) {
+		/* No sysfs link: take the management library's reading. */
+		struct hmb_gpu_sample *s;
+		hmb_telemetry_sample(&rep.telemetry, "start", "now");
+		s = &rep.telemetry.s[rep.telemetry.n - 1];
+		hmb_link_from_generation(&rep.device.link, s->link_gen, s->link_width,
+					 s->link_max_gen, s->link_max_width, rep.telemetry.source);
+	}
 	if (hmb_sizes_max(&p.opt.sizes) > rep.device.total_mem) {
 		char total[32];
 		snprintf(total, sizeof(total), "%.1f GiB", (double)rep.device.total_mem / (1 << 30));
@@ -334,10 +343,13 @@ int main(int argc, char **argv)
 	}
 
 	if (info) {
+		hmb_telemetry_sample(&rep.telemetry, "info", "now");
 		if (p.opt.format == HMB_FORMAT_TABLE)
 			hmb_info_print(stdout, &rep);
 		rep.complete = 1;
-		return emit(&rep, 0);
+		status = emit(&rep, 0);
+		hmb_telemetry_close(&rep.telemetry);
+		return status;
 	}
 
 	signal(SIGINT, on_signal);
@@ -359,6 +371,7 @@ int main(int argc, char **argv)
 		}
 	}
 	status = emit(&rep, status);
+	hmb_telemetry_close(&rep.telemetry);
 	hmb_report_free(&rep);
 	return status;
 }

@@ -12,6 +12,7 @@
 #include "host.h"
 #include "options.h"
 #include "record.h"
+#include "telemetry.h"
 
 #define HMB_SCHEMA_VERSION 1
 
@@ -30,6 +31,7 @@ struct hmb_report {
 	int interrupted;                /* stopped by SIGINT/SIGTERM */
 	const char *modules[16];        /* modules run, in order */
 	int nmodules;
+	struct hmb_telemetry telemetry; /* GPU state before and after each module */
 };
 
 void hmb_report_init(struct hmb_report *rep, const struct hmb_options *opt, const char *command);

@@ -27,6 +27,20 @@ static const char *missing_capability(unsigned needs, const struct hmb_device *d
 	return NULL;
 }
 
+/* Say so when a module's figures were taken on a throttled GPU or a slow link. */
+static void report_telemetry_flags(const struct hmb_report *rep, const char *module)
+{
+	int throttled, slow_link;
+
+	hmb_telemetry_flags(&rep->telemetry, module, &throttled, &slow_link);
+	if (throttled == 1)
+		fprintf(stderr, "[%s] warning: the GPU was throttled after this module (%s)\n",
+			module, rep->telemetry.s[rep->telemetry.n - 1].throttle);
+	if (slow_link == 1)
+		fprintf(stderr, "[%s] warning: the PCIe link ran below its maximum after this "
+			"module\n", module);
+}
+
 void hmb_run_module(const struct hmb_bench *b, struct hmb_report *rep)
 {
 	struct hmb_ctx ctx = { rep->opt, &rep->device, rep, b->name };
@@ -35,6 +49,7 @@ void hmb_run_module(const struct hmb_bench *b, struct hmb_report *rep)
 
 	if (rep->nmodules < (int)(sizeof(rep->modules) / sizeof(rep->modules[0])))
 		rep->modules[rep->nmodules++] = b->name;
+	hmb_telemetry_sample(&rep->telemetry, b->name, "before");
 	if (missing) {
 		struct hmb_record *r = hmb_case(&ctx, "module");
 		hmb_record_status(r, HMB_UNSUPPORTED, "%s", missing);
@@ -49,6 +64,8 @@ void hmb_run_module(const struct hmb_bench *b, struct hmb_report *rep)
 	}
 	(void)hipDeviceSynchronize();
 	(void)hipGetLastError();
+	hmb_telemetry_sample(&rep->telemetry, b->name, "after");
+	report_telemetry_flags(rep, b->name);
 	first = before ? before->next : rep->head;
 	if (rep->opt->format == HMB_FORMAT_TABLE && first) {
 		hmb_table_print(stdout, first);

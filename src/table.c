@@ -226,6 +226,15 @@ void hmb_info_print(FILE *out, const struct hmb_report *rep)
 	else
 		fprintf(out, "vmm             no%s\n",
 			HMB_HAVE_VMM ? "" : " (this HIP version has no VMM API)");
+	if (rep->telemetry.available && rep->telemetry.n) {
+		const struct hmb_gpu_sample *s = &rep->telemetry.s[rep->telemetry.n - 1];
+		fprintf(out, "telemetry       %s: SM %.0f MHz, memory %.0f MHz, %.0f C, %.1f W; "
+			"link gen %d x%d; clocks limited by: %s\n", rep->telemetry.source,
+			s->sm_clock_mhz, s->mem_clock_mhz, s->temperature_c, s->power_w, s->link_gen,
+			s->link_width, s->throttle[0] ? s->throttle : "nothing");
+	} else {
+		fprintf(out, "telemetry       none: %s\n", rep->telemetry.reason);
+	}
 	fprintf(out, "xnack           arch %s; HSA_XNACK=%s\n",
 		d->xnack_arch < 0 ? "n/a (no xnack in arch name)" : d->xnack_arch ? "xnack+" : "xnack-",
 		xnack ? xnack : "(unset)");

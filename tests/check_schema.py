@@ -48,6 +48,8 @@ TOP = {
     "device": lambda v: v is None or isinstance(v, dict),
     "environment": lambda v: isinstance(v, dict),
     "modules": lambda v: isinstance(v, list),
+    "telemetry": lambda v: isinstance(v, dict) and isinstance(v.get("samples"), list)
+    and isinstance(v.get("module_flags"), list) and isinstance(v.get("available"), bool),
     "results": lambda v: isinstance(v, list),
 }
 HOST = {k: opt(lambda v: isinstance(v, str)) for k in

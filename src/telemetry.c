@@ -1,0 +1,69 @@
+/* telemetry.c - choosing the backend, taking samples, flagging modules. */
+#include "telemetry.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "platform/hip.h"
+
+void hmb_telemetry_open(struct hmb_telemetry *t, const char *pci_bus_id)
+{
+#if defined(HMB_PLATFORM_NVIDIA)
+	const struct hmb_telemetry_backend *b = &hmb_telemetry_nvml;
+#else
+	const struct hmb_telemetry_backend *b = &hmb_telemetry_rocm_smi;
+#endif
+	memset(t, 0, sizeof(*t));
+	snprintf(t->source, sizeof(t->source), "%s", b->name);
+	if (b->open(t, pci_bus_id) == 0) {
+		t->available = 1;
+		t->backend = b;
+	} else if (t->lib) {
+		dlclose(t->lib);
+		t->lib = NULL;
+	}
+}
+
+void hmb_telemetry_sample(struct hmb_telemetry *t, const char *module, const char *when)
+{
+	struct hmb_gpu_sample *s;
+
+	if (!t->available || t->n == HMB_TELEMETRY_MAX)
+		return;
+	s = &t->s[t->n++];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->module, sizeof(s->module), "%s", module);
+	snprintf(s->when, sizeof(s->when), "%s", when);
+	s->sm_clock_mhz = s->mem_clock_mhz = s->temperature_c = s->power_w = -1;
+	s->link_gen = s->link_width = s->link_max_gen = s->link_max_width = -1;
+	s->throttle_mask = -1;
+	s->throttled = -1;
+	t->backend->read(t, s);
+}
+
+void hmb_telemetry_close(struct hmb_telemetry *t)
+{
+	if (t->available && t->backend->close)
+		t->backend->close(t);
+	if (t->lib)
+		dlclose(t->lib);
+	t->lib = NULL;
+	t->available = 0;
+}
+
+void hmb_telemetry_flags(const struct hmb_telemetry *t, const char *module, int *throttled,
+			 int *link_below_max)
+{
+	*throttled = *link_below_max = -1;
+	for (int i = 0; i < t->n; i++) {
+		const struct hmb_gpu_sample *s = &t->s[i];
+		if (strcmp(s->module, module) != 0 || strcmp(s->when, "after") != 0)
+			continue;
+		*throttled = s->throttled;
+		if (s->link_gen > 0 && s->link_max_gen > 0 && s->link_width > 0 &&
+		    s->link_max_width > 0)
+			*link_below_max = s->link_gen < s->link_max_gen ||
+					  s->link_width < s->link_max_width;
+	}
+}
