@@ -183,6 +183,14 @@ static void run_load(struct overlap *o, int iters, const char *load, const int *
 	struct hmb_ctx *ctx = o->ctx;
 	struct hmb_record *r;
 	double copy, kernel, serial, ideal;
+	char tag[32];
+
+	/* Calibrated loads are named by what they are, so that systems whose
+	 * calibration differs still compare case by case. */
+	if (load)
+		snprintf(tag, sizeof(tag), "%s", load);
+	else
+		snprintf(tag, sizeof(tag), "iters=%d", iters);
 
 	r = hmb_case(ctx, "copy-only/%s", kind_name[o->kind]);
 	common_params(o, r, 0, NULL);
@@ -192,7 +200,7 @@ static void run_load(struct overlap *o, int iters, const char *load, const int *
 		hmb_case_failed(r);
 	hmb_commit(ctx, r);
 
-	r = hmb_case(ctx, "kernel-only/iters=%d", iters);
+	r = hmb_case(ctx, "kernel-only/%s", tag);
 	common_params(o, r, iters, load);
 	kernel = measure_part(o, r, iters);
 	if (kernel < 0)
@@ -202,7 +210,7 @@ static void run_load(struct overlap *o, int iters, const char *load, const int *
 		return;
 	ideal = copy > kernel ? copy : kernel;
 
-	r = hmb_case(ctx, "serial/%s/iters=%d", kind_name[o->kind], iters);
+	r = hmb_case(ctx, "serial/%s/%s", kind_name[o->kind], tag);
 	common_params(o, r, iters, load);
 	hmb_param_num(r, "streams", 1);
 	hmb_param_num(r, "chunks", 1);
@@ -221,7 +229,7 @@ static void run_load(struct overlap *o, int iters, const char *load, const int *
 			double t;
 			if (chunks[ci] < streams[si])
 				continue; /* some streams would stay idle */
-			r = hmb_case(ctx, "pipeline/%s/iters=%d", kind_name[o->kind], iters);
+			r = hmb_case(ctx, "pipeline/%s/%s", kind_name[o->kind], tag);
 			common_params(o, r, iters, load);
 			hmb_param_num(r, "streams", streams[si]);
 			hmb_param_num(r, "chunks", chunks[ci]);

@@ -9,8 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "platform/hip.h"
 #include "report.h"
+#include "sizes.h"
+#include "util.h"
 #include "version.h"
 
 /* -1 (unknown) becomes null */
@@ -339,5 +342,194 @@ int hmb_json_write(const struct hmb_report *rep, const char *path, char *err, si
 		unlink(tmp);
 		return -1;
 	}
+	return 0;
+}
+
+/* ---- reading documents back (for compare) ---------------------------------- */
+
+static char *read_whole(const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, got;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	do {
+		if (len + 4096 + 1 > cap) {
+			cap = cap ? 2 * cap : 65536;
+			buf = hmb_xrealloc(buf, cap);
+		}
+		got = fread(buf + len, 1, cap - len - 1, f);
+		len += got;
+	} while (got > 0);
+	if (ferror(f)) {
+		snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
+		free(buf);
+		buf = NULL;
+	} else {
+		buf[len] = '\0';
+	}
+	fclose(f);
+	return buf;
+}
+
+static const char *str_of(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsString(v) ? v->valuestring : "?";
+}
+
+static double num_of(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsNumber(v) ? v->valuedouble : -1;
+}
+
+/* "10", or "default" where the module chose */
+static const char *reps_text(const cJSON *settings)
+{
+	static char buf[32];
+	double reps = num_of(settings, "reps");
+	if (reps < 0)
+		return "default";
+	snprintf(buf, sizeof(buf), "%.0f", reps);
+	return buf;
+}
+
+static void add_figure(struct hmb_loaded *l, const char *key, const char *label,
+		       const char *name, const char *unit, double value)
+{
+	struct hmb_figure *f;
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 64;
+		l->fig = hmb_xrealloc(l->fig, l->cap * sizeof(*l->fig));
+	}
+	f = &l->fig[l->n++];
+	f->key = hmb_xstrdup(key);
+	f->label = hmb_xstrdup(label);
+	f->name = hmb_xstrdup(name);
+	f->unit = hmb_xstrdup(unit);
+	f->value = value;
+	f->direction = hmb_unit_direction(unit);
+}
+
+/* The identity of a result: parameters calibrated per system (the iteration
+ * count of a named load) are left out, so such results still match. */
+static void result_identity(const cJSON *r, char *key, size_t klen, char *label, size_t llen)
+{
+	cJSON *params = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(r, "params"), 1);
+	const cJSON *p;
+	char *text;
+	size_t used;
+
+	if (!params)
+		params = cJSON_CreateObject();
+	if (cJSON_GetObjectItemCaseSensitive(params, "load"))
+		cJSON_DeleteItemFromObjectCaseSensitive(params, "iters");
+	text = cJSON_PrintUnformatted(params);
+	snprintf(key, klen, "%s|%s|%s", str_of(r, "module"), str_of(r, "case"), text ? text : "");
+	free(text);
+	used = (size_t)snprintf(label, llen, "%s %s", str_of(r, "module"), str_of(r, "case"));
+	cJSON_ArrayForEach(p, params) {
+		char v[64];
+		if (used >= llen)
+			break;
+		if (cJSON_IsNumber(p) && strcmp(p->string, "size") == 0)
+			hmb_format_size((size_t)p->valuedouble, v, sizeof(v));
+		else if (cJSON_IsNumber(p))
+			snprintf(v, sizeof(v), "%g", p->valuedouble);
+		else
+			continue; /* text params are named by the case already */
+		used += (size_t)snprintf(label + used, llen - used, " %s=%s", p->string, v);
+	}
+	cJSON_Delete(params);
+}
+
+static void load_result(struct hmb_loaded *l, const cJSON *r)
+{
+	char key[2048], label[512];
+	const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(r, "metrics"), *m;
+	const cJSON *stats = cJSON_GetObjectItemCaseSensitive(r, "stats_s");
+
+	if (strcmp(str_of(r, "status"), "ok") != 0)
+		return;
+	result_identity(r, key, sizeof(key), label, sizeof(label));
+	if (num_of(r, "gbps_median") > 0)
+		add_figure(l, key, label, "GB/s", "GB/s", num_of(r, "gbps_median"));
+	else if (cJSON_IsObject(stats) && num_of(stats, "median") >= 0)
+		add_figure(l, key, label, "median", "s", num_of(stats, "median"));
+	if (num_of(r, "us_per_op_median") > 0)
+		add_figure(l, key, label, "us/op", "us", num_of(r, "us_per_op_median"));
+	cJSON_ArrayForEach(m, metrics) {
+		double v = num_of(m, "value");
+		const char *unit = str_of(m, "unit");
+		if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(m, "value")))
+			add_figure(l, key, label, m->string, unit, v);
+	}
+}
+
+int hmb_json_load(const char *path, struct hmb_loaded *out, char *err, size_t errlen)
+{
+	char *text = read_whole(path, err, errlen);
+	const cJSON *tool, *results, *r, *dev, *host, *rt, *settings, *env;
+	char *sizes = NULL;
+	cJSON *doc;
+
+	memset(out, 0, sizeof(*out));
+	if (!text)
+		return -1;
+	doc = cJSON_Parse(text);
+	if (!doc) {
+		const char *at = cJSON_GetErrorPtr();
+		size_t len = strlen(text);
+		if (len == 0)
+			snprintf(err, errlen, "%s: empty file, not a hipmembench document", path);
+		else
+			snprintf(err, errlen, "%s: not valid JSON (truncated or malformed near byte "
+				 "%ld of %zu)", path, at ? (long)(at - text) : -1L, len);
+		free(text);
+		return -1;
+	}
+	free(text);
+	tool = cJSON_GetObjectItemCaseSensitive(doc, "tool");
+	results = cJSON_GetObjectItemCaseSensitive(doc, "results");
+	if (!cJSON_IsObject(doc) || strcmp(str_of(tool, "name"), "hipmembench") != 0 ||
+	    !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(doc, "schema_version")) ||
+	    !cJSON_IsArray(results)) {
+		snprintf(err, errlen, "%s: not a hipmembench document (needs tool.name "
+			 "\"hipmembench\", schema_version and results[])", path);
+		cJSON_Delete(doc);
+		return -1;
+	}
+	out->schema_version = (int)num_of(doc, "schema_version");
+	dev = cJSON_GetObjectItemCaseSensitive(doc, "device");
+	host = cJSON_GetObjectItemCaseSensitive(doc, "host");
+	rt = cJSON_GetObjectItemCaseSensitive(doc, "runtime");
+	snprintf(out->system, sizeof(out->system), "%s, %s (%s), %s, runtime %.0f, driver %.0f",
+		 str_of(host, "hostname"), cJSON_IsObject(dev) ? str_of(dev, "name") : "no device",
+		 cJSON_IsObject(dev) ? str_of(dev, "arch") : "-", str_of(doc, "platform"),
+		 num_of(rt, "runtime_version"), num_of(rt, "driver_version"));
+	settings = cJSON_GetObjectItemCaseSensitive(doc, "settings");
+	sizes = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(settings, "sizes"));
+	snprintf(out->settings, sizeof(out->settings), "command %s, sizes %s, reps %s, quick %s",
+		 str_of(doc, "command"), sizes ? sizes : "?", reps_text(settings),
+		 cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(settings, "quick")) ? "yes" : "no");
+	free(sizes);
+	env = cJSON_GetObjectItemCaseSensitive(doc, "environment");
+	{
+		const cJSON *x = cJSON_IsObject(dev) ? cJSON_GetObjectItemCaseSensitive(dev, "xnack")
+						     : NULL;
+		const cJSON *arch = x ? cJSON_GetObjectItemCaseSensitive(x, "arch_xnack") : NULL;
+		snprintf(out->xnack, sizeof(out->xnack), "HSA_XNACK=%s, arch %s",
+			 cJSON_IsString(cJSON_GetObjectItemCaseSensitive(env, "HSA_XNACK"))
+				 ? str_of(env, "HSA_XNACK") : "unset",
+			 cJSON_IsTrue(arch) ? "xnack+" : cJSON_IsFalse(arch) ? "xnack-" : "n/a");
+	}
+	cJSON_ArrayForEach(r, results)
+		load_result(out, r);
+	cJSON_Delete(doc);
 	return 0;
 }

@@ -1,7 +1,7 @@
 /*
  * main.c - the command line: `hipmembench [options] <command> [module options]`.
  *
- * Commands: list, info, all, help, and one per module. Exit status: 0 all
+ * Commands: list, info, all, help, compare, and one per module. Exit status: 0 all
  * good (unsupported cases included), 1 a measurement failed, 2 bad usage,
  * 3 no usable GPU, 130/143 interrupted by SIGINT/SIGTERM (results measured
  * until then are written, marked "interrupted").
@@ -15,6 +15,7 @@
 
 #include "bench.h"
 #include "checkpoint.h"
+#include "compare.h"
 #include "registry.h"
 #include "report.h"
 #include "runner.h"
@@ -53,7 +54,10 @@ static void print_global_help(FILE *out)
 	      "  list               modules and what they measure\n"
 	      "  info               the device and what decides its memory behaviour\n"
 	      "  all                every module, defaults sized for about two minutes\n"
-	      "  help [command]     this text, or a command's help\n", out);
+	      "  help [command]     this text, or a command's help\n"
+	      "  compare BASE.json OTHER.json...  figures of runs side by side, with ratios;\n"
+	      "                     --threshold PCT exits 1 when one is worse by more than PCT%%\n"
+	      "                     (--format table, csv or markdown)\n", out);
 	for (int i = 0; hmb_benches[i]; i++)
 		fprintf(out, "  %-18s %s\n", hmb_benches[i]->name, hmb_benches[i]->summary);
 	fputs("\n"
@@ -120,7 +124,7 @@ static int parse_count(const char *opt, const char *text, int min)
 	return (int)v;
 }
 
-enum { OPT_OVERSUBSCRIBE = 256, OPT_MODULE = 512 };
+enum { OPT_OVERSUBSCRIBE = 256, OPT_THRESHOLD, OPT_MODULE = 512 };
 
 struct parsed {
 	struct hmb_options opt;
@@ -142,6 +146,7 @@ static void parse_args(int argc, char **argv, struct parsed *p)
 		{ "warmup", required_argument, NULL, 'w' },
 		{ "quick", no_argument, NULL, 'q' },
 		{ "oversubscribe", required_argument, NULL, OPT_OVERSUBSCRIBE },
+		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 	};
@@ -168,6 +173,7 @@ static void parse_args(int argc, char **argv, struct parsed *p)
 
 	memset(p, 0, sizeof(*p));
 	p->opt.warmup = -1;
+	p->opt.threshold = -1;
 	p->opt.argc = argc;
 	p->opt.argv = argv;
 	opterr = 0;
@@ -182,9 +188,11 @@ static void parse_args(int argc, char **argv, struct parsed *p)
 				p->opt.format = HMB_FORMAT_JSON;
 			else if (strcmp(optarg, "csv") == 0)
 				p->opt.format = HMB_FORMAT_CSV;
+			else if (strcmp(optarg, "markdown") == 0)
+				p->opt.format = HMB_FORMAT_MARKDOWN;
 			else
-				usage_error("--format: unknown format '%s': use table, json or csv%s",
-					    optarg, "");
+				usage_error("--format: unknown format '%s': use table, json, csv or "
+					    "markdown%s", optarg, "");
 			break;
 		case 's':
 			if (hmb_parse_sizes(optarg, &p->opt.sizes, err, sizeof(err)) != 0)
@@ -199,6 +207,16 @@ static void parse_args(int argc, char **argv, struct parsed *p)
 			p->opt.oversubscribe = strtod(optarg, &end);
 			if (errno || *end || !(p->opt.oversubscribe > 0) || p->opt.oversubscribe > 64)
 				usage_error("--oversubscribe: '%s' must be a factor above 0 and at most 64%s",
+					    optarg, "");
+			break;
+		}
+		case OPT_THRESHOLD: {
+			char *end;
+			errno = 0;
+			p->opt.threshold = strtod(optarg, &end);
+			if (errno || *end || end == optarg || !(p->opt.threshold >= 0) ||
+			    p->opt.threshold > 1000)
+				usage_error("--threshold: '%s' must be a percentage from 0 to 1000%s",
 					    optarg, "");
 			break;
 		}
@@ -294,6 +312,22 @@ int main(int argc, char **argv)
 			printf("%-10s %s\n", hmb_benches[i]->name, hmb_benches[i]->summary);
 		return finish_stdout(0);
 	}
+	if (strcmp(p.command, "compare") == 0) {
+		if (p.help) {
+			print_global_help(stdout);
+			return finish_stdout(0);
+		}
+		if (p.nargs < 2)
+			usage_error("compare needs a base document and at least one other%s%s", "", "");
+		if (p.opt.format == HMB_FORMAT_JSON)
+			usage_error("compare: --format json is not a comparison format: use table, csv "
+				    "or markdown%s%s", "", "");
+		return finish_stdout(hmb_compare(p.nargs, p.args, p.opt.format, p.opt.threshold));
+	}
+	if (p.opt.threshold >= 0)
+		usage_error("--threshold goes with compare%s%s", "", "");
+	if (p.opt.format == HMB_FORMAT_MARKDOWN)
+		usage_error("--format markdown goes with compare%s%s", "", "");
 	if (!run_all && !info && !(bench = hmb_bench_find(p.command)))
 		usage_error("unknown command '%s'%s", p.command, "");
 	if (p.help) {

@@ -11,7 +11,7 @@
 
 #include "sizes.h"
 
-enum hmb_format { HMB_FORMAT_TABLE, HMB_FORMAT_JSON, HMB_FORMAT_CSV };
+enum hmb_format { HMB_FORMAT_TABLE, HMB_FORMAT_JSON, HMB_FORMAT_CSV, HMB_FORMAT_MARKDOWN };
 
 enum hmb_opt_type { HMB_OPT_SIZE, HMB_OPT_SIZES, HMB_OPT_INT, HMB_OPT_INTS, HMB_OPT_DOUBLE,
 		   HMB_OPT_FLAG };
@@ -33,6 +33,7 @@ struct hmb_options {
 	int reps, warmup;          /* 0: each module's default */
 	int quick;
 	double oversubscribe;      /* managed memory beyond free: 0 = refused */
+	double threshold;          /* compare: worse by more than this % fails; -1 off */
 	int nvalues;               /* module options given */
 	const char *value_name[HMB_MAX_MODULE_OPTS];
 	const char *value[HMB_MAX_MODULE_OPTS];

@@ -92,6 +92,53 @@ else
 	fail "cli: list and --version"
 fi
 
+echo "== compare"
+"$UNIT" --sample-json "$TMP/base.json"
+$PY - "$TMP/base.json" "$TMP/slower.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["results"]:
+    if r.get("gbps_median"):
+        r["gbps_median"] *= 0.8          # 20% less bandwidth: worse
+    for m in r["metrics"].values():
+        m["value"] *= 1.5                # a speedup ("x") 50% higher: better
+d["host"]["hostname"] = "other-node"
+d["settings"]["reps"] = 99
+json.dump(d, open(sys.argv[2], "w"))
+PYEOF
+out=$("$BIN" compare "$TMP/base.json" "$TMP/base.json" --threshold 1 2>&1)
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q "1.000" <<<"$out" && ! grep -q WORSE <<<"$out"; then
+	pass "compare: a document against itself: ratios 1, exit 0"
+else
+	fail "compare: a document against itself: ratios 1, exit 0" "exit $rc: $out"
+fi
+out=$("$BIN" compare "$TMP/base.json" "$TMP/slower.json" --threshold 10 2>&1)
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q "GB/s .*0.800 *WORSE" <<<"$out" && grep -q "speedup .*1.500 *better" <<<"$out" &&
+	grep -q "other-node" <<<"$out" && grep -q "warning: settings differ" <<<"$out"; then
+	pass "compare: --threshold flags lower bandwidth as worse, a higher speedup as better, exit 1"
+else
+	fail "compare: --threshold flags lower bandwidth as worse, a higher speedup as better, exit 1" "exit $rc: $out"
+fi
+if "$BIN" compare "$TMP/base.json" "$TMP/slower.json" --threshold 30 >/dev/null 2>&1; then
+	pass "compare: a change within the threshold passes"
+else
+	fail "compare: a change within the threshold passes"
+fi
+if "$BIN" --format markdown compare "$TMP/base.json" "$TMP/slower.json" 2>/dev/null | grep -q '^| memcpy h2d/pinned/async size=4K | GB/s |'; then
+	pass "compare: markdown table"
+else
+	fail "compare: markdown table"
+fi
+head -c 200 "$TMP/base.json" >"$TMP/truncated-doc.json"
+echo '{"name": "something else"}' >"$TMP/foreign.json"
+expect 2 "truncated-doc.json: not valid JSON" "compare: a truncated file is named, exit 2" -- compare "$TMP/base.json" "$TMP/truncated-doc.json"
+expect 2 "foreign.json: not a hipmembench document" "compare: a foreign document is named, exit 2" -- compare "$TMP/base.json" "$TMP/foreign.json"
+expect 2 "missing.json: No such file" "compare: a missing file is named, exit 2" -- compare "$TMP/base.json" "$TMP/missing.json"
+expect 2 "needs a base document and at least one other" "compare: one file is not enough" -- compare "$TMP/base.json"
+expect 2 "--threshold goes with compare" "cli: --threshold without compare" -- --threshold 5 memcpy
+
 echo "== device"
 "$BIN" info >"$TMP/info.txt" 2>"$TMP/info.err"
 info_rc=$?
