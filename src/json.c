@@ -238,6 +238,7 @@ static cJSON *settings_json(const struct hmb_options *opt)
 	add_int(o, "reps", opt->reps > 0 ? opt->reps : -1);
 	add_int(o, "warmup", opt->warmup);
 	cJSON_AddBoolToObject(o, "quick", opt->quick != 0);
+	cJSON_AddBoolToObject(o, "dry_run", opt->dry_run != 0);
 	add_positive(o, "oversubscribe", opt->oversubscribe);
 	m = cJSON_AddObjectToObject(o, "module_options");
 	for (int i = 0; i < opt->nvalues; i++)

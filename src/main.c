@@ -70,6 +70,8 @@ static void print_global_help(FILE *out)
 	      "  -r, --reps N         timed repetitions per case\n"
 	      "  -w, --warmup N       untimed repetitions first\n"
 	      "  -q, --quick          small sizes, few repetitions: a smoke run\n"
+	      "  -n, --dry-run        list what would run and write the document without\n"
+	      "                       opening a GPU (checks a batch job's settings)\n"
 	      "      --oversubscribe F  allow managed memory up to F x free device memory.\n"
 	      "                       Off by default: oversubscribing can make a shared GPU\n"
 	      "                       unresponsive for everyone on it.\n"
@@ -145,6 +147,7 @@ static void parse_args(int argc, char **argv, struct parsed *p)
 		{ "reps", required_argument, NULL, 'r' },
 		{ "warmup", required_argument, NULL, 'w' },
 		{ "quick", no_argument, NULL, 'q' },
+		{ "dry-run", no_argument, NULL, 'n' },
 		{ "oversubscribe", required_argument, NULL, OPT_OVERSUBSCRIBE },
 		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 		{ "help", no_argument, NULL, 'h' },
@@ -177,7 +180,7 @@ static void parse_args(int argc, char **argv, struct parsed *p)
 	p->opt.argc = argc;
 	p->opt.argv = argv;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:o:f:s:r:w:qhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:o:f:s:r:w:qnhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd': p->opt.device = parse_count("--device", optarg, 0); break;
 		case 'o': p->opt.output = optarg; break;
@@ -201,6 +204,7 @@ static void parse_args(int argc, char **argv, struct parsed *p)
 		case 'r': p->opt.reps = parse_count("--reps", optarg, 1); break;
 		case 'w': p->opt.warmup = parse_count("--warmup", optarg, 0); break;
 		case 'q': p->opt.quick = 1; break;
+		case 'n': p->opt.dry_run = 1; break;
 		case OPT_OVERSUBSCRIBE: {
 			char *end;
 			errno = 0;
@@ -282,6 +286,27 @@ static int emit(struct hmb_report *rep, int status)
 	return finish_stdout(status);
 }
 
+/* --dry-run: the modules that would run, with their settings; no GPU. */
+static int dry_run(struct hmb_report *rep, const struct hmb_bench *bench, int every)
+{
+	const struct hmb_options *o = rep->opt;
+
+	printf("plan (dry run, no GPU opened): device %d, sizes %s, reps %s, warmup %s%s\n",
+	       o->device, o->sizes.n ? "as given" : "module defaults",
+	       o->reps ? "as given" : "module defaults", o->warmup >= 0 ? "as given" : "module defaults",
+	       o->quick ? ", quick" : "");
+	for (int i = 0; hmb_benches[i]; i++) {
+		if (strcmp(rep->command, "info") == 0 || !(every || hmb_benches[i] == bench))
+			continue;
+		rep->modules[rep->nmodules++] = hmb_benches[i]->name;
+		printf("  would run %-8s %s\n", hmb_benches[i]->name, hmb_benches[i]->summary);
+	}
+	for (int i = 0; i < o->nvalues; i++)
+		printf("  option --%s %s\n", o->value_name[i], o->value[i]);
+	rep->complete = 1;
+	return emit(rep, 0);
+}
+
 int main(int argc, char **argv)
 {
 	struct parsed p;
@@ -351,6 +376,8 @@ int main(int argc, char **argv)
 		usage_error("%s%s", err, "");
 
 	hmb_report_init(&rep, &p.opt, p.command);
+	if (p.opt.dry_run)
+		return dry_run(&rep, bench, run_all || info);
 	if (hmb_device_open(p.opt.device, &rep.device, err, sizeof(err)) != 0) {
 		if (info && p.opt.format == HMB_FORMAT_TABLE)
 			hmb_info_print(stdout, &rep);

@@ -32,6 +32,7 @@ struct hmb_options {
 	struct hmb_sizes sizes;    /* empty: each module's default */
 	int reps, warmup;          /* 0: each module's default */
 	int quick;
+	int dry_run;               /* plan only: no GPU is opened, nothing is measured */
 	double oversubscribe;      /* managed memory beyond free: 0 = refused */
 	double threshold;          /* compare: worse by more than this % fails; -1 off */
 	int nvalues;               /* module options given */

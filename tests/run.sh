@@ -92,6 +92,16 @@ else
 	fail "cli: list and --version"
 fi
 
+out=$("$BIN" --dry-run --quick --output "$TMP/plan.json" all 2>&1)
+rc=$?
+if [ "$rc" -eq 0 ] && [ "$(grep -c 'would run' <<<"$out")" -eq "$("$BIN" list | wc -l)" ] &&
+	$PY tests/check_schema.py "$TMP/plan.json" --complete >"$TMP/s.out" &&
+	$PY -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["settings"]["dry_run"] and d["device"] is None and not d["results"] and len(d["modules"]) > 1 else 1)' "$TMP/plan.json"; then
+	pass "cli: --dry-run lists every module of all and writes a document without a GPU"
+else
+	fail "cli: --dry-run lists every module of all and writes a document without a GPU" "exit $rc: $out $(cat "$TMP/s.out")"
+fi
+
 echo "== compare"
 "$UNIT" --sample-json "$TMP/base.json"
 $PY - "$TMP/base.json" "$TMP/slower.json" <<'PYEOF'
