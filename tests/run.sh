@@ -149,6 +149,78 @@ expect 2 "missing.json: No such file" "compare: a missing file is named, exit 2"
 expect 2 "needs a base document and at least one other" "compare: one file is not enough" -- compare "$TMP/base.json"
 expect 2 "--threshold goes with compare" "cli: --threshold without compare" -- --threshold 5 memcpy
 
+echo "== scripts: sweep, Slurm, plots"
+cat >"$TMP/matrix.json" <<'JSON'
+{"command": "memcpy", "args": ["--dry-run", "--quick"], "env": {"HSA_XNACK": ["0", "1"]},
+ "variants": [["--reps", "3"], ["--reps", "5"]]}
+JSON
+if $PY scripts/hmb_sweep.py --hipmembench "$BIN" "$TMP/matrix.json" "$TMP/sweep" 2>"$TMP/sweep.err" &&
+	[ "$(ls "$TMP"/sweep/points/*.json | wc -l)" -eq 4 ] &&
+	$PY scripts/hmb_sweep.py --hipmembench "$BIN" "$TMP/matrix.json" "$TMP/sweep" 2>>"$TMP/sweep.err" &&
+	$PY -c 'import json,sys
+pts = json.load(open(sys.argv[1]))["points"]
+sys.exit(0 if len(pts) == 4 and all(p["status"] == "done" and p.get("resumed") for p in pts)
+         and pts[2]["env"] == {"HSA_XNACK": "1"} and pts[1]["args"][-1] == "5" else 1)' "$TMP/sweep/manifest.json"; then
+	pass "sweep: one document per point, manifest, and a second run skips finished points"
+else
+	fail "sweep: one document per point, manifest, and a second run skips finished points" "$(cat "$TMP/sweep.err")"
+fi
+# A point still running when the job's time limit strikes: stopped, recorded, resumable.
+printf '#!/bin/sh\nexec sleep 30\n' >"$TMP/slow-hipmembench"
+chmod +x "$TMP/slow-hipmembench"
+$PY scripts/hmb_sweep.py --hipmembench "$TMP/slow-hipmembench" "$TMP/matrix.json" "$TMP/sweep2" 2>/dev/null &
+spid=$!
+for _ in $(seq 1 50); do [ -f "$TMP/sweep2/manifest.json" ] && break; sleep 0.1; done
+sleep 0.3
+kill -TERM "$spid"
+wait "$spid"
+rc=$?
+if [ "$rc" -eq 143 ] && $PY -c 'import json,sys
+st = [p["status"] for p in json.load(open(sys.argv[1]))["points"]]
+sys.exit(0 if st == ["interrupted", "pending", "pending", "pending"] else 1)' "$TMP/sweep2/manifest.json"; then
+	pass "sweep: SIGTERM stops the running point and records it and the pending ones (exit 143)"
+else
+	fail "sweep: SIGTERM stops the running point and records it and the pending ones (exit 143)" "exit $rc; $(cat "$TMP/sweep2/manifest.json" 2>/dev/null | head -c 600)"
+fi
+echo '{"command": "memcpy", "colour": "blue"}' >"$TMP/bad-matrix.json"
+if ! $PY scripts/hmb_sweep.py "$TMP/bad-matrix.json" "$TMP/sweep3" 2>"$TMP/err" && grep -q "unknown key(s) colour" "$TMP/err"; then
+	pass "sweep: a matrix with an unknown key is refused, naming it"
+else
+	fail "sweep: a matrix with an unknown key is refused, naming it" "$(cat "$TMP/err")"
+fi
+while IFS= read -r line; do
+	case $line in
+	"ok   "*) pass "${line#ok   }" ;;
+	"FAIL "*) fail "${line#FAIL }" ;;
+	"skip "*) skip "${line#skip }" "" ;;
+	"    "*) echo "$line" ;;
+	esac
+done < <(bash tests/slurm_test.sh "$BIN" "$PY" 2>&1)
+real=$(ls results/*/all.json 2>/dev/null | head -n 2)
+if ! $PY -c 'import matplotlib' 2>/dev/null; then
+	skip "plots: PNG figures from the committed real results" "matplotlib is not installed (Debian: python3-matplotlib)"
+elif [ -z "$real" ]; then
+	fail "plots: PNG figures from the committed real results" "no results/*/all.json"
+else
+	# shellcheck disable=SC2086
+	$PY scripts/hmb_plot.py -o "$TMP/plots" $real >"$TMP/plots.out" 2>&1
+	n=0 bad=""
+	for f in memcpy-bandwidth overlap-speedup managed-variants xnack-fault-cost pool-cost vmm-growth; do
+		png="$TMP/plots/$f.png"
+		if [ -s "$png" ] && [ "$(head -c 8 "$png" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] &&
+			[ "$(stat -c %s "$png")" -gt 10000 ]; then
+			n=$((n + 1))
+		else
+			bad="$bad $f"
+		fi
+	done
+	if [ "$n" -eq 6 ]; then
+		pass "plots: six PNG figures from the committed real results"
+	else
+		fail "plots: six PNG figures from the committed real results" "missing or empty:$bad; $(cat "$TMP/plots.out")"
+	fi
+fi
+
 echo "== device"
 "$BIN" info >"$TMP/info.txt" 2>"$TMP/info.err"
 info_rc=$?

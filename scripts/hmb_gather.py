@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""hmb_gather.py - collect the JSON of many hipmembench runs and compare them.
+
+usage: hmb_gather.py DIR [DIR ...] [--base FILE] [--threshold PCT] [--hipmembench PATH]
+
+Finds every hipmembench document under the folders (e.g. the RESULTS folder of a
+Slurm array job), writes DIR/index.json (one entry per run: file, host, device,
+complete, interrupted, counts of ok/failed/unsupported/skipped results) and
+DIR/comparison.txt (`hipmembench compare BASE OTHERS...`; the base is --base or the
+first file by name), and prints the index as a table. Files that are not hipmembench
+documents are listed as such and left out of the comparison.
+Exit status: that of the comparison (1: a figure worse than --threshold), 2 when no
+document was found.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+
+def summarize(path):
+    try:
+        with open(path) as f:
+            d = json.load(f)
+    except (OSError, ValueError) as e:
+        return {"file": path, "valid": False, "problem": f"not readable JSON: {e}"}
+    if not isinstance(d, dict) or d.get("tool", {}).get("name") != "hipmembench":
+        return {"file": path, "valid": False, "problem": "not a hipmembench document"}
+    counts = {}
+    for r in d.get("results", []):
+        counts[r.get("status")] = counts.get(r.get("status"), 0) + 1
+    dev = d.get("device") or {}
+    return {"file": path, "valid": True, "host": d.get("host", {}).get("hostname"),
+            "device": dev.get("name"), "pci_bus_id": dev.get("pci_bus_id"),
+            "command": d.get("command"), "complete": d.get("complete"),
+            "interrupted": d.get("interrupted"), "results": counts,
+            "slurm_job_id": d.get("environment", {}).get("SLURM_JOB_ID")}
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description="collect and compare hipmembench runs")
+    ap.add_argument("dirs", nargs="+")
+    ap.add_argument("--base", help="the document the others are compared with")
+    ap.add_argument("--threshold", help="percentage: exit 1 when a figure is worse")
+    ap.add_argument("--hipmembench", default=os.environ.get("HMB", "build/hipmembench"))
+    a = ap.parse_args(argv[1:])
+    files = []
+    for d in a.dirs:
+        for root, _, names in os.walk(d):
+            files += [os.path.join(root, n) for n in names
+                      if n.endswith(".json") and n not in ("index.json", "manifest.json")]
+    files.sort()
+    index = [summarize(f) for f in files]
+    valid = [e["file"] for e in index if e["valid"]]
+    out_dir = a.dirs[0]
+    with open(os.path.join(out_dir, "index.json"), "w") as f:
+        json.dump({"runs": index}, f, indent=1)
+    for e in index:
+        if e["valid"]:
+            print(f"{e['file']}: {e['host']}, {e['device'] or 'no device'}, {e['command']}, "
+                  f"complete={e['complete']}, interrupted={e['interrupted']}, results={e['results']}")
+        else:
+            print(f"{e['file']}: left out: {e['problem']}")
+    if not valid:
+        print(f"hmb_gather.py: no hipmembench document under {', '.join(a.dirs)}", file=sys.stderr)
+        return 2
+    base = a.base or valid[0]
+    others = [f for f in valid if f != base]
+    if not others:
+        print("hmb_gather.py: one document only: nothing to compare", file=sys.stderr)
+        return 0
+    cmd = [a.hipmembench, "compare", base] + others
+    if a.threshold:
+        cmd += ["--threshold", a.threshold]
+    with open(os.path.join(out_dir, "comparison.txt"), "w") as f:
+        rc = subprocess.call(cmd, stdout=f)
+    print(f"comparison of {len(others) + 1} runs against {base}: "
+          f"{os.path.join(out_dir, 'comparison.txt')} (exit {rc})")
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
