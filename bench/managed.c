@@ -35,8 +35,6 @@
 #include "../src/timing.h"
 #include "../src/verify.h"
 
-#define SAFETY_MARGIN (512ull << 20)
-
 enum advice { NO_ADVICE, READ_MOSTLY, PREFERRED_DEVICE, PREFERRED_HOST, ACCESSED_BY,
 	      PREFETCH_READ_MOSTLY };
 static const char *const advice_name[] = { "none", "advise-read-mostly",
@@ -428,16 +426,6 @@ fail:
 	hmb_commit(m->ctx, r);
 }
 
-/* The largest managed allocation allowed now: free memory less a margin,
- * or F x free memory under --oversubscribe F. */
-static size_t managed_limit(const struct hmb_ctx *ctx)
-{
-	size_t free_mem = hmb_device_free_mem();
-	if (ctx->opt->oversubscribe > 0)
-		return (size_t)(ctx->opt->oversubscribe * (double)free_mem);
-	return free_mem > SAFETY_MARGIN ? free_mem - SAFETY_MARGIN : 0;
-}
-
 static int run(struct hmb_ctx *ctx)
 {
 	struct managed m;
@@ -457,20 +445,9 @@ static int run(struct hmb_ctx *ctx)
 	HMB_CHECK(hipMalloc((void **)&bad_dev, sizeof(*bad_dev)));
 
 	for (size_t i = 0; i < sizes.n && !hmb_interrupted(); i++) {
-		size_t limit = managed_limit(ctx);
 		m.size = sizes.v[i];
-		if (m.size > limit) {
-			struct hmb_record *r = hmb_case(ctx, "all");
-			hmb_param_num(r, "size", (double)m.size);
-			hmb_record_status(r, HMB_SKIPPED,
-					  "refused: %s of managed memory is more than the %.2f GiB "
-					  "allowed (free device memory%s); --oversubscribe F allows "
-					  "F x free memory, at the risk of an unresponsive GPU",
-					  hmb_sz(m.size), (double)limit / (1 << 30),
-					  ctx->opt->oversubscribe > 0 ? " x factor" : " less 512 MiB");
-			hmb_commit(ctx, r);
+		if (!hmb_managed_allowed(ctx, "all", m.size))
 			continue;
-		}
 		HMB_CHECK(hipMallocManaged((void **)&m.buf, m.size, hipMemAttachGlobal));
 		run_on_demand_and_prefetch(&m);
 		for (int a = READ_MOSTLY; a <= PREFETCH_READ_MOSTLY && !hmb_interrupted(); a++)

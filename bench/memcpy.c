@@ -280,12 +280,8 @@ static int run(struct hmb_ctx *ctx)
 	hmb_sizes_or(ctx, &sizes, "4K:1G:x4", "4K,256K,16M");
 	b.max_size = hmb_sizes_max(&sizes);
 	if (2 * b.max_size + (256u << 20) > free_mem) {
-		struct hmb_record *r = hmb_case(ctx, "all");
-		hmb_param_num(r, "size", (double)b.max_size);
-		hmb_record_status(r, HMB_SKIPPED,
-				  "needs two device buffers of %s, %.1f GiB free on the device",
-				  hmb_sz(b.max_size), (double)free_mem / (1 << 30));
-		hmb_commit(ctx, r);
+		hmb_skip(ctx, "all", b.max_size, "needs two device buffers of %s, %.1f GiB free "
+			 "on the device", hmb_sz(b.max_size), (double)free_mem / (1 << 30));
 		return 0;
 	}
 	HMB_CHECK(hipStreamCreateWithFlags(&b.stream, hipStreamNonBlocking));

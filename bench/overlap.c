@@ -384,11 +384,8 @@ static int run(struct hmb_ctx *ctx)
 	for (size_t si = 0; si < sizes.n && !hmb_interrupted(); si++) {
 		o.size = sizes.v[si];
 		if (3 * o.size + (256u << 20) > hmb_device_free_mem()) {
-			struct hmb_record *r = hmb_case(ctx, "all");
-			hmb_param_num(r, "size", (double)o.size);
-			hmb_record_status(r, HMB_SKIPPED, "needs 2 device buffers of %s; too little "
-					  "free device memory", hmb_sz(o.size));
-			hmb_commit(ctx, r);
+			hmb_skip(ctx, "all", o.size, "needs 2 device buffers of %s; too little "
+				 "free device memory", hmb_sz(o.size));
 			continue;
 		}
 		HMB_CHECK(hipMalloc((void **)&o.dev, o.size));

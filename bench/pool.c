@@ -224,11 +224,8 @@ static int run(struct hmb_ctx *ctx)
 		double malloc_loop, malloc_alone;
 
 		if (2 * size + (256u << 20) > hmb_device_free_mem()) {
-			struct hmb_record *r = hmb_case(ctx, "all");
-			hmb_param_num(r, "size", (double)size);
-			hmb_record_status(r, HMB_SKIPPED, "too little free device memory for %s",
-					  hmb_sz(size));
-			hmb_commit(ctx, r);
+			hmb_skip(ctx, "all", size, "too little free device memory for %s",
+				 hmb_sz(size));
 			continue;
 		}
 		HMB_CHECK(hipMalloc(&p.fixed, size));

@@ -243,7 +243,6 @@ static int run(struct hmb_ctx *ctx)
 {
 	struct faults f;
 	struct hmb_sizes sizes, zc;
-	size_t limit, free_mem = hmb_device_free_mem();
 	int rc = -1;
 
 	memset(&f, 0, sizeof(f));
@@ -252,21 +251,13 @@ static int run(struct hmb_ctx *ctx)
 	hmb_sizes_or(ctx, &sizes, "256M", "16M");
 	hmb_sizes_or(ctx, &zc, "64K,1M,16M,256M", "64K,4M");
 	f.size = hmb_sizes_max(&sizes);
-	limit = ctx->opt->oversubscribe > 0 ? (size_t)(ctx->opt->oversubscribe * (double)free_mem)
-					    : free_mem - (free_mem > (512u << 20) ? (512u << 20) : free_mem);
 	record_state(ctx);
 	HMB_CHECK(hipStreamCreateWithFlags(&f.stream, hipStreamNonBlocking));
 	HMB_CHECK(hipEventCreate(&f.start));
 	HMB_CHECK(hipEventCreate(&f.stop));
 	HMB_CHECK(hipMalloc((void **)&f.order_dev, (f.size / 4096 + 1) * sizeof(uint64_t)));
 
-	if (f.size > limit) {
-		struct hmb_record *r = hmb_case(ctx, "managed/fault");
-		hmb_param_num(r, "size", (double)f.size);
-		hmb_record_status(r, HMB_SKIPPED, "refused: %s of managed memory is more than free "
-				  "device memory allows; see --oversubscribe", hmb_sz(f.size));
-		hmb_commit(ctx, r);
-	} else {
+	if (hmb_managed_allowed(ctx, "managed/fault", f.size)) {
 		HMB_CHECK(hipMallocManaged((void **)&f.buf, f.size, hipMemAttachGlobal));
 		fault_cases(&f);
 		HMB_CHECK(hipFree(f.buf));

@@ -45,6 +45,40 @@ struct hmb_record *hmb_case(struct hmb_ctx *ctx, const char *fmt, ...)
 	return hmb_record_new(ctx->module, name);
 }
 
+void hmb_skip(struct hmb_ctx *ctx, const char *case_name, size_t size, const char *fmt, ...)
+{
+	struct hmb_record *r = hmb_case(ctx, "%s", case_name);
+	char reason[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+	hmb_param_num(r, "size", (double)size);
+	hmb_record_status(r, HMB_SKIPPED, "%s", reason);
+	hmb_commit(ctx, r);
+}
+
+#define MANAGED_MARGIN (512ull << 20)
+
+int hmb_managed_allowed(struct hmb_ctx *ctx, const char *case_name, size_t size)
+{
+	size_t free_mem = hmb_device_free_mem(), limit;
+
+	if (ctx->opt->oversubscribe > 0)
+		limit = (size_t)(ctx->opt->oversubscribe * (double)free_mem);
+	else
+		limit = free_mem > MANAGED_MARGIN ? free_mem - MANAGED_MARGIN : 0;
+	if (size <= limit)
+		return 1;
+	hmb_skip(ctx, case_name, size,
+		 "refused: %s of managed memory is more than the %.2f GiB allowed (free device "
+		 "memory%s); --oversubscribe F allows F x free memory, at the risk of an "
+		 "unresponsive GPU", hmb_sz(size), (double)limit / (1 << 30),
+		 ctx->opt->oversubscribe > 0 ? " x factor" : " less 512 MiB");
+	return 0;
+}
+
 void hmb_case_failed(struct hmb_record *r)
 {
 	hmb_record_status(r, HMB_FAILED, "%s", hmb_last_error());

@@ -62,6 +62,13 @@ void hmb_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A new record of this module for `name`. */
 struct hmb_record *hmb_case(struct hmb_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Commit a "skipped" record for a case that cannot run (e.g. too little memory). */
+void hmb_skip(struct hmb_ctx *ctx, const char *case_name, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* The safety rule for managed memory, in one place: a size up to free device
+ * memory less 512 MiB, or F x free memory under --oversubscribe F, is allowed
+ * (returns 1); a larger one is refused with a "skipped" record (returns 0). */
+int hmb_managed_allowed(struct hmb_ctx *ctx, const char *case_name, size_t size);
 /* Mark a record failed with the last error. */
 void hmb_case_failed(struct hmb_record *r);
 /* Hand a finished record to the report (prints one progress line on stderr). */

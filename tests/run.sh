@@ -15,7 +15,18 @@ passed=0 failed=0 skipped=0
 
 pass() { echo "ok   $1"; passed=$((passed + 1)); }
 fail() { echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/    /' <<<"$2"; failed=$((failed + 1)); }
-skip() { echo "skip $1: $2"; skipped=$((skipped + 1)); }
+skip() { echo "skip $1${2:+: $2}"; skipped=$((skipped + 1)); }
+# Count the ok/FAIL/skip lines that a helper script prints; pass its detail through.
+relay() {
+	while IFS= read -r line; do
+		case $line in
+		"ok   "*) pass "${line#ok   }" ;;
+		"FAIL "*) fail "${line#FAIL }" ;;
+		"skip "*) skip "${line#skip }" ;;
+		"    "*) echo "$line" ;;
+		esac
+	done
+}
 
 # expect STATUS PATTERN NAME -- ARGS...: exit status and a stderr line matching PATTERN
 expect() {
@@ -188,14 +199,7 @@ if ! $PY scripts/hmb_sweep.py "$TMP/bad-matrix.json" "$TMP/sweep3" 2>"$TMP/err" 
 else
 	fail "sweep: a matrix with an unknown key is refused, naming it" "$(cat "$TMP/err")"
 fi
-while IFS= read -r line; do
-	case $line in
-	"ok   "*) pass "${line#ok   }" ;;
-	"FAIL "*) fail "${line#FAIL }" ;;
-	"skip "*) skip "${line#skip }" "" ;;
-	"    "*) echo "$line" ;;
-	esac
-done < <(bash tests/slurm_test.sh "$BIN" "$PY" 2>&1)
+relay < <(bash tests/slurm_test.sh "$BIN" "$PY" 2>&1)
 real=$(ls results/*/all.json 2>/dev/null | head -n 2)
 if ! $PY -c 'import matplotlib' 2>/dev/null; then
 	skip "plots: PNG figures from the committed real results" "matplotlib is not installed (Debian: python3-matplotlib)"
@@ -243,14 +247,7 @@ else
 	skip "no GPU: info exits 3" "a GPU is present"
 	skip "no GPU: a module exits 3 and still writes a valid document" "a GPU is present"
 	bash tests/gpu.sh "$BIN" "$PY" "$TMP" >"$TMP/gpu.out" 2>&1
-	while IFS= read -r line; do
-		case $line in
-		"ok   "*) pass "${line#ok   }" ;;
-		"FAIL "*) fail "${line#FAIL }" ;;
-		"skip "*) skip "${line#skip }" "" ;;
-		"    "*) echo "$line" ;;
-		esac
-	done <"$TMP/gpu.out"
+	relay <"$TMP/gpu.out"
 fi
 
 echo
