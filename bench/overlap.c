@@ -390,20 +390,17 @@ static int run(struct hmb_ctx *ctx)
 		}
 		HMB_CHECK(hipMalloc((void **)&o.dev, o.size));
 		HMB_CHECK(hipMalloc((void **)&o.dev2, o.size));
+		int calibrated = 0; /* balanced load: calibrated on pinned memory, reused for pageable */
 		for (int k = PINNED; k <= PAGEABLE && !hmb_interrupted(); k++) {
-			int loads[3], nloads = 0, bal;
+			int loads[3], nloads = 0;
 			const char *names[3];
 			o.kind = (enum host_kind)k;
 			if (alloc_host(&o))
 				goto fail;
 			hmb_fill_host(o.in, o.size, o.seed);
 			if (niters == 1 && iters[0] == 0) {
-				/* auto: calibrated on pinned memory, reused for pageable */
-				static int calibrated;
-				if (k == PINNED && (bal = balanced_iters(&o)) < 0)
+				if (k == PINNED && (calibrated = balanced_iters(&o)) < 0)
 					goto fail;
-				if (k == PINNED)
-					calibrated = bal;
 				loads[0] = 1, names[0] = "copy-bound";
 				loads[1] = calibrated, names[1] = "balanced";
 				loads[2] = 4 * calibrated, names[2] = "compute-bound";

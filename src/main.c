@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,10 +36,16 @@ static void on_signal(int sig)
 	hmb_signal_received = sig;
 }
 
-static void usage_error(const char *fmt, const char *a, const char *b)
+static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+static void usage_error(const char *fmt, ...)
 {
+	va_list ap;
+
 	fputs("hipmembench: ", stderr);
-	fprintf(stderr, fmt, a, b);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fputs(" (see hipmembench --help)\n", stderr);
 	exit(EXIT_USAGE);
 }
@@ -56,7 +63,7 @@ static void print_global_help(FILE *out)
 	      "  all                every module, defaults sized for about two minutes\n"
 	      "  help [command]     this text, or a command's help\n"
 	      "  compare BASE.json OTHER.json...  figures of runs side by side, with ratios;\n"
-	      "                     --threshold PCT exits 1 when one is worse by more than PCT%%\n"
+	      "                     --threshold PCT exits 1 when one is worse by more than PCT%\n"
 	      "                     (--format table, csv or markdown)\n", out);
 	for (int i = 0; hmb_benches[i]; i++)
 		fprintf(out, "  %-18s %s\n", hmb_benches[i]->name, hmb_benches[i]->summary);
@@ -117,12 +124,8 @@ static int parse_count(const char *opt, const char *text, int min)
 
 	errno = 0;
 	v = strtol(text, &end, 10);
-	if (errno || end == text || *end || v < min || v > 1000000) {
-		char msg[128];
-		snprintf(msg, sizeof(msg), "%s: '%%s' must be a whole number from %d to 1000000%%s",
-			 opt, min);
-		usage_error(msg, text, "");
-	}
+	if (errno || end == text || *end || v < min || v > 1000000)
+		usage_error("%s: '%s' must be a whole number from %d to 1000000", opt, text, min);
 	return (int)v;
 }
 
@@ -195,11 +198,11 @@ static void parse_args(int argc, char **argv, struct parsed *p)
 				p->opt.format = HMB_FORMAT_MARKDOWN;
 			else
 				usage_error("--format: unknown format '%s': use table, json, csv or "
-					    "markdown%s", optarg, "");
+					    "markdown", optarg);
 			break;
 		case 's':
 			if (hmb_parse_sizes(optarg, &p->opt.sizes, err, sizeof(err)) != 0)
-				usage_error("--sizes: %s%s", err, "");
+				usage_error("--sizes: %s", err);
 			break;
 		case 'r': p->opt.reps = parse_count("--reps", optarg, 1); break;
 		case 'w': p->opt.warmup = parse_count("--warmup", optarg, 0); break;
@@ -210,8 +213,8 @@ static void parse_args(int argc, char **argv, struct parsed *p)
 			errno = 0;
 			p->opt.oversubscribe = strtod(optarg, &end);
 			if (errno || *end || !(p->opt.oversubscribe > 0) || p->opt.oversubscribe > 64)
-				usage_error("--oversubscribe: '%s' must be a factor above 0 and at most 64%s",
-					    optarg, "");
+				usage_error("--oversubscribe: '%s' must be a factor above 0 and at most 64",
+					    optarg);
 			break;
 		}
 		case OPT_THRESHOLD: {
@@ -220,8 +223,8 @@ static void parse_args(int argc, char **argv, struct parsed *p)
 			p->opt.threshold = strtod(optarg, &end);
 			if (errno || *end || end == optarg || !(p->opt.threshold >= 0) ||
 			    p->opt.threshold > 1000)
-				usage_error("--threshold: '%s' must be a percentage from 0 to 1000%s",
-					    optarg, "");
+				usage_error("--threshold: '%s' must be a percentage from 0 to 1000",
+					    optarg);
 			break;
 		}
 		case 'h': p->help = 1; break;
@@ -231,19 +234,19 @@ static void parse_args(int argc, char **argv, struct parsed *p)
 			exit(0);
 		case '?':
 			if (optopt)
-				usage_error("unknown option '-%c'%s", (char[]){ (char)optopt, 0 }, "");
-			usage_error("unknown option '%s'%s", argv[optind - 1], "");
+				usage_error("unknown option '-%c'", optopt);
+			usage_error("unknown option '%s'", argv[optind - 1]);
 			break;
 		case ':':
-			usage_error("option '%s' needs a value%s", argv[optind - 1], "");
+			usage_error("option '%s' needs a value", argv[optind - 1]);
 			break;
 		default: {
 			const struct hmb_opt_decl *d = decls[c - OPT_MODULE];
 			const struct hmb_bench *owner;
 			if (p->opt.nvalues == HMB_MAX_MODULE_OPTS)
-				usage_error("too many module options%s%s", "", "");
+				usage_error("too many module options");
 			if (hmb_opt_validate(d, optarg ? optarg : "", err, sizeof(err)) != 0)
-				usage_error("%s%s", err, "");
+				usage_error("%s", err);
 			find_module_opt(d->name, &owner);
 			p->module_opt_owner[p->opt.nvalues] = owner->name;
 			p->opt.value_name[p->opt.nvalues] = d->name;
@@ -319,7 +322,7 @@ int main(int argc, char **argv)
 	if (!p.command || strcmp(p.command, "help") == 0) {
 		const char *topic = p.command && p.nargs ? p.args[0] : NULL;
 		if (topic && !(bench = hmb_bench_find(topic)))
-			usage_error("help: unknown command '%s'%s", topic, "");
+			usage_error("help: unknown command '%s'", topic);
 		if (!p.command && !p.help) {
 			print_global_help(stderr);
 			return EXIT_USAGE;
@@ -343,18 +346,18 @@ int main(int argc, char **argv)
 			return finish_stdout(0);
 		}
 		if (p.nargs < 2)
-			usage_error("compare needs a base document and at least one other%s%s", "", "");
+			usage_error("compare needs a base document and at least one other");
 		if (p.opt.format == HMB_FORMAT_JSON)
 			usage_error("compare: --format json is not a comparison format: use table, csv "
-				    "or markdown%s%s", "", "");
+				    "or markdown");
 		return finish_stdout(hmb_compare(p.nargs, p.args, p.opt.format, p.opt.threshold));
 	}
 	if (p.opt.threshold >= 0)
-		usage_error("--threshold goes with compare%s%s", "", "");
+		usage_error("--threshold goes with compare");
 	if (p.opt.format == HMB_FORMAT_MARKDOWN)
-		usage_error("--format markdown goes with compare%s%s", "", "");
+		usage_error("--format markdown goes with compare");
 	if (!run_all && !info && !(bench = hmb_bench_find(p.command)))
-		usage_error("unknown command '%s'%s", p.command, "");
+		usage_error("unknown command '%s'", p.command);
 	if (p.help) {
 		if (bench)
 			print_bench_help(stdout, bench);
@@ -371,9 +374,9 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < p.opt.sizes.n; i++)
 		if (p.opt.sizes.v[i] % 4)
 			usage_error("--sizes: %s is not a multiple of 4 bytes (data is verified "
-				    "as 32-bit words)%s", hmb_sz(p.opt.sizes.v[i]), "");
+				    "as 32-bit words)", hmb_sz(p.opt.sizes.v[i]));
 	if (p.opt.output && hmb_output_writable(p.opt.output, err, sizeof(err)) != 0)
-		usage_error("%s%s", err, "");
+		usage_error("%s", err);
 
 	hmb_report_init(&rep, &p.opt, p.command);
 	if (p.opt.dry_run)
