@@ -24,9 +24,11 @@ static void probe_arch(struct hmb_device *d)
 		 attr(hipDeviceAttributeComputeCapabilityMajor, d->ordinal),
 		 attr(hipDeviceAttributeComputeCapabilityMinor, d->ordinal));
 	d->xnack_arch = -1;
+	d->fine_grained = -1; /* an AMD notion: coherent host/device memory without flushes */
 #else
 	hipDeviceProp_t prop;
 	d->xnack_arch = -1;
+	d->fine_grained = attr(hipDeviceAttributeFineGrainSupport, d->ordinal);
 	if (hipGetDeviceProperties(&prop, d->ordinal) != hipSuccess)
 		return;
 	snprintf(d->arch, sizeof(d->arch), "%s", prop.gcnArchName);

@@ -43,6 +43,7 @@ struct hmb_device {
 	int memory_bus_width_bits;
 	int memory_clock_khz;
 
+	int fine_grained;          /* AMD: fine-grained memory supported; -1 n/a (NVIDIA) */
 	int xnack_arch;            /* AMD: 1 "xnack+", 0 "xnack-", -1 not in the arch name */
 	struct hmb_link link;
 };

@@ -103,6 +103,7 @@ static cJSON *device_json(const struct hmb_device *d)
 	add_bool(o, "can_map_host_memory", d->can_map_host_memory);
 	add_bool(o, "host_register", d->host_register);
 	add_bool(o, "memory_pools", d->memory_pools);
+	add_bool(o, "fine_grained_memory", d->fine_grained);
 	v = cJSON_AddObjectToObject(o, "vmm");
 	add_bool(v, "supported", HMB_HAVE_VMM ? d->vmm : 0);
 	add_bool(v, "compiled_in", HMB_HAVE_VMM);

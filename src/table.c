@@ -219,7 +219,8 @@ void hmb_info_print(FILE *out, const struct hmb_report *rep)
 		yn(d->pageable_uses_host_page_tables));
 	fprintf(out, "host memory     map into device %s; hipHostRegister %s\n",
 		yn(d->can_map_host_memory), yn(d->host_register));
-	fprintf(out, "memory pools    %s\n", yn(d->memory_pools));
+	fprintf(out, "memory pools    %s; fine-grained memory %s\n", yn(d->memory_pools),
+		d->fine_grained < 0 ? "n/a (AMD only)" : yn(d->fine_grained));
 	if (d->vmm == 1)
 		fprintf(out, "vmm             yes; granularity min %zu KiB, recommended %zu KiB\n",
 			d->vmm_granularity_min >> 10, d->vmm_granularity_recommended >> 10);
