@@ -1,6 +1,7 @@
 /* bench.c - the helpers every module uses: errors, cases, options, interrupts. */
 #include "bench.h"
 
+#include <fnmatch.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,27 +11,46 @@
 #include "checkpoint.h"
 #include "report.h"
 
-static char last_error[1024];
+/* The first failure of a case explains it: later ones (cleanup that fails
+ * because of it) do not overwrite it until it has been taken. */
+static char pending_error[1024];
 volatile sig_atomic_t hmb_signal_received;
 
 void hmb_hip_error(const char *call, hipError_t err, const char *file, int line)
 {
-	snprintf(last_error, sizeof(last_error), "%s failed: %s (%s) at %s:%d", call,
-		 hipGetErrorString(err), hipGetErrorName(err), file, line);
+	if (!pending_error[0])
+		snprintf(pending_error, sizeof(pending_error), "%s failed: %s (%s) at %s:%d", call,
+			 hipGetErrorString(err), hipGetErrorName(err), file, line);
 	(void)hipGetLastError(); /* clear a non-sticky error for the next case */
 }
 
 void hmb_set_error(const char *fmt, ...)
 {
 	va_list ap;
+	if (pending_error[0])
+		return;
 	va_start(ap, fmt);
-	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	vsnprintf(pending_error, sizeof(pending_error), fmt, ap);
 	va_end(ap);
 }
 
-const char *hmb_last_error(void)
+const char *hmb_take_error(char *buf, size_t len)
 {
-	return last_error[0] ? last_error : "unknown error";
+	snprintf(buf, len, "%s", pending_error[0] ? pending_error
+						  : "unknown error (no reason was recorded)");
+	pending_error[0] = '\0';
+	return buf;
+}
+
+int hmb_selected(const struct hmb_ctx *ctx, const char *case_name)
+{
+	const struct hmb_options *o = ctx->opt;
+	if (!o || o->ncases == 0)
+		return 1;
+	for (int i = 0; i < o->ncases; i++)
+		if (fnmatch(o->cases[i], case_name, 0) == 0)
+			return 1;
+	return 0;
 }
 
 struct hmb_record *hmb_case(struct hmb_ctx *ctx, const char *fmt, ...)
@@ -41,7 +61,6 @@ struct hmb_record *hmb_case(struct hmb_ctx *ctx, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(name, sizeof(name), fmt, ap);
 	va_end(ap);
-	last_error[0] = '\0';
 	return hmb_record_new(ctx->module, name);
 }
 
@@ -81,11 +100,17 @@ int hmb_managed_allowed(struct hmb_ctx *ctx, const char *case_name, size_t size)
 
 void hmb_case_failed(struct hmb_record *r)
 {
-	hmb_record_status(r, HMB_FAILED, "%s", hmb_last_error());
+	char why[1024];
+	hmb_record_status(r, HMB_FAILED, "%s", hmb_take_error(why, sizeof(why)));
+	r->nsamples = 0; /* a failed case keeps no figures */
 }
 
 void hmb_commit(struct hmb_ctx *ctx, struct hmb_record *r)
 {
+	if (!hmb_selected(ctx, r->name)) {
+		hmb_record_free(r);
+		return;
+	}
 	hmb_report_add(ctx->report, r);
 	hmb_progress_print(stderr, r);
 	hmb_checkpoint(ctx->report, 0);
@@ -162,4 +187,12 @@ const char *hmb_sz(size_t bytes)
 	static int next;
 	char *b = bufs[next++ % 8];
 	return hmb_format_size(bytes, b, sizeof(bufs[0]));
+}
+
+size_t hmb_cache_bytes(const struct hmb_device *dev)
+{
+	size_t l2 = dev->l2_bytes > 0 ? (size_t)dev->l2_bytes : 0;
+	if (strncmp(dev->arch, "gfx942", 6) == 0 || strncmp(dev->arch, "gfx950", 6) == 0)
+		l2 += 256u << 20;
+	return l2;
 }

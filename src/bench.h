@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 
+#include "alloc.h"
 #include "device.h"
 #include "options.h"
 #include "platform/hip.h"
@@ -26,11 +27,16 @@ enum {
 	HMB_NEEDS_VMM = 1 << 2,
 };
 
+struct hmb_engine; /* measure.c: the events and latch of the engine */
+
 struct hmb_ctx {
 	const struct hmb_options *opt;
 	const struct hmb_device *dev;
 	struct hmb_report *report;
 	const char *module;
+	hipStream_t stream;            /* the module's non-blocking stream */
+	struct hmb_engine *engine;     /* created on first use, freed with the module */
+	struct hmb_owned_list owned;   /* alloc.h: freed on every path */
 };
 
 struct hmb_bench {
@@ -39,12 +45,15 @@ struct hmb_bench {
 	unsigned needs;
 	const struct hmb_opt_decl *options; /* terminated by a NULL name; may be NULL */
 	const char *help;          /* how it uses --sizes and how to read it */
+	const char *const *cases;  /* every case name it can record, NULL-terminated */
 	int (*run)(struct hmb_ctx *ctx);
 };
 
 /* Every HIP call goes through HMB_CHECK: on failure it keeps the call's text,
- * error name and string and file:line as the last error, then jumps to the
- * function's `fail:` label. */
+ * error name and string and file:line as the pending error, then jumps to
+ * the function's `fail:` label. The engine (or hmb_case_failed) moves the
+ * pending error into the record of the case at once: a reason belongs to
+ * its record, and nothing later can overwrite it. */
 #define HMB_CHECK(call)                                                      \
 	do {                                                                 \
 		hipError_t hmb_e_ = (call);                                  \
@@ -55,9 +64,14 @@ struct hmb_bench {
 	} while (0)
 
 void hmb_hip_error(const char *call, hipError_t err, const char *file, int line);
-const char *hmb_last_error(void);
-/* Set the last error for a failure that is not a HIP call (e.g. bad data). */
+/* Set the pending error for a failure that is not a HIP call (e.g. bad data);
+ * the first one stands until it is taken. */
 void hmb_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Copy the pending error into buf and clear it ("unknown error" if none). */
+const char *hmb_take_error(char *buf, size_t len);
+
+/* Is a case of this name selected by --case (every case when none is given)? */
+int hmb_selected(const struct hmb_ctx *ctx, const char *case_name);
 
 /* A new record of this module for `name`. */
 struct hmb_record *hmb_case(struct hmb_ctx *ctx, const char *fmt, ...)
@@ -69,9 +83,10 @@ void hmb_skip(struct hmb_ctx *ctx, const char *case_name, size_t size, const cha
  * memory less 512 MiB, or F x free memory under --oversubscribe F, is allowed
  * (returns 1); a larger one is refused with a "skipped" record (returns 0). */
 int hmb_managed_allowed(struct hmb_ctx *ctx, const char *case_name, size_t size);
-/* Mark a record failed with the last error. */
+/* Mark a record failed with the pending error (and clear it). */
 void hmb_case_failed(struct hmb_record *r);
-/* Hand a finished record to the report (prints one progress line on stderr). */
+/* Hand a finished record to the report (prints one progress line on stderr);
+ * a record of a case that --case did not select is dropped. */
 void hmb_commit(struct hmb_ctx *ctx, struct hmb_record *r);
 
 /* Repetitions and warm-ups: the user's, else the module's default (--quick: fewer). */
@@ -89,6 +104,10 @@ int hmb_opt_flag(const struct hmb_ctx *ctx, const char *name);
 
 /* Set by SIGINT/SIGTERM: modules stop between cases. */
 int hmb_interrupted(void);
+
+/* The device's last-level cache in bytes: L2, plus AMD's Infinity Cache
+ * where the architecture has one (MI300: 256 MiB; not readable through HIP). */
+size_t hmb_cache_bytes(const struct hmb_device *dev);
 
 /* A size as text ("64M") for case names and messages. */
 const char *hmb_sz(size_t bytes);

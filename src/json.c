@@ -249,7 +249,7 @@ static cJSON *settings_json(const struct hmb_options *opt)
 
 char *hmb_json_render(const struct hmb_report *rep)
 {
-	cJSON *doc = cJSON_CreateObject(), *t, *a, *env, *rt;
+	cJSON *doc = cJSON_CreateObject(), *t, *a, *env, *rt, *x;
 	char *text;
 
 	cJSON_AddNumberToObject(doc, "schema_version", HMB_SCHEMA_VERSION);
@@ -269,10 +269,12 @@ char *hmb_json_render(const struct hmb_report *rep)
 	cJSON_AddStringToObject(doc, "platform", HMB_PLATFORM_NAME);
 	cJSON_AddItemToObject(doc, "host", host_json(&rep->host));
 	rt = cJSON_AddObjectToObject(doc, "runtime");
-	add_int(rt, "runtime_version", rep->have_device ? rep->device.runtime_version : -1);
-	add_int(rt, "driver_version", rep->have_device ? rep->device.driver_version : -1);
+	add_int(rt, "runtime_version", rep->device.runtime_version > 0 ? rep->device.runtime_version : -1);
+	add_int(rt, "driver_version", rep->device.driver_version > 0 ? rep->device.driver_version : -1);
 	if (rep->have_device)
 		cJSON_AddItemToObject(doc, "device", device_json(&rep->device));
+	else if (rep->device_json && (x = cJSON_Parse(rep->device_json)))
+		cJSON_AddItemToObject(doc, "device", x);
 	else
 		cJSON_AddNullToObject(doc, "device");
 	env = cJSON_AddObjectToObject(doc, "environment");
@@ -281,6 +283,17 @@ char *hmb_json_render(const struct hmb_report *rep)
 	a = cJSON_AddArrayToObject(doc, "modules");
 	for (int i = 0; i < rep->nmodules; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateString(rep->modules[i]));
+	a = cJSON_AddArrayToObject(doc, "module_runs");
+	for (int i = 0; i < rep->nruns; i++) {
+		const struct hmb_module_run *m = &rep->runs[i];
+		x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "module", m->name);
+		cJSON_AddNumberToObject(x, "order", i + 1);
+		cJSON_AddNumberToObject(x, "wall_s", m->wall_s);
+		cJSON_AddStringToObject(x, "process", m->isolated ? "own" : "shared");
+		add_int(x, "exit_status", m->exit_status);
+		cJSON_AddItemToArray(a, x);
+	}
 	cJSON_AddItemToObject(doc, "telemetry", telemetry_json(rep));
 	a = cJSON_AddArrayToObject(doc, "results");
 	for (const struct hmb_record *r = rep->head; r; r = r->next)
@@ -532,6 +545,131 @@ int hmb_json_load(const char *path, struct hmb_loaded *out, char *err, size_t er
 	}
 	cJSON_ArrayForEach(r, results)
 		load_result(out, r);
+	cJSON_Delete(doc);
+	return 0;
+}
+
+/* ---- taking a module's document into `all`'s report ------------------------ */
+
+static void import_kv(struct hmb_record *r, const cJSON *obj, int which)
+{
+	const cJSON *v;
+	cJSON_ArrayForEach(v, obj) {
+		const char *k = v->string;
+		if (which == 1) { /* metrics: {"value": n, "unit": u} */
+			const cJSON *val = cJSON_GetObjectItemCaseSensitive(v, "value");
+			const cJSON *unit = cJSON_GetObjectItemCaseSensitive(v, "unit");
+			if (cJSON_IsNumber(val))
+				hmb_metric(r, k, val->valuedouble,
+					   cJSON_IsString(unit) ? unit->valuestring : "");
+		} else if (cJSON_IsString(v)) {
+			(which ? hmb_observe_str : hmb_param_str)(r, k, v->valuestring);
+		} else if (cJSON_IsBool(v)) {
+			(which ? hmb_observe_bool : hmb_param_bool)(r, k, cJSON_IsTrue(v));
+		} else if (cJSON_IsNumber(v)) {
+			(which ? hmb_observe_num : hmb_param_num)(r, k, v->valuedouble);
+		}
+	}
+}
+
+static enum hmb_status status_of(const char *s)
+{
+	if (!strcmp(s, "ok"))
+		return HMB_OK;
+	if (!strcmp(s, "unsupported"))
+		return HMB_UNSUPPORTED;
+	if (!strcmp(s, "skipped"))
+		return HMB_SKIPPED;
+	return HMB_FAILED;
+}
+
+static void import_record(struct hmb_report *rep, const cJSON *o)
+{
+	struct hmb_record *r = hmb_record_new(str_of(o, "module"), str_of(o, "case"));
+	const cJSON *samples = cJSON_GetObjectItemCaseSensitive(o, "samples_s"), *v;
+	enum hmb_status st = status_of(str_of(o, "status"));
+
+	import_kv(r, cJSON_GetObjectItemCaseSensitive(o, "params"), 0);
+	import_kv(r, cJSON_GetObjectItemCaseSensitive(o, "metrics"), 1);
+	import_kv(r, cJSON_GetObjectItemCaseSensitive(o, "observed"), 2);
+	if (num_of(o, "bytes") > 0)
+		hmb_record_bytes(r, num_of(o, "bytes"));
+	if (num_of(o, "ops") > 0)
+		hmb_record_ops(r, num_of(o, "ops"));
+	if (num_of(o, "peak_gbps") > 0)
+		hmb_record_peak(r, num_of(o, "peak_gbps"));
+	cJSON_ArrayForEach(v, samples)
+		if (cJSON_IsNumber(v))
+			hmb_sample(r, v->valuedouble);
+	if (st != HMB_OK)
+		hmb_record_status(r, st, "%s", str_of(o, "reason"));
+	hmb_report_add(rep, r);
+}
+
+static void import_telemetry(struct hmb_telemetry *t, const cJSON *o)
+{
+	const cJSON *s;
+	if (!cJSON_IsObject(o))
+		return;
+	if (!t->source[0] && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "source")))
+		snprintf(t->source, sizeof(t->source), "%s", str_of(o, "source"));
+	t->available |= cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "available"));
+	if (!t->available && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "reason")))
+		snprintf(t->reason, sizeof(t->reason), "%s", str_of(o, "reason"));
+	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(o, "samples")) {
+		struct hmb_gpu_sample *x;
+		const cJSON *thr = cJSON_GetObjectItemCaseSensitive(s, "throttled");
+		if (t->n == HMB_TELEMETRY_MAX)
+			break;
+		x = &t->s[t->n++];
+		snprintf(x->module, sizeof(x->module), "%s", str_of(s, "module"));
+		snprintf(x->when, sizeof(x->when), "%s", str_of(s, "when"));
+		x->sm_clock_mhz = num_of(s, "sm_clock_mhz");
+		x->mem_clock_mhz = num_of(s, "memory_clock_mhz");
+		x->temperature_c = num_of(s, "temperature_c");
+		x->power_w = num_of(s, "power_w");
+		x->link_gen = (int)num_of(s, "pcie_generation");
+		x->link_width = (int)num_of(s, "pcie_width");
+		x->link_max_gen = (int)num_of(s, "pcie_max_generation");
+		x->link_max_width = (int)num_of(s, "pcie_max_width");
+		x->throttle_mask = (long long)num_of(s, "throttle_reasons_mask");
+		snprintf(x->throttle, sizeof(x->throttle), "%s",
+			 cJSON_IsString(cJSON_GetObjectItemCaseSensitive(s, "throttle_reasons"))
+				 ? str_of(s, "throttle_reasons") : "");
+		x->throttled = cJSON_IsBool(thr) ? cJSON_IsTrue(thr) : -1;
+	}
+}
+
+int hmb_json_import(struct hmb_report *rep, const char *path, char *err, size_t errlen)
+{
+	char *text = read_whole(path, err, errlen);
+	const cJSON *r, *dev;
+	cJSON *doc;
+
+	if (!text)
+		return -1;
+	doc = cJSON_Parse(text);
+	free(text);
+	if (!cJSON_IsObject(doc) ||
+	    !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(doc, "results"))) {
+		snprintf(err, errlen, "%s: not a complete hipmembench document", path);
+		cJSON_Delete(doc);
+		return -1;
+	}
+	dev = cJSON_GetObjectItemCaseSensitive(doc, "device");
+	if (!rep->device_json && cJSON_IsObject(dev))
+		rep->device_json = cJSON_PrintUnformatted(dev);
+	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results"))
+		if (cJSON_IsObject(r))
+			import_record(rep, r);
+	import_telemetry(&rep->telemetry, cJSON_GetObjectItemCaseSensitive(doc, "telemetry"));
+	{
+		const cJSON *rt = cJSON_GetObjectItemCaseSensitive(doc, "runtime");
+		if (num_of(rt, "runtime_version") > 0 && rep->device.runtime_version <= 0) {
+			rep->device.runtime_version = (int)num_of(rt, "runtime_version");
+			rep->device.driver_version = (int)num_of(rt, "driver_version");
+		}
+	}
 	cJSON_Delete(doc);
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include "bench.h"
 #include "checkpoint.h"
 #include "compare.h"
+#include "isolate.h"
 #include "registry.h"
 #include "report.h"
 #include "runner.h"
@@ -79,6 +80,11 @@ static void print_global_help(FILE *out)
 	      "  -q, --quick          small sizes, few repetitions: a smoke run\n"
 	      "  -n, --dry-run        list what would run and write the document without\n"
 	      "                       opening a GPU (checks a batch job's settings)\n"
+	      "  -c, --case PATTERN   only cases whose name matches the shell pattern\n"
+	      "                       (repeatable; `list --cases` names them all)\n"
+	      "      --no-isolation   all: run every module in this one process\n"
+	      "                       (default: each in its own, so none can change\n"
+	      "                       another's figures)\n"
 	      "      --oversubscribe F  allow managed memory up to F x free device memory.\n"
 	      "                       Off by default: oversubscribing can make a shared GPU\n"
 	      "                       unresponsive for everyone on it.\n"
@@ -129,7 +135,8 @@ static int parse_count(const char *opt, const char *text, int min)
 	return (int)v;
 }
 
-enum { OPT_OVERSUBSCRIBE = 256, OPT_THRESHOLD, OPT_MODULE = 512 };
+enum { OPT_OVERSUBSCRIBE = 256, OPT_THRESHOLD, OPT_NO_ISOLATION, OPT_CHILD_OUTPUT,
+       OPT_CASES, OPT_MODULE = 512 };
 
 struct parsed {
 	struct hmb_options opt;
@@ -138,6 +145,8 @@ struct parsed {
 	const char *module_opt_owner[HMB_MAX_MODULE_OPTS];
 	char **args;  /* positional arguments after the command */
 	int nargs;
+	int command_index; /* where the command word stands in argv (as permuted) */
+	int list_cases;
 };
 
 static void parse_args(int argc, char **argv, struct parsed *p)
@@ -155,6 +164,10 @@ static void parse_args(int argc, char **argv, struct parsed *p)
 		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "case", required_argument, NULL, 'c' },
+		{ "no-isolation", no_argument, NULL, OPT_NO_ISOLATION },
+		{ "child-output", required_argument, NULL, OPT_CHILD_OUTPUT },
+		{ "cases", no_argument, NULL, OPT_CASES },
 	};
 	const size_t nglobal = sizeof(globals) / sizeof(globals[0]);
 	struct option longopts[nglobal + 64];
@@ -183,7 +196,7 @@ static void parse_args(int argc, char **argv, struct parsed *p)
 	p->opt.argc = argc;
 	p->opt.argv = argv;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:o:f:s:r:w:qnhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:o:f:s:r:w:c:qnhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd': p->opt.device = parse_count("--device", optarg, 0); break;
 		case 'o': p->opt.output = optarg; break;
@@ -228,6 +241,16 @@ static void parse_args(int argc, char **argv, struct parsed *p)
 			break;
 		}
 		case 'h': p->help = 1; break;
+		case 'c':
+			if (!*optarg)
+				usage_error("--case: empty pattern");
+			if (p->opt.ncases == (int)(sizeof(p->opt.cases) / sizeof(p->opt.cases[0])))
+				usage_error("--case: at most 16 patterns");
+			p->opt.cases[p->opt.ncases++] = optarg;
+			break;
+		case OPT_NO_ISOLATION: p->opt.no_isolation = 1; break;
+		case OPT_CHILD_OUTPUT: p->opt.child_output = optarg; break;
+		case OPT_CASES: p->list_cases = 1; break;
 		case 'V':
 			printf("hipmembench %s (%s, %s)\n", HMB_VERSION, HMB_GIT_REVISION,
 			       HMB_PLATFORM_NAME);
@@ -254,6 +277,7 @@ static void parse_args(int argc, char **argv, struct parsed *p)
 		}
 		}
 	}
+	p->command_index = optind;
 	if (optind < argc)
 		p->command = argv[optind++];
 	p->args = argv + optind;
@@ -310,6 +334,41 @@ static int dry_run(struct hmb_report *rep, const struct hmb_bench *bench, int ev
 	return emit(rep, 0);
 }
 
+/* all, each module in a process of its own (isolate.c). */
+static int run_all_isolated(struct hmb_report *rep, const struct hmb_cmdline *cl)
+{
+	int status = 0;
+
+	for (int i = 0; hmb_benches[i] && !hmb_interrupted(); i++) {
+		int code = hmb_run_isolated(hmb_benches[i], rep, cl);
+		if (code == EXIT_NO_GPU) {
+			rep->complete = 1;
+			emit(rep, EXIT_NO_GPU);
+			return EXIT_NO_GPU;
+		}
+		if (code == EXIT_USAGE) {
+			emit(rep, EXIT_USAGE);
+			return EXIT_USAGE;
+		}
+	}
+	if (hmb_interrupted()) {
+		rep->interrupted = 1;
+		fprintf(stderr, "hipmembench: interrupted by signal %d; results so far are kept\n",
+			(int)hmb_signal_received);
+		status = 128 + (int)hmb_signal_received;
+	} else {
+		rep->complete = 1;
+		if (hmb_report_failures(rep)) {
+			fprintf(stderr, "hipmembench: %zu case(s) failed; see their reason\n",
+				hmb_report_failures(rep));
+			status = EXIT_FAILED;
+		}
+	}
+	status = emit(rep, status);
+	hmb_report_free(rep);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct parsed p;
@@ -336,10 +395,19 @@ int main(int argc, char **argv)
 	run_all = strcmp(p.command, "all") == 0;
 	info = strcmp(p.command, "info") == 0;
 	if (strcmp(p.command, "list") == 0) {
-		for (int i = 0; hmb_benches[i]; i++)
-			printf("%-10s %s\n", hmb_benches[i]->name, hmb_benches[i]->summary);
+		for (int i = 0; hmb_benches[i]; i++) {
+			const struct hmb_bench *b = hmb_benches[i];
+			if (!p.list_cases) {
+				printf("%-10s %s\n", b->name, b->summary);
+				continue;
+			}
+			for (int k = 0; b->cases && b->cases[k]; k++)
+				printf("%-10s %s\n", b->name, b->cases[k]);
+		}
 		return finish_stdout(0);
 	}
+	if (p.list_cases)
+		usage_error("--cases goes with list");
 	if (strcmp(p.command, "compare") == 0) {
 		if (p.help) {
 			print_global_help(stdout);
@@ -367,7 +435,7 @@ int main(int argc, char **argv)
 	}
 	if (p.nargs)
 		usage_error("unexpected argument '%s' after '%s'", p.args[0], p.command);
-	for (int i = 0; i < p.opt.nvalues; i++)
+	for (int i = 0; i < p.opt.nvalues && !p.opt.child_output; i++)
 		if (!run_all && (!bench || strcmp(p.module_opt_owner[i], bench->name) != 0))
 			usage_error("--%s is an option of the %s module", p.opt.value_name[i],
 				    p.module_opt_owner[i]);
@@ -378,9 +446,22 @@ int main(int argc, char **argv)
 	if (p.opt.output && hmb_output_writable(p.opt.output, err, sizeof(err)) != 0)
 		usage_error("%s", err);
 
+	if (p.opt.child_output) {
+		/* a module of `all` in its own process: its document goes to the
+		 * parent's file only; the parent prints JSON and CSV */
+		p.opt.output = p.opt.child_output;
+		if (p.opt.format != HMB_FORMAT_TABLE)
+			p.opt.format = HMB_FORMAT_NONE;
+	}
 	hmb_report_init(&rep, &p.opt, p.command);
 	if (p.opt.dry_run)
 		return dry_run(&rep, bench, run_all || info);
+	if (run_all && !p.opt.no_isolation) {
+		struct hmb_cmdline cl = { argc, argv, p.command_index };
+		signal(SIGINT, on_signal);
+		signal(SIGTERM, on_signal);
+		return run_all_isolated(&rep, &cl);
+	}
 	if (hmb_device_open(p.opt.device, &rep.device, err, sizeof(err)) != 0) {
 		if (info && p.opt.format == HMB_FORMAT_TABLE)
 			hmb_info_print(stdout, &rep);

@@ -11,7 +11,8 @@
 
 #include "sizes.h"
 
-enum hmb_format { HMB_FORMAT_TABLE, HMB_FORMAT_JSON, HMB_FORMAT_CSV, HMB_FORMAT_MARKDOWN };
+enum hmb_format { HMB_FORMAT_TABLE, HMB_FORMAT_JSON, HMB_FORMAT_CSV, HMB_FORMAT_MARKDOWN,
+		  HMB_FORMAT_NONE /* a module of all in its own process: nothing on stdout */ };
 
 enum hmb_opt_type { HMB_OPT_SIZE, HMB_OPT_SIZES, HMB_OPT_INT, HMB_OPT_INTS, HMB_OPT_DOUBLE,
 		   HMB_OPT_FLAG };
@@ -35,6 +36,10 @@ struct hmb_options {
 	int dry_run;               /* plan only: no GPU is opened, nothing is measured */
 	double oversubscribe;      /* managed memory beyond free: 0 = refused */
 	double threshold;          /* compare: worse by more than this % fails; -1 off */
+	const char *cases[16];     /* --case PATTERN (shell glob over case names) */
+	int ncases;
+	int no_isolation;          /* all: every module in this process (debugging) */
+	const char *child_output;  /* internal: a module run for `all`, its document here */
 	int nvalues;               /* module options given */
 	const char *value_name[HMB_MAX_MODULE_OPTS];
 	const char *value[HMB_MAX_MODULE_OPTS];

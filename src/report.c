@@ -1,6 +1,7 @@
 /* report.c - the list of records of one run and its start time. */
 #include "report.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -38,6 +39,14 @@ void hmb_report_free(struct hmb_report *rep)
 	}
 	rep->head = rep->tail = NULL;
 	rep->count = 0;
+	free(rep->device_json);
+	rep->device_json = NULL;
+}
+
+void hmb_report_module_time(struct hmb_report *rep, const char *name, double wall_s)
+{
+	if (rep->nruns < (int)(sizeof(rep->runs) / sizeof(rep->runs[0])))
+		rep->runs[rep->nruns++] = (struct hmb_module_run){ name, wall_s, 0, -1 };
 }
 
 size_t hmb_report_failures(const struct hmb_report *rep)

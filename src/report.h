@@ -18,6 +18,14 @@
 
 
 
+/* How one module ran: alone in a process of its own (all), or in this one. */
+struct hmb_module_run {
+	const char *name;
+	double wall_s;
+	int isolated;                   /* 1: a process of its own */
+	int exit_status;                /* that process's exit status; -1 in-process */
+};
+
 struct hmb_report {
 	const struct hmb_options *opt;
 	const char *command;
@@ -32,11 +40,16 @@ struct hmb_report {
 	const char *modules[16];        /* modules run, in order */
 	int nmodules;
 	struct hmb_telemetry telemetry; /* GPU state before and after each module */
+	struct hmb_module_run runs[16]; /* in the order run */
+	int nruns;
+	char *device_json;              /* all: the device object of a module's document */
 };
 
 void hmb_report_init(struct hmb_report *rep, const struct hmb_options *opt, const char *command);
 void hmb_report_add(struct hmb_report *rep, struct hmb_record *r);
 void hmb_report_free(struct hmb_report *rep);
+/* Note how long a module ran (in this process). */
+void hmb_report_module_time(struct hmb_report *rep, const char *name, double wall_s);
 /* Records that failed. */
 size_t hmb_report_failures(const struct hmb_report *rep);
 
@@ -45,6 +58,10 @@ char *hmb_json_render(const struct hmb_report *rep);
 /* Write the document to path atomically (temporary file, then rename);
  * "-" writes to stdout. 0, or -1 with a reason in err. */
 int hmb_json_write(const struct hmb_report *rep, const char *path, char *err, size_t errlen);
+/* all: take a module's document (written by its own process) into the
+ * report: its records, its telemetry samples and, first time, its device.
+ * 0, or -1 with a reason in err. */
+int hmb_json_import(struct hmb_report *rep, const char *path, char *err, size_t errlen);
 /* Can path be written? Checked before any measurement. */
 int hmb_output_writable(const char *path, char *err, size_t errlen);
 

@@ -8,6 +8,8 @@
 #include <stdio.h>
 
 #include "checkpoint.h"
+#include "measure.h"
+#include "timing.h"
 
 /* The reason a device cannot run a module, or NULL. */
 static const char *missing_capability(unsigned needs, const struct hmb_device *d)
@@ -41,29 +43,51 @@ static void report_telemetry_flags(const struct hmb_report *rep, const char *mod
 			"module\n", module);
 }
 
+/* Does --case select any case this module declares? */
+static int any_case_selected(const struct hmb_bench *b, const struct hmb_ctx *ctx)
+{
+	if (!b->cases || ctx->opt->ncases == 0)
+		return 1;
+	for (int i = 0; b->cases[i]; i++)
+		if (hmb_selected(ctx, b->cases[i]))
+			return 1;
+	return 0;
+}
+
+/* A record in the module's own name ("module"): always kept, whatever --case says. */
+static void module_record(struct hmb_ctx *ctx, enum hmb_status status, const char *why)
+{
+	struct hmb_record *r = hmb_case(ctx, "module");
+	hmb_record_status(r, status, "%s", why);
+	hmb_report_add(ctx->report, r);
+	hmb_progress_print(stderr, r);
+}
+
 void hmb_run_module(const struct hmb_bench *b, struct hmb_report *rep)
 {
-	struct hmb_ctx ctx = { rep->opt, &rep->device, rep, b->name };
+	struct hmb_ctx ctx = { rep->opt, &rep->device, rep, b->name, NULL, NULL, { 0 } };
 	struct hmb_record *before = rep->tail, *first;
 	const char *missing = missing_capability(b->needs, &rep->device);
+	char why[1024];
+	double t0 = hmb_now();
 
+	if (!any_case_selected(b, &ctx))
+		return;
 	if (rep->nmodules < (int)(sizeof(rep->modules) / sizeof(rep->modules[0])))
 		rep->modules[rep->nmodules++] = b->name;
 	hmb_telemetry_sample(&rep->telemetry, b->name, "before");
 	if (missing) {
-		struct hmb_record *r = hmb_case(&ctx, "module");
-		hmb_record_status(r, HMB_UNSUPPORTED, "%s", missing);
-		hmb_commit(&ctx, r);
+		module_record(&ctx, HMB_UNSUPPORTED, missing);
+	} else if (!(ctx.stream = hmb_stream_new(&ctx))) {
+		module_record(&ctx, HMB_FAILED, hmb_take_error(why, sizeof(why)));
 	} else if (b->run(&ctx) != 0 && !hmb_interrupted()) {
-		char why[1024];
-		struct hmb_record *r;
-		snprintf(why, sizeof(why), "%s", hmb_last_error());
-		r = hmb_case(&ctx, "module");
-		hmb_record_status(r, HMB_FAILED, "%s", why);
-		hmb_commit(&ctx, r);
+		module_record(&ctx, HMB_FAILED, hmb_take_error(why, sizeof(why)));
 	}
 	(void)hipDeviceSynchronize();
 	(void)hipGetLastError();
+	hmb_engine_free(&ctx);
+	hmb_owned_release(&ctx, 0);
+	hmb_report_module_time(rep, b->name, hmb_now() - t0);
 	hmb_telemetry_sample(&rep->telemetry, b->name, "after");
 	report_telemetry_flags(rep, b->name);
 	first = before ? before->next : rep->head;

@@ -1,0 +1,125 @@
+/*
+ * isolate.c - `all` runs every module in a process of its own.
+ *
+ * What a module leaves behind in the runtime (memory it did not free,
+ * buffers attached to a stream, a pool's release threshold, managed
+ * registrations, a sticky error) dies with its process, so no module can
+ * change the next one's figures. This process never opens the GPU: it
+ * starts the binary again for each module with the same options and
+ * --child-output FILE, waits for it, and takes its document into the report
+ * (records, telemetry, the device). A signal is passed on to the module
+ * running, whose results so far are kept; a module whose process dies is a
+ * failed record naming the signal. The order of the modules, each one's
+ * wall time and exit status go into the document (module_runs).
+ */
+#include "isolate.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "checkpoint.h"
+#include "timing.h"
+#include "util.h"
+
+extern volatile sig_atomic_t hmb_signal_received;
+
+/* The binary itself: /proc/self/exe where Linux has it, else argv[0]. */
+static const char *self_path(const char *argv0)
+{
+	static char buf[4096];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	if (n > 0) {
+		buf[n] = '\0';
+		return buf;
+	}
+	return argv0;
+}
+
+/* Wait for the child; pass a signal received meanwhile on to it, once. */
+static int wait_child(pid_t pid, int *wstatus)
+{
+	int forwarded = 0;
+	for (;;) {
+		pid_t w = waitpid(pid, wstatus, 0);
+		if (w == pid)
+			return 0;
+		if (w < 0 && errno != EINTR)
+			return -1;
+		if (hmb_signal_received && !forwarded) {
+			kill(pid, (int)hmb_signal_received);
+			forwarded = 1;
+		}
+	}
+}
+
+static void failed_module(struct hmb_report *rep, const char *module, const char *fmt, int v)
+{
+	struct hmb_record *r = hmb_record_new(module, "module");
+	char why[256];
+	snprintf(why, sizeof(why), fmt, v, v > 0 && v < 65 ? strsignal(v) : "");
+	hmb_record_status(r, HMB_FAILED, "%s", why);
+	hmb_report_add(rep, r);
+	fprintf(stderr, "[%s] module: failed: %s\n", module, why);
+}
+
+int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep, const struct hmb_cmdline *cl)
+{
+	char tmpl[] = "/tmp/hipmembench-module-XXXXXX";
+	char err[512];
+	char **argv;
+	int fd, wstatus = 0, code = -1, n = 0;
+	double t0 = hmb_now();
+	pid_t pid;
+
+	fd = mkstemp(tmpl);
+	if (fd < 0) {
+		fprintf(stderr, "hipmembench: cannot create a temporary file in /tmp: %s\n",
+			strerror(errno));
+		return 1;
+	}
+	close(fd);
+	/* argv: the binary, --child-output FILE, the options as given, the module */
+	argv = hmb_xcalloc((size_t)cl->argc + 4, sizeof(*argv));
+	argv[n++] = (char *)self_path(cl->argv[0]);
+	argv[n++] = "--child-output";
+	argv[n++] = tmpl;
+	for (int i = 1; i < cl->argc; i++)
+		argv[n++] = i == cl->command_index ? (char *)b->name : cl->argv[i];
+	argv[n] = NULL;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid == 0) {
+		execv(argv[0], argv);
+		fprintf(stderr, "hipmembench: cannot start %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	free(argv);
+	if (pid < 0 || wait_child(pid, &wstatus) != 0) {
+		fprintf(stderr, "hipmembench: cannot run module %s: %s\n", b->name, strerror(errno));
+		unlink(tmpl);
+		return 1;
+	}
+	if (WIFEXITED(wstatus))
+		code = WEXITSTATUS(wstatus);
+	if (hmb_json_import(rep, tmpl, err, sizeof(err)) != 0 && code != 3)
+		failed_module(rep, b->name, "its process left no document (exit status %d)%s", code);
+	if (WIFSIGNALED(wstatus) && !hmb_signal_received)
+		failed_module(rep, b->name, "its process was killed by signal %d (%s)",
+			      WTERMSIG(wstatus));
+	unlink(tmpl);
+	if (rep->nmodules < (int)(sizeof(rep->modules) / sizeof(rep->modules[0])))
+		rep->modules[rep->nmodules++] = b->name;
+	if (rep->nruns < (int)(sizeof(rep->runs) / sizeof(rep->runs[0])))
+		rep->runs[rep->nruns++] = (struct hmb_module_run){ b->name, hmb_now() - t0, 1,
+								   WIFEXITED(wstatus) ? code
+										      : 128 + WTERMSIG(wstatus) };
+	hmb_checkpoint(rep, 1);
+	return WIFEXITED(wstatus) ? code : 128 + WTERMSIG(wstatus);
+}

@@ -1,0 +1,21 @@
+/* isolate.h - running one module of `all` in a process of its own. */
+#ifndef HMB_ISOLATE_H
+#define HMB_ISOLATE_H
+
+#include "bench.h"
+#include "report.h"
+
+/* The command line as typed, and where its command word stands in it. */
+struct hmb_cmdline {
+	int argc;
+	char **argv;
+	int command_index;
+};
+
+/* Run module b as `BINARY --child-output TMP <options> b` and take its
+ * document into rep. Returns the process's exit status (128 + signal when
+ * it died by one). */
+int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep,
+		     const struct hmb_cmdline *cl);
+
+#endif

@@ -1,0 +1,211 @@
+/* measure.c - the measurement engine: warm-up, repetitions, clocks, latch, samples. */
+#include "measure.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "latch.h"
+#include "stats.h"
+#include "timing.h"
+#include "util.h"
+
+struct hmb_engine {
+	hipEvent_t ev[HMB_LATCH_MAX_OPS + 1];
+	struct hmb_latch latch;
+};
+
+static int engine_ready(struct hmb_ctx *ctx)
+{
+	struct hmb_engine *e;
+
+	if (ctx->engine)
+		return 0;
+	e = hmb_xcalloc(1, sizeof(*e));
+	ctx->engine = e;
+	for (int i = 0; i <= HMB_LATCH_MAX_OPS; i++)
+		if (!(e->ev[i] = hmb_event_new(ctx)))
+			return -1;
+	HMB_CHECK(hmb_latch_create(&e->latch));
+	return 0;
+fail:
+	return -1;
+}
+
+/* Called by the runner when the module ends (events go with the context). */
+void hmb_engine_free(struct hmb_ctx *ctx)
+{
+	if (!ctx->engine)
+		return;
+	hmb_latch_destroy(&ctx->engine->latch);
+	free(ctx->engine);
+	ctx->engine = NULL;
+}
+
+static int ops_per_sample(const struct hmb_timing *t)
+{
+	return t->ops_per_sample > 0 ? t->ops_per_sample : 1;
+}
+
+void hmb_timed_text(const struct hmb_case *c, int reps, char *buf, size_t len)
+{
+	const struct hmb_timing *t = &c->timing;
+	int n = ops_per_sample(t);
+	size_t used;
+
+	(void)reps;
+	if (n > 1)
+		used = (size_t)snprintf(buf, len, "%d x (%s)", n, c->what);
+	else
+		used = (size_t)snprintf(buf, len, "%s", c->what);
+	if (used < len && t->sync == HMB_SYNC_PER_OP)
+		used += (size_t)snprintf(buf + used, len - used, ", hipStreamSynchronize after each");
+	else if (used < len && t->sync == HMB_SYNC_PER_SAMPLE && t->clock == HMB_CLOCK_HOST)
+		used += (size_t)snprintf(buf + used, len - used,
+					 ", one hipStreamSynchronize at the end");
+	if (used < len && t->clock == HMB_CLOCK_EVENTS)
+		used += (size_t)snprintf(buf + used, len - used, "; HIP events around %s%s",
+					 n > 1 ? "them" : "it",
+					 t->latch ? ", queued behind a host-released latch kernel "
+						    "(no enqueue cost)" : "");
+	else if (used < len)
+		used += (size_t)snprintf(buf + used, len - used, "; host clock");
+	if (used < len && t->buffer_sets > 1)
+		snprintf(buf + used, len - used, "; cycles through %d buffer sets", t->buffer_sets);
+}
+
+static void describe(struct hmb_record *r, const struct hmb_case *c, int reps, int warmup)
+{
+	static const char *const sync_name[] = { "per-sample", "per-op", "none" };
+	const struct hmb_timing *t = &c->timing;
+	char text[512];
+
+	hmb_timed_text(c, reps, text, sizeof(text));
+	hmb_param_str(r, "timed", text);
+	hmb_param_str(r, "clock", t->clock == HMB_CLOCK_EVENTS ? "hip-events" : "host-monotonic");
+	hmb_param_str(r, "sync", sync_name[t->sync]);
+	hmb_param_num(r, "ops_per_sample", ops_per_sample(t));
+	if (t->clock == HMB_CLOCK_EVENTS)
+		hmb_param_bool(r, "latch", t->latch);
+	if (t->buffer_sets > 1)
+		hmb_param_num(r, "buffer_sets", t->buffer_sets);
+	hmb_observe_num(r, "warmup", warmup);
+	if (r->ops <= 0 && ops_per_sample(t) > 1)
+		hmb_record_ops(r, ops_per_sample(t));
+}
+
+/* Samples timed on the host clock, one at a time. */
+static int run_host(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_case *c,
+		    int warmup, int reps, long *opi)
+{
+	const struct hmb_timing *t = &c->timing;
+	int n = ops_per_sample(t);
+
+	for (int s = 0; s < warmup + reps; s++) {
+		double t0;
+		if (c->ops.prepare && c->ops.prepare(ctx, c->state, s))
+			return -1;
+		t0 = hmb_now();
+		for (int k = 0; k < n; k++) {
+			if (c->ops.op(ctx, c->state, ctx->stream, (*opi)++))
+				return -1;
+			if (t->sync == HMB_SYNC_PER_OP)
+				HMB_CHECK(hipStreamSynchronize(ctx->stream));
+		}
+		if (t->sync == HMB_SYNC_PER_SAMPLE)
+			HMB_CHECK(hipStreamSynchronize(ctx->stream));
+		if (s >= warmup)
+			hmb_sample(r, hmb_now() - t0);
+	}
+	return 0;
+fail:
+	return -1;
+}
+
+/* Samples timed with events, in batches: behind one latch where asked (a
+ * batch of one where prepare() must run before each sample). */
+static int run_events(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_case *c,
+		      int warmup, int reps, long *opi)
+{
+	const struct hmb_timing *t = &c->timing;
+	struct hmb_engine *e;
+	int n = ops_per_sample(t), total = warmup + reps;
+	int max_batch = c->ops.prepare || !t->latch ? 1 : HMB_LATCH_MAX_OPS;
+
+	e = ctx->engine;
+	for (int s = 0; s < total;) {
+		int batch = total - s < max_batch ? total - s : max_batch;
+		if (c->ops.prepare && c->ops.prepare(ctx, c->state, s))
+			return -1;
+		if (t->latch)
+			HMB_CHECK(hmb_latch_hold(&e->latch, ctx->stream));
+		HMB_CHECK(hipEventRecord(e->ev[0], ctx->stream));
+		for (int b = 0; b < batch; b++) {
+			for (int k = 0; k < n; k++) {
+				if (c->ops.op(ctx, c->state, ctx->stream, (*opi)++))
+					goto fail;
+			}
+			HMB_CHECK(hipEventRecord(e->ev[b + 1], ctx->stream));
+		}
+		if (t->latch)
+			hmb_latch_release(&e->latch);
+		HMB_CHECK(hipEventSynchronize(e->ev[batch]));
+		for (int b = 0; b < batch; b++, s++) {
+			float ms = 0;
+			HMB_CHECK(hipEventElapsedTime(&ms, e->ev[b], e->ev[b + 1]));
+			if (s >= warmup)
+				hmb_sample(r, ms * 1e-3);
+		}
+	}
+	return 0;
+fail:
+	if (t->latch)
+		hmb_latch_release(&e->latch);
+	return -1;
+}
+
+int hmb_measure(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_case *c)
+{
+	const struct hmb_timing *t = &c->timing;
+	int reps = hmb_reps(ctx, t->reps > 0 ? t->reps : 10);
+	int warmup = hmb_warmup(ctx, t->warmup);
+	size_t mark;
+	long opi = 0;
+	int rc = -1;
+	char why[1024];
+
+	describe(r, c, reps, warmup);
+	/* The engine's own events outlive the case: made before the mark. */
+	if (t->clock == HMB_CLOCK_EVENTS && engine_ready(ctx)) {
+		hmb_record_status(r, HMB_FAILED, "%s", hmb_take_error(why, sizeof(why)));
+		return -1;
+	}
+	mark = hmb_owned_mark(ctx);
+	if (c->ops.setup && c->ops.setup(ctx, c->state))
+		goto out;
+	if (t->clock == HMB_CLOCK_HOST ? run_host(ctx, r, c, warmup, reps, &opi)
+				       : run_events(ctx, r, c, warmup, reps, &opi))
+		goto out;
+	if (c->ops.verify && c->ops.verify(ctx, c->state))
+		goto out;
+	hmb_observe_bool(r, "verified", c->ops.verify != NULL);
+	rc = 0;
+out:
+	if (rc != 0) {
+		(void)hipDeviceSynchronize();
+		hmb_record_status(r, HMB_FAILED, "%s", hmb_take_error(why, sizeof(why)));
+		r->nsamples = 0; /* a failed case keeps no figures */
+	}
+	if (c->ops.teardown)
+		c->ops.teardown(ctx, c->state);
+	hmb_owned_release(ctx, mark);
+	return rc;
+}
+
+double hmb_median(const struct hmb_record *r)
+{
+	struct hmb_stats st;
+	if (r->status != HMB_OK || hmb_stats_compute(r->samples, r->nsamples, &st) != 0)
+		return -1;
+	return st.median;
+}
