@@ -1,116 +1,127 @@
 /*
  * pool - what does a stream-ordered memory pool save?
  *
- * The loop of many GPU programs, measured per iteration: allocate, launch a
- * kernel that writes the memory, free, synchronise the stream; repeated
- * --loop times per sample (fewer for large sizes, see the "loop" param).
+ * The loop of many GPU programs, as the HIP course writes it: N times
+ * { allocate, launch a kernel that writes the memory, free } on one stream,
+ * one hipStreamSynchronize at the end (shape "course", the main figure).
+ * The same loop with a hipStreamSynchronize after every iteration is the
+ * second shape ("sync-each"): there a pool whose release threshold is 0
+ * hands its memory back to the device at every synchronisation.
  * Allocators:
- *   hipMalloc        hipMalloc / hipFree
- *   default-pool     hipMallocAsync / hipFreeAsync, the device's default pool
- *                    with its default release threshold (0): a stream
- *                    synchronisation gives the memory back to the device
- *   default-retain   the same pool with release threshold = unlimited
- *   created-pool     a pool from hipMemPoolCreate, threshold unlimited,
- *                    hipMallocFromPoolAsync
- * Each allocator is measured with the kernel ("loop") and without it
- * ("alloc-free": allocation and free latency alone); "kernel-only" is the
- * same loop on memory allocated once: the floor no allocator can beat.
+ *   hipMalloc             hipMalloc / hipFree, with another allocation of the
+ *                         same size alive (a program's heap is rarely empty)
+ *   hipMalloc-empty-heap  the same with nothing else allocated: each free may
+ *                         unmap the memory and the next allocation map it again
+ *   default-pool          hipMallocAsync / hipFreeAsync from the device's
+ *                         default pool at its default release threshold
+ *   default-pool-retain   the same pool with release threshold = unlimited
+ *   created-pool          a pool from hipMemPoolCreate, threshold unlimited,
+ *                         hipMallocFromPoolAsync
+ *   kernel-only           the kernel alone on memory allocated once: the
+ *                         floor no allocator can beat
+ * "alloc-free/..." is the course shape without the kernel: allocation and
+ * free alone. "trim/..." times hipMemPoolTrimTo(pool, 0) on a pool that
+ * holds memory from earlier allocations.
  *
- * Reading the numbers: us/op is microseconds per iteration (host clock).
- * speedup is hipMalloc's time per iteration over the allocator's, at the
- * same size. Observed: the pool's reserved and used bytes after the loop,
- * and what hipMemPoolTrimTo(0) released and how long it took. Memory from
- * every allocator is written by a kernel and read back by a check kernel.
+ * Reading the numbers: us/op is microseconds per iteration (host clock
+ * around the N iterations and the synchronisation, divided by N);
+ * speedup_over_hipMalloc is hipMalloc's (live heap) median over this
+ * allocator's, same shape and size. Memory from every allocator is written
+ * by a kernel and read back by a check kernel after timing. The default
+ * pool's release threshold is put back after every case.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../kernels/kernels.h"
-#include "../src/bench.h"
-#include "../src/timing.h"
+#include "../src/measure.h"
 #include "../src/verify.h"
 
-enum allocator { MALLOC, DEFAULT_POOL, DEFAULT_RETAIN, CREATED_POOL, NONE };
-static const char *const alloc_name[] = { "hipMalloc", "default-pool", "default-retain",
-					  "created-pool", "kernel-only" };
+enum allocator { MALLOC, MALLOC_EMPTY, DEFAULT_POOL, DEFAULT_RETAIN, CREATED_POOL, NONE };
+static const char *const alloc_name[] = { "hipMalloc", "hipMalloc-empty-heap", "default-pool",
+					  "default-pool-retain", "created-pool", "kernel-only" };
+static const char *const alloc_what[] = { "hipMalloc, %s hipFree", "hipMalloc, %s hipFree",
+					  "hipMallocAsync, %s hipFreeAsync",
+					  "hipMallocAsync, %s hipFreeAsync",
+					  "hipMallocFromPoolAsync, %s hipFreeAsync",
+					  "%s on memory allocated once" };
 
-struct pool_run {
-	hipStream_t stream;
+enum shape { COURSE, SYNC_EACH, ALLOC_FREE };
+static const char *const shape_name[] = { "course", "sync-each", "alloc-free" };
+
+#define SEED 0x9001u
+
+struct pool_case {
+	enum allocator a;
+	int kernel;
+	size_t size;
 	hipMemPool_t default_pool, created;
-	void *fixed;               /* kernel-only: allocated once */
 	uint64_t default_threshold;
+	void *fixed;       /* kernel-only: allocated once */
+	void *other;       /* hipMalloc: another allocation alive */
+	struct hmb_record *r;
 };
 
-static hipError_t alloc(struct pool_run *p, enum allocator a, void **ptr, size_t size)
+static hipError_t alloc(struct pool_case *p, void **ptr, hipStream_t s)
 {
-	switch (a) {
-	case MALLOC: return hipMalloc(ptr, size);
+	switch (p->a) {
+	case MALLOC:
+	case MALLOC_EMPTY: return hipMalloc(ptr, p->size);
 	case DEFAULT_POOL:
-	case DEFAULT_RETAIN: return hipMallocAsync(ptr, size, p->stream);
-	case CREATED_POOL: return hipMallocFromPoolAsync(ptr, size, p->created, p->stream);
+	case DEFAULT_RETAIN: return hipMallocAsync(ptr, p->size, s);
+	case CREATED_POOL: return hipMallocFromPoolAsync(ptr, p->size, p->created, s);
 	case NONE: *ptr = p->fixed; return hipSuccess;
 	}
 	return hipErrorInvalidValue;
 }
 
-static hipError_t release(struct pool_run *p, enum allocator a, void *ptr)
+static hipError_t release(struct pool_case *p, void *ptr, hipStream_t s)
 {
-	switch (a) {
-	case MALLOC: return hipFree(ptr);
+	switch (p->a) {
+	case MALLOC:
+	case MALLOC_EMPTY: return hipFree(ptr);
 	case DEFAULT_POOL:
 	case DEFAULT_RETAIN:
-	case CREATED_POOL: return hipFreeAsync(ptr, p->stream);
+	case CREATED_POOL: return hipFreeAsync(ptr, s);
 	case NONE: return hipSuccess;
 	}
 	return hipErrorInvalidValue;
 }
 
-/* The release threshold that the allocator's pool runs with. */
-static int configure(struct pool_run *p, enum allocator a)
+static int set_threshold(hipMemPool_t pool, uint64_t v)
 {
-	uint64_t unlimited = UINT64_MAX;
-	if (a == DEFAULT_POOL)
-		HMB_CHECK(hipMemPoolSetAttribute(p->default_pool, hipMemPoolAttrReleaseThreshold,
-						 &p->default_threshold));
-	if (a == DEFAULT_RETAIN)
-		HMB_CHECK(hipMemPoolSetAttribute(p->default_pool, hipMemPoolAttrReleaseThreshold,
-						 &unlimited));
+	HMB_CHECK(hipMemPoolSetAttribute(pool, hipMemPoolAttrReleaseThreshold, &v));
 	return 0;
 fail:
 	return -1;
 }
 
-static int one_iteration(struct pool_run *p, enum allocator a, size_t size, int kernel)
+static int setup(struct hmb_ctx *ctx, void *st)
 {
-	void *ptr = NULL;
-	HMB_CHECK(alloc(p, a, &ptr, size));
-	if (kernel)
-		HMB_CHECK(hmb_launch_fill(ptr, 0, size / 4, 3, p->stream));
-	HMB_CHECK(release(p, a, ptr));
-	HMB_CHECK(hipStreamSynchronize(p->stream));
-	return 0;
-fail:
-	return -1;
-}
+	struct pool_case *p = st;
 
-/* Memory from the allocator is usable: a kernel writes it, a check reads it. */
-static int verify(struct pool_run *p, enum allocator a, size_t size)
-{
-	void *ptr = NULL;
-	unsigned long long bad = 1;
-
-	HMB_CHECK(alloc(p, a, &ptr, size));
-	HMB_CHECK(hmb_launch_fill(ptr, 0, size / 4, 99, p->stream));
-	HMB_CHECK(hipStreamSynchronize(p->stream));
-	HMB_CHECK(hmb_check_device(ptr, 0, size, 99, 0, &bad));
-	HMB_CHECK(release(p, a, ptr));
-	HMB_CHECK(hipStreamSynchronize(p->stream));
-	if (bad) {
-		hmb_set_error("verification failed: %llu words of %s memory read back wrong", bad,
-			      alloc_name[a]);
+	if (p->a == DEFAULT_RETAIN && set_threshold(p->default_pool, UINT64_MAX))
 		return -1;
-	}
+	if (p->a == NONE && !(p->fixed = hmb_alloc(ctx, HMB_MEM_DEVICE, p->size)))
+		return -1;
+	if (p->a == MALLOC && !(p->other = hmb_alloc(ctx, HMB_MEM_DEVICE, p->size)))
+		return -1;
+	return 0;
+}
+
+/* One iteration: allocate, (kernel,) free; all on the case's stream. */
+static int iteration(struct hmb_ctx *ctx, void *st, hipStream_t s, long i)
+{
+	struct pool_case *p = st;
+	void *ptr = NULL;
+
+	(void)ctx;
+	(void)i;
+	HMB_CHECK(alloc(p, &ptr, s));
+	if (p->kernel)
+		HMB_CHECK(hmb_launch_fill(ptr, 0, p->size / 4, SEED, s));
+	HMB_CHECK(release(p, ptr, s));
 	return 0;
 fail:
 	return -1;
@@ -121,136 +132,218 @@ static void observe_pool(struct hmb_record *r, hipMemPool_t pool)
 	uint64_t v;
 	if (hipMemPoolGetAttribute(pool, hipMemPoolAttrReservedMemCurrent, &v) == hipSuccess)
 		hmb_observe_num(r, "pool_reserved_bytes", (double)v);
-	if (hipMemPoolGetAttribute(pool, hipMemPoolAttrUsedMemCurrent, &v) == hipSuccess)
-		hmb_observe_num(r, "pool_used_bytes", (double)v);
 	if (hipMemPoolGetAttribute(pool, hipMemPoolAttrReservedMemHigh, &v) == hipSuccess)
 		hmb_observe_num(r, "pool_reserved_high_bytes", (double)v);
 }
 
-/* After a loop that keeps memory: how long trimming takes and what it frees. */
-static int trim(struct hmb_record *r, hipMemPool_t pool)
+/* Memory from the allocator is usable: a kernel writes it, a check reads it. */
+static int verify(struct hmb_ctx *ctx, void *st)
 {
-	uint64_t before = 0, after = 0;
-	double t0;
+	struct pool_case *p = st;
+	hipStream_t s = ctx->stream;
+	void *ptr = NULL;
+	unsigned long long bad = 1;
 
-	HMB_CHECK(hipMemPoolGetAttribute(pool, hipMemPoolAttrReservedMemCurrent, &before));
-	t0 = hmb_now();
-	HMB_CHECK(hipMemPoolTrimTo(pool, 0));
-	hmb_metric(r, "trim_to_0_us", (hmb_now() - t0) * 1e6, "us");
-	HMB_CHECK(hipMemPoolGetAttribute(pool, hipMemPoolAttrReservedMemCurrent, &after));
-	hmb_observe_num(r, "trim_released_bytes", (double)(before - after));
+	if (p->a == DEFAULT_POOL || p->a == DEFAULT_RETAIN)
+		observe_pool(p->r, p->default_pool);
+	if (p->a == CREATED_POOL)
+		observe_pool(p->r, p->created);
+	HMB_CHECK(alloc(p, &ptr, s));
+	HMB_CHECK(hmb_launch_fill(ptr, 0, p->size / 4, SEED + 1, s));
+	HMB_CHECK(hipStreamSynchronize(s));
+	HMB_CHECK(hmb_check_device(ptr, 0, p->size, SEED + 1, 0, &bad));
+	HMB_CHECK(release(p, ptr, s));
+	HMB_CHECK(hipStreamSynchronize(s));
+	if (bad) {
+		hmb_set_error("verification failed: %llu words of %s memory read back wrong", bad,
+			      alloc_name[p->a]);
+		return -1;
+	}
 	return 0;
 fail:
 	return -1;
 }
 
-static double run_case(struct hmb_ctx *ctx, struct pool_run *p, enum allocator a, size_t size,
-		       int kernel, int loop, double malloc_median)
+static void teardown(struct hmb_ctx *ctx, void *st)
 {
-	struct hmb_record *r = hmb_case(ctx, "%s/%s", alloc_name[a],
-					kernel ? "loop" : "alloc-free");
-	struct hmb_stats st = { 0 };
-	int reps = hmb_reps(ctx, 3), warmup = hmb_warmup(ctx, 1);
+	struct pool_case *p = st;
+	(void)ctx;
+	(void)hipStreamSynchronize(ctx->stream);
+	if (p->default_pool)
+		(void)set_threshold(p->default_pool, p->default_threshold);
+}
 
-	hmb_param_num(r, "size", (double)size);
-	hmb_param_str(r, "allocator", alloc_name[a]);
-	hmb_param_bool(r, "kernel", kernel);
-	hmb_param_num(r, "loop", loop);
-	hmb_record_ops(r, loop);
-	if (configure(p, a))
-		goto fail;
-	for (int rep = 0; rep < warmup + reps; rep++) {
-		double t0 = hmb_now();
-		for (int i = 0; i < loop; i++)
-			if (one_iteration(p, a, size, kernel))
-				goto fail;
-		if (rep >= warmup)
-			hmb_sample(r, hmb_now() - t0);
+static void record_geometry(struct hmb_record *r, size_t words)
+{
+	struct hmb_geometry g = hmb_kernel_geometry(words, HMB_GRID_STRIDE);
+	hmb_param_num(r, "grid_blocks", g.blocks);
+	hmb_param_num(r, "block_threads", g.threads);
+	hmb_param_bool(r, "grid_stride", g.grid_stride);
+}
+
+/* One case; returns its median seconds per sample, or -1. */
+static double run_case(struct hmb_ctx *ctx, struct pool_case *base, enum shape sh,
+		       enum allocator a, int loop, double malloc_median)
+{
+	struct pool_case p = *base;
+	struct hmb_record *r = hmb_case(ctx, "%s/%s", shape_name[sh], alloc_name[a]);
+	char what[128];
+	struct hmb_case c = {
+		.what = what,
+		.timing = {
+			.clock = HMB_CLOCK_HOST,
+			.sync = sh == SYNC_EACH ? HMB_SYNC_PER_OP : HMB_SYNC_PER_SAMPLE,
+			.ops_per_sample = loop,
+			.reps = 5,
+			.warmup = 1,
+		},
+		.ops = { setup, NULL, iteration, verify, teardown },
+		.state = &p,
+	};
+	double median;
+
+	if (!hmb_selected(ctx, r->name)) {
+		hmb_record_free(r);
+		return -1;
 	}
-	if (a == DEFAULT_POOL || a == DEFAULT_RETAIN)
-		observe_pool(r, p->default_pool);
-	if (a == CREATED_POOL)
-		observe_pool(r, p->created);
-	if (kernel && a == DEFAULT_RETAIN && trim(r, p->default_pool))
-		goto fail;
-	if (kernel && a == CREATED_POOL && trim(r, p->created))
-		goto fail;
-	if (verify(p, a, size))
-		goto fail;
-	hmb_observe_bool(r, "verified", 1);
-	hmb_stats_compute(r->samples, r->nsamples, &st);
-	if (malloc_median > 0 && a != MALLOC && a != NONE)
-		hmb_metric(r, "speedup", malloc_median / st.median, "x");
+	p.a = a;
+	p.kernel = sh != ALLOC_FREE;
+	p.r = r;
+	snprintf(what, sizeof(what), alloc_what[a], p.kernel ? "fill kernel," : "");
+	if (a == NONE)
+		snprintf(what, sizeof(what), "fill kernel on memory allocated once");
+	hmb_param_num(r, "size", (double)p.size);
+	hmb_param_str(r, "shape", shape_name[sh]);
+	hmb_param_str(r, "allocator", alloc_name[a]);
+	hmb_param_bool(r, "kernel", p.kernel);
+	if (p.kernel)
+		record_geometry(r, p.size / 4);
+	if (a == DEFAULT_POOL)
+		hmb_observe_num(r, "release_threshold_bytes", (double)p.default_threshold);
+	hmb_measure(ctx, r, &c);
+	median = hmb_median(r);
+	if (median > 0 && malloc_median > 0 && a != MALLOC && a != NONE)
+		hmb_metric(r, "speedup_over_hipMalloc", malloc_median / median, "x");
 	hmb_commit(ctx, r);
-	return st.median;
+	return median;
+}
+
+/* hipMemPoolTrimTo(pool, 0) on a pool holding 4 freed allocations. */
+static int trim_prepare(struct hmb_ctx *ctx, void *st, int sample)
+{
+	struct pool_case *p = st;
+	void *ptr[4] = { 0 };
+	uint64_t reserved = 0;
+
+	(void)sample;
+	for (int k = 0; k < 4; k++)
+		HMB_CHECK(hipMallocFromPoolAsync(&ptr[k], p->size, p->created, ctx->stream));
+	HMB_CHECK(hmb_launch_fill(ptr[3], 0, p->size / 4, SEED, ctx->stream));
+	for (int k = 0; k < 4; k++)
+		HMB_CHECK(hipFreeAsync(ptr[k], ctx->stream));
+	HMB_CHECK(hipStreamSynchronize(ctx->stream));
+	HMB_CHECK(hipMemPoolGetAttribute(p->created, hipMemPoolAttrReservedMemCurrent, &reserved));
+	hmb_observe_num(p->r, "reserved_bytes_before_trim", (double)reserved);
+	return 0;
 fail:
-	hmb_case_failed(r);
-	hmb_commit(ctx, r);
-	configure(p, DEFAULT_POOL);
 	return -1;
+}
+
+static int trim_op(struct hmb_ctx *ctx, void *st, hipStream_t s, long i)
+{
+	struct pool_case *p = st;
+	(void)ctx, (void)s, (void)i;
+	HMB_CHECK(hipMemPoolTrimTo(p->created, 0));
+	return 0;
+fail:
+	return -1;
+}
+
+static int trim_verify(struct hmb_ctx *ctx, void *st)
+{
+	struct pool_case *p = st;
+	uint64_t reserved = 1;
+	(void)ctx;
+	HMB_CHECK(hipMemPoolGetAttribute(p->created, hipMemPoolAttrReservedMemCurrent, &reserved));
+	hmb_observe_num(p->r, "reserved_bytes_after_trim", (double)reserved);
+	if (reserved) {
+		hmb_set_error("hipMemPoolTrimTo(pool, 0) left %llu bytes reserved",
+			      (unsigned long long)reserved);
+		return -1;
+	}
+	p->a = CREATED_POOL;
+	return verify(ctx, st);
+fail:
+	return -1;
+}
+
+static void run_trim(struct hmb_ctx *ctx, struct pool_case *base)
+{
+	struct pool_case p = *base;
+	struct hmb_record *r = hmb_case(ctx, "trim/created-pool");
+	struct hmb_case c = {
+		.what = "hipMemPoolTrimTo(pool, 0) releasing 4 freed allocations",
+		.timing = { .clock = HMB_CLOCK_HOST, .sync = HMB_SYNC_NONE, .reps = 5 },
+		.ops = { NULL, trim_prepare, trim_op, trim_verify, NULL },
+		.state = &p,
+	};
+	if (!hmb_selected(ctx, r->name)) {
+		hmb_record_free(r);
+		return;
+	}
+	p.r = r;
+	hmb_param_num(r, "size", (double)p.size);
+	hmb_measure(ctx, r, &c);
+	hmb_commit(ctx, r);
 }
 
 static int run(struct hmb_ctx *ctx)
 {
-	struct pool_run p;
+	struct pool_case base;
 	struct hmb_sizes sizes;
 	hipMemPoolProps props;
 	long loop_opt = hmb_opt_int(ctx, "loop", ctx->opt->quick ? 100 : 1000);
-	int rc = -1;
 
-	memset(&p, 0, sizeof(p));
+	memset(&base, 0, sizeof(base));
 	hmb_sizes_or(ctx, &sizes, "4K,64K,1M,16M,64M,256M", "4K,1M,64M");
-	HMB_CHECK(hipStreamCreateWithFlags(&p.stream, hipStreamNonBlocking));
-	HMB_CHECK(hipDeviceGetDefaultMemPool(&p.default_pool, ctx->dev->ordinal));
-	HMB_CHECK(hipMemPoolGetAttribute(p.default_pool, hipMemPoolAttrReleaseThreshold,
-					 &p.default_threshold));
+	HMB_CHECK(hipDeviceGetDefaultMemPool(&base.default_pool, ctx->dev->ordinal));
+	HMB_CHECK(hipMemPoolGetAttribute(base.default_pool, hipMemPoolAttrReleaseThreshold,
+					 &base.default_threshold));
 	memset(&props, 0, sizeof(props));
 	props.allocType = hipMemAllocationTypePinned;
 	props.location.type = hipMemLocationTypeDevice;
 	props.location.id = ctx->dev->ordinal;
-	HMB_CHECK(hipMemPoolCreate(&p.created, &props));
-	{
-		uint64_t unlimited = UINT64_MAX;
-		HMB_CHECK(hipMemPoolSetAttribute(p.created, hipMemPoolAttrReleaseThreshold,
-						 &unlimited));
-	}
+	HMB_CHECK(hipMemPoolCreate(&base.created, &props));
+	hmb_own_pool(ctx, base.created);
+	if (set_threshold(base.created, UINT64_MAX))
+		return -1;
 
 	for (size_t s = 0; s < sizes.n && !hmb_interrupted(); s++) {
-		size_t size = sizes.v[s];
-		/* Keep each sample short for large sizes: at most ~4 MiB per iteration
-		 * of hipMalloc's full loop count, and never fewer than 20 iterations. */
-		long scaled = size <= (4u << 20) ? loop_opt : loop_opt * (long)(4u << 20) / (long)size;
+		/* Keep a sample short for large sizes: about 4 MiB per iteration of
+		 * the full loop count, never fewer than 20 iterations. */
+		long scaled = sizes.v[s] <= (4u << 20) ? loop_opt
+						       : loop_opt * (long)(4u << 20) / (long)sizes.v[s];
 		int loop = (int)(scaled < 20 ? (loop_opt < 20 ? loop_opt : 20) : scaled);
-		double malloc_loop, malloc_alone;
 
-		if (2 * size + (256u << 20) > hmb_device_free_mem()) {
-			hmb_skip(ctx, "all", size, "too little free device memory for %s",
-				 hmb_sz(size));
+		base.size = sizes.v[s];
+		if (3 * base.size + (256u << 20) > hmb_device_free_mem()) {
+			hmb_skip(ctx, "all", base.size, "too little free device memory for %s",
+				 hmb_sz(base.size));
 			continue;
 		}
-		HMB_CHECK(hipMalloc(&p.fixed, size));
-		run_case(ctx, &p, NONE, size, 1, loop, 0);
-		HMB_CHECK(hipFree(p.fixed));
-		p.fixed = NULL;
-		malloc_loop = run_case(ctx, &p, MALLOC, size, 1, loop, 0);
-		malloc_alone = run_case(ctx, &p, MALLOC, size, 0, loop, 0);
-		for (int a = DEFAULT_POOL; a <= CREATED_POOL && !hmb_interrupted(); a++) {
-			run_case(ctx, &p, (enum allocator)a, size, 1, loop, malloc_loop);
-			run_case(ctx, &p, (enum allocator)a, size, 0, loop, malloc_alone);
+		for (int sh = COURSE; sh <= ALLOC_FREE && !hmb_interrupted(); sh++) {
+			double malloc_median = run_case(ctx, &base, (enum shape)sh, MALLOC, loop, 0);
+			for (int a = MALLOC_EMPTY; a <= NONE && !hmb_interrupted(); a++)
+				if (sh != ALLOC_FREE || a != NONE)
+					run_case(ctx, &base, (enum shape)sh, (enum allocator)a, loop,
+						 malloc_median);
 		}
+		if (!hmb_interrupted())
+			run_trim(ctx, &base);
 	}
-	rc = 0;
+	return 0;
 fail:
-	if (p.default_pool)
-		hipMemPoolSetAttribute(p.default_pool, hipMemPoolAttrReleaseThreshold,
-				       &p.default_threshold);
-	if (p.fixed)
-		hipFree(p.fixed);
-	if (p.created)
-		hipMemPoolDestroy(p.created);
-	if (p.stream)
-		hipStreamDestroy(p.stream);
-	return rc;
+	return -1;
 }
 
 static const struct hmb_opt_decl options[] = {
@@ -260,15 +353,26 @@ static const struct hmb_opt_decl options[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
+static const char *const cases[] = {
+	"course/hipMalloc", "course/hipMalloc-empty-heap", "course/default-pool",
+	"course/default-pool-retain", "course/created-pool", "course/kernel-only",
+	"sync-each/hipMalloc", "sync-each/hipMalloc-empty-heap", "sync-each/default-pool",
+	"sync-each/default-pool-retain", "sync-each/created-pool", "sync-each/kernel-only",
+	"alloc-free/hipMalloc", "alloc-free/hipMalloc-empty-heap", "alloc-free/default-pool",
+	"alloc-free/default-pool-retain", "alloc-free/created-pool", "trim/created-pool", NULL,
+};
+
 const struct hmb_bench hmb_bench_pool = {
 	.name = "pool",
 	.summary = "hipMallocAsync/hipFreeAsync from pools vs hipMalloc/hipFree in a loop",
 	.needs = HMB_NEEDS_POOLS,
 	.options = options,
 	.help = "--sizes: allocation sizes (default 4K,64K,1M,16M,64M,256M; --quick 4K,1M,64M).\n"
-		"us/op is the cost of one iteration (allocate, kernel, free, stream sync) on\n"
-		"the host clock; alloc-free cases leave the kernel out; kernel-only is the\n"
-		"floor. speedup is relative to hipMalloc at the same size. Pool memory is\n"
-		"verified with a kernel write and a check read.",
+		"course/*: N x (allocate, kernel, free) on one stream, one synchronisation at\n"
+		"the end (the HIP course's loop); sync-each/*: a synchronisation after every\n"
+		"iteration; alloc-free/*: the course loop without the kernel. us/op is the\n"
+		"cost of one iteration; speedup_over_hipMalloc compares with hipMalloc (another\n"
+		"allocation alive) in the same shape. Pool memory is verified after timing.",
+	.cases = cases,
 	.run = run,
 };

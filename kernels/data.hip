@@ -63,3 +63,14 @@ extern "C" hipError_t hmb_launch_increment(uint32_t *p, size_t words, hipStream_
 	increment_kernel<<<hmb_blocks(words), HMB_THREADS, 0, stream>>>(p, words);
 	return hipGetLastError();
 }
+
+extern "C" struct hmb_geometry hmb_kernel_geometry(size_t items, enum hmb_grid grid)
+{
+	struct hmb_geometry g = { hmb_blocks(items), HMB_THREADS, 1 };
+	size_t b = (items + HMB_THREADS - 1) / HMB_THREADS;
+	if (grid == HMB_GRID_ONE_PER_THREAD && b <= 0x7fffffffu / HMB_THREADS) {
+		g.blocks = (unsigned)(b ? b : 1);
+		g.grid_stride = 0;
+	}
+	return g;
+}

@@ -14,6 +14,16 @@
 extern "C" {
 #endif
 
+/* The launch shape of a data kernel over `items` elements: a grid-stride
+ * loop over at most 8192 blocks (the launchers below), or one element per
+ * thread. Modules record it with every timed kernel. */
+enum hmb_grid { HMB_GRID_STRIDE, HMB_GRID_ONE_PER_THREAD };
+struct hmb_geometry {
+	unsigned blocks, threads;
+	int grid_stride;
+};
+struct hmb_geometry hmb_kernel_geometry(size_t items, enum hmb_grid grid);
+
 /* Word i of p[0..words) = hmb_pattern(first + i, seed). */
 hipError_t hmb_launch_fill(void *p, size_t first, size_t words, uint32_t seed,
 			   hipStream_t stream);

@@ -53,6 +53,17 @@ int hmb_selected(const struct hmb_ctx *ctx, const char *case_name)
 	return 0;
 }
 
+int hmb_bench_selected(const struct hmb_bench *b, const struct hmb_options *opt)
+{
+	struct hmb_ctx ctx = { .opt = opt };
+	if (!b->cases || !opt || opt->ncases == 0)
+		return 1;
+	for (int i = 0; b->cases[i]; i++)
+		if (hmb_selected(&ctx, b->cases[i]))
+			return 1;
+	return 0;
+}
+
 struct hmb_record *hmb_case(struct hmb_ctx *ctx, const char *fmt, ...)
 {
 	char name[256];

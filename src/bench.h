@@ -73,6 +73,9 @@ const char *hmb_take_error(char *buf, size_t len);
 /* Is a case of this name selected by --case (every case when none is given)? */
 int hmb_selected(const struct hmb_ctx *ctx, const char *case_name);
 
+/* Does --case select any case that module b declares? */
+int hmb_bench_selected(const struct hmb_bench *b, const struct hmb_options *opt);
+
 /* A new record of this module for `name`. */
 struct hmb_record *hmb_case(struct hmb_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

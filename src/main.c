@@ -340,7 +340,10 @@ static int run_all_isolated(struct hmb_report *rep, const struct hmb_cmdline *cl
 	int status = 0;
 
 	for (int i = 0; hmb_benches[i] && !hmb_interrupted(); i++) {
-		int code = hmb_run_isolated(hmb_benches[i], rep, cl);
+		int code;
+		if (!hmb_bench_selected(hmb_benches[i], rep->opt))
+			continue;
+		code = hmb_run_isolated(hmb_benches[i], rep, cl);
 		if (code == EXIT_NO_GPU) {
 			rep->complete = 1;
 			emit(rep, EXIT_NO_GPU);
@@ -377,6 +380,7 @@ int main(int argc, char **argv)
 	char err[512];
 	int status = 0, run_all, info;
 
+	hmb_registry_init();
 	parse_args(argc, argv, &p);
 	if (!p.command || strcmp(p.command, "help") == 0) {
 		const char *topic = p.command && p.nargs ? p.args[0] : NULL;

@@ -4,7 +4,10 @@
 
 #include "bench.h"
 
-extern const struct hmb_bench *const hmb_benches[]; /* NULL-terminated */
+extern const struct hmb_bench *hmb_benches[]; /* NULL-terminated */
+
+/* Adds the test-only modules (bench/selftest.c) when HMB_TEST_MODULES=1. */
+void hmb_registry_init(void);
 
 const struct hmb_bench *hmb_bench_find(const char *name);
 

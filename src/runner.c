@@ -43,17 +43,6 @@ static void report_telemetry_flags(const struct hmb_report *rep, const char *mod
 			"module\n", module);
 }
 
-/* Does --case select any case this module declares? */
-static int any_case_selected(const struct hmb_bench *b, const struct hmb_ctx *ctx)
-{
-	if (!b->cases || ctx->opt->ncases == 0)
-		return 1;
-	for (int i = 0; b->cases[i]; i++)
-		if (hmb_selected(ctx, b->cases[i]))
-			return 1;
-	return 0;
-}
-
 /* A record in the module's own name ("module"): always kept, whatever --case says. */
 static void module_record(struct hmb_ctx *ctx, enum hmb_status status, const char *why)
 {
@@ -71,7 +60,7 @@ void hmb_run_module(const struct hmb_bench *b, struct hmb_report *rep)
 	char why[1024];
 	double t0 = hmb_now();
 
-	if (!any_case_selected(b, &ctx))
+	if (!hmb_bench_selected(b, rep->opt))
 		return;
 	if (rep->nmodules < (int)(sizeof(rep->modules) / sizeof(rep->modules[0])))
 		rep->modules[rep->nmodules++] = b->name;

@@ -77,3 +77,59 @@ else
 	bad "gpu: SIGINT keeps measured results, marked interrupted, no temporary file left" \
 		"exit $rc; $(tail -n 3 "$TMP/int.err"; cat "$TMP/s.out")"
 fi
+
+# Every measured record says what its timed region contains and verified its data.
+if $PY - "$TMP/all.json" >"$TMP/timed.out" 2>&1 <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+bad = [f'{r["module"]} {r["case"]}' for r in d["results"]
+       if r["status"] == "ok" and r["samples_s"]
+       and not (r["params"].get("timed") and r["params"].get("clock") and r["observed"].get("verified") is True)]
+runs = d.get("module_runs", [])
+if bad:
+    print("no timed/clock/verified:", bad[:10]); sys.exit(1)
+if len(runs) != len(d["modules"]) or any(m["process"] != "own" for m in runs):
+    print("module_runs:", runs); sys.exit(1)
+PYEOF
+then
+	ok "gpu: every measured record states its timed region and is verified; all runs each module in its own process"
+else
+	bad "gpu: every measured record states its timed region and is verified; all runs each module in its own process" "$(cat "$TMP/timed.out")"
+fi
+
+# --case selects cases by shell pattern, in a module and in all.
+if "$BIN" --case 'h2d/pinned/*' --sizes 4K --reps 2 --output "$TMP/case.json" memcpy >/dev/null 2>"$TMP/case.err" &&
+	"$BIN" --case 'course/default-pool' --sizes 64K --reps 2 --loop 20 --output "$TMP/case-all.json" all >/dev/null 2>>"$TMP/case.err" &&
+	$PY -c 'import json,sys
+a = json.load(open(sys.argv[1]))["results"]; b = json.load(open(sys.argv[2]))
+ok = a and all(r["case"].startswith("h2d/pinned/") for r in a) and len(a) == 2
+ok = ok and [r["case"] for r in b["results"]] == ["course/default-pool"] and b["modules"] == ["pool"]
+sys.exit(0 if ok else 1)' "$TMP/case.json" "$TMP/case-all.json"; then
+	ok "gpu: --case selects cases by pattern in a module and in all"
+else
+	bad "gpu: --case selects cases by pattern in a module and in all" "$(tail -n 3 "$TMP/case.err")"
+fi
+
+# Isolation: a module that leaks 1 GiB, an attached stream and a pool setting
+# must not change what the next module finds; in one process it does (which
+# shows that the test can fail).
+sel="--case planted --case free-memory --case launch-sync --reps 2"
+# shellcheck disable=SC2086
+if HMB_TEST_MODULES=1 "$BIN" $sel --output "$TMP/alone.json" probe >/dev/null 2>"$TMP/iso.err" &&
+	HMB_TEST_MODULES=1 "$BIN" $sel --output "$TMP/iso.json" all >/dev/null 2>>"$TMP/iso.err" &&
+	HMB_TEST_MODULES=1 "$BIN" $sel --no-isolation --output "$TMP/shared.json" all >/dev/null 2>>"$TMP/iso.err" &&
+	$PY - "$TMP/alone.json" "$TMP/iso.json" "$TMP/shared.json" >"$TMP/iso.out" 2>&1 <<'PYEOF'
+import json, sys
+def free(p):
+    d = json.load(open(p))
+    return [r["observed"]["free_device_bytes"] for r in d["results"] if r["case"] == "free-memory"][0]
+alone, iso, shared = (free(p) for p in sys.argv[1:4])
+print(f"free memory seen by the probe: alone {alone/2**30:.2f} GiB, after the leak in all "
+      f"{iso/2**30:.2f} GiB, in one process {shared/2**30:.2f} GiB")
+sys.exit(0 if abs(alone - iso) < 0.25 * 2**30 and alone - shared > 0.75 * 2**30 else 1)
+PYEOF
+then
+	ok "gpu: isolation: a leak planted by one module does not reach the next (it does with --no-isolation)"
+else
+	bad "gpu: isolation: a leak planted by one module does not reach the next (it does with --no-isolation)" "$(cat "$TMP/iso.out"; tail -n 3 "$TMP/iso.err")"
+fi
