@@ -66,6 +66,7 @@ struct copy_case {
 	enum api api;
 	size_t size;
 	int sets;                   /* buffer pairs cycled through (d2d) */
+	long ops;                   /* copies made so far: which pairs hold data */
 };
 
 static hipMemcpyKind copy_kind(enum direction d)
@@ -113,6 +114,7 @@ static int op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 
 	(void)ctx;
 	endpoints(k, i, &dst, &src);
+	k->ops = i + 1;
 	if (k->api == ASYNC) {
 		HMB_CHECK(hipMemcpyAsync(dst, src, k->size, copy_kind(k->dir), stream));
 	} else {
@@ -129,7 +131,7 @@ static int verify(struct hmb_ctx *ctx, void *st)
 {
 	struct copy_case *k = st;
 	unsigned long long bad = 0;
-	size_t used = (size_t)k->sets * k->size;
+	size_t used = (size_t)(k->ops < k->sets ? k->ops : k->sets) * k->size;
 
 	(void)ctx;
 	if (k->dir == H2D) {
@@ -167,7 +169,7 @@ static void run_case(struct hmb_ctx *ctx, struct copies *c, enum direction dir, 
 {
 	const char *kind = dir == D2D ? "device" : hmb_mem_name(c->kind);
 	struct hmb_record *r = hmb_case(ctx, "%s/%s/%s", dir_name[dir], kind, api_name[api]);
-	struct copy_case k = { c, dir, api, size, dir == D2D ? d2d_sets(c, size) : 1 };
+	struct copy_case k = { c, dir, api, size, dir == D2D ? d2d_sets(c, size) : 1, 0 };
 	char what[96];
 	struct hmb_case m = {
 		.what = what,

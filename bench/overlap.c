@@ -4,7 +4,8 @@
  * A pipeline moves N bytes host to device, runs a kernel on them and moves
  * them back. It runs once serially on one stream (the baseline), then split
  * into C chunks over S streams (chunk k on stream k mod S), with pinned and
- * with pageable host memory. The kernel's cost is tunable (LCG steps per
+ * with pageable host memory (the balanced load only: pageable copies are
+ * staged by the host and overlap nothing). The kernel's cost is tunable (LCG steps per
  * word, --iters); by default it is calibrated so that one load is copy-bound
  * (1 step), one balanced (kernel time = h2d + d2h time) and one
  * compute-bound (4x the balanced steps).
@@ -253,7 +254,7 @@ static double measure(struct hmb_ctx *ctx, struct overlap_case *k, struct hmb_re
 	struct hmb_case c = {
 		.what = what,
 		/* pageable pipelines vary more from run to run: more samples */
-		.timing = { .clock = HMB_CLOCK_EVENTS, .reps = pageable ? 9 : 5, .warmup = 1 },
+		.timing = { .clock = HMB_CLOCK_EVENTS, .reps = pageable ? 15 : 5, .warmup = 1 },
 		.ops = { setup, NULL, op, verify, NULL },
 		.state = k,
 	};
@@ -482,6 +483,9 @@ static int run(struct hmb_ctx *ctx)
 					loads[i] = iters[i], names[i] = NULL, nloads++;
 			}
 			for (int l = 0; l < nloads && !hmb_interrupted(); l++) {
+				/* pageable copies do not overlap: one load shows it */
+				if (kk == 1 && nloads == 3 && l != 1)
+					continue;
 				p.kernel = kernel_median[l];
 				run_load(ctx, &o, &p, loads[l], names[l], streams, nstreams, chunks,
 					 nchunks);
@@ -511,10 +515,9 @@ static const char *const cases[] = {
 	"h2d-only/pinned", "d2h-only/pinned", "h2d-only/pageable", "d2h-only/pageable",
 	"kernel-only/copy-bound", "kernel-only/balanced", "kernel-only/compute-bound",
 	"serial/pinned/copy-bound", "serial/pinned/balanced", "serial/pinned/compute-bound",
-	"serial/pageable/copy-bound", "serial/pageable/balanced", "serial/pageable/compute-bound",
+	"serial/pageable/balanced",
 	"pipeline/pinned/copy-bound", "pipeline/pinned/balanced", "pipeline/pinned/compute-bound",
-	"pipeline/pageable/copy-bound", "pipeline/pageable/balanced",
-	"pipeline/pageable/compute-bound", "bidirectional/one-after-other",
+	"pipeline/pageable/balanced", "bidirectional/one-after-other",
 	"bidirectional/concurrent", NULL,
 };
 
