@@ -46,6 +46,7 @@ struct hmb_bench {
 	const struct hmb_opt_decl *options; /* terminated by a NULL name; may be NULL */
 	const char *help;          /* how it uses --sizes and how to read it */
 	const char *const *cases;  /* every case name it can record, NULL-terminated */
+	int node_level;            /* measures every GPU at once: run once, not per GPU */
 	int (*run)(struct hmb_ctx *ctx);
 };
 

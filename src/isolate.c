@@ -57,11 +57,12 @@ static int wait_child(pid_t pid, int *wstatus)
 	}
 }
 
-static void failed_module(struct hmb_report *rep, const char *module, const char *fmt, int v)
+static void failed_module(struct hmb_report *rep, const char *module, const char *fmt, int v,
+			  const char *text)
 {
 	struct hmb_record *r = hmb_record_new(module, "module");
 	char why[256];
-	snprintf(why, sizeof(why), fmt, v, v > 0 && v < 65 ? strsignal(v) : "");
+	snprintf(why, sizeof(why), fmt, v, text);
 	hmb_record_status(r, HMB_FAILED, "%s", why);
 	hmb_report_add(rep, r);
 	fprintf(stderr, "[%s] module: failed: %s\n", module, why);
@@ -70,7 +71,8 @@ static void failed_module(struct hmb_report *rep, const char *module, const char
 int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep, const struct hmb_cmdline *cl)
 {
 	char tmpl[] = "/tmp/hipmembench-module-XXXXXX";
-	char err[512];
+	char err[512], device[16];
+	struct hmb_record *before = rep->tail;
 	char **argv;
 	int fd, wstatus = 0, code = -1, n = 0;
 	double t0 = hmb_now();
@@ -83,13 +85,22 @@ int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep, const st
 		return 1;
 	}
 	close(fd);
-	/* argv: the binary, --child-output FILE, the options as given, the module */
-	argv = hmb_xcalloc((size_t)cl->argc + 4, sizeof(*argv));
+	/* argv: the binary, --child-output FILE, the options as given, then
+	 * --device N where one GPU of several is meant, then the module */
+	argv = hmb_xcalloc((size_t)cl->argc + 6, sizeof(*argv));
 	argv[n++] = (char *)self_path(cl->argv[0]);
 	argv[n++] = "--child-output";
 	argv[n++] = tmpl;
-	for (int i = 1; i < cl->argc; i++)
-		argv[n++] = i == cl->command_index ? (char *)b->name : cl->argv[i];
+	for (int i = 1; i < cl->argc && i < cl->command_index; i++)
+		argv[n++] = cl->argv[i];
+	if (cl->device >= 0) {
+		snprintf(device, sizeof(device), "%d", cl->device);
+		argv[n++] = "--device";
+		argv[n++] = device;
+	}
+	argv[n++] = (char *)b->name;
+	for (int i = cl->command_index + 1; i < cl->argc; i++)
+		argv[n++] = cl->argv[i];
 	argv[n] = NULL;
 
 	fflush(stdout);
@@ -108,11 +119,17 @@ int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep, const st
 	}
 	if (WIFEXITED(wstatus))
 		code = WEXITSTATUS(wstatus);
-	if (hmb_json_import(rep, tmpl, err, sizeof(err)) != 0 && code != 3)
-		failed_module(rep, b->name, "its process left no document (exit status %d)%s", code);
+	/* exit 2 (usage) and 3 (no GPU): the child said why; the run stops */
+	if (hmb_json_import(rep, tmpl, err, sizeof(err)) != 0 && code != 2 && code != 3 &&
+	    !WIFSIGNALED(wstatus))
+		failed_module(rep, b->name, "its process left no document (exit status %d)%s", code,
+			      "");
 	if (WIFSIGNALED(wstatus) && !hmb_signal_received)
 		failed_module(rep, b->name, "its process was killed by signal %d (%s)",
-			      WTERMSIG(wstatus));
+			      WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)));
+	if (cl->tag_device && cl->device >= 0)
+		for (struct hmb_record *r = before ? before->next : rep->head; r; r = r->next)
+			hmb_param_num(r, "device", cl->device);
 	unlink(tmpl);
 	if (rep->nmodules < (int)(sizeof(rep->modules) / sizeof(rep->modules[0])))
 		rep->modules[rep->nmodules++] = b->name;

@@ -10,6 +10,8 @@ struct hmb_cmdline {
 	int argc;
 	char **argv;
 	int command_index;
+	int device;        /* run the module on this GPU (--device N); -1: as given */
+	int tag_device;    /* several GPUs in one document: params.device on each record */
 };
 
 /* Run module b as `BINARY --child-output TMP <options> b` and take its

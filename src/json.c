@@ -273,10 +273,16 @@ char *hmb_json_render(const struct hmb_report *rep)
 	add_int(rt, "driver_version", rep->device.driver_version > 0 ? rep->device.driver_version : -1);
 	if (rep->have_device)
 		cJSON_AddItemToObject(doc, "device", device_json(&rep->device));
-	else if (rep->device_json && (x = cJSON_Parse(rep->device_json)))
+	else if (rep->ndevice_json && (x = cJSON_Parse(rep->device_json[0])))
 		cJSON_AddItemToObject(doc, "device", x);
 	else
 		cJSON_AddNullToObject(doc, "device");
+	if (rep->ndevice_json > 1) { /* --devices: every GPU measured */
+		a = cJSON_AddArrayToObject(doc, "devices");
+		for (int i = 0; i < rep->ndevice_json; i++)
+			if ((x = cJSON_Parse(rep->device_json[i])))
+				cJSON_AddItemToArray(a, x);
+	}
 	env = cJSON_AddObjectToObject(doc, "environment");
 	for (int i = 0; hmb_env_recorded[i]; i++)
 		add_str(env, hmb_env_recorded[i], getenv(hmb_env_recorded[i]));
@@ -657,8 +663,16 @@ int hmb_json_import(struct hmb_report *rep, const char *path, char *err, size_t 
 		return -1;
 	}
 	dev = cJSON_GetObjectItemCaseSensitive(doc, "device");
-	if (!rep->device_json && cJSON_IsObject(dev))
-		rep->device_json = cJSON_PrintUnformatted(dev);
+	if (cJSON_IsObject(dev) && rep->ndevice_json < 16) {
+		int seen = 0;
+		for (int i = 0; i < rep->ndevice_json; i++) {
+			cJSON *d = cJSON_Parse(rep->device_json[i]);
+			seen |= num_of(d, "ordinal") == num_of(dev, "ordinal");
+			cJSON_Delete(d);
+		}
+		if (!seen)
+			rep->device_json[rep->ndevice_json++] = cJSON_PrintUnformatted(dev);
+	}
 	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results"))
 		if (cJSON_IsObject(r))
 			import_record(rep, r);

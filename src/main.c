@@ -82,6 +82,8 @@ static void print_global_help(FILE *out)
 	      "                       opening a GPU (checks a batch job's settings)\n"
 	      "  -c, --case PATTERN   only cases whose name matches the shell pattern\n"
 	      "                       (repeatable; `list --cases` names them all)\n"
+	      "      --devices LIST   all or a module, on each GPU of LIST in turn ('all':\n"
+	      "                       every visible GPU), each in a process of its own\n"
 	      "      --no-isolation   all: run every module in this one process\n"
 	      "                       (default: each in its own, so none can change\n"
 	      "                       another's figures)\n"
@@ -135,8 +137,32 @@ static int parse_count(const char *opt, const char *text, int min)
 	return (int)v;
 }
 
+/* "0,2,3" into ordinals: how many, or -1 when malformed or repeated. */
+static int parse_device_list(const char *text, int *out, int max)
+{
+	int n = 0;
+	const char *p = text;
+
+	while (*p) {
+		char *end;
+		long v;
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (errno || end == p || v < 0 || v > 1023 || n == max || (*end && *end != ','))
+			return -1;
+		for (int i = 0; i < n; i++)
+			if (out[i] == v)
+				return -1;
+		out[n++] = (int)v;
+		p = *end ? end + 1 : end;
+		if (*end && !*p)
+			return -1;
+	}
+	return n ? n : -1;
+}
+
 enum { OPT_OVERSUBSCRIBE = 256, OPT_THRESHOLD, OPT_NO_ISOLATION, OPT_CHILD_OUTPUT,
-       OPT_CASES, OPT_MODULE = 512 };
+       OPT_CASES, OPT_DEVICES, OPT_MODULE = 512 };
 
 struct parsed {
 	struct hmb_options opt;
@@ -168,6 +194,7 @@ static void parse_args(int argc, char **argv, struct parsed *p)
 		{ "no-isolation", no_argument, NULL, OPT_NO_ISOLATION },
 		{ "child-output", required_argument, NULL, OPT_CHILD_OUTPUT },
 		{ "cases", no_argument, NULL, OPT_CASES },
+		{ "devices", required_argument, NULL, OPT_DEVICES },
 	};
 	const size_t nglobal = sizeof(globals) / sizeof(globals[0]);
 	struct option longopts[nglobal + 64];
@@ -251,6 +278,14 @@ static void parse_args(int argc, char **argv, struct parsed *p)
 		case OPT_NO_ISOLATION: p->opt.no_isolation = 1; break;
 		case OPT_CHILD_OUTPUT: p->opt.child_output = optarg; break;
 		case OPT_CASES: p->list_cases = 1; break;
+		case OPT_DEVICES: {
+			int list[64];
+			if (strcmp(optarg, "all") != 0 && parse_device_list(optarg, list, 64) < 0)
+				usage_error("--devices: '%s' must be 'all' or a list of GPU ordinals "
+					    "such as 0,1,3", optarg);
+			p->opt.devices = optarg;
+			break;
+		}
 		case 'V':
 			printf("hipmembench %s (%s, %s)\n", HMB_VERSION, HMB_GIT_REVISION,
 			       HMB_PLATFORM_NAME);
@@ -334,24 +369,44 @@ static int dry_run(struct hmb_report *rep, const struct hmb_bench *bench, int ev
 	return emit(rep, 0);
 }
 
-/* all, each module in a process of its own (isolate.c). */
-static int run_all_isolated(struct hmb_report *rep, const struct hmb_cmdline *cl)
+/* The GPUs that --devices names (all: every visible one); 0 without it. */
+static int device_list(const struct hmb_options *o, int *out, int max)
 {
-	int status = 0;
+	int n = 0;
 
+	if (!o->devices)
+		return 0;
+	if (strcmp(o->devices, "all") != 0)
+		return parse_device_list(o->devices, out, max);
+	if (hipGetDeviceCount(&n) != hipSuccess || n < 1)
+		return 0; /* the module's own process says why there is no GPU */
+	for (int i = 0; i < n && i < max; i++)
+		out[i] = i;
+	return n < max ? n : max;
+}
+
+/* all (or one module with --devices), each module in a process of its own
+ * (isolate.c), on each GPU of --devices in turn; node-level modules once. */
+static int run_isolated(struct hmb_report *rep, struct hmb_cmdline *cl,
+			const struct hmb_bench *only)
+{
+	int devices[64], ndev = device_list(rep->opt, devices, 64), status = 0;
+
+	cl->tag_device = ndev > 1;
 	for (int i = 0; hmb_benches[i] && !hmb_interrupted(); i++) {
-		int code;
-		if (!hmb_bench_selected(hmb_benches[i], rep->opt))
+		const struct hmb_bench *b = hmb_benches[i];
+		if ((only && b != only) || !hmb_bench_selected(b, rep->opt))
 			continue;
-		code = hmb_run_isolated(hmb_benches[i], rep, cl);
-		if (code == EXIT_NO_GPU) {
-			rep->complete = 1;
-			emit(rep, EXIT_NO_GPU);
-			return EXIT_NO_GPU;
-		}
-		if (code == EXIT_USAGE) {
-			emit(rep, EXIT_USAGE);
-			return EXIT_USAGE;
+		for (int d = 0; d < (b->node_level || ndev == 0 ? 1 : ndev) && !hmb_interrupted();
+		     d++) {
+			int code;
+			cl->device = b->node_level || ndev == 0 ? -1 : devices[d];
+			code = hmb_run_isolated(b, rep, cl);
+			if (code == EXIT_NO_GPU || code == EXIT_USAGE) {
+				status = emit(rep, code);
+				hmb_report_free(rep);
+				return code;
+			}
 		}
 	}
 	if (hmb_interrupted()) {
@@ -460,11 +515,15 @@ int main(int argc, char **argv)
 	hmb_report_init(&rep, &p.opt, p.command);
 	if (p.opt.dry_run)
 		return dry_run(&rep, bench, run_all || info);
-	if (run_all && !p.opt.no_isolation) {
-		struct hmb_cmdline cl = { argc, argv, p.command_index };
+	if (p.opt.child_output)
+		p.opt.devices = NULL; /* a module's own process: one GPU, the parent's choice */
+	if (p.opt.devices && (p.opt.no_isolation || info))
+		usage_error("--devices goes with all or a module, each GPU in its own process");
+	if ((run_all && !p.opt.no_isolation) || (bench && p.opt.devices)) {
+		struct hmb_cmdline cl = { argc, argv, p.command_index, -1, 0 };
 		signal(SIGINT, on_signal);
 		signal(SIGTERM, on_signal);
-		return run_all_isolated(&rep, &cl);
+		return run_isolated(&rep, &cl, run_all ? NULL : bench);
 	}
 	if (hmb_device_open(p.opt.device, &rep.device, err, sizeof(err)) != 0) {
 		if (info && p.opt.format == HMB_FORMAT_TABLE)

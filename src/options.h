@@ -28,6 +28,7 @@ struct hmb_opt_decl {
 
 struct hmb_options {
 	int device;
+	const char *devices;       /* --devices all|LIST: each GPU in turn (NULL: --device) */
 	const char *output;        /* JSON file, "-" for stdout, NULL for none */
 	enum hmb_format format;    /* what goes to stdout */
 	struct hmb_sizes sizes;    /* empty: each module's default */

@@ -39,8 +39,9 @@ void hmb_report_free(struct hmb_report *rep)
 	}
 	rep->head = rep->tail = NULL;
 	rep->count = 0;
-	free(rep->device_json);
-	rep->device_json = NULL;
+	for (int i = 0; i < rep->ndevice_json; i++)
+		free(rep->device_json[i]);
+	rep->ndevice_json = 0;
 }
 
 void hmb_report_module_time(struct hmb_report *rep, const char *name, double wall_s)

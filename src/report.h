@@ -42,7 +42,8 @@ struct hmb_report {
 	struct hmb_telemetry telemetry; /* GPU state before and after each module */
 	struct hmb_module_run runs[16]; /* in the order run */
 	int nruns;
-	char *device_json;              /* all: the device object of a module's document */
+	char *device_json[16];          /* all: each GPU's device object, from the modules' documents */
+	int ndevice_json;
 };
 
 void hmb_report_init(struct hmb_report *rep, const struct hmb_options *opt, const char *command);
