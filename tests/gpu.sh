@@ -133,3 +133,25 @@ then
 else
 	bad "gpu: isolation: a leak planted by one module does not reach the next (it does with --no-isolation)" "$(cat "$TMP/iso.out"; tail -n 3 "$TMP/iso.err")"
 fi
+
+# A batch job's time limit during all: SIGTERM to the parent reaches the module
+# running in its own process; what was measured is kept, no temporary file left.
+ls /tmp/hipmembench-module-* >"$TMP/tmp-before" 2>/dev/null
+"$BIN" --output "$TMP/all-int.json" all >/dev/null 2>"$TMP/all-int.err" &
+pid=$!
+for _ in $(seq 1 200); do
+	grep -q '^\[memcpy\] h2d' "$TMP/all-int.err" 2>/dev/null && break
+	sleep 0.1
+done
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+ls /tmp/hipmembench-module-* >"$TMP/tmp-after" 2>/dev/null
+if [ "$rc" -eq 143 ] && cmp -s "$TMP/tmp-before" "$TMP/tmp-after" &&
+	$PY -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["interrupted"] and not d["complete"] and d["results"] and d["module_runs"] else 1)' "$TMP/all-int.json" &&
+	! ls "$TMP"/all-int.json.tmp.* >/dev/null 2>&1; then
+	ok "gpu: SIGTERM during all keeps the running module's results, marked interrupted"
+else
+	bad "gpu: SIGTERM during all keeps the running module's results, marked interrupted" \
+		"exit $rc; $(tail -n 3 "$TMP/all-int.err")"
+fi
