@@ -521,8 +521,13 @@ int main(int argc, char **argv)
 		usage_error("--devices goes with all or a module, each GPU in its own process");
 	if ((run_all && !p.opt.no_isolation) || (bench && p.opt.devices)) {
 		struct hmb_cmdline cl = { argc, argv, p.command_index, -1, 0 };
-		signal(SIGINT, on_signal);
-		signal(SIGTERM, on_signal);
+		/* no SA_RESTART: waitpid must return on a signal, to pass it on */
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
 		return run_isolated(&rep, &cl, run_all ? NULL : bench);
 	}
 	if (hmb_device_open(p.opt.device, &rep.device, err, sizeof(err)) != 0) {
