@@ -1,170 +1,508 @@
 /*
- * xnack - what does a GPU page fault cost?
+ * xnack - what does a GPU page fault cost, one at a time and many at once?
  *
- * A kernel touches one word per page of a buffer whose pages live on the
- * host: the first touch of each page faults and migrates it (XNACK on AMD,
- * demand paging on NVIDIA). Page strides 4K, 64K and 2M, pages touched in
- * order or in a random order, and sparse use (1 page in 16 at 4K).
- *   cost per touch = (first-touch time - the same kernel on resident pages)
- *                    / touches, in microseconds (metric us_per_touch)
- * The runtime migrates more than the touched page (NVIDIA moves up to 2 MiB
- * blocks and prefetches ahead), so at small strides this is the cost per
- * touch, not per hardware fault: compare strides to see the granularity.
+ * Pages of a buffer start on the host; a kernel touches one word per page
+ * (adds 1 to word 0), and the first touch of each page faults and migrates
+ * it (XNACK on AMD, demand paging on NVIDIA). Two figures, two names:
+ *
+ *  - fault-latency: one thread walks a chain of pages; the address of the
+ *    next touch is computed from the value the previous touch loaded, so
+ *    each touch waits for its own fault to be serviced. At most 512 touches
+ *    per sample (params.touches).
+ *      us_per_fault = (median of the case - median of its "/resident" case)
+ *                     / touches x 1e6
+ *  - fault-throughput: one thread per touch, every touch in flight at once
+ *    (params: threads_launched, and resident_thread_capacity = multi-
+ *    processors x max resident threads per multiprocessor where readable).
+ *      faults_per_s = touches / (median of the case - median of "/resident")
+ *
+ * The "/resident" case of each is the same kernel with the same order array
+ * over the same pages, made resident on the device by one untimed run in its
+ * setup; before each sample of a first-touch case, outside the timed region,
+ * every page goes back to the host: hipMemPrefetchAsync to the host where
+ * the runtime does it for this memory, then the host writes every 4 KiB
+ * page (where the prefetch is refused, the host writes alone bring the
+ * pages back; observed.pages_returned_by says which).
+ *
+ * Strides 4K, 64K and 2M between touched pages, in sequential and random
+ * order, and sparse use: one 4 KiB page in each 64 KiB, at a pseudo-random
+ * place in it. Random is a fixed permutation of exactly the pages that
+ * sequential touches, so the two differ only in order. They can still
+ * differ, for a real reason: the driver services faults per 2 MiB block of
+ * virtual memory and migrates more than the faulting page (NVIDIA prefetches
+ * up to the whole 2 MiB block once enough of it has faulted). Touches in
+ * order walk into pages an earlier fault already brought, so sequential
+ * latency at 4K and 64K falls below the cost of a real fault; random order
+ * gets less from that prefetch. For throughput, random order spreads the
+ * concurrent faults over many 2 MiB blocks, which the driver can service
+ * side by side, where neighbouring threads in order crowd into one block:
+ * random can be the faster there. At 2M every touch is a block of its own:
+ * the cost of a fault with nothing prefetched for it.
  *
  * Memory: managed (hipMallocManaged) always; system-allocated (malloc)
  * where the device can use pageable memory (hipDeviceAttributePageable-
  * MemoryAccess: HMM on NVIDIA, HSA_XNACK=1 on an xnack+ AMD GPU); where it
  * cannot, an "unsupported" record says why. The "xnack/state" record holds
- * the gcnArchName xnack flag, HSA_XNACK, the pageable-access attributes and
- * the transparent huge page setting.
+ * the gcnArchName xnack flag, HSA_XNACK, the pageable-access attributes, the
+ * transparent huge page setting and the host's page size.
  * Zero-copy is the contrast: a kernel reads pinned host memory through
- * hipHostGetDevicePointer, at the link's speed, with no migration.
+ * hipHostGetDevicePointer, at the link's speed, with no migration (GB/s).
  *
  * On AMD run it twice: `HSA_XNACK=0 hipmembench xnack` (managed memory is
  * migrated by the driver without GPU retries; system memory unsupported)
  * and `HSA_XNACK=1 hipmembench xnack` (GPU page faults retried: both managed
  * and malloc memory fault and migrate on demand).
- * Every touched word and every zero-copy byte is verified.
+ * After the samples, word 0 of every page is checked (touched pages: what
+ * the host wrote + the touches, the others untouched), and every zero-copy
+ * word.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../kernels/kernels.h"
 #include "../kernels/pattern.h"
-#include "../src/bench.h"
+#include "../src/measure.h"
 #include "../src/report.h"
 #include "../src/verify.h"
 
+#define PAGE 4096u            /* what the host writes and verify reads: word 0 of each */
+#define WORDS_PER_PAGE (PAGE / 4)
+#define MAX_CHAIN 512         /* touches of one latency sample, at most */
 #define SPARSE_EVERY 16
+#define SYSTEM_ALIGN (2u << 20)
+#define SEED 0x584e0000u
+#define POISON 0xA5
 
-struct faults {
-	struct hmb_ctx *ctx;
-	uint8_t *buf;
-	size_t size;
-	int system;                /* malloc'd memory instead of managed */
-	uint64_t *order_dev;       /* random page order, device memory */
-	hipStream_t stream;
-	hipEvent_t start, stop;
-	int reps;
+/* Every timed case: one kernel between HIP events, queued behind the latch. */
+static const struct hmb_timing timing = {
+	.clock = HMB_CLOCK_EVENTS,
+	.sync = HMB_SYNC_PER_SAMPLE,
+	.latch = 1,
+	.reps = 3,
+	.warmup = 1,
 };
 
-static int touch_timed(struct faults *f, size_t stride, const uint64_t *order, size_t touches,
-		       double *seconds)
+enum figure { LATENCY, THROUGHPUT };
+static const char *const figure_name[] = { "fault-latency", "fault-throughput" };
+
+/* Which pages a case touches: page j (j < touches) at j * stride, or, for
+ * sparse use, at (j * every + a pseudo-random offset below every) * stride. */
+struct pattern {
+	size_t stride;
+	size_t every;        /* 1, or SPARSE_EVERY */
+	const char *order;   /* sequential, random (a permutation of the same pages), sparse */
+};
+
+static const struct pattern patterns[] = {
+	{ 4096, 1, "sequential" },     { 4096, 1, "random" },
+	{ 65536, 1, "sequential" },    { 65536, 1, "random" },
+	{ 2u << 20, 1, "sequential" }, { 2u << 20, 1, "random" },
+	{ 4096, SPARSE_EVERY, "sparse" },
+};
+#define NPATTERNS (sizeof(patterns) / sizeof(patterns[0]))
+
+/* The buffers of one kind of memory, shared by its cases. */
+struct faults {
+	const char *mem;              /* "managed" or "system" */
+	void *owned;                  /* what hmb_alloc returned */
+	uint8_t *buf;                 /* the faulting buffer */
+	size_t size, pages;           /* bytes; 4 KiB pages */
+	uint64_t *order_host, *order_dev; /* the order of the current pair of cases */
+	uint8_t *touched;             /* per 4 KiB page: does the current order touch it */
+	long capacity;                /* resident threads of the device; 0 unknown */
+	int prefetch;                 /* pages go home by prefetch: -1 untried, 0 no, 1 yes */
+	char returned_by[192];
+};
+
+/* One case: a pattern and a figure, pages on the host or already on the device. */
+struct fault_case {
+	struct faults *f;
+	const struct pattern *p;
+	enum figure fig;
+	int resident;
+	size_t touches;
+	uint32_t seed;                /* word 0 of page i holds hmb_pattern(i, seed) ... */
+	uint32_t added;               /* ... + added where the order touches it */
+};
+
+/* Every case name: a first-touch case and its resident twin per pattern. */
+#define FAULT_PATTERN(mem, fig, what) mem "/" fig "/" what, mem "/" fig "/" what "/resident"
+#define FAULT_FIGURE(mem, fig)                                                            \
+	FAULT_PATTERN(mem, fig, "stride=4K/sequential"),                                  \
+	FAULT_PATTERN(mem, fig, "stride=4K/random"),                                      \
+	FAULT_PATTERN(mem, fig, "stride=64K/sequential"),                                 \
+	FAULT_PATTERN(mem, fig, "stride=64K/random"),                                     \
+	FAULT_PATTERN(mem, fig, "stride=2M/sequential"),                                  \
+	FAULT_PATTERN(mem, fig, "stride=2M/random"),                                      \
+	FAULT_PATTERN(mem, fig, "stride=4K/sparse")
+
+static const char *const cases[] = {
+	"xnack/state",
+	"managed/fault", /* skipped or failed before any managed case could run */
+	FAULT_FIGURE("managed", "fault-latency"),
+	FAULT_FIGURE("managed", "fault-throughput"),
+	"system/fault",  /* unsupported, skipped or failed likewise */
+	FAULT_FIGURE("system", "fault-latency"),
+	FAULT_FIGURE("system", "fault-throughput"),
+	"zero-copy/read",
+	NULL,
+};
+
+static size_t sparse_offset(size_t j)
 {
-	float ms = 0;
-	HMB_CHECK(hipEventRecord(f->start, f->stream));
-	HMB_CHECK(hmb_launch_touch(f->buf, stride, order, touches, f->stream));
-	HMB_CHECK(hipEventRecord(f->stop, f->stream));
-	HMB_CHECK(hipEventSynchronize(f->stop));
-	HMB_CHECK(hipEventElapsedTime(&ms, f->start, f->stop));
-	*seconds = ms * 1e-3;
-	return 0;
-fail:
-	return -1;
+	return hmb_pattern(j, SEED) % SPARSE_EVERY;
 }
 
-/* Fisher-Yates over page indices (scaled by `every` for sparse use). */
-static int upload_order(struct faults *f, size_t touches, size_t every, int shuffle)
+/* Pages (sparse: groups of pages) of the pattern that fit in the buffer. */
+static size_t pattern_pages(const struct faults *f, const struct pattern *p)
 {
-	uint64_t *order = malloc(touches * sizeof(*order));
+	return f->size / p->stride / p->every;
+}
+
+static size_t case_touches(const struct faults *f, const struct pattern *p, enum figure fig)
+{
+	size_t n = pattern_pages(f, p);
+	return fig == LATENCY && n > MAX_CHAIN ? MAX_CHAIN : n;
+}
+
+/* The order of a pair of cases: page j of the pattern for j < touches, in
+ * that order or shuffled (Fisher-Yates, fixed seed): the same pages either way. */
+static void make_order(struct faults *f, const struct pattern *p, size_t touches)
+{
 	unsigned long long rng = 88172645463325252ull;
 
-	if (!order) {
-		hmb_set_error("cannot allocate the page order");
-		return -1;
+	memset(f->touched, 0, f->pages);
+	for (size_t j = 0; j < touches; j++) {
+		uint64_t page = p->every > 1 ? j * p->every + sparse_offset(j) : j;
+		f->order_host[j] = page;
+		f->touched[page * p->stride / PAGE] = 1;
 	}
-	for (size_t i = 0; i < touches; i++)
-		order[i] = i * every;
-	for (size_t i = touches - 1; shuffle && i > 0; i--) {
-		size_t j;
+	if (strcmp(p->order, "random") != 0)
+		return;
+	for (size_t i = touches - 1; i > 0; i--) {
+		size_t k;
 		uint64_t t;
 		rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-		j = (size_t)(rng % (i + 1));
-		t = order[i], order[i] = order[j], order[j] = t;
+		k = (size_t)(rng % (i + 1));
+		t = f->order_host[i], f->order_host[i] = f->order_host[k], f->order_host[k] = t;
 	}
-	HMB_CHECK(hipMemcpy(f->order_dev, order, touches * sizeof(*order), hipMemcpyHostToDevice));
-	free(order);
+}
+
+/* Every page of the buffer back on the host, in bulk where the runtime can
+ * prefetch this memory to the host; where it refuses, the host's own
+ * accesses that follow bring the pages back, one CPU fault at a time. */
+static int pages_home(struct hmb_ctx *ctx, struct faults *f)
+{
+	hipError_t e;
+
+	if (f->prefetch == 0)
+		return 0;
+	e = hipMemPrefetchAsync(f->buf, f->size, hipCpuDeviceId, ctx->stream);
+	if (e != hipSuccess && f->prefetch < 0) {
+		(void)hipGetLastError();
+		f->prefetch = 0;
+		snprintf(f->returned_by, sizeof(f->returned_by), "host writes alone (CPU page "
+			 "faults): hipMemPrefetchAsync to the host refused: %s",
+			 hipGetErrorString(e));
+		return 0;
+	}
+	if (e != hipSuccess) {
+		hmb_hip_error("hipMemPrefetchAsync(buf, size, hipCpuDeviceId, stream)", e,
+			      __FILE__, __LINE__);
+		return -1;
+	}
+	HMB_CHECK(hipStreamSynchronize(ctx->stream));
+	f->prefetch = 1;
 	return 0;
 fail:
-	free(order);
 	return -1;
 }
 
-/* Every touched word got +1 per kernel; every other word is untouched. */
-static size_t check_touches(const struct faults *f, size_t stride, size_t every, size_t touches,
-			    uint32_t seed, uint32_t add)
+static void host_write(struct faults *f, uint32_t seed)
+{
+	uint32_t *w = (uint32_t *)f->buf;
+	for (size_t i = 0; i < f->pages; i++)
+		w[i * WORDS_PER_PAGE] = hmb_pattern(i, seed);
+}
+
+static size_t host_check(const struct faults *f, uint32_t seed, uint32_t added)
 {
 	const uint32_t *w = (const uint32_t *)f->buf;
 	size_t bad = 0;
-	for (size_t k = 0; k < touches; k++) {
-		size_t word = k * every * stride / 4;
-		bad += w[word] != hmb_pattern(word, seed) + add;
-	}
+	for (size_t i = 0; i < f->pages; i++)
+		bad += w[i * WORDS_PER_PAGE] != hmb_pattern(i, seed) + (f->touched[i] ? added : 0);
 	return bad;
 }
 
-static void fault_case(struct faults *f, size_t stride, const char *order_name, size_t every)
+static int fault_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 {
-	const char *mem = f->system ? "system" : "managed";
-	size_t touches = f->size / stride / every;
-	int shuffle = strcmp(order_name, "random") == 0;
-	struct hmb_record *r = hmb_case(f->ctx, "%s/fault/stride=%s/%s", mem, hmb_sz(stride),
-					order_name);
-	struct hmb_stats first, resident;
-	double t;
-	double *res = calloc((size_t)f->reps, sizeof(*res));
+	struct fault_case *c = st;
+	struct faults *f = c->f;
 
-	hmb_param_num(r, "size", (double)f->size);
-	hmb_param_str(r, "memory", f->system ? "malloc (system allocated)" : "hipMallocManaged");
-	hmb_param_num(r, "stride", (double)stride);
-	hmb_param_str(r, "order", order_name);
-	hmb_param_num(r, "touch_one_page_in", (double)every);
-	hmb_record_ops(r, (double)touches);
-	if (!res || !touches || upload_order(f, touches, every, shuffle))
-		goto fail;
-	for (int i = 0; i < f->reps; i++) {
-		uint32_t seed = 500 + (uint32_t)i;
-		hmb_fill_host(f->buf, f->size, seed); /* every page back on the host */
-		if (touch_timed(f, stride, NULL, 0, &t)) /* loads the kernel, touches nothing */
-			goto fail;
-		if (touch_timed(f, stride, f->order_dev, touches, &t))
-			goto fail;
-		hmb_sample(r, t);
-		if (touch_timed(f, stride, f->order_dev, touches, &res[i]))
-			goto fail;
-		if (check_touches(f, stride, every, touches, seed, 2)) {
-			hmb_set_error("verification failed: touched words do not read pattern + 2");
-			goto fail;
-		}
-	}
-	hmb_stats_compute(r->samples, r->nsamples, &first);
-	hmb_stats_compute(res, (size_t)f->reps, &resident);
-	hmb_metric(r, "resident_kernel_s", resident.median, "s");
-	hmb_metric(r, "us_per_touch", (first.median - resident.median) / (double)touches * 1e6, "us");
-	hmb_observe_num(r, "touches", (double)touches);
-	hmb_observe_bool(r, "verified", 1);
-	free(res);
-	hmb_commit(f->ctx, r);
-	return;
+	(void)ctx, (void)i;
+	if (c->fig == LATENCY)
+		HMB_CHECK(hmb_launch_chain(f->buf, c->p->stride, f->order_dev, c->touches, stream));
+	else
+		HMB_CHECK(hmb_launch_touch(f->buf, c->p->stride, f->order_dev, c->touches, stream));
+	c->added++;
+	return 0;
 fail:
-	free(res);
-	hmb_case_failed(r);
-	hmb_commit(f->ctx, r);
+	return -1;
 }
 
-static void fault_cases(struct faults *f)
+/* The order on the device; for a resident case, the pages on the device:
+ * written by the host, then touched once by the same kernel. */
+static int fault_setup(struct hmb_ctx *ctx, void *st)
 {
-	static const size_t strides[] = { 4096, 65536, 2u << 20 };
-	for (int s = 0; s < 3 && !hmb_interrupted(); s++) {
-		if (strides[s] > f->size)
-			continue;
-		fault_case(f, strides[s], "sequential", 1);
-		fault_case(f, strides[s], "random", 1);
+	struct fault_case *c = st;
+	struct faults *f = c->f;
+
+	HMB_CHECK(hipMemcpy(f->order_dev, f->order_host, c->touches * sizeof(*f->order_host),
+			    hipMemcpyHostToDevice));
+	if (!c->resident)
+		return 0;
+	if (pages_home(ctx, f))
+		return -1;
+	c->seed = SEED;
+	c->added = 0;
+	host_write(f, c->seed);
+	if (fault_op(ctx, c, ctx->stream, -1))
+		return -1;
+	HMB_CHECK(hipStreamSynchronize(ctx->stream));
+	return 0;
+fail:
+	return -1;
+}
+
+/* Before each first-touch sample, untimed: every page back on the host. */
+static int fault_prepare(struct hmb_ctx *ctx, void *st, int sample)
+{
+	struct fault_case *c = st;
+
+	if (pages_home(ctx, c->f))
+		return -1;
+	c->seed = SEED + 1 + (uint32_t)sample;
+	c->added = 0;
+	host_write(c->f, c->seed);
+	return 0;
+}
+
+static int fault_verify(struct hmb_ctx *ctx, void *st)
+{
+	struct fault_case *c = st;
+	size_t bad;
+
+	if (pages_home(ctx, c->f))
+		return -1;
+	bad = host_check(c->f, c->seed, c->added);
+	if (bad) {
+		hmb_set_error("verification failed: word 0 of %zu of %zu pages is wrong after the "
+			      "timed touches (touched pages: the host's value + %u, others "
+			      "unchanged)", bad, c->f->pages, c->added);
+		return -1;
 	}
-	if (!hmb_interrupted() && f->size >= SPARSE_EVERY * 4096)
-		fault_case(f, 4096, "sparse", SPARSE_EVERY);
+	return 0;
+}
+
+static void fault_params(struct hmb_record *r, const struct fault_case *c, const char *baseline)
+{
+	const struct faults *f = c->f;
+	unsigned blocks, threads;
+	size_t per_thread;
+
+	hmb_touch_geometry(c->touches, c->fig == LATENCY, &blocks, &threads, &per_thread);
+	hmb_param_num(r, "size", (double)f->size);
+	hmb_param_str(r, "memory", strcmp(f->mem, "system") == 0 ? "malloc (system allocated)"
+								 : "hipMallocManaged");
+	hmb_param_str(r, "figure", c->fig == LATENCY
+			   ? "latency: one touch at a time, each waiting for the one before"
+			   : "throughput: every touch in flight at once");
+	hmb_param_num(r, "stride", (double)c->p->stride);
+	hmb_param_str(r, "order", c->p->order);
+	hmb_param_num(r, "touch_one_page_in", (double)c->p->every);
+	hmb_param_num(r, "touches", (double)c->touches);
+	hmb_param_str(r, "pages_at_start", c->resident
+			   ? "device: touched once by the same kernel in setup, untimed"
+			   : "host: before each sample, untimed, hipMemPrefetchAsync to the host "
+			     "(where supported) and a host write to every 4 KiB page");
+	hmb_param_num(r, "grid_blocks", blocks);
+	hmb_param_num(r, "block_threads", threads);
+	hmb_param_num(r, "elements_per_thread", (double)per_thread);
+	if (c->fig == LATENCY) {
+		hmb_param_num(r, "touches_in_flight", 1);
+	} else if (f->capacity > 0) {
+		size_t cap = (size_t)f->capacity;
+		hmb_param_num(r, "threads_launched", (double)blocks * threads);
+		hmb_param_num(r, "resident_thread_capacity", (double)cap);
+		hmb_param_num(r, "touches_in_flight", (double)(c->touches < cap ? c->touches : cap));
+	} else {
+		/* capacity unread (hipDeviceAttributeMaxThreadsPerMultiProcessor) */
+		hmb_param_num(r, "threads_launched", (double)blocks * threads);
+	}
+	if (baseline) {
+		hmb_param_str(r, "baseline_case", baseline);
+		hmb_param_str(r, "metric", c->fig == LATENCY
+				   ? "us_per_fault = (median - median of baseline_case) / touches "
+				     "x 1e6"
+				   : "faults_per_s = touches / (median - median of baseline_case)");
+	}
+	hmb_record_ops(r, (double)c->touches);
+}
+
+static void fault_measure(struct hmb_ctx *ctx, struct hmb_record *r, struct fault_case *c,
+			  const char *baseline)
+{
+	char what[192];
+	struct hmb_case m = {
+		.what = what,
+		.timing = timing,
+		.ops = { fault_setup, c->resident ? NULL : fault_prepare, fault_op, fault_verify,
+			 NULL },
+		.state = c,
+	};
+	const char *where = c->resident ? "pages already on the device" : "pages on the host";
+
+	if (c->fig == LATENCY)
+		snprintf(what, sizeof(what), "chain kernel, 1 thread: %zu touches one after the "
+			 "other (+1 to word 0 of each page), %s", c->touches, where);
+	else
+		snprintf(what, sizeof(what), "touch kernel, one thread per touch: %zu touches at "
+			 "once (+1 to word 0 of each page), %s", c->touches, where);
+	fault_params(r, c, baseline);
+	if (hmb_measure(ctx, r, &m) == 0)
+		hmb_observe_str(r, "pages_returned_by", c->f->prefetch == 0 ? c->f->returned_by
+				: "hipMemPrefetchAsync to the host, then host writes");
+}
+
+/* The figure from the medians of a first-touch case and its resident case. */
+static void derive(struct hmb_record *first, const struct hmb_record *resident,
+		   enum figure fig, size_t touches)
+{
+	double t = hmb_median(first), base = hmb_median(resident);
+
+	if (t < 0)
+		return;
+	if (base < 0) {
+		hmb_observe_str(first, "metric_missing", "the resident case has no figure");
+		return;
+	}
+	hmb_metric(first, "resident_median_s", base, "s");
+	if (t <= base) {
+		hmb_observe_str(first, "metric_missing", "the first touch was not slower than the "
+				"resident run: no fault cost to report");
+		return;
+	}
+	if (fig == LATENCY)
+		hmb_metric(first, "us_per_fault", (t - base) / (double)touches * 1e6, "us");
+	else
+		hmb_metric(first, "faults_per_s", (double)touches / (t - base), "faults/s");
+}
+
+static void fault_pair(struct hmb_ctx *ctx, struct faults *f, const struct pattern *p,
+		       enum figure fig)
+{
+	struct fault_case first = { f, p, fig, 0, case_touches(f, p, fig), 0, 0 };
+	struct fault_case resident = first;
+	struct hmb_record *rf, *rr;
+	char name[160], base[176];
+
+	snprintf(name, sizeof(name), "%s/%s/stride=%s/%s", f->mem, figure_name[fig],
+		 hmb_sz(p->stride), p->order);
+	snprintf(base, sizeof(base), "%s/resident", name);
+	if (!hmb_selected(ctx, name) && !hmb_selected(ctx, base))
+		return;
+	resident.resident = 1;
+	make_order(f, p, first.touches);
+	rf = hmb_case(ctx, "%s", name);
+	rr = hmb_case(ctx, "%s", base);
+	fault_measure(ctx, rf, &first, base);
+	if (!hmb_interrupted())
+		fault_measure(ctx, rr, &resident, NULL);
+	else
+		hmb_record_status(rr, HMB_SKIPPED, "interrupted");
+	derive(rf, rr, fig, first.touches);
+	hmb_commit(ctx, rf);
+	hmb_commit(ctx, rr);
+}
+
+static int any_selected(struct hmb_ctx *ctx, const char *mem)
+{
+	size_t len = strlen(mem);
+	for (const char *const *c = cases; *c; c++)
+		if (strncmp(*c, mem, len) == 0 && (*c)[len] == '/' && hmb_selected(ctx, *c))
+			return 1;
+	return 0;
+}
+
+/* A failed record for buffers that could not be allocated (the pending error). */
+static void alloc_failed(struct hmb_ctx *ctx, const char *name, size_t size)
+{
+	struct hmb_record *r = hmb_case(ctx, "%s", name);
+	hmb_param_num(r, "size", (double)size);
+	hmb_case_failed(r);
+	hmb_commit(ctx, r);
+}
+
+/* Every fault case of one kind of memory, on its own buffer. */
+static void memory_cases(struct hmb_ctx *ctx, struct faults *f, const char *mem)
+{
+	int managed = strcmp(mem, "managed") == 0;
+	size_t entries = f->pages ? f->pages : 1;
+
+	if (!any_selected(ctx, mem))
+		return;
+	if (!f->pages) {
+		hmb_skip(ctx, managed ? "managed/fault" : "system/fault", f->size,
+			 "the buffer is smaller than one 4 KiB page");
+		return;
+	}
+	if (managed && !hmb_managed_allowed(ctx, "managed/fault", f->size))
+		return;
+	f->mem = mem;
+	f->prefetch = -1;
+	f->owned = managed ? hmb_alloc(ctx, HMB_MEM_MANAGED, f->size)
+			   : hmb_alloc(ctx, HMB_MEM_SYSTEM, f->size + SYSTEM_ALIGN);
+	if (!f->owned || !(f->order_dev = hmb_alloc(ctx, HMB_MEM_DEVICE, entries * sizeof(uint64_t))) ||
+	    !(f->order_host = hmb_alloc(ctx, HMB_MEM_PAGEABLE, entries * sizeof(uint64_t))) ||
+	    !(f->touched = hmb_alloc(ctx, HMB_MEM_PAGEABLE, entries))) {
+		alloc_failed(ctx, managed ? "managed/fault" : "system/fault", f->size);
+	} else {
+		/* system memory 2 MiB aligned, as managed memory is */
+		f->buf = managed ? f->owned
+				 : (uint8_t *)(((uintptr_t)f->owned + SYSTEM_ALIGN - 1) &
+					       ~(uintptr_t)(SYSTEM_ALIGN - 1));
+		for (int fig = LATENCY; fig <= THROUGHPUT; fig++)
+			for (size_t i = 0; i < NPATTERNS && !hmb_interrupted(); i++)
+				if (pattern_pages(f, &patterns[i]) > 0)
+					fault_pair(ctx, f, &patterns[i], (enum figure)fig);
+	}
+	hmb_free(ctx, f->touched);
+	hmb_free(ctx, f->order_host);
+	hmb_free(ctx, f->order_dev);
+	hmb_free(ctx, f->owned);
+	f->touched = NULL, f->order_host = NULL, f->order_dev = NULL, f->owned = NULL;
+	f->buf = NULL;
+}
+
+static void system_unsupported(struct hmb_ctx *ctx, size_t size)
+{
+	struct hmb_record *r = hmb_case(ctx, "system/fault");
+	const char *x = getenv("HSA_XNACK");
+
+	hmb_param_num(r, "size", (double)size);
+	hmb_record_status(r, HMB_UNSUPPORTED,
+			  "the device cannot access pageable (malloc) memory: "
+			  "hipDeviceAttributePageableMemoryAccess = %d (%s; arch %s, "
+			  "HSA_XNACK=%s). On AMD this needs an xnack+ GPU and HSA_XNACK=1; "
+			  "on NVIDIA, HMM (open kernel modules, Linux 6.1+) or ATS.",
+			  ctx->dev->pageable_memory_access,
+			  ctx->dev->xnack_arch == 1 ? "xnack+" :
+			  ctx->dev->xnack_arch == 0 ? "xnack-" : "no xnack in arch name",
+			  ctx->dev->arch, x ? x : "unset");
+	hmb_commit(ctx, r);
 }
 
 static void record_state(struct hmb_ctx *ctx)
@@ -185,135 +523,163 @@ static void record_state(struct hmb_ctx *ctx)
 			d->pageable_uses_host_page_tables);
 	hmb_observe_num(r, "concurrent_managed_access", d->concurrent_managed_access);
 	hmb_observe_str(r, "transparent_hugepages", ctx->report->host.thp);
+	hmb_observe_num(r, "host_page_bytes", (double)sysconf(_SC_PAGESIZE));
 	hmb_commit(ctx, r);
 }
 
-/* A kernel reads pinned host memory in place: the link's speed, no migration. */
-static void zero_copy(struct hmb_ctx *ctx, struct faults *f, const struct hmb_sizes *sizes)
+/* Multiprocessors x max resident threads per multiprocessor; 0 if unread. */
+static long resident_threads(const struct hmb_device *d)
+{
+	int per_mp = -1;
+
+	if (d->compute_units <= 0 ||
+	    hipDeviceGetAttribute(&per_mp, hipDeviceAttributeMaxThreadsPerMultiProcessor,
+				  d->ordinal) != hipSuccess || per_mp <= 0) {
+		(void)hipGetLastError();
+		return 0;
+	}
+	return (long)d->compute_units * per_mp;
+}
+
+/* Zero-copy: a kernel reads pinned host memory in place. */
+struct zero_copy {
+	uint32_t *host, *mapped, *dst;
+	size_t bytes;
+	uint32_t seed;
+};
+
+static int zc_setup(struct hmb_ctx *ctx, void *st)
+{
+	struct zero_copy *z = st;
+
+	(void)ctx;
+	hmb_fill_host(z->host, z->bytes, z->seed);
+	HMB_CHECK(hipMemset(z->dst, POISON, z->bytes));
+	HMB_CHECK(hipDeviceSynchronize());
+	return 0;
+fail:
+	return -1;
+}
+
+static int zc_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
+{
+	struct zero_copy *z = st;
+
+	(void)ctx, (void)i;
+	HMB_CHECK(hmb_launch_copy(z->dst, z->mapped, z->bytes / 4, stream));
+	return 0;
+fail:
+	return -1;
+}
+
+static int zc_verify(struct hmb_ctx *ctx, void *st)
+{
+	struct zero_copy *z = st;
+	unsigned long long bad = 0;
+
+	(void)ctx;
+	HMB_CHECK(hmb_check_device(z->dst, 0, z->bytes, z->seed, 0, &bad));
+	if (bad) {
+		hmb_set_error("verification failed: %llu words read through the mapping were "
+			      "wrong", bad);
+		return -1;
+	}
+	return 0;
+fail:
+	return -1;
+}
+
+static void zero_copy_case(struct hmb_ctx *ctx, struct zero_copy *z)
+{
+	struct hmb_record *r = hmb_case(ctx, "zero-copy/read");
+	char what[128];
+	struct hmb_case m = {
+		.what = what,
+		.timing = timing,
+		.ops = { zc_setup, NULL, zc_op, zc_verify, NULL },
+		.state = z,
+	};
+
+	snprintf(what, sizeof(what), "copy kernel: device memory <- %s of mapped pinned host "
+		 "memory", hmb_sz(z->bytes));
+	hmb_param_num(r, "size", (double)z->bytes);
+	hmb_param_str(r, "memory", "hipHostMalloc(Mapped) read through hipHostGetDevicePointer");
+	hmb_param_num(r, "grid_blocks", hmb_grid_stride_blocks(z->bytes / 4));
+	hmb_param_num(r, "block_threads", hmb_block_threads());
+	hmb_param_bool(r, "grid_stride", 1);
+	hmb_record_bytes(r, (double)z->bytes);
+	if (ctx->dev->link.peak_gbps > 0)
+		hmb_record_peak(r, ctx->dev->link.peak_gbps);
+	hmb_measure(ctx, r, &m);
+	hmb_commit(ctx, r);
+}
+
+static void zero_copy(struct hmb_ctx *ctx, const struct hmb_sizes *sizes)
 {
 	size_t max = hmb_sizes_max(sizes);
-	uint32_t *host = NULL, *mapped = NULL, *dst = NULL;
+	struct zero_copy z;
 
-	HMB_CHECK(hipHostMalloc((void **)&host, max, hipHostMallocMapped));
-	HMB_CHECK(hipHostGetDevicePointer((void **)&mapped, host, 0));
-	HMB_CHECK(hipMalloc((void **)&dst, max));
+	memset(&z, 0, sizeof(z));
+	if (!hmb_selected(ctx, "zero-copy/read"))
+		return;
+	if (!(z.host = hmb_alloc(ctx, HMB_MEM_MAPPED, max)) ||
+	    !(z.dst = hmb_alloc(ctx, HMB_MEM_DEVICE, max)))
+		goto fail;
+	HMB_CHECK(hipHostGetDevicePointer((void **)&z.mapped, z.host, 0));
 	for (size_t i = 0; i < sizes->n && !hmb_interrupted(); i++) {
-		size_t n = sizes->v[i];
-		struct hmb_record *r = hmb_case(ctx, "zero-copy/read");
-		unsigned long long bad = 0;
-		int ok = 1;
-		hmb_param_num(r, "size", (double)n);
-		hmb_param_str(r, "memory", "hipHostMalloc(Mapped) read through hipHostGetDevicePointer");
-		hmb_record_bytes(r, (double)n);
-		if (ctx->dev->link.peak_gbps > 0)
-			hmb_record_peak(r, ctx->dev->link.peak_gbps);
-		hmb_fill_host(host, n, 900 + (uint32_t)i);
-		for (int k = 0; k < 1 + f->reps && ok; k++) {
-			float ms = 0;
-			ok = hipEventRecord(f->start, f->stream) == hipSuccess &&
-			     hmb_launch_copy(dst, mapped, n / 4, f->stream) == hipSuccess &&
-			     hipEventRecord(f->stop, f->stream) == hipSuccess &&
-			     hipEventSynchronize(f->stop) == hipSuccess &&
-			     hipEventElapsedTime(&ms, f->start, f->stop) == hipSuccess;
-			if (ok && k > 0)
-				hmb_sample(r, ms * 1e-3);
-		}
-		if (!ok)
-			hmb_set_error("the zero-copy kernel failed: %s",
-				      hipGetErrorString(hipGetLastError()));
-		else if (hmb_check_device(dst, 0, n, 900 + (uint32_t)i, 0, &bad) != hipSuccess || bad) {
-			hmb_set_error("verification failed: %llu words read through the mapping "
-				      "were wrong", bad);
-			ok = 0;
-		}
-		if (ok)
-			hmb_observe_bool(r, "verified", 1);
-		else
-			hmb_case_failed(r);
-		hmb_commit(ctx, r);
+		z.bytes = sizes->v[i];
+		z.seed = 900 + (uint32_t)i;
+		zero_copy_case(ctx, &z);
 	}
+	hmb_free(ctx, z.dst);
+	hmb_free(ctx, z.host);
+	return;
 fail:
-	if (host)
-		hipHostFree(host);
-	if (dst)
-		hipFree(dst);
+	alloc_failed(ctx, "zero-copy/read", max);
+	hmb_free(ctx, z.dst);
+	hmb_free(ctx, z.host);
 }
 
 static int run(struct hmb_ctx *ctx)
 {
 	struct faults f;
 	struct hmb_sizes sizes, zc;
-	int rc = -1;
 
 	memset(&f, 0, sizeof(f));
-	f.ctx = ctx;
-	f.reps = hmb_reps(ctx, 3);
 	hmb_sizes_or(ctx, &sizes, "256M", "16M");
 	hmb_sizes_or(ctx, &zc, "64K,1M,16M,256M", "64K,4M");
 	f.size = hmb_sizes_max(&sizes);
+	f.pages = f.size / PAGE;
+	f.capacity = resident_threads(ctx->dev);
 	record_state(ctx);
-	HMB_CHECK(hipStreamCreateWithFlags(&f.stream, hipStreamNonBlocking));
-	HMB_CHECK(hipEventCreate(&f.start));
-	HMB_CHECK(hipEventCreate(&f.stop));
-	HMB_CHECK(hipMalloc((void **)&f.order_dev, (f.size / 4096 + 1) * sizeof(uint64_t)));
-
-	if (hmb_managed_allowed(ctx, "managed/fault", f.size)) {
-		HMB_CHECK(hipMallocManaged((void **)&f.buf, f.size, hipMemAttachGlobal));
-		fault_cases(&f);
-		HMB_CHECK(hipFree(f.buf));
-		f.buf = NULL;
-	}
-
-	if (ctx->dev->pageable_memory_access != 1) {
-		struct hmb_record *r = hmb_case(ctx, "system/fault");
-		const char *x = getenv("HSA_XNACK");
-		hmb_param_num(r, "size", (double)f.size);
-		hmb_record_status(r, HMB_UNSUPPORTED,
-				  "the device cannot access pageable (malloc) memory: "
-				  "hipDeviceAttributePageableMemoryAccess = %d (%s; arch %s, "
-				  "HSA_XNACK=%s). On AMD this needs an xnack+ GPU and HSA_XNACK=1; "
-				  "on NVIDIA, HMM (open kernel modules, Linux 6.1+) or ATS.",
-				  ctx->dev->pageable_memory_access,
-				  ctx->dev->xnack_arch == 1 ? "xnack+" :
-				  ctx->dev->xnack_arch == 0 ? "xnack-" : "no xnack in arch name",
-				  ctx->dev->arch, x ? x : "unset");
-		hmb_commit(ctx, r);
-	} else if (!hmb_interrupted()) {
-		f.system = 1;
-		f.buf = aligned_alloc(2u << 20, f.size);
-		if (!f.buf) {
-			hmb_set_error("cannot allocate %s of system memory", hmb_sz(f.size));
-			goto fail;
-		}
-		fault_cases(&f);
-		free(f.buf);
-		f.buf = NULL;
-	}
 	if (!hmb_interrupted())
-		zero_copy(ctx, &f, &zc);
-	rc = 0;
-fail:
-	if (f.buf)
-		f.system ? free(f.buf) : (void)hipFree(f.buf);
-	if (f.order_dev)
-		hipFree(f.order_dev);
-	if (f.start)
-		hipEventDestroy(f.start);
-	if (f.stop)
-		hipEventDestroy(f.stop);
-	if (f.stream)
-		hipStreamDestroy(f.stream);
-	return rc;
+		memory_cases(ctx, &f, "managed");
+	if (!hmb_interrupted() && ctx->dev->pageable_memory_access != 1)
+		system_unsupported(ctx, f.size);
+	else if (!hmb_interrupted())
+		memory_cases(ctx, &f, "system");
+	if (!hmb_interrupted())
+		zero_copy(ctx, &zc);
+	return 0;
 }
 
 const struct hmb_bench hmb_bench_xnack = {
 	.name = "xnack",
-	.summary = "GPU page-fault cost: XNACK/HMM on AMD, demand paging on NVIDIA; zero-copy "
-		   "as the contrast",
+	.summary = "GPU page faults: latency (one at a time) and throughput (all at once), "
+		   "XNACK/HMM on AMD, demand paging on NVIDIA; zero-copy as the contrast",
 	.needs = HMB_NEEDS_MANAGED,
 	.options = NULL,
 	.help = "--sizes: the faulting buffer (largest size; default 256M; --quick 16M) and\n"
-		"the zero-copy sizes (default 64K,1M,16M,256M). us_per_touch = (first touch -\n"
-		"resident) / touches. On AMD compare HSA_XNACK=0 and HSA_XNACK=1 runs.",
+		"the zero-copy sizes (default 64K,1M,16M,256M; --quick 64K,4M). Strides larger\n"
+		"than the buffer are left out. Cases are memory/figure/stride=S/order, each\n"
+		"with a /resident twin: the same kernel, order and pages, already on the device.\n"
+		"fault-latency: one thread, each touch's address depends on the previous\n"
+		"load (at most 512 touches); us_per_fault = (first touch - resident) / touches.\n"
+		"fault-throughput: one thread per touch, all in flight at once; faults_per_s =\n"
+		"touches / (first touch - resident). Pages go back to the host before every\n"
+		"sample, untimed. Random order is a permutation of the sequential pages: where\n"
+		"it differs, the driver's 2 MiB migration and prefetch is why. On AMD compare\n"
+		"HSA_XNACK=0 and HSA_XNACK=1 runs.",
+	.cases = cases,
 	.run = run,
 };

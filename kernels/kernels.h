@@ -40,10 +40,23 @@ hipError_t hmb_launch_spin(long long iters, unsigned long long *sink, hipStream_
 hipError_t hmb_launch_lcg(uint32_t *p, size_t words, int iters, hipStream_t stream);
 /* p[i] += 1 for every word: reads and writes all of a buffer. */
 hipError_t hmb_launch_increment(uint32_t *p, size_t words, hipStream_t stream);
-/* Adds 1 to the first word of each touched page: page k is at
- * base + (order ? order[k] : k) * stride, for k in [0, touches). */
+/* paging.hip: touching pages. Touch k adds 1 to the first word of the page
+ * at base + (order ? order[k] : k) * stride, for k in [0, touches).
+ * hmb_launch_touch: one thread per touch, all issued at once.
+ * hmb_launch_chain: one thread (1 block of 1) makes the touches one after
+ * the other, each address depending on the value the previous touch loaded,
+ * so each touch waits for its own fault; order (device memory) is required. */
 hipError_t hmb_launch_touch(uint8_t *base, size_t stride, const uint64_t *order,
 			    size_t touches, hipStream_t stream);
+hipError_t hmb_launch_chain(uint8_t *base, size_t stride, const uint64_t *order,
+			    size_t touches, hipStream_t stream);
+/* The geometry those launchers use for `touches` (chain non-zero: the chain). */
+void hmb_touch_geometry(size_t touches, int chain, unsigned *blocks, unsigned *threads,
+			size_t *per_thread);
+/* The geometry of the grid-stride launchers (fill, check, copy, increment):
+ * blocks for `items` items, and threads per block. */
+unsigned hmb_grid_stride_blocks(size_t items);
+unsigned hmb_block_threads(void);
 /* dst[i] = src[i] (src may be host memory mapped into the device). */
 hipError_t hmb_launch_copy(uint32_t *dst, const uint32_t *src, size_t words, hipStream_t stream);
 

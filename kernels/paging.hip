@@ -1,4 +1,4 @@
-/* paging.hip - touching pages (fault cost) and a __managed__ static array. */
+/* paging.hip - touching pages (fault latency and throughput) and a __managed__ static array. */
 #include "hip_device.h"
 #include "kernels.h"
 
@@ -10,6 +10,7 @@
 __managed__ uint32_t managed_static[HMB_MANAGED_STATIC_WORDS];
 #endif
 
+/* One thread per touch: every touch is issued at once. */
 __global__ void touch_kernel(uint8_t *base, size_t stride, const uint64_t *order, size_t touches)
 {
 	size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
@@ -20,12 +21,60 @@ __global__ void touch_kernel(uint8_t *base, size_t stride, const uint64_t *order
 	}
 }
 
+/* One thread walks the pages: the address of touch k+1 is computed from the
+ * value that touch k loaded ((v & zero), zero being 0 at run time but
+ * unknown to the compiler), so no touch can be issued before the one before
+ * it has completed, its page fault included: one fault at a time. The
+ * store of v + 1 does not hold up the next load; the load does. */
+__global__ void chain_kernel(uint8_t *base, size_t stride, const uint64_t *order, size_t touches,
+			     uint32_t zero)
+{
+	volatile uint32_t *word = (volatile uint32_t *)(base + order[0] * stride);
+	for (size_t k = 0;; k++) {
+		uint32_t v = *word;
+		*word = v + 1;
+		if (k + 1 == touches)
+			break;
+		word = (volatile uint32_t *)(base + order[k + 1] * stride + (v & zero));
+	}
+}
+
+extern "C" void hmb_touch_geometry(size_t touches, int chain, unsigned *blocks,
+				   unsigned *threads, size_t *per_thread)
+{
+	size_t b = (touches + HMB_THREADS - 1) / HMB_THREADS;
+	*blocks = chain ? 1 : (unsigned)(b ? b : 1);
+	*threads = chain ? 1 : HMB_THREADS;
+	*per_thread = chain ? touches : 1;
+}
+
 extern "C" hipError_t hmb_launch_touch(uint8_t *base, size_t stride, const uint64_t *order,
 				       size_t touches, hipStream_t stream)
 {
-	unsigned blocks = (unsigned)((touches + HMB_THREADS - 1) / HMB_THREADS);
-	touch_kernel<<<blocks ? blocks : 1, HMB_THREADS, 0, stream>>>(base, stride, order, touches);
+	unsigned blocks, threads;
+	size_t per_thread;
+	hmb_touch_geometry(touches, 0, &blocks, &threads, &per_thread);
+	touch_kernel<<<blocks, threads, 0, stream>>>(base, stride, order, touches);
 	return hipGetLastError();
+}
+
+extern "C" hipError_t hmb_launch_chain(uint8_t *base, size_t stride, const uint64_t *order,
+				       size_t touches, hipStream_t stream)
+{
+	if (touches == 0 || !order)
+		return hipErrorInvalidValue;
+	chain_kernel<<<1, 1, 0, stream>>>(base, stride, order, touches, 0);
+	return hipGetLastError();
+}
+
+extern "C" unsigned hmb_grid_stride_blocks(size_t items)
+{
+	return hmb_blocks(items);
+}
+
+extern "C" unsigned hmb_block_threads(void)
+{
+	return HMB_THREADS;
 }
 
 extern "C" uint32_t *hmb_managed_static(void)

@@ -46,6 +46,7 @@ typedef enum cudaDeviceAttr hipDeviceAttribute_t;
 #define hipDeviceAttributeComputeCapabilityMajor  cudaDevAttrComputeCapabilityMajor
 #define hipDeviceAttributeComputeCapabilityMinor  cudaDevAttrComputeCapabilityMinor
 #define hipDeviceAttributeMultiprocessorCount     cudaDevAttrMultiProcessorCount
+#define hipDeviceAttributeMaxThreadsPerMultiProcessor cudaDevAttrMaxThreadsPerMultiProcessor
 #define hipDeviceAttributeManagedMemory           cudaDevAttrManagedMemory
 #define hipDeviceAttributeConcurrentManagedAccess cudaDevAttrConcurrentManagedAccess
 #define hipDeviceAttributePageableMemoryAccess    cudaDevAttrPageableMemoryAccess
