@@ -53,10 +53,6 @@ hipError_t hmb_launch_chain(uint8_t *base, size_t stride, const uint64_t *order,
 /* The geometry those launchers use for `touches` (chain non-zero: the chain). */
 void hmb_touch_geometry(size_t touches, int chain, unsigned *blocks, unsigned *threads,
 			size_t *per_thread);
-/* The geometry of the grid-stride launchers (fill, check, copy, increment):
- * blocks for `items` items, and threads per block. */
-unsigned hmb_grid_stride_blocks(size_t items);
-unsigned hmb_block_threads(void);
 /* dst[i] = src[i] (src may be host memory mapped into the device). */
 hipError_t hmb_launch_copy(uint32_t *dst, const uint32_t *src, size_t words, hipStream_t stream);
 

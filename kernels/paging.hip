@@ -67,16 +67,6 @@ extern "C" hipError_t hmb_launch_chain(uint8_t *base, size_t stride, const uint6
 	return hipGetLastError();
 }
 
-extern "C" unsigned hmb_grid_stride_blocks(size_t items)
-{
-	return hmb_blocks(items);
-}
-
-extern "C" unsigned hmb_block_threads(void)
-{
-	return HMB_THREADS;
-}
-
 extern "C" uint32_t *hmb_managed_static(void)
 {
 #ifdef HMB_HAVE_MANAGED_STATIC
