@@ -1,6 +1,11 @@
-/* device.c - probing the GPU through the HIP runtime, and its PCIe link. */
+/*
+ * device.c - probing the GPU through the HIP runtime, its PCIe link (sysfs)
+ * and, on AMD, the KFD topology; then handing the facts to memmodel.c.
+ */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "device.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +116,7 @@ int hmb_device_open(int ordinal, struct hmb_device *d, char *err, size_t errlen)
 	d->async_engines = attr(hipDeviceAttributeAsyncEngineCount, ordinal);
 	d->concurrent_kernels = attr(hipDeviceAttributeConcurrentKernels, ordinal);
 	d->integrated = attr(hipDeviceAttributeIntegrated, ordinal);
+	d->host_native_atomics = attr(hipDeviceAttributeHostNativeAtomicSupported, ordinal);
 	d->l2_bytes = attr(hipDeviceAttributeL2CacheSize, ordinal);
 	d->memory_bus_width_bits = attr(hipDeviceAttributeMemoryBusWidth, ordinal);
 	d->memory_clock_khz = attr(hipDeviceAttributeMemoryClockRate, ordinal);
@@ -118,7 +124,58 @@ int hmb_device_open(int ordinal, struct hmb_device *d, char *err, size_t errlen)
 
 	d->link.gen = d->link.width = d->link.max_gen = d->link.max_width = -1;
 	hmb_link_from_sysfs(d->pci_bus_id, &d->link, NULL);
+#if defined(HMB_PLATFORM_NVIDIA)
+	d->kfd.host_link_type = d->kfd.host_link_max_mbs = -1;
+	d->kfd.sdma_engines = d->kfd.sdma_xgmi_engines = -1;
+#else
+	hmb_kfd_read(d->pci_bus_id, NULL, &d->kfd);
+#endif
+	hmb_device_interpret(d, 0);
 	return 0;
+}
+
+void hmb_device_facts(const struct hmb_device *d, double peak_override, struct hmb_facts *f)
+{
+	memset(f, 0, sizeof(*f));
+#if defined(HMB_PLATFORM_NVIDIA)
+	f->vendor = HMB_VENDOR_NVIDIA;
+#else
+	f->vendor = HMB_VENDOR_AMD;
+#endif
+	f->name = d->name;
+	f->arch = d->arch;
+	f->integrated = d->integrated;
+	f->managed_memory = d->managed_memory;
+	f->concurrent_managed_access = d->concurrent_managed_access;
+	f->pageable_memory_access = d->pageable_memory_access;
+	f->pageable_uses_host_page_tables = d->pageable_uses_host_page_tables;
+	f->host_native_atomics = d->host_native_atomics;
+	f->host_register = d->host_register;
+	f->fine_grained = d->fine_grained;
+	f->async_engines = d->async_engines;
+	f->link_gen = d->link.gen;
+	f->link_width = d->link.width;
+	f->link_max_gen = d->link.max_gen;
+	f->link_max_width = d->link.max_width;
+	f->kfd_host_link = d->kfd.host_link_type;
+	f->kfd_host_link_mbs = d->kfd.host_link_max_mbs;
+	f->sdma_engines = d->kfd.sdma_engines;
+	f->sdma_xgmi_engines = d->kfd.sdma_xgmi_engines;
+	f->hsa_xnack = getenv("HSA_XNACK");
+	f->hsa_enable_sdma = getenv("HSA_ENABLE_SDMA");
+	f->hsa_enable_peer_sdma = getenv("HSA_ENABLE_PEER_SDMA");
+	f->gpu_max_hw_queues = getenv("GPU_MAX_HW_QUEUES");
+	f->hip_host_coherent = getenv("HIP_HOST_COHERENT");
+	f->peak_override_gbps = peak_override;
+	f->have_host_uncached = HMB_HAVE_HOST_UNCACHED;
+	f->have_device_uncached = HMB_HAVE_DEVICE_UNCACHED;
+}
+
+void hmb_device_interpret(struct hmb_device *d, double peak_override)
+{
+	struct hmb_facts f;
+	hmb_device_facts(d, peak_override, &f);
+	hmb_memmodel_interpret(&f, &d->model);
 }
 
 size_t hmb_device_free_mem(void)
@@ -129,7 +186,7 @@ size_t hmb_device_free_mem(void)
 	return free_mem;
 }
 
-static int gen_of_gts(double gts)
+int hmb_pcie_gen_of_gts(double gts)
 {
 	static const double rates[] = { 2.5, 5.0, 8.0, 16.0, 32.0, 64.0 };
 	for (int i = 0; i < 6; i++)
@@ -140,18 +197,7 @@ static int gen_of_gts(double gts)
 
 double hmb_pcie_peak_gbps(double gts, int width)
 {
-	double encoding;
-	int gen = gen_of_gts(gts);
-
-	if (gen < 1 || width < 1)
-		return 0;
-	if (gen <= 2)
-		encoding = 8.0 / 10.0;      /* 8b/10b */
-	else if (gen <= 5)
-		encoding = 128.0 / 130.0;   /* 128b/130b */
-	else
-		encoding = 242.0 / 256.0;   /* FLIT mode payload share */
-	return gts * width * encoding / 8.0;
+	return hmb_pcie_gen_peak_gbps(hmb_pcie_gen_of_gts(gts), width);
 }
 
 void hmb_link_from_generation(struct hmb_link *link, int gen, int width, int max_gen,
@@ -166,7 +212,9 @@ void hmb_link_from_generation(struct hmb_link *link, int gen, int width, int max
 	link->max_gen = max_gen;
 	link->max_width = max_width;
 	link->gts = rates[gen - 1];
-	link->peak_gbps = hmb_pcie_peak_gbps(link->gts, width);
+	link->peak_gbps = hmb_pcie_gen_peak_gbps(max_gen, max_width);
+	if (link->peak_gbps <= 0)
+		link->peak_gbps = hmb_pcie_gen_peak_gbps(gen, width);
 	snprintf(link->source, sizeof(link->source), "%s", source);
 }
 
@@ -184,11 +232,30 @@ static int read_first_line(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+/* Maximum speed (GT/s) and width in a PCI device directory; 0 where absent. */
+static void read_max(const char *dir, double *gts, int *width)
+{
+	char path[PATH_MAX + 32], buf[64];
+
+	*gts = 0;
+	*width = 0;
+	snprintf(path, sizeof(path), "%s/max_link_speed", dir);
+	if (read_first_line(path, buf, sizeof(buf)) || sscanf(buf, "%lf", gts) != 1)
+		*gts = 0;
+	snprintf(path, sizeof(path), "%s/max_link_width", dir);
+	if (read_first_line(path, buf, sizeof(buf)) || sscanf(buf, "%d", width) != 1)
+		*width = 0;
+}
+
+/* The link's maximum is the lesser of what the GPU and the port above it
+ * (its parent directory in /sys/devices) can do: a gen5 GPU in a gen4 slot
+ * trains to gen4 at best. */
 int hmb_link_from_sysfs(const char *bus_id, struct hmb_link *link, const char *root)
 {
 	unsigned domain, bus, slot, fn;
-	char dir[256], path[320], buf[64];
-	double cur_gts, max_gts;
+	char dir[256], path[320], buf[64], real[PATH_MAX], *slash;
+	double cur_gts, max_gts, up_gts;
+	int max_width, up_width;
 
 	if (!bus_id || sscanf(bus_id, "%x:%x:%x.%x", &domain, &bus, &slot, &fn) != 4)
 		return -1;
@@ -201,14 +268,22 @@ int hmb_link_from_sysfs(const char *bus_id, struct hmb_link *link, const char *r
 	if (read_first_line(path, buf, sizeof(buf)) || sscanf(buf, "%d", &link->width) != 1)
 		return -1;
 	link->gts = cur_gts;
-	link->gen = gen_of_gts(cur_gts);
-	snprintf(path, sizeof(path), "%s/max_link_speed", dir);
-	if (!read_first_line(path, buf, sizeof(buf)) && sscanf(buf, "%lf", &max_gts) == 1)
-		link->max_gen = gen_of_gts(max_gts);
-	snprintf(path, sizeof(path), "%s/max_link_width", dir);
-	if (read_first_line(path, buf, sizeof(buf)) || sscanf(buf, "%d", &link->max_width) != 1)
-		link->max_width = -1;
-	link->peak_gbps = hmb_pcie_peak_gbps(cur_gts, link->width);
+	link->gen = hmb_pcie_gen_of_gts(cur_gts);
+	read_max(dir, &max_gts, &max_width);
+	if (realpath(dir, real) && (slash = strrchr(real, '/')) && slash != real) {
+		*slash = '\0';
+		read_max(real, &up_gts, &up_width);
+		if (up_gts > 0 && (max_gts <= 0 || up_gts < max_gts))
+			max_gts = up_gts;
+		if (up_width > 0 && (max_width <= 0 || up_width < max_width))
+			max_width = up_width;
+	}
+	link->max_gen = max_gts > 0 ? hmb_pcie_gen_of_gts(max_gts) : -1;
+	link->max_width = max_width > 0 ? max_width : -1;
+	if (link->max_gen > 0 && link->max_width > 0)
+		link->peak_gbps = hmb_pcie_peak_gbps(max_gts, link->max_width);
+	else
+		link->peak_gbps = hmb_pcie_peak_gbps(cur_gts, link->width);
 	snprintf(link->source, sizeof(link->source), "sysfs");
 	return 0;
 }

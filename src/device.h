@@ -8,11 +8,16 @@
 
 #include <stddef.h>
 
+#include "kfd.h"
+#include "memmodel.h"
+
 struct hmb_link {
-	int gen, width;            /* current */
-	int max_gen, max_width;
+	int gen, width;            /* current (an idle link trains down) */
+	int max_gen, max_width;    /* the best the GPU and its slot allow */
 	double gts;                /* current transfer rate per lane */
-	double peak_gbps;          /* one direction, after line encoding; 0 unknown */
+	double peak_gbps;          /* one direction at max_gen x max_width (else the current
+				    * link), after line encoding; 0 unknown. The peak that
+				    * figures use is model.peak_gbps (not PCIe everywhere). */
 	char source[16];           /* "sysfs", "nvml", "" */
 };
 
@@ -39,6 +44,7 @@ struct hmb_device {
 	int async_engines;
 	int concurrent_kernels;
 	int integrated;
+	int host_native_atomics;
 	int l2_bytes;
 	int memory_bus_width_bits;
 	int memory_clock_khz;
@@ -46,11 +52,19 @@ struct hmb_device {
 	int fine_grained;          /* AMD: fine-grained memory supported; -1 n/a (NVIDIA) */
 	int xnack_arch;            /* AMD: 1 "xnack+", 0 "xnack-", -1 not in the arch name */
 	struct hmb_link link;
+	struct hmb_kfd_gpu kfd;    /* AMD: KFD topology (host link type, SDMA engines) */
+	struct hmb_memmodel model; /* what all of the above means (memmodel.h) */
 };
 
 /* Open device `ordinal`: returns 0, or -1 with one line in err (no GPU,
  * ordinal out of range, runtime failure). */
 int hmb_device_open(int ordinal, struct hmb_device *dev, char *err, size_t errlen);
+/* Fill the fact sheet of memmodel.h from the device, the environment and
+ * this build; peak_override is --peak-gbps (0 none). */
+void hmb_device_facts(const struct hmb_device *dev, double peak_override, struct hmb_facts *f);
+/* (Re)compute dev->model; hmb_device_open does it without an override, the
+ * CLI again once the link and --peak-gbps are known. */
+void hmb_device_interpret(struct hmb_device *dev, double peak_override);
 /* Re-read free memory (modules size themselves from it). */
 size_t hmb_device_free_mem(void);
 /* PCIe link from Linux sysfs for a bus id; fills link, returns 0 when read. */
@@ -58,7 +72,9 @@ int hmb_link_from_sysfs(const char *pci_bus_id, struct hmb_link *link, const cha
 /* Fill link from a generation and width that a management library read. */
 void hmb_link_from_generation(struct hmb_link *link, int gen, int width, int max_gen,
 			      int max_width, const char *source);
-/* Peak bandwidth in GB/s of one direction of a PCIe link. */
+/* PCIe generation of a transfer rate per lane in GT/s (2.5 -> 1 ... 64 -> 6), or -1. */
+int hmb_pcie_gen_of_gts(double gts);
+/* Peak bandwidth in GB/s of one direction of a PCIe link (rate per lane in GT/s). */
 double hmb_pcie_peak_gbps(double gts, int width);
 
 #endif

@@ -76,6 +76,50 @@ static cJSON *link_json(const struct hmb_link *l)
 	return o;
 }
 
+/* The interpretation of memmodel.h: APU, managed access, host link and the
+ * peak used, copy engines and path, queues, memory kinds. */
+static void memory_model_json(cJSON *o, const struct hmb_device *d)
+{
+	const struct hmb_memmodel *m = &d->model;
+	cJSON *x, *a;
+
+	cJSON_AddBoolToObject(o, "apu", m->apu != 0);
+	x = cJSON_AddObjectToObject(o, "managed_access");
+	cJSON_AddStringToObject(x, "mode", hmb_access_name(m->managed_access));
+	add_str(x, "reason", m->managed_reason);
+	x = cJSON_AddObjectToObject(o, "system_allocator");
+	add_bool(x, "kernels_use_malloc", m->system_allocator);
+	add_str(x, "reason", m->system_allocator_reason);
+	x = cJSON_AddObjectToObject(o, "host_link");
+	cJSON_AddStringToObject(x, "kind", hmb_link_kind_name(m->link_kind));
+	add_str(x, "reason", m->link_reason);
+	add_positive(x, "peak_gbps", m->peak_gbps);
+	add_str(x, "peak_source", m->peak_gbps > 0 ? m->peak_source : NULL);
+	add_str(x, "no_peak_reason", m->peak_gbps > 0 ? NULL : m->peak_reason);
+	add_positive(x, "driver_reported_gbps", m->link_reported_gbps);
+	x = cJSON_AddObjectToObject(o, "copy_engines");
+	add_int(x, "count", m->copy_engines);
+	add_str(x, "source", m->copy_engines_source);
+	add_str(x, "copy_path", m->copy_path);
+	x = cJSON_AddObjectToObject(o, "hardware_queues");
+	add_int(x, "count", m->hw_queues);
+	add_str(x, "source", m->hw_queues_source);
+	a = cJSON_AddArrayToObject(o, "memory_kinds");
+	for (int k = 0; k < HMB_KIND_COUNT; k++) {
+		const struct hmb_kind_info *ki = &m->kinds[k];
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "kind", hmb_kind_name((enum hmb_mem_kind)k));
+		cJSON_AddStringToObject(e, "memory", ki->host ? "host" :
+					k == HMB_KIND_MANAGED || k == HMB_KIND_MANAGED_COARSE_GRAINED ?
+					"managed" : "device");
+		add_str(e, "api", ki->api);
+		cJSON_AddBoolToObject(e, "supported", ki->supported != 0);
+		add_str(e, "coherence", ki->coherence);
+		add_str(e, "reason", ki->supported ? NULL : ki->reason);
+		cJSON_AddItemToArray(a, e);
+	}
+}
+
 static cJSON *device_json(const struct hmb_device *d)
 {
 	cJSON *o = cJSON_CreateObject(), *x, *v;
@@ -112,7 +156,10 @@ static cJSON *device_json(const struct hmb_device *d)
 	x = cJSON_AddObjectToObject(o, "xnack");
 	add_bool(x, "arch_xnack", d->xnack_arch);
 	add_str(x, "HSA_XNACK", getenv("HSA_XNACK"));
+	add_bool(x, "enabled", d->model.xnack);
+	add_str(x, "evidence", d->model.xnack_evidence);
 	cJSON_AddItemToObject(o, "pcie_link", link_json(&d->link));
+	memory_model_json(o, d);
 	return o;
 }
 

@@ -90,6 +90,9 @@ static void print_global_help(FILE *out)
 	      "      --oversubscribe F  allow managed memory up to F x free device memory.\n"
 	      "                       Off by default: oversubscribing can make a shared GPU\n"
 	      "                       unresponsive for everyone on it.\n"
+	      "      --peak-gbps X    the host link's peak per direction in GB/s, for peak\n"
+	      "                       fractions where it is not PCIe (Infinity Fabric, NVLink-C2C)\n"
+	      "                       or not readable; overrides the PCIe figure\n"
 	      "  -h, --help           help (after a command: that command's help)\n"
 	      "  -V, --version        version\n"
 	      "\n"
@@ -162,7 +165,7 @@ static int parse_device_list(const char *text, int *out, int max)
 }
 
 enum { OPT_OVERSUBSCRIBE = 256, OPT_THRESHOLD, OPT_NO_ISOLATION, OPT_CHILD_OUTPUT,
-       OPT_CASES, OPT_DEVICES, OPT_MODULE = 512 };
+       OPT_CASES, OPT_DEVICES, OPT_PEAK_GBPS, OPT_MODULE = 512 };
 
 struct parsed {
 	struct hmb_options opt;
@@ -187,6 +190,7 @@ static void parse_args(int argc, char **argv, struct parsed *p)
 		{ "quick", no_argument, NULL, 'q' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "oversubscribe", required_argument, NULL, OPT_OVERSUBSCRIBE },
+		{ "peak-gbps", required_argument, NULL, OPT_PEAK_GBPS },
 		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -255,6 +259,16 @@ static void parse_args(int argc, char **argv, struct parsed *p)
 			if (errno || *end || !(p->opt.oversubscribe > 0) || p->opt.oversubscribe > 64)
 				usage_error("--oversubscribe: '%s' must be a factor above 0 and at most 64",
 					    optarg);
+			break;
+		}
+		case OPT_PEAK_GBPS: {
+			char *end;
+			errno = 0;
+			p->opt.peak_gbps = strtod(optarg, &end);
+			if (errno || *end || end == optarg || !(p->opt.peak_gbps > 0) ||
+			    p->opt.peak_gbps > 100000)
+				usage_error("--peak-gbps: '%s' must be a bandwidth in GB/s above 0 and "
+					    "at most 100000", optarg);
 			break;
 		}
 		case OPT_THRESHOLD: {
@@ -548,6 +562,7 @@ int main(int argc, char **argv)
 		hmb_link_from_generation(&rep.device.link, s->link_gen, s->link_width,
 					 s->link_max_gen, s->link_max_width, rep.telemetry.source);
 	}
+	hmb_device_interpret(&rep.device, p.opt.peak_gbps); /* link known now; --peak-gbps */
 	if (hmb_sizes_max(&p.opt.sizes) > rep.device.total_mem) {
 		char total[32];
 		snprintf(total, sizeof(total), "%.1f GiB", (double)rep.device.total_mem / (1 << 30));

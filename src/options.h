@@ -36,6 +36,7 @@ struct hmb_options {
 	int quick;
 	int dry_run;               /* plan only: no GPU is opened, nothing is measured */
 	double oversubscribe;      /* managed memory beyond free: 0 = refused */
+	double peak_gbps;          /* --peak-gbps: the host link's peak; 0 = found or none */
 	double threshold;          /* compare: worse by more than this % fails; -1 off */
 	const char *cases[16];     /* --case PATTERN (shell glob over case names) */
 	int ncases;

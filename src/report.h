@@ -71,5 +71,7 @@ void hmb_table_print(FILE *out, const struct hmb_record *first);
 void hmb_csv_print(FILE *out, const struct hmb_record *first, int header);
 void hmb_progress_print(FILE *out, const struct hmb_record *r);
 void hmb_info_print(FILE *out, const struct hmb_report *rep);
+/* The memory-model part of `info` (memmodel.h) for one device. */
+void hmb_info_print_memory(FILE *out, const struct hmb_device *dev);
 
 #endif

@@ -186,6 +186,46 @@ static const char *yn(int v)
 	return v < 0 ? "unknown" : v ? "yes" : "no";
 }
 
+void hmb_info_print_memory(FILE *out, const struct hmb_device *d)
+{
+	const struct hmb_memmodel *m = &d->model;
+	int unsupported = 0, coherence = 0;
+
+	fprintf(out, "apu             %s\n", m->apu ? "yes: host and device share one memory" :
+		"no");
+	fprintf(out, "host link       %s (%s)\n", hmb_link_kind_name(m->link_kind), m->link_reason);
+	if (m->peak_gbps > 0)
+		fprintf(out, "peak            %.1f GB/s per direction (%s)\n", m->peak_gbps,
+			m->peak_source);
+	else
+		fprintf(out, "peak            none: %s\n", m->peak_reason);
+	if (m->link_reported_gbps > 0)
+		fprintf(out, "                the driver reports %.1f GB/s for the host link "
+			"(information, not used)\n", m->link_reported_gbps);
+	if (m->xnack_evidence[0])
+		fprintf(out, "xnack mode      %s: %s\n", m->xnack == 1 ? "on" : m->xnack == 0 ? "off" :
+			"unknown", m->xnack_evidence);
+	fprintf(out, "managed access  %s: %s\n", hmb_access_name(m->managed_access),
+		m->managed_reason);
+	fprintf(out, "malloc'd memory %s: %s\n", m->system_allocator == 1 ? "usable by kernels" :
+		m->system_allocator == 0 ? "not usable by kernels" : "unknown", m->system_allocator_reason);
+	if (m->copy_engines >= 0)
+		fprintf(out, "copy engines    %d (%s)\n", m->copy_engines, m->copy_engines_source);
+	else
+		fprintf(out, "copy engines    %s\n", m->copy_engines_source);
+	fprintf(out, "copy path       %s\n", m->copy_path);
+	if (m->hw_queues > 0)
+		fprintf(out, "hw queues       %d (%s)\n", m->hw_queues, m->hw_queues_source);
+	for (int k = 0; k < HMB_KIND_COUNT; k++)
+		if (m->kinds[k].coherence[0])
+			fprintf(out, "%-15s %s: %s\n", coherence++ ? "" : "coherence",
+				hmb_kind_name((enum hmb_mem_kind)k), m->kinds[k].coherence);
+	for (int k = 0; k < HMB_KIND_COUNT; k++)
+		if (!m->kinds[k].supported)
+			fprintf(out, "%-15s %s: %s\n", unsupported++ ? "" : "unsupported",
+				hmb_kind_name((enum hmb_mem_kind)k), m->kinds[k].reason);
+}
+
 void hmb_info_print(FILE *out, const struct hmb_report *rep)
 {
 	const struct hmb_host *h = &rep->host;
@@ -239,4 +279,5 @@ void hmb_info_print(FILE *out, const struct hmb_report *rep)
 	fprintf(out, "xnack           arch %s; HSA_XNACK=%s\n",
 		d->xnack_arch < 0 ? "n/a (no xnack in arch name)" : d->xnack_arch ? "xnack+" : "xnack-",
 		xnack ? xnack : "(unset)");
+	hmb_info_print_memory(out, d);
 }

@@ -7,22 +7,38 @@
 
 #include "platform/hip.h"
 
+/* The first backend of the platform's list that opens wins; without any,
+ * the reasons of all are kept. */
 void hmb_telemetry_open(struct hmb_telemetry *t, const char *pci_bus_id)
 {
 #if defined(HMB_PLATFORM_NVIDIA)
-	const struct hmb_telemetry_backend *b = &hmb_telemetry_nvml;
+	static const struct hmb_telemetry_backend *const list[] = { &hmb_telemetry_nvml, NULL };
 #else
-	const struct hmb_telemetry_backend *b = &hmb_telemetry_rocm_smi;
+	static const struct hmb_telemetry_backend *const list[] = { &hmb_telemetry_amdsmi,
+								    &hmb_telemetry_rocm_smi, NULL };
 #endif
+	char reasons[sizeof(t->reason)] = "";
+	size_t used = 0;
+
 	memset(t, 0, sizeof(*t));
-	snprintf(t->source, sizeof(t->source), "%s", b->name);
-	if (b->open(t, pci_bus_id) == 0) {
-		t->available = 1;
-		t->backend = b;
-	} else if (t->lib) {
-		dlclose(t->lib);
-		t->lib = NULL;
+	for (int i = 0; list[i]; i++) {
+		const struct hmb_telemetry_backend *b = list[i];
+		t->reason[0] = '\0';
+		snprintf(t->source, sizeof(t->source), "%s", b->name);
+		if (b->open(t, pci_bus_id) == 0) {
+			t->available = 1;
+			t->backend = b;
+			return;
+		}
+		if (t->lib) {
+			dlclose(t->lib);
+			t->lib = NULL;
+		}
+		if (used < sizeof(reasons))
+			used += (size_t)snprintf(reasons + used, sizeof(reasons) - used, "%s%.200s",
+						 used ? "; " : "", t->reason);
 	}
+	memcpy(t->reason, reasons, sizeof(t->reason));
 }
 
 void hmb_telemetry_sample(struct hmb_telemetry *t, const char *module, const char *when)

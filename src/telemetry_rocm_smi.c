@@ -1,9 +1,11 @@
 /*
- * telemetry_rocm_smi.c - AMD's rocm-smi library, opened with dlopen. The
- * device is found by its PCI bus id. Clocks are the current entries of the
- * supported-frequency tables; the PCIe link comes from the bandwidth table
- * (transfer rate per lane and lane count). rocm-smi gives no throttle
- * reasons through these calls: "throttled" stays unknown (null).
+ * telemetry_rocm_smi.c - AMD's rocm-smi library, opened with dlopen: the
+ * fallback where amdsmi is missing. The device is found by its PCI bus id.
+ * Clocks are the current entries of the supported-frequency tables; the PCIe
+ * link comes from the bandwidth table (transfer rate per lane and lane
+ * count); power is the current socket power (rsmi_dev_current_socket_power_get,
+ * ROCm 6, what MI300 supports) or else the average; throttle status comes
+ * from the GPU metrics table (amd_gpu_metrics.c).
  * This backend is compiled in CI but has not run on an AMD GPU here.
  */
 #include <dlfcn.h>
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "amd_gpu_metrics.h"
 #include "telemetry.h"
 
 #define RSMI_MAX_FREQ 32
@@ -40,15 +43,19 @@ typedef int (*rsmi_clk_t)(uint32_t, int, struct rsmi_freq *);
 typedef int (*rsmi_temp_t)(uint32_t, uint32_t, int, int64_t *);
 typedef int (*rsmi_power_t)(uint32_t, uint32_t, uint64_t *);
 typedef int (*rsmi_pcie_t)(uint32_t, struct rsmi_pcie *);
+typedef int (*rsmi_metrics_t)(uint32_t, void *);
 typedef int (*rsmi_shutdown_t)(void);
 
 static struct {
 	rsmi_clk_t clk;
 	rsmi_temp_t temp;
 	rsmi_power_t power;
+	rsmi_u64_t socket_power;
 	rsmi_pcie_t pcie;
+	rsmi_metrics_t metrics;
 	rsmi_shutdown_t shutdown;
 	uint32_t index;
+	_Alignas(8) unsigned char buf[HMB_GPU_METRICS_BUFSIZE];
 } api;
 
 static int rsmi_open(struct hmb_telemetry *t, const char *bus_id)
@@ -73,7 +80,9 @@ static int rsmi_open(struct hmb_telemetry *t, const char *bus_id)
 	api.clk = (rsmi_clk_t)dlsym(lib, "rsmi_dev_gpu_clk_freq_get");
 	api.temp = (rsmi_temp_t)dlsym(lib, "rsmi_dev_temp_metric_get");
 	api.power = (rsmi_power_t)dlsym(lib, "rsmi_dev_power_ave_get");
+	api.socket_power = (rsmi_u64_t)dlsym(lib, "rsmi_dev_current_socket_power_get");
 	api.pcie = (rsmi_pcie_t)dlsym(lib, "rsmi_dev_pci_bandwidth_get");
+	api.metrics = (rsmi_metrics_t)dlsym(lib, "rsmi_dev_gpu_metrics_info_get");
 	api.shutdown = (rsmi_shutdown_t)dlsym(lib, "rsmi_shut_down");
 	if (!init || !count || !pci_id || init(0) != 0 || count(&n) != 0) {
 		snprintf(t->reason, sizeof(t->reason), "rocm-smi could not be initialised");
@@ -117,8 +126,21 @@ static void rsmi_read(struct hmb_telemetry *t, struct hmb_gpu_sample *s)
 		s->mem_clock_mhz = (double)f.frequency[f.current] / 1e6;
 	if (api.temp && api.temp(i, 0, 0, &temp) == 0)  /* edge, current, millidegrees */
 		s->temperature_c = (double)temp / 1000.0;
-	if (api.power && api.power(i, 0, &power) == 0)   /* microwatts */
+	if (api.socket_power && api.socket_power(i, &power) == 0 && power > 0)  /* microwatts */
 		s->power_w = (double)power / 1e6;
+	else if (api.power && api.power(i, 0, &power) == 0)
+		s->power_w = (double)power / 1e6;
+	if (api.metrics) {
+		struct hmb_gpu_sample m = *s;
+		memset(api.buf, 0xff, sizeof(api.buf));
+		if (api.metrics(i, api.buf) == 0 && hmb_gpu_metrics_decode(api.buf, &m)) {
+			s->throttle_mask = m.throttle_mask;
+			s->throttled = m.throttled;
+			memcpy(s->throttle, m.throttle, sizeof(s->throttle));
+			if (s->power_w < 0)
+				s->power_w = m.power_w;
+		}
+	}
 	if (api.pcie && api.pcie(i, &bw) == 0 && bw.transfer_rate.num_supported > 0 &&
 	    bw.transfer_rate.current < RSMI_MAX_FREQ) {
 		uint32_t cur = bw.transfer_rate.current, top = bw.transfer_rate.num_supported - 1;

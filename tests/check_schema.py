@@ -68,6 +68,15 @@ DEVICE = {
     "vmm": lambda v: isinstance(v, dict) and "supported" in v,
     "xnack": lambda v: isinstance(v, dict) and "arch_xnack" in v and "HSA_XNACK" in v,
     "pcie_link": lambda v: isinstance(v, dict) and "generation" in v and "width" in v,
+    "apu": lambda v: isinstance(v, bool),
+    "managed_access": lambda v: isinstance(v, dict) and isinstance(v.get("mode"), str),
+    "host_link": lambda v: isinstance(v, dict) and isinstance(v.get("kind"), str)
+    and (is_num(v.get("peak_gbps")) or isinstance(v.get("no_peak_reason"), str)),
+    "copy_engines": lambda v: isinstance(v, dict) and "count" in v,
+    "memory_kinds": lambda v: isinstance(v, list) and all(
+        isinstance(k, dict) and isinstance(k.get("kind"), str)
+        and isinstance(k.get("supported"), bool)
+        and (k["supported"] or isinstance(k.get("reason"), str)) for k in v),
 }
 RESULT = {
     "module": lambda v: isinstance(v, str) and v != "",

@@ -80,6 +80,7 @@ expect 2 "--warmup: 'x'" "cli: --warmup not a number" -- --warmup x memcpy
 expect 2 "--device: '-1'" "cli: negative device" -- --device -1 info
 expect 2 "unknown format 'xml'" "cli: unknown format" -- --format xml info
 expect 2 "oversubscribe" "cli: bad --oversubscribe" -- --oversubscribe -2 all
+expect 2 "--peak-gbps: '0'" "cli: bad --peak-gbps" -- --peak-gbps 0 memcpy
 expect 2 "cannot write --output /nonexistent-dir/out.json" "cli: unwritable --output" -- --output /nonexistent-dir/out.json memcpy
 expect 2 "unexpected argument 'extra'" "cli: stray argument" -- memcpy extra
 expect 2 "help: unknown command 'nope'" "cli: help for an unknown command" -- help nope
@@ -198,6 +199,12 @@ if ! $PY scripts/hmb_sweep.py "$TMP/bad-matrix.json" "$TMP/sweep3" 2>"$TMP/err" 
 	pass "sweep: a matrix with an unknown key is refused, naming it"
 else
 	fail "sweep: a matrix with an unknown key is refused, naming it" "$(cat "$TMP/err")"
+fi
+if $PY scripts/hmb_sweep.py scripts/sweeps/amd-xnack-sdma.json "$TMP/amd" --dry-run >"$TMP/amd.out" &&
+	[ "$(grep -c 'HSA_ENABLE_SDMA=[01] HSA_XNACK=[01] ' "$TMP/amd.out")" -eq 4 ]; then
+	pass "sweep: the shipped AMD matrix is HSA_XNACK x HSA_ENABLE_SDMA, four points"
+else
+	fail "sweep: the shipped AMD matrix is HSA_XNACK x HSA_ENABLE_SDMA, four points" "$(cat "$TMP/amd.out")"
 fi
 relay < <(bash tests/slurm_test.sh "$BIN" "$PY" 2>&1)
 real=$(ls results/*/all.json 2>/dev/null | head -n 2)

@@ -14,6 +14,9 @@
 #define HMB_PLATFORM_NAME "nvidia"
 #define HMB_HAVE_VMM 1
 #define HMB_HAVE_HOST_REGISTER_ATTR 1
+/* AMD memory kinds: CUDA has none of them. */
+#define HMB_HAVE_HOST_UNCACHED 0
+#define HMB_HAVE_DEVICE_UNCACHED 0
 #else
 #ifndef __HIP_PLATFORM_AMD__
 #define __HIP_PLATFORM_AMD__
@@ -25,9 +28,24 @@
 #if HIP_VERSION_MAJOR >= 6
 #define HMB_HAVE_VMM 1
 #define HMB_HAVE_HOST_REGISTER_ATTR 1
+/* AMD memory kinds: CUDA has none of them. */
+#define HMB_HAVE_HOST_UNCACHED 0
+#define HMB_HAVE_DEVICE_UNCACHED 0
 #else
 #define HMB_HAVE_VMM 0
 #define HMB_HAVE_HOST_REGISTER_ATTR 0
+#endif
+/* Uncached host and device allocation flags came after HIP 5.2; both are
+ * macros in the headers that have them. */
+#if defined(hipHostMallocUncached)
+#define HMB_HAVE_HOST_UNCACHED 1
+#else
+#define HMB_HAVE_HOST_UNCACHED 0
+#endif
+#if defined(hipDeviceMallocUncached)
+#define HMB_HAVE_DEVICE_UNCACHED 1
+#else
+#define HMB_HAVE_DEVICE_UNCACHED 0
 #endif
 #endif
 

@@ -1,8 +1,9 @@
 /*
  * test_main.c - unit tests that need no GPU: sizes, statistics, records and
  * derived figures, options, the registry, the PCIe link probe and the JSON
- * document (built, then parsed back). `unit_tests --sample-json FILE` writes
- * a document for tests/check_schema.py.
+ * document (built, then parsed back); the memory model of faked GPUs is in
+ * test_memmodel.c and test_amd_sources.c. `unit_tests --sample-json FILE`
+ * writes a document for tests/check_schema.py.
  */
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fake_devices.h"
 #include "harness.h"
 #include "options.h"
 #include "record.h"
@@ -20,6 +22,18 @@
 #include "stats.h"
 
 int hmb_test_failed_checks;
+
+/* test_memmodel.c, test_amd_sources.c */
+void test_memmodel_access_mode(void);
+void test_memmodel_kinds(void);
+void test_memmodel_peak(void);
+void test_memmodel_copies_and_queues(void);
+void test_memmodel_info(void);
+void test_kfd_topology(void);
+void test_pcie_upstream_cap(void);
+void test_gpu_metrics(void);
+void test_kind_alloc(void);
+void test_json_memory_model(void);
 
 static void test_size_parsing(void)
 {
@@ -207,7 +221,7 @@ static void test_pcie_link(void)
 	/* CUDA writes an 8-digit domain; sysfs has 4. */
 	CHECK(hmb_link_from_sysfs("00000000:C1:00.0", &link, root) == 0);
 	CHECK(link.gen == 4 && link.width == 8 && link.max_gen == 5 && link.max_width == 16);
-	CHECK_NEAR(link.peak_gbps, 15.754, 0.001);
+	CHECK_NEAR(link.peak_gbps, 63.015, 0.001);  /* the maximum, not the idle link */
 	CHECK(strcmp(link.source, "sysfs") == 0);
 	CHECK(hmb_link_from_sysfs("0000:c2:00.0", &link, root) == -1);
 	CHECK(hmb_link_from_sysfs("garbage", &link, root) == -1);
@@ -233,6 +247,10 @@ static void sample_report(struct hmb_report *rep, struct hmb_options *opt)
 	rep->device.host_register = -1;
 	rep->device.xnack_arch = -1;
 	rep->device.link.gen = -1;
+	{
+		struct hmb_facts f = hmb_fake_h100();
+		hmb_memmodel_interpret(&f, &rep->device.model);
+	}
 	rep->modules[rep->nmodules++] = "memcpy";
 
 	r = hmb_record_new("memcpy", "h2d/pinned/async");
@@ -359,6 +377,18 @@ int main(int argc, char **argv)
 		{ "pcie link from sysfs", test_pcie_link },
 		{ "json document", test_json_document },
 		{ "json atomic write", test_json_atomic_write },
+		{ "memory model: managed access mode (MI250X xnack-/+, MI300X, MI300A, H100)",
+		  test_memmodel_access_mode },
+		{ "memory model: memory kinds, unsupported ones and why", test_memmodel_kinds },
+		{ "memory model: host link and the peak used", test_memmodel_peak },
+		{ "memory model: copy engines, copy path, hardware queues",
+		  test_memmodel_copies_and_queues },
+		{ "memory model: what info prints", test_memmodel_info },
+		{ "kfd topology: host link type and SDMA engines", test_kfd_topology },
+		{ "pcie link: maximum capped by the upstream port", test_pcie_upstream_cap },
+		{ "gpu metrics (amdsmi, rocm-smi): power and throttle", test_gpu_metrics },
+		{ "memory kinds: allocation refused where the platform lacks them", test_kind_alloc },
+		{ "json: device memory model", test_json_memory_model },
 	};
 	int passed = 0, failed = 0;
 

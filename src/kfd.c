@@ -1,0 +1,103 @@
+/*
+ * kfd.c - reading AMD's KFD topology from sysfs. Each node directory has a
+ * "properties" file of "key value" lines (kfd_topology.c): a GPU node has
+ * simd_count > 0, location_id = bus << 8 | device << 3 | function and
+ * domain; a CPU node has cpu_cores_count > 0 and simd_count 0. A node's
+ * io_links/M/properties give type, node_to and max_bandwidth (MB/s) of one
+ * link. The driver writes type 11 (xGMI) for a GPU "connected to CPU" over
+ * Infinity Fabric, type 2 for PCIe (kfd_crat.c).
+ */
+#include "kfd.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The value of `key` in a properties file; -1 when absent. */
+static long long prop(const char *path, const char *key)
+{
+	char line[256], name[128];
+	long long v, found = -1;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%127s %lld", name, &v) == 2 && strcmp(name, key) == 0) {
+			found = v;
+			break;
+		}
+	fclose(f);
+	return found;
+}
+
+static int is_cpu_node(const char *nodes, long long node)
+{
+	char path[384];
+	snprintf(path, sizeof(path), "%s/%lld/properties", nodes, node);
+	return prop(path, "cpu_cores_count") > 0 && prop(path, "simd_count") <= 0;
+}
+
+/* The first io-link of GPU node `dir` that reaches a CPU node. */
+static void host_link(const char *nodes, const char *dir, struct hmb_kfd_gpu *g)
+{
+	char links[800], path[1100];
+	struct dirent *e;
+	DIR *d;
+	long best = -1;
+
+	snprintf(links, sizeof(links), "%s/io_links", dir);
+	if (!(d = opendir(links)))
+		return;
+	while ((e = readdir(d))) {
+		char *end;
+		long idx = strtol(e->d_name, &end, 10);
+		long long to;
+		if (e->d_name[0] == '.' || *end || (best >= 0 && idx > best))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/properties", links, e->d_name);
+		to = prop(path, "node_to");
+		if (to < 0 || !is_cpu_node(nodes, to))
+			continue;
+		best = idx;
+		g->host_link_type = (int)prop(path, "type");
+		g->host_link_max_mbs = (int)prop(path, "max_bandwidth");
+	}
+	closedir(d);
+}
+
+int hmb_kfd_read(const char *bus_id, const char *root, struct hmb_kfd_gpu *g)
+{
+	unsigned domain, bus, dev, fn;
+	char nodes[256], dir[768], path[800];
+	struct dirent *e;
+	DIR *d;
+	int found = -1;
+
+	g->host_link_type = g->host_link_max_mbs = g->sdma_engines = g->sdma_xgmi_engines = -1;
+	if (!bus_id || sscanf(bus_id, "%x:%x:%x.%x", &domain, &bus, &dev, &fn) != 4)
+		return -1;
+	snprintf(nodes, sizeof(nodes), "%s/class/kfd/kfd/topology/nodes", root ? root : "/sys");
+	if (!(d = opendir(nodes)))
+		return -1;
+	while (found < 0 && (e = readdir(d))) {
+		long long dom;
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(dir, sizeof(dir), "%s/%s", nodes, e->d_name);
+		snprintf(path, sizeof(path), "%s/properties", dir);
+		if (prop(path, "simd_count") <= 0 ||
+		    prop(path, "location_id") != (long long)(bus << 8 | dev << 3 | fn))
+			continue;
+		dom = prop(path, "domain");  /* older kernels lack it: domain 0 */
+		if ((dom < 0 ? 0 : dom) != (long long)domain)
+			continue;
+		g->sdma_engines = (int)prop(path, "num_sdma_engines");
+		g->sdma_xgmi_engines = (int)prop(path, "num_sdma_xgmi_engines");
+		host_link(nodes, dir, g);
+		found = 0;
+	}
+	closedir(d);
+	return found;
+}

@@ -1,0 +1,274 @@
+/*
+ * test_amd_sources.c - where the memory model's facts come from, on fake
+ * sysfs trees and fake buffers: the KFD topology (host link type, SDMA
+ * engines), the PCIe link's maximum capped by its upstream port, the GPU
+ * metrics table of amdsmi/rocm-smi (power, throttle), allocating kinds that
+ * this platform lacks, and the device object of the JSON document.
+ */
+#define _XOPEN_SOURCE 700
+#include <cjson/cJSON.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "amd_gpu_metrics.h"
+#include "fake_devices.h"
+#include "harness.h"
+#include "kfd.h"
+#include "memalloc.h"
+#include "report.h"
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void remove_tree(const char *root)
+{
+	nftw(root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Write `text` to root/<path made from fmt>, creating the directories on the way. */
+static void put(const char *root, const char *text, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void put(const char *root, const char *text, const char *fmt, ...)
+{
+	char path[512], rel[256];
+	va_list ap;
+	FILE *f;
+
+	va_start(ap, fmt);
+	vsnprintf(rel, sizeof(rel), fmt, ap);
+	va_end(ap);
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (char *p = path + strlen(root) + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(path, 0755);
+			*p = '/';
+		}
+	if ((f = fopen(path, "w"))) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+void test_kfd_topology(void)
+{
+	char root[] = "/tmp/hmb-kfd-XXXXXX";
+	struct hmb_kfd_gpu g;
+	const char *n = "class/kfd/kfd/topology/nodes";
+
+	if (!mkdtemp(root)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	/* node 0: the CPU; node 1: a GPU at 0000:c1:00.0 linked to it over xGMI
+	 * (and to node 2, a second GPU); node 2 at 0000:d1:00.0 over PCIe. */
+	put(root, "cpu_cores_count 64\nsimd_count 0\nlocation_id 0\n", "%s/0/properties", n);
+	put(root, "cpu_cores_count 0\nsimd_count 440\nlocation_id 49408\ndomain 0\n"
+	    "num_sdma_engines 2\nnum_sdma_xgmi_engines 3\n", "%s/1/properties", n);
+	put(root, "type 11\nnode_from 1\nnode_to 2\nmax_bandwidth 50000\n",
+	    "%s/1/io_links/0/properties", n);
+	put(root, "type 11\nnode_from 1\nnode_to 0\nmin_bandwidth 36000\nmax_bandwidth 36000\n",
+	    "%s/1/io_links/1/properties", n);
+	put(root, "cpu_cores_count 0\nsimd_count 440\nlocation_id 53504\n", "%s/2/properties", n);
+	put(root, "type 2\nnode_from 2\nnode_to 0\nmax_bandwidth 0\n",
+	    "%s/2/io_links/0/properties", n);
+
+	CHECK(hmb_kfd_read("0000:c1:00.0", root, &g) == 0);
+	CHECK(g.host_link_type == HMB_KFD_LINK_XGMI && g.host_link_max_mbs == 36000);
+	CHECK(g.sdma_engines == 2 && g.sdma_xgmi_engines == 3);
+	CHECK(hmb_kfd_read("00000000:D1:00.0", root, &g) == 0);  /* CUDA-style bus id */
+	CHECK(g.host_link_type == HMB_KFD_LINK_PCIE && g.sdma_engines == -1);
+	CHECK(hmb_kfd_read("0001:c1:00.0", root, &g) == -1 && g.host_link_type == -1);
+	CHECK(hmb_kfd_read("garbage", root, &g) == -1);
+	CHECK(hmb_kfd_read("0000:c1:00.0", "/nonexistent", &g) == -1);
+	remove_tree(root);
+}
+
+void test_pcie_upstream_cap(void)
+{
+	char root[] = "/tmp/hmb-pci-XXXXXX", link[512];
+	const char *port = "devices/pci0000:c0/0000:c0:01.1";
+	const char *gpu = "devices/pci0000:c0/0000:c0:01.1/0000:c1:00.0";
+	struct hmb_link l = { 0 };
+
+	if (!mkdtemp(root)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	/* A gen5 GPU in a gen4 x8 slot, idle at gen1 x8. */
+	put(root, "16.0 GT/s PCIe\n", "%s/max_link_speed", port);
+	put(root, "8\n", "%s/max_link_width", port);
+	put(root, "2.5 GT/s PCIe\n", "%s/current_link_speed", gpu);
+	put(root, "8\n", "%s/current_link_width", gpu);
+	put(root, "32.0 GT/s PCIe\n", "%s/max_link_speed", gpu);
+	put(root, "16\n", "%s/max_link_width", gpu);
+	put(root, "", "bus/pci/devices/.keep");
+	snprintf(link, sizeof(link), "%s/bus/pci/devices/0000:c1:00.0", root);
+	CHECK(symlink("../../../devices/pci0000:c0/0000:c0:01.1/0000:c1:00.0", link) == 0);
+
+	CHECK(hmb_link_from_sysfs("0000:c1:00.0", &l, root) == 0);
+	CHECK(l.gen == 1 && l.width == 8 && l.max_gen == 4 && l.max_width == 8);
+	CHECK_NEAR(l.peak_gbps, 15.754, 0.001);   /* gen4 x8, not the idle gen1 */
+	remove_tree(root);
+}
+
+void test_gpu_metrics(void)
+{
+	static unsigned char buf[HMB_GPU_METRICS_BUFSIZE];
+	struct hmb_gpu_metrics g;
+	struct hmb_gpu_sample s;
+	char words[160];
+
+	/* ROCm 6 on MI300: current socket power, no average; a power limit and a
+	 * temperature throttle in the ASIC-independent bits. */
+	memset(buf, 0xff, sizeof(buf));
+	memcpy(&g, buf, sizeof(g));
+	g.structure_size = 1024;
+	g.format_revision = 1;
+	g.content_revision = 5;
+	g.temperature_hotspot = 71;
+	g.current_gfxclk = 2100;
+	g.current_uclk = 1300;
+	g.current_socket_power = 650;
+	g.pcie_link_width = 16;
+	g.pcie_link_speed = 320;
+	g.indep_throttle_status = 1ull << 0 | 1ull << 36;
+	memcpy(buf, &g, sizeof(g));
+	memset(&s, 0, sizeof(s));
+	s.power_w = s.temperature_c = s.sm_clock_mhz = s.mem_clock_mhz = -1;
+	s.throttle_mask = -1;
+	s.throttled = -1;
+	CHECK(hmb_gpu_metrics_decode(buf, &s) == 1);
+	CHECK(s.power_w == 650 && s.temperature_c == 71 && s.sm_clock_mhz == 2100);
+	CHECK(s.mem_clock_mhz == 1300 && s.link_gen == 5 && s.link_width == 16);
+	CHECK(s.throttled == 1 && strcmp(s.throttle, "power limit, temperature") == 0);
+	CHECK(s.throttle_mask == (long long)(1ull << 0 | 1ull << 36));
+
+	/* ROCm 5 library: the table ends before indep_throttle_status; an
+	 * average power and a zero ASIC-specific mask (nothing throttles). */
+	memset(buf, 0xff, sizeof(buf));
+	memcpy(&g, buf, sizeof(g));
+	g.structure_size = 96;
+	g.temperature_edge = 40;
+	g.average_socket_power = 90;
+	g.throttle_status = 0;
+	memcpy(buf, &g, 96);
+	s.throttled = -1;
+	s.throttle[0] = '\0';
+	s.power_w = -1;
+	CHECK(hmb_gpu_metrics_decode(buf, &s) == 1);
+	CHECK(s.power_w == 90 && s.temperature_c == 40 && s.throttled == 0 && s.throttle_mask == 0);
+	/* ASIC-specific bits set: recorded, but their meaning is unknown. */
+	g.throttle_status = 0x4;
+	memcpy(buf, &g, 96);
+	CHECK(hmb_gpu_metrics_decode(buf, &s) == 1 && s.throttled == -1 &&
+	      strstr(s.throttle, "ASIC-specific"));
+
+	memset(buf, 0xff, sizeof(buf));
+	CHECK(hmb_gpu_metrics_decode(buf, &s) == 0);  /* nothing written */
+	CHECK(hmb_amd_throttle_words(0, words, sizeof(words)) == 0 && words[0] == '\0');
+	CHECK(hmb_amd_throttle_words(1ull << 57, words, sizeof(words)) == 0 &&
+	      strcmp(words, "FIT") == 0);
+	CHECK(hmb_amd_throttle_words(1ull << 17 | 1ull << 46, words, sizeof(words)) == 1 &&
+	      strcmp(words, "current limit, PROCHOT") == 0);
+}
+
+void test_kind_alloc(void)
+{
+	void *p = (void *)1;
+	const char *call = NULL;
+
+	/* Host memory that needs no GPU. */
+	CHECK(hmb_kind_alloc(HMB_KIND_PAGEABLE, 10000, 0, &p, &call) == hipSuccess && p);
+	CHECK(((unsigned long)p & 4095) == 0);
+	CHECK(hmb_kind_free(HMB_KIND_PAGEABLE, p) == hipSuccess);
+	CHECK(hmb_kind_free(HMB_KIND_DEVICE, NULL) == hipSuccess);
+	/* Kinds this platform or this HIP lacks: refused without a HIP call. */
+#if defined(HMB_PLATFORM_NVIDIA)
+	const enum hmb_mem_kind missing[] = { HMB_KIND_PINNED_COHERENT, HMB_KIND_PINNED_NONCOHERENT,
+		HMB_KIND_WRITE_COMBINED_COHERENT, HMB_KIND_HOST_UNCACHED,
+		HMB_KIND_DEVICE_FINE_GRAINED, HMB_KIND_DEVICE_UNCACHED,
+		HMB_KIND_MANAGED_COARSE_GRAINED };
+#else
+	const enum hmb_mem_kind missing[] = {
+#if !HMB_HAVE_HOST_UNCACHED
+		HMB_KIND_HOST_UNCACHED,
+#endif
+#if !HMB_HAVE_DEVICE_UNCACHED
+		HMB_KIND_DEVICE_UNCACHED,
+#endif
+		HMB_KIND_COUNT };
+#endif
+	for (size_t i = 0; i < sizeof(missing) / sizeof(missing[0]); i++) {
+		if (missing[i] == HMB_KIND_COUNT)
+			continue;
+		p = (void *)1;
+		CHECK(hmb_kind_alloc(missing[i], 4096, 0, &p, &call) == hipErrorNotSupported);
+		CHECK(p == NULL && call && *call);
+	}
+}
+
+void test_json_memory_model(void)
+{
+	struct hmb_report rep;
+	struct hmb_options opt;
+	struct hmb_facts f = hmb_fake_mi250x(0);
+	cJSON *doc, *dev, *link, *kinds, *k;
+	char *text;
+	int unsupported = 0;
+
+	memset(&opt, 0, sizeof(opt));
+	hmb_report_init(&rep, &opt, "info");
+	rep.have_device = 1;
+	snprintf(rep.device.name, sizeof(rep.device.name), "AMD Instinct MI250X");
+	rep.device.xnack_arch = 0;
+	rep.device.link.gen = rep.device.link.width = -1;
+	rep.device.link.max_gen = rep.device.link.max_width = -1;
+	hmb_memmodel_interpret(&f, &rep.device.model);
+	text = hmb_json_render(&rep);
+	doc = text ? cJSON_Parse(text) : NULL;
+	CHECK(doc != NULL);
+	if (!doc) {
+		free(text);
+		return;
+	}
+	dev = cJSON_GetObjectItem(doc, "device");
+	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(dev, "apu")));
+	CHECK(strcmp(cJSON_GetObjectItem(cJSON_GetObjectItem(dev, "managed_access"), "mode")
+		     ->valuestring, "host-resident, accessed over the link") == 0);
+	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetObjectItem(dev, "xnack"), "enabled")));
+	link = cJSON_GetObjectItem(dev, "host_link");
+	CHECK(strcmp(cJSON_GetObjectItem(link, "kind")->valuestring, "infinity-fabric") == 0);
+	CHECK(cJSON_IsNull(cJSON_GetObjectItem(link, "peak_gbps")));
+	CHECK(strstr(cJSON_GetObjectItem(link, "no_peak_reason")->valuestring, "--peak-gbps"));
+	CHECK(cJSON_GetObjectItem(link, "driver_reported_gbps")->valuedouble == 36.0);
+	CHECK(cJSON_GetObjectItem(cJSON_GetObjectItem(dev, "copy_engines"), "count")->valueint == 2);
+	CHECK(cJSON_GetObjectItem(cJSON_GetObjectItem(dev, "hardware_queues"), "count")->valueint == 4);
+	kinds = cJSON_GetObjectItem(dev, "memory_kinds");
+	CHECK(cJSON_GetArraySize(kinds) == HMB_KIND_COUNT);
+	cJSON_ArrayForEach(k, kinds) {
+		if (cJSON_IsFalse(cJSON_GetObjectItem(k, "supported"))) {
+			unsupported++;
+			CHECK(cJSON_IsString(cJSON_GetObjectItem(k, "reason")));
+		} else {
+			CHECK(cJSON_IsNull(cJSON_GetObjectItem(k, "reason")));
+		}
+		if (strcmp(cJSON_GetObjectItem(k, "kind")->valuestring, "managed-coarse-grained") == 0)
+			CHECK(strcmp(cJSON_GetObjectItem(k, "memory")->valuestring, "managed") == 0);
+	}
+	CHECK(unsupported == 3);  /* uncached, system (XNACK off), device-uncached */
+	cJSON_Delete(doc);
+	free(text);
+	hmb_report_free(&rep);
+}
