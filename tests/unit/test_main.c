@@ -345,6 +345,8 @@ static int write_sample(const char *path)
 	return rc ? 1 : 0;
 }
 
+void test_kernel_geometry(void); /* test_geometry.c */
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -359,6 +361,7 @@ int main(int argc, char **argv)
 		{ "pcie link from sysfs", test_pcie_link },
 		{ "json document", test_json_document },
 		{ "json atomic write", test_json_atomic_write },
+		{ "kernel launch geometry", test_kernel_geometry },
 	};
 	int passed = 0, failed = 0;
 
