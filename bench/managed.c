@@ -1,27 +1,50 @@
 /*
  * managed - what do prefetch and advice buy for hipMallocManaged memory?
  *
- * A managed buffer is initialised on the host (so its pages live there),
- * then a kernel reads and writes all of it (+1 per word). Cases:
- *   on-demand/first-kernel     pages migrate by GPU page faults
- *   on-demand/second-kernel    the same kernel again: pages are resident
+ * One managed buffer per size. Before each sample, outside the timed region,
+ * the host writes one word of every 4 KiB page (the value it reads back), so
+ * every page lives on the host and no other copy of it is valid; then the
+ * timed GPU work runs. What each timed region contains (params.timed):
+ *   on-demand/first-kernel     increment kernel (+1 to every word): the pages
+ *                              migrate by GPU page faults
+ *   on-demand/second-kernel    the increment kernel on pages already on the
+ *                              device (no host writes in between)
  *   prefetch/prefetch-only     hipMemPrefetchAsync to the device alone
- *   prefetch/with-kernel       prefetch + kernel (speedup over on-demand)
- *   advise-.../first-kernel    under hipMemAdvise: ReadMostly (read-only
- *                              kernel), PreferredLocation device or host,
- *                              AccessedBy device; prefetch+read-mostly
- *   back/cpu-read-after-gpu    the host reads what the GPU wrote (faults)
- *   back/prefetch-to-host      prefetch to the host first, then the read
- *   touch/gpu-first            a fresh buffer written first by the GPU
- *   touch/host-first           a fresh buffer written by the host, then GPU
- *   static/__managed__         a __managed__ array (4 MiB)
- *   attach/stream-single       hipStreamAttachMemAsync(single) on a buffer
- *                              allocated with hipMemAttachHost
- * Timing: HIP events around the GPU work; host reads on the host clock.
- * GB/s = buffer bytes / time. After each case the range attributes (last
- * prefetch location, preferred location, read-mostly) are read back with
- * hipMemRangeGetAttribute and recorded, so a result says where pages were.
- * Every case checks the data afterwards.
+ *   prefetch/with-kernel       the prefetch, then the increment kernel
+ *   prefetch/kernel-after-prefetch  the kernel alone, the prefetch untimed
+ *   advise-.../first-kernel    the first kernel under hipMemAdvise: read-
+ *                              mostly (a read-only kernel that checks every
+ *                              word), preferred location device or host,
+ *                              accessed-by device
+ *   prefetch+read-mostly/prefetch      the prefetch of a read-mostly range
+ *   prefetch+read-mostly/first-kernel  the read-only kernel after it
+ *   back/host-sum-resident     the host sums every word of pages already on
+ *                              the host: the host's own cost, no migration
+ *   back/cpu-read-after-gpu    the host sums what the GPU wrote (CPU page
+ *                              faults migrate it back)
+ *   back/prefetch-to-host      hipMemPrefetchAsync to the host, the sum
+ *   touch/gpu-first            a fill kernel on a fresh buffer
+ *   touch/host-first           the same after the host zeroed the fresh buffer
+ *   static/__managed__         the first kernel on a __managed__ array (4 MiB)
+ *   attach/stream-single       the first kernel on a hipMemAttachHost buffer
+ *                              attached to a stream of its own (single)
+ * GPU work is timed with HIP events (kernels alone queued behind a latch, so
+ * the launch cost stays out), host work with the host clock. Kernels run one
+ * element per thread (params.grid_blocks, block_threads, elements_per_thread,
+ * grid_stride say how a launch covered the buffer; --grid-stride gives the
+ * capped grid-stride launch other modules use, for comparison): a grid-stride
+ * walk changes the order in which pages fault, and with it the figure.
+ *
+ * Reading it: GB/s = buffer bytes / median time. speedup_over_on_demand =
+ * median of on-demand/first-kernel / median of the case. The back cases
+ * report migration_s = their median - the median of back/host-sum-resident:
+ * what bringing the pages back costs beyond the host's own summing. The range
+ * attributes (last prefetch location, preferred location, read-mostly,
+ * accessed-by) are read with hipMemRangeGetAttribute right after the last
+ * sample, before the host touches the pages, and kept as observations.
+ * Every case checks its data after timing: kernels add a known count to a
+ * pattern, read-only kernels count mismatches, host sums are compared with
+ * the pattern's sum.
  *
  * Safety: a size beyond the device's free memory is refused (skipped with a
  * reason) unless --oversubscribe F allows up to F x free memory.
@@ -31,40 +54,52 @@
 #include <string.h>
 
 #include "../kernels/kernels.h"
-#include "../src/bench.h"
-#include "../src/timing.h"
+#include "../kernels/pattern.h"
+#include "../src/measure.h"
 #include "../src/verify.h"
 
-enum advice { NO_ADVICE, READ_MOSTLY, PREFERRED_DEVICE, PREFERRED_HOST, ACCESSED_BY,
-	      PREFETCH_READ_MOSTLY };
-static const char *const advice_name[] = { "none", "advise-read-mostly",
-					   "advise-preferred-device", "advise-preferred-host",
-					   "advise-accessed-by-device", "prefetch+read-mostly" };
+#define PAGE_WORDS (4096 / sizeof(uint32_t)) /* the host touches one word per 4 KiB */
+#define SLOW_REPS 3  /* fault-driven cases: about 0.2-0.6 s per sample at 1 GiB */
 
+enum advice { NO_ADVICE, READ_MOSTLY, PREFERRED_DEVICE, PREFERRED_HOST, ACCESSED_BY };
+static const char *const advice_name[] = { "none", "read-mostly", "preferred-location=device",
+					   "preferred-location=host", "accessed-by=device" };
+
+/* GPU steps of a case: untimed before the sample, or timed. */
+enum { PREFETCH = 1, KERNEL = 2, READ = 4 };
+
+/* What the cases of one size share. */
 struct managed {
-	struct hmb_ctx *ctx;
 	int dev;
 	size_t size;
 	uint32_t *buf;
-	hipStream_t stream;
-	hipEvent_t start, stop;
-	int reps;
-	uint32_t seed;
-	double on_demand_median;
+	uint32_t seed;       /* the next case's pattern seed */
+	enum hmb_grid grid;
+	double on_demand;    /* median of on-demand/first-kernel, or -1 */
+	double resident;     /* median of back/host-sum-resident, or -1 */
 };
 
-static double event_seconds(struct managed *m)
+/* ---------------------------------------------------------------- helpers */
+
+static struct hmb_record *new_record(struct hmb_ctx *ctx, const char *name, size_t bytes)
 {
-	float ms = 0;
-	if (hipEventElapsedTime(&ms, m->start, m->stop) != hipSuccess)
-		return -1;
-	return ms * 1e-3;
+	struct hmb_record *r = hmb_case(ctx, "%s", name);
+	if (!hmb_selected(ctx, r->name)) {
+		hmb_record_free(r);
+		return NULL;
+	}
+	hmb_param_num(r, "size", (double)bytes);
+	hmb_record_bytes(r, (double)bytes);
+	return r;
 }
 
-/* Where the range's pages are, as the runtime says. */
-static void observe_range(struct hmb_record *r, const void *p, size_t size)
+/* Where the runtime says the range is: read before the host touches it. */
+static void observe_range(struct hmb_record *r, const void *p, size_t size, int dev)
 {
-	int v;
+	int v, by[8];
+
+	for (size_t i = 0; i < sizeof(by) / sizeof(by[0]); i++)
+		by[i] = -2;
 	if (hipMemRangeGetAttribute(&v, sizeof(v), hipMemRangeAttributeLastPrefetchLocation,
 				    p, size) == hipSuccess)
 		hmb_observe_num(r, "last_prefetch_location", v);
@@ -74,36 +109,114 @@ static void observe_range(struct hmb_record *r, const void *p, size_t size)
 	if (hipMemRangeGetAttribute(&v, sizeof(v), hipMemRangeAttributeReadMostly, p,
 				    size) == hipSuccess)
 		hmb_observe_bool(r, "read_mostly", v);
+	if (hipMemRangeGetAttribute(by, sizeof(by), hipMemRangeAttributeAccessedBy, p,
+				    size) == hipSuccess) {
+		int set = 0;
+		for (size_t i = 0; i < sizeof(by) / sizeof(by[0]); i++)
+			set |= by[i] == dev;
+		hmb_observe_bool(r, "accessed_by_device", set);
+	}
 	(void)hipGetLastError();
 	hmb_observe_str(r, "location_codes", "device ordinal; -1 host; -2 none/invalid");
 }
 
-static struct hmb_record *new_case(struct managed *m, const char *name)
+/* The host writes back one word of every 4 KiB page: each page moves to the
+ * host and any other copy of it is invalidated; the data stays as it was. */
+static void host_writes_every_page(uint32_t *p, size_t words)
 {
-	struct hmb_record *r = hmb_case(m->ctx, "%s", name);
-	hmb_param_num(r, "size", (double)m->size);
-	hmb_record_bytes(r, (double)m->size);
-	return r;
+	volatile uint32_t *w = p;
+	for (size_t i = 0; i < words; i += PAGE_WORDS)
+		w[i] = w[i];
 }
 
-static int apply_advice(struct managed *m, enum advice a, int set)
+static int check_words(const uint32_t *p, size_t bytes, uint32_t seed, uint32_t add, int host)
 {
-	const void *p = m->buf;
-	switch (a) {
+	unsigned long long bad = 0;
+
+	if (host)
+		bad = hmb_check_host(p, bytes, seed, add);
+	else
+		HMB_CHECK(hmb_check_device(p, 0, bytes, seed, add, &bad));
+	if (bad) {
+		hmb_set_error("verification failed: %llu of %zu words differ from the pattern + %u",
+			      bad, bytes / 4, add);
+		return -1;
+	}
+	return 0;
+fail:
+	return -1;
+}
+
+
+/* ------------------------------------ GPU work on pages the host wrote last */
+
+struct gpu_spec {
+	const char *name;
+	enum advice advice;
+	int host_first;      /* before each sample: the host writes every page */
+	unsigned before;     /* untimed GPU steps after that (PREFETCH) */
+	unsigned timed;      /* PREFETCH, KERNEL (increment) or READ (check) */
+	int speedup;         /* report speedup_over_on_demand */
+	const char *what;
+};
+
+static const struct gpu_spec gpu_specs[] = {
+	{ "on-demand/first-kernel", NO_ADVICE, 1, 0, KERNEL, 0,
+	  "increment kernel (+1 to every word; the pages fault over from the host)" },
+	{ "on-demand/second-kernel", NO_ADVICE, 0, 0, KERNEL, 0,
+	  "increment kernel on pages already on the device" },
+	{ "prefetch/prefetch-only", NO_ADVICE, 1, 0, PREFETCH, 0,
+	  "hipMemPrefetchAsync to the device" },
+	{ "prefetch/with-kernel", NO_ADVICE, 1, 0, PREFETCH | KERNEL, 1,
+	  "hipMemPrefetchAsync to the device, increment kernel" },
+	{ "prefetch/kernel-after-prefetch", NO_ADVICE, 1, PREFETCH, KERNEL, 0,
+	  "increment kernel after an untimed prefetch to the device" },
+	{ "advise-read-mostly/first-kernel", READ_MOSTLY, 1, 0, READ, 0,
+	  "read-only kernel (reads every word and counts mismatches)" },
+	{ "advise-preferred-device/first-kernel", PREFERRED_DEVICE, 1, 0, KERNEL, 1,
+	  "increment kernel (+1 to every word)" },
+	{ "advise-preferred-host/first-kernel", PREFERRED_HOST, 1, 0, KERNEL, 1,
+	  "increment kernel (+1 to every word)" },
+	{ "advise-accessed-by-device/first-kernel", ACCESSED_BY, 1, 0, KERNEL, 1,
+	  "increment kernel (+1 to every word)" },
+	{ "prefetch+read-mostly/prefetch", READ_MOSTLY, 1, 0, PREFETCH, 0,
+	  "hipMemPrefetchAsync of a read-mostly range to the device" },
+	{ "prefetch+read-mostly/first-kernel", READ_MOSTLY, 1, PREFETCH, READ, 0,
+	  "read-only kernel (reads every word and counts mismatches) after an untimed "
+	  "prefetch to the device" },
+};
+
+struct gpu_case {
+	const struct gpu_spec *spec;
+	struct managed *m;
+	struct hmb_record *r;
+	uint32_t *p;
+	size_t bytes;
+	uint32_t seed, add;          /* the words hold pattern(seed) + add */
+	unsigned long long *bad;     /* the read-only kernel's mismatch count (device) */
+	hipStream_t own, saved;      /* attach/stream-single: its stream, the module's */
+};
+
+static int apply_advice(const struct gpu_case *k, int set)
+{
+	const void *p = k->p;
+	size_t n = k->bytes;
+	int dev = k->m->dev;
+
+	switch (k->spec->advice) {
 	case READ_MOSTLY:
-	case PREFETCH_READ_MOSTLY:
-		HMB_CHECK(hipMemAdvise(p, m->size, set ? hipMemAdviseSetReadMostly
-						       : hipMemAdviseUnsetReadMostly, m->dev));
+		HMB_CHECK(hipMemAdvise(p, n, set ? hipMemAdviseSetReadMostly
+						 : hipMemAdviseUnsetReadMostly, dev));
 		break;
 	case PREFERRED_DEVICE:
 	case PREFERRED_HOST:
-		HMB_CHECK(hipMemAdvise(p, m->size, set ? hipMemAdviseSetPreferredLocation
-						       : hipMemAdviseUnsetPreferredLocation,
-				       a == PREFERRED_DEVICE ? m->dev : hipCpuDeviceId));
+		HMB_CHECK(hipMemAdvise(p, n, set ? hipMemAdviseSetPreferredLocation
+						 : hipMemAdviseUnsetPreferredLocation,
+				       k->spec->advice == PREFERRED_DEVICE ? dev : hipCpuDeviceId));
 		break;
 	case ACCESSED_BY:
-		HMB_CHECK(hipMemAdvise(p, m->size, set ? hipMemAdviseSetAccessedBy
-						       : hipMemAdviseUnsetAccessedBy, m->dev));
+		HMB_CHECK(hipMemAdvise(p, n, set ? hipMemAdviseSetAccessedBy
+						 : hipMemAdviseUnsetAccessedBy, dev));
 		break;
 	case NO_ADVICE:
 		break;
@@ -113,382 +226,562 @@ fail:
 	return -1;
 }
 
-/* Host writes every page (they move to the host), then the GPU works on it.
- * what: 0 kernel, 1 prefetch only, 2 prefetch + kernel, 3 read-only kernel. */
-static int host_init_then_gpu(struct managed *m, int what, uint32_t seed, double *seconds)
+/* The advice, then the pattern written by the GPU. */
+static int gpu_setup(struct hmb_ctx *ctx, void *st)
 {
-	hmb_fill_host(m->buf, m->size, seed);
-	HMB_CHECK(hipEventRecord(m->start, m->stream));
-	if (what == 1 || what == 2)
-		HMB_CHECK(hipMemPrefetchAsync(m->buf, m->size, m->dev, m->stream));
-	if (what == 0 || what == 2)
-		HMB_CHECK(hmb_launch_increment(m->buf, m->size / 4, m->stream));
-	HMB_CHECK(hipEventRecord(m->stop, m->stream));
-	HMB_CHECK(hipEventSynchronize(m->stop));
-	*seconds = event_seconds(m);
+	struct gpu_case *k = st;
+
+	k->seed = k->m->seed++;
+	k->add = 0;
+	if (k->spec->timed & READ) {
+		if (!(k->bad = hmb_alloc(ctx, HMB_MEM_DEVICE, sizeof(*k->bad))))
+			return -1;
+		HMB_CHECK(hipMemset(k->bad, 0, sizeof(*k->bad)));
+	}
+	if (apply_advice(k, 1))
+		return -1;
+	HMB_CHECK(hmb_launch_fill_grid(k->p, 0, k->bytes / 4, k->seed, k->m->grid, ctx->stream));
+	HMB_CHECK(hipStreamSynchronize(ctx->stream));
 	return 0;
 fail:
 	return -1;
 }
 
-static int check_plus(struct managed *m, uint32_t seed, uint32_t add)
+static int gpu_prepare(struct hmb_ctx *ctx, void *st, int sample)
 {
-	size_t bad = hmb_check_host(m->buf, m->size, seed, add);
-	if (bad) {
-		hmb_set_error("verification failed: %zu of %zu words wrong", bad, m->size / 4);
+	struct gpu_case *k = st;
+
+	(void)sample;
+	if (k->spec->host_first)
+		host_writes_every_page(k->p, k->bytes / 4);
+	if (k->spec->before & PREFETCH) {
+		HMB_CHECK(hipMemPrefetchAsync(k->p, k->bytes, k->m->dev, ctx->stream));
+		HMB_CHECK(hipStreamSynchronize(ctx->stream));
+	}
+	return 0;
+fail:
+	return -1;
+}
+
+static int gpu_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
+{
+	struct gpu_case *k = st;
+	unsigned timed = k->spec->timed;
+	size_t words = k->bytes / 4;
+
+	(void)ctx;
+	(void)i;
+	if (timed & PREFETCH)
+		HMB_CHECK(hipMemPrefetchAsync(k->p, k->bytes, k->m->dev, stream));
+	if (timed & KERNEL) {
+		HMB_CHECK(hmb_launch_increment_grid(k->p, words, k->m->grid, stream));
+		k->add++;
+	}
+	if (timed & READ)
+		HMB_CHECK(hmb_launch_check_grid(k->p, 0, words, k->seed, k->add, k->bad, k->m->grid,
+						stream));
+	return 0;
+fail:
+	return -1;
+}
+
+/* Where the pages are (before any host access), then the data: every timed
+ * increment added one to every word; the read-only kernels found no mismatch. */
+static int gpu_verify(struct hmb_ctx *ctx, void *st)
+{
+	struct gpu_case *k = st;
+
+	(void)ctx;
+	observe_range(k->r, k->p, k->bytes, k->m->dev);
+	if (k->bad) {
+		unsigned long long bad = 0;
+		HMB_CHECK(hipMemcpy(&bad, k->bad, sizeof(bad), hipMemcpyDeviceToHost));
+		if (bad) {
+			hmb_set_error("verification failed: the read-only kernels read %llu wrong "
+				      "words", bad);
+			return -1;
+		}
+	}
+	/* a buffer attached to a stream of its own is checked by the host */
+	return check_words(k->p, k->bytes, k->seed, k->add, k->own != NULL);
+fail:
+	return -1;
+}
+
+static void gpu_teardown(struct hmb_ctx *ctx, void *st)
+{
+	struct gpu_case *k = st;
+
+	(void)ctx;
+	if (apply_advice(k, 0)) {
+		char why[256];
+		fprintf(stderr, "[managed] warning: could not unset the advice of %s: %s\n",
+			k->spec->name, hmb_take_error(why, sizeof(why)));
+	}
+}
+
+static void describe_prepare(struct hmb_record *r, const struct gpu_spec *s)
+{
+	hmb_param_str(r, "before_each_sample",
+		      !s->host_first ? "nothing: the pages stay on the device (the GPU wrote "
+				       "them before the first sample)"
+		      : s->before & PREFETCH ? "untimed: the host writes one word of every 4 KiB "
+					       "page, then hipMemPrefetchAsync to the device"
+					     : "untimed: the host writes one word of every 4 KiB "
+					       "page (the pages move to the host)");
+}
+
+/* Measure one GPU case on k->p (the caller sets p, bytes, m and the spec). */
+static struct hmb_record *run_gpu_case(struct hmb_ctx *ctx, struct gpu_case *k,
+				       const struct hmb_case_ops *ops)
+{
+	const struct gpu_spec *s = k->spec;
+	int slow = s->host_first && k->bytes > 16u << 20;
+	struct hmb_case c = {
+		.what = s->what,
+		.timing = {
+			.clock = HMB_CLOCK_EVENTS,
+			.sync = HMB_SYNC_PER_SAMPLE,
+			/* a prefetch's enqueue may wait for the stream: never behind a latch */
+			.latch = !(s->timed & PREFETCH),
+			.reps = slow ? SLOW_REPS : 10,
+			.warmup = slow ? 0 : 1,
+		},
+		.ops = *ops,
+		.state = k,
+	};
+
+	if (!(k->r = new_record(ctx, s->name, k->bytes)))
+		return NULL;
+	hmb_param_str(k->r, "advice", advice_name[s->advice]);
+	hmb_param_str(k->r, "kernel", s->timed & KERNEL ? "read-write"
+				      : s->timed & READ ? "read-only" : "none");
+	describe_prepare(k->r, s);
+	if (s->timed & (KERNEL | READ))
+		hmb_param_geometry(k->r, k->bytes / 4, k->m->grid);
+	hmb_measure(ctx, k->r, &c);
+	return k->r;
+}
+
+static const struct hmb_case_ops gpu_ops = { gpu_setup, gpu_prepare, gpu_op, gpu_verify,
+					     gpu_teardown };
+static const struct hmb_case_ops resident_ops = { gpu_setup, NULL, gpu_op, gpu_verify,
+						  gpu_teardown };
+
+static void run_gpu_cases(struct hmb_ctx *ctx, struct managed *m)
+{
+	for (size_t i = 0; i < sizeof(gpu_specs) / sizeof(gpu_specs[0]) && !hmb_interrupted();
+	     i++) {
+		const struct gpu_spec *s = &gpu_specs[i];
+		struct gpu_case k = { .spec = s, .m = m, .p = m->buf, .bytes = m->size };
+		struct hmb_record *r = run_gpu_case(ctx, &k, s->host_first || s->before
+								  ? &gpu_ops : &resident_ops);
+		double med;
+
+		if (!r)
+			continue;
+		med = hmb_median(r);
+		if (i == 0)
+			m->on_demand = med;
+		if (s->speedup && m->on_demand > 0 && med > 0)
+			hmb_metric(r, "speedup_over_on_demand", m->on_demand / med, "x");
+		hmb_commit(ctx, r);
+	}
+}
+
+/* -------------------------------------------------- the way back: host sums */
+
+enum back { RESIDENT, FAULTS, PREFETCH_BACK };
+static const char *const back_name[] = { "back/host-sum-resident", "back/cpu-read-after-gpu",
+					  "back/prefetch-to-host" };
+
+struct back_case {
+	struct managed *m;
+	struct hmb_record *r;
+	enum back how;
+	uint32_t expected;   /* what the sum must be */
+	uint32_t sum;        /* what the last timed sum was */
+	int pending;         /* a sum not yet compared */
+};
+
+static uint32_t host_sum(const uint32_t *p, size_t words)
+{
+	uint32_t s = 0;
+	for (size_t i = 0; i < words; i++)
+		s += p[i];
+	return s;
+}
+
+static int check_sum(struct back_case *k)
+{
+	if (k->pending && k->sum != k->expected) {
+		hmb_set_error("verification failed: the host summed 0x%08x, expected 0x%08x",
+			      k->sum, k->expected);
 		return -1;
 	}
+	k->pending = 0;
 	return 0;
 }
 
-/* Read-only kernel for read-mostly cases: counts pattern mismatches. */
-static int read_kernel(struct managed *m, uint32_t seed, unsigned long long *bad_dev,
-		       double *seconds)
+/* The host writes the pattern (its pages are on the host) and keeps its sum. */
+static int back_setup(struct hmb_ctx *ctx, void *st)
 {
-	HMB_CHECK(hipMemsetAsync(bad_dev, 0, sizeof(*bad_dev), m->stream));
-	HMB_CHECK(hipEventRecord(m->start, m->stream));
-	HMB_CHECK(hmb_launch_check(m->buf, 0, m->size / 4, seed, 0, bad_dev, m->stream));
-	HMB_CHECK(hipEventRecord(m->stop, m->stream));
-	HMB_CHECK(hipEventSynchronize(m->stop));
-	*seconds = event_seconds(m);
+	struct back_case *k = st;
+	uint32_t seed = k->m->seed++, sum = 0;
+
+	(void)ctx;
+	for (size_t i = 0; i < k->m->size / 4; i++)
+		sum += k->m->buf[i] = hmb_pattern(i, seed);
+	k->expected = sum;
+	k->pending = 0;
 	return 0;
-fail:
-	return -1;
 }
 
-static void finish(struct managed *m, struct hmb_record *r, int ok)
+/* The last sum is checked; then, unless the pages stay on the host, the GPU
+ * writes every word (+1), its pages prefetched to the device first. */
+static int back_prepare(struct hmb_ctx *ctx, void *st, int sample)
 {
-	if (!ok)
-		hmb_case_failed(r);
-	else
-		hmb_observe_bool(r, "verified", 1);
-	observe_range(r, m->buf, m->size);
-	hmb_commit(m->ctx, r);
-}
+	struct back_case *k = st;
+	size_t words = k->m->size / 4;
 
-/* The increment kernel alone, timed with events. */
-static int gpu_increment(struct managed *m, double *seconds)
-{
-	HMB_CHECK(hipEventRecord(m->start, m->stream));
-	HMB_CHECK(hmb_launch_increment(m->buf, m->size / 4, m->stream));
-	HMB_CHECK(hipEventRecord(m->stop, m->stream));
-	HMB_CHECK(hipEventSynchronize(m->stop));
-	*seconds = event_seconds(m);
+	(void)sample;
+	if (check_sum(k))
+		return -1;
+	if (k->how == RESIDENT)
+		return 0;
+	HMB_CHECK(hipMemPrefetchAsync(k->m->buf, k->m->size, k->m->dev, ctx->stream));
+	HMB_CHECK(hmb_launch_increment_grid(k->m->buf, words, k->m->grid, ctx->stream));
+	HMB_CHECK(hipStreamSynchronize(ctx->stream));
+	k->expected += (uint32_t)words;
 	return 0;
 fail:
 	return -1;
 }
 
-static void run_on_demand_and_prefetch(struct managed *m)
+static int back_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 {
-	struct hmb_record *first = new_case(m, "on-demand/first-kernel");
-	struct hmb_record *second = new_case(m, "on-demand/second-kernel");
-	struct hmb_record *pref = new_case(m, "prefetch/prefetch-only");
-	struct hmb_record *both = new_case(m, "prefetch/with-kernel");
-	struct hmb_record *after = new_case(m, "prefetch/kernel-after-prefetch");
-	struct hmb_stats st;
-	int ok = 1;
-	double t;
+	struct back_case *k = st;
 
-	for (int i = 0; i < m->reps && ok; i++) {
-		uint32_t seed = m->seed++;
-		ok = host_init_then_gpu(m, 0, seed, &t) == 0;
-		if (ok)
-			hmb_sample(first, t);
-		ok = ok && gpu_increment(m, &t) == 0;
-		if (ok)
-			hmb_sample(second, t);
-		ok = ok && check_plus(m, seed, 2) == 0;
+	(void)ctx;
+	(void)i;
+	if (k->how == PREFETCH_BACK) {
+		HMB_CHECK(hipMemPrefetchAsync(k->m->buf, k->m->size, hipCpuDeviceId, stream));
+		HMB_CHECK(hipStreamSynchronize(stream));
 	}
-	if (ok) {
-		hmb_stats_compute(first->samples, first->nsamples, &st);
-		m->on_demand_median = st.median;
-	}
-	finish(m, first, ok);
-	finish(m, second, ok);
-
-	for (int i = 0; i < m->reps && ok; i++) {
-		uint32_t seed = m->seed++;
-		ok = host_init_then_gpu(m, 1, seed, &t) == 0;
-		if (ok)
-			hmb_sample(pref, t);
-		ok = ok && gpu_increment(m, &t) == 0;
-		if (ok)
-			hmb_sample(after, t);
-		ok = ok && check_plus(m, seed, 1) == 0;
-		seed = m->seed++;
-		ok = ok && host_init_then_gpu(m, 2, seed, &t) == 0;
-		if (ok)
-			hmb_sample(both, t);
-		ok = ok && check_plus(m, seed, 1) == 0;
-	}
-	if (ok) {
-		hmb_stats_compute(both->samples, both->nsamples, &st);
-		hmb_metric(both, "speedup_over_on_demand", m->on_demand_median / st.median, "x");
-	}
-	finish(m, pref, ok);
-	finish(m, both, ok);
-	finish(m, after, ok);
+	k->sum = host_sum(k->m->buf, k->m->size / 4);
+	k->pending = 1;
+	return 0;
+fail:
+	return -1;
 }
 
-static void run_advice(struct managed *m, enum advice a, unsigned long long *bad_dev)
+static int back_verify(struct hmb_ctx *ctx, void *st)
 {
-	char name[96];
-	struct hmb_record *r;
-	struct hmb_stats st;
-	int ok = 1, readonly = a == READ_MOSTLY || a == PREFETCH_READ_MOSTLY;
+	struct back_case *k = st;
 
-	snprintf(name, sizeof(name), "%s/first-kernel", advice_name[a]);
-	r = new_case(m, name);
-	hmb_param_str(r, "kernel", readonly ? "read-only" : "read-write");
-	if (apply_advice(m, a, 1)) {
-		finish(m, r, 0);
+	(void)ctx;
+	observe_range(k->r, k->m->buf, k->m->size, k->m->dev);
+	return check_sum(k);
+}
+
+static void run_back(struct hmb_ctx *ctx, struct managed *m, enum back how)
+{
+	static const char *const what[] = {
+		"host sum of every word (pages resident on the host)",
+		"host sum of every word (CPU page faults bring the pages back)",
+		"hipMemPrefetchAsync to the host, hipStreamSynchronize, host sum of every word",
+	};
+	struct back_case k = { .m = m, .how = how };
+	struct hmb_case c = {
+		.what = what[how],
+		.timing = {
+			.clock = HMB_CLOCK_HOST,
+			.sync = HMB_SYNC_NONE,
+			.reps = how == RESIDENT ? 5 : SLOW_REPS,
+			.warmup = how == RESIDENT ? 1 : 0,
+		},
+		.ops = { back_setup, back_prepare, back_op, back_verify, NULL },
+		.state = &k,
+	};
+	double med;
+
+	if (!(k.r = new_record(ctx, back_name[how], m->size)))
 		return;
-	}
-	for (int i = 0; i < m->reps && ok; i++) {
-		uint32_t seed = m->seed++;
-		double t = 0;
-		if (!readonly) {
-			ok = host_init_then_gpu(m, 0, seed, &t) == 0 && check_plus(m, seed, 1) == 0;
-			hmb_sample(r, t);
-			continue;
-		}
-		hmb_fill_host(m->buf, m->size, seed);
-		if (a == PREFETCH_READ_MOSTLY) {
-			double t0 = hmb_now();
-			ok = hipMemPrefetchAsync(m->buf, m->size, m->dev, m->stream) == hipSuccess &&
-			     hipStreamSynchronize(m->stream) == hipSuccess;
-			hmb_metric(r, "prefetch_s", hmb_now() - t0, "s");
-			if (!ok)
-				hmb_set_error("hipMemPrefetchAsync to the device failed");
-		}
-		if (ok) {
-			unsigned long long bad = 0;
-			ok = read_kernel(m, seed, bad_dev, &t) == 0 &&
-			     hipMemcpy(&bad, bad_dev, sizeof(bad), hipMemcpyDeviceToHost) == hipSuccess;
-			hmb_sample(r, t);
-			if (ok && bad) {
-				hmb_set_error("verification failed: the kernel read %llu wrong words", bad);
-				ok = 0;
-			}
-		}
-	}
-	if (ok && r->nsamples) {
-		hmb_stats_compute(r->samples, r->nsamples, &st);
-		if (!readonly && m->on_demand_median > 0)
-			hmb_metric(r, "speedup_over_on_demand", m->on_demand_median / st.median, "x");
-	}
-	observe_range(r, m->buf, m->size);
-	if (apply_advice(m, a, 0))
-		ok = 0;
-	if (!ok)
-		hmb_case_failed(r);
-	else
-		hmb_observe_bool(r, "verified", 1);
-	hmb_commit(m->ctx, r);
+	hmb_param_str(k.r, "before_each_sample",
+		      how == RESIDENT ? "nothing: the host wrote every word once, before the "
+					"first sample"
+				      : "untimed: hipMemPrefetchAsync to the device and an "
+					"increment kernel (the GPU wrote every word last)");
+	hmb_measure(ctx, k.r, &c);
+	med = hmb_median(k.r);
+	if (how == RESIDENT)
+		m->resident = med;
+	else if (m->resident > 0 && med > 0)
+		hmb_metric(k.r, "migration_s", med - m->resident, "s");
+	hmb_commit(ctx, k.r);
 }
 
-/* The way back: the host reads what the GPU wrote, with or without a prefetch. */
-static void run_way_back(struct managed *m, int prefetch)
-{
-	struct hmb_record *r = new_case(m, prefetch ? "back/prefetch-to-host"
-						     : "back/cpu-read-after-gpu");
-	int ok = 1;
+/* --------------------------------------------- first touch of a fresh buffer */
 
-	hmb_param_str(r, "timing", prefetch ? "host clock: prefetch to host + host sum of all words"
-					    : "host clock: host sum of all words (page faults)");
-	for (int i = 0; i < m->reps && ok; i++) {
-		uint32_t seed = m->seed++;
-		volatile uint32_t sum = 0;
-		uint32_t acc = 0;
-		double t0;
-		size_t bad;
-		HMB_CHECK(hmb_launch_fill(m->buf, 0, m->size / 4, seed, m->stream));
-		HMB_CHECK(hipStreamSynchronize(m->stream));
-		t0 = hmb_now();
-		if (prefetch) {
-			HMB_CHECK(hipMemPrefetchAsync(m->buf, m->size, hipCpuDeviceId, m->stream));
-			HMB_CHECK(hipStreamSynchronize(m->stream));
-		}
-		for (size_t w = 0; w < m->size / 4; w++)
-			acc += m->buf[w];
-		sum = acc;
-		hmb_sample(r, hmb_now() - t0);
-		(void)sum;
-		bad = hmb_check_host(m->buf, m->size, seed, 0); /* untimed */
-		if (bad) {
-			hmb_set_error("verification failed: the host read %zu wrong words", bad);
-			ok = 0;
-		}
+struct touch_case {
+	struct managed *m;
+	struct hmb_record *r;
+	int host_first;
+	uint32_t *p;         /* this sample's buffer */
+	uint32_t seed;
+};
+
+static int touch_setup(struct hmb_ctx *ctx, void *st)
+{
+	struct touch_case *k = st;
+
+	(void)ctx;
+	k->seed = k->m->seed++;
+	k->p = NULL;
+	return 0;
+}
+
+/* The last sample's buffer is checked and freed; a fresh one takes its place. */
+static int touch_prepare(struct hmb_ctx *ctx, void *st, int sample)
+{
+	struct touch_case *k = st;
+
+	(void)sample;
+	if (k->p) {
+		if (check_words(k->p, k->m->size, k->seed, 0, 0))
+			return -1;
+		hmb_free(ctx, k->p);
 	}
-	finish(m, r, ok);
-	return;
+	if (!(k->p = hmb_alloc(ctx, HMB_MEM_MANAGED, k->m->size)))
+		return -1;
+	if (k->host_first)
+		memset(k->p, 0, k->m->size);
+	return 0;
+}
+
+static int touch_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
+{
+	struct touch_case *k = st;
+
+	(void)ctx;
+	(void)i;
+	HMB_CHECK(hmb_launch_fill_grid(k->p, 0, k->m->size / 4, k->seed, k->m->grid, stream));
+	return 0;
 fail:
-	finish(m, r, 0);
+	return -1;
 }
 
-/* A fresh buffer each time: first written by the GPU, or by the host. */
-static void run_first_touch(struct managed *m, int gpu_first)
+static int touch_verify(struct hmb_ctx *ctx, void *st)
 {
-	struct hmb_record *r = new_case(m, gpu_first ? "touch/gpu-first" : "touch/host-first");
-	void *p = NULL;
-	int ok = 1;
+	struct touch_case *k = st;
 
-	hmb_param_str(r, "timing", "events around the kernel that writes the fresh buffer");
-	for (int i = 0; i < m->reps && ok; i++) {
-		uint32_t seed = m->seed++;
-		HMB_CHECK(hipMallocManaged(&p, m->size, hipMemAttachGlobal));
-		if (!gpu_first)
-			memset(p, 0, m->size);
-		HMB_CHECK(hipEventRecord(m->start, m->stream));
-		HMB_CHECK(hmb_launch_fill(p, 0, m->size / 4, seed, m->stream));
-		HMB_CHECK(hipEventRecord(m->stop, m->stream));
-		HMB_CHECK(hipEventSynchronize(m->stop));
-		hmb_sample(r, event_seconds(m));
-		if (hmb_check_host(p, m->size, seed, 0)) {
-			hmb_set_error("verification failed after the first touch");
-			ok = 0;
-		}
-		HMB_CHECK(hipFree(p));
-		p = NULL;
-	}
-	finish(m, r, ok);
-	return;
-fail:
-	if (p)
-		hipFree(p);
-	finish(m, r, 0);
+	(void)ctx;
+	if (!k->p)
+		return 0;
+	observe_range(k->r, k->p, k->m->size, k->m->dev);
+	return check_words(k->p, k->m->size, k->seed, 0, 0);
 }
 
-/* Small cases of their own: a __managed__ array and a stream-attached buffer. */
-static void run_static_and_attach(struct managed *m)
+static void run_touch(struct hmb_ctx *ctx, struct managed *m, int host_first)
 {
-	struct hmb_record *r = hmb_case(m->ctx, "static/__managed__");
-	uint32_t *s = hmb_managed_static(), *a = NULL;
+	struct touch_case k = { .m = m, .host_first = host_first };
+	struct hmb_case c = {
+		.what = "fill kernel writing every word of a fresh hipMallocManaged buffer",
+		.timing = {
+			.clock = HMB_CLOCK_EVENTS,
+			.sync = HMB_SYNC_PER_SAMPLE,
+			.latch = 1,
+			.reps = m->size > 16u << 20 ? SLOW_REPS : 10,
+			.warmup = 0,
+		},
+		.ops = { touch_setup, touch_prepare, touch_op, touch_verify, NULL },
+		.state = &k,
+	};
+
+	if (!(k.r = new_record(ctx, host_first ? "touch/host-first" : "touch/gpu-first", m->size)))
+		return;
+	hmb_param_str(k.r, "before_each_sample",
+		      host_first ? "untimed: hipMallocManaged, then the host zeroes every byte"
+				 : "untimed: hipMallocManaged (no page touched yet)");
+	hmb_param_str(k.r, "kernel", "write-only");
+	hmb_param_geometry(k.r, m->size / 4, m->grid);
+	hmb_measure(ctx, k.r, &c);
+	hmb_commit(ctx, k.r);
+}
+
+/* ------------------------------- a __managed__ array, a stream-attached buffer */
+
+static void run_static(struct hmb_ctx *ctx, struct managed *m)
+{
+	static const struct gpu_spec spec = {
+		"static/__managed__", NO_ADVICE, 1, 0, KERNEL, 0,
+		"increment kernel (+1 to every word) on a __managed__ array",
+	};
 	size_t bytes = HMB_MANAGED_STATIC_WORDS * sizeof(uint32_t);
+	struct gpu_case k = { .spec = &spec, .m = m, .p = hmb_managed_static(), .bytes = bytes };
+	struct hmb_record *r;
 
-	hmb_param_num(r, "size", (double)bytes);
-	hmb_record_bytes(r, (double)bytes);
-	if (!s) {
+	if (!k.p) {
+		if (!(r = new_record(ctx, spec.name, bytes)))
+			return;
 		hmb_record_status(r, HMB_UNSUPPORTED, "this build has no __managed__ variable "
 				  "(HIP before ROCm 6 registers them at start-up and fails "
 				  "without a GPU)");
-		hmb_commit(m->ctx, r);
-	} else {
-		int ok = 1;
-		for (int i = 0; i < m->reps && ok; i++) {
-			uint32_t seed = m->seed++;
-			hmb_fill_host(s, bytes, seed);
-			HMB_CHECK(hipEventRecord(m->start, m->stream));
-			HMB_CHECK(hmb_launch_increment(s, HMB_MANAGED_STATIC_WORDS, m->stream));
-			HMB_CHECK(hipEventRecord(m->stop, m->stream));
-			HMB_CHECK(hipEventSynchronize(m->stop));
-			hmb_sample(r, event_seconds(m));
-			if (hmb_check_host(s, bytes, seed, 1)) {
-				hmb_set_error("verification failed on the __managed__ array");
-				ok = 0;
-			}
-		}
-		if (!ok)
-			hmb_case_failed(r);
-		else
-			hmb_observe_bool(r, "verified", 1);
-		hmb_commit(m->ctx, r);
+		hmb_commit(ctx, r);
+		return;
 	}
+	if ((r = run_gpu_case(ctx, &k, &gpu_ops)))
+		hmb_commit(ctx, r);
+}
 
-	r = hmb_case(m->ctx, "attach/stream-single");
-	hmb_param_num(r, "size", (double)bytes);
-	hmb_record_bytes(r, (double)bytes);
-	HMB_CHECK(hipMallocManaged((void **)&a, bytes, hipMemAttachHost));
-	HMB_CHECK(hipStreamAttachMemAsync(m->stream, a, 0, hipMemAttachSingle));
-	HMB_CHECK(hipStreamSynchronize(m->stream));
-	for (int i = 0; i < m->reps; i++) {
-		uint32_t seed = m->seed++;
-		hmb_fill_host(a, bytes, seed);
-		HMB_CHECK(hipEventRecord(m->start, m->stream));
-		HMB_CHECK(hmb_launch_increment(a, bytes / 4, m->stream));
-		HMB_CHECK(hipEventRecord(m->stop, m->stream));
-		HMB_CHECK(hipStreamSynchronize(m->stream));
-		hmb_sample(r, event_seconds(m));
-		if (hmb_check_host(a, bytes, seed, 1)) {
-			hmb_set_error("verification failed on the stream-attached buffer");
-			goto fail;
-		}
-	}
-	hmb_observe_bool(r, "verified", 1);
-	hipFree(a);
-	hmb_commit(m->ctx, r);
-	return;
+/* A hipMemAttachHost buffer attached (single) to a stream of its own, which
+ * the engine times on while the case runs: buffer and stream are the case's
+ * own (freed after it, the buffer first), so no attachment outlives it. */
+static int attach_setup(struct hmb_ctx *ctx, void *st)
+{
+	struct gpu_case *k = st;
+
+	k->saved = ctx->stream;
+	if (!(k->own = hmb_stream_new(ctx)) ||
+	    !(k->p = hmb_alloc(ctx, HMB_MEM_MANAGED_HOST, k->bytes)))
+		return -1;
+	HMB_CHECK(hipStreamAttachMemAsync(k->own, k->p, 0, hipMemAttachSingle));
+	HMB_CHECK(hipStreamSynchronize(k->own));
+	ctx->stream = k->own;
+	return gpu_setup(ctx, st);
 fail:
-	if (a)
-		hipFree(a);
-	hmb_case_failed(r);
-	hmb_commit(m->ctx, r);
+	return -1;
+}
+
+static void attach_teardown(struct hmb_ctx *ctx, void *st)
+{
+	struct gpu_case *k = st;
+
+	if (k->saved)
+		ctx->stream = k->saved;
+}
+
+static void run_attach(struct hmb_ctx *ctx, struct managed *m)
+{
+	static const struct gpu_spec spec = {
+		"attach/stream-single", NO_ADVICE, 1, 0, KERNEL, 0,
+		"increment kernel (+1 to every word) on a buffer attached to the kernel's stream",
+	};
+	static const struct hmb_case_ops ops = { attach_setup, gpu_prepare, gpu_op, gpu_verify,
+						 attach_teardown };
+	struct gpu_case k = { .spec = &spec, .m = m,
+			      .bytes = HMB_MANAGED_STATIC_WORDS * sizeof(uint32_t) };
+	struct hmb_record *r = run_gpu_case(ctx, &k, &ops);
+
+	if (!r)
+		return;
+	hmb_param_str(r, "attach", "hipMallocManaged(hipMemAttachHost), then "
+		      "hipStreamAttachMemAsync(hipMemAttachSingle) to a stream created for this "
+		      "case (timed on it; destroyed after the buffer is freed)");
+	hmb_commit(ctx, r);
+}
+
+/* ------------------------------------------------------------------ module */
+
+static const char *const cases[] = {
+	"on-demand/first-kernel", "on-demand/second-kernel", "prefetch/prefetch-only",
+	"prefetch/with-kernel", "prefetch/kernel-after-prefetch",
+	"advise-read-mostly/first-kernel", "advise-preferred-device/first-kernel",
+	"advise-preferred-host/first-kernel", "advise-accessed-by-device/first-kernel",
+	"prefetch+read-mostly/prefetch", "prefetch+read-mostly/first-kernel",
+	"back/host-sum-resident", "back/cpu-read-after-gpu", "back/prefetch-to-host",
+	"touch/gpu-first", "touch/host-first", "static/__managed__", "attach/stream-single",
+	NULL,
+};
+#define BUFFER_CASES 14    /* cases[0..14) use the module's buffer of each size */
+#define PER_SIZE_CASES 16  /* the touch cases, on fresh buffers, complete a size */
+
+static int any_selected(struct hmb_ctx *ctx, int from, int to)
+{
+	for (int i = from; i < to; i++)
+		if (hmb_selected(ctx, cases[i]))
+			return 1;
+	return 0;
+}
+
+/* The kernels load on their first launch: not inside a timed region. */
+static int load_kernels(struct hmb_ctx *ctx, enum hmb_grid grid)
+{
+	uint32_t *p = hmb_alloc(ctx, HMB_MEM_DEVICE, 4096);
+	unsigned long long *bad = hmb_alloc(ctx, HMB_MEM_DEVICE, sizeof(*bad));
+
+	if (!p || !bad)
+		return -1;
+	HMB_CHECK(hmb_launch_fill_grid(p, 0, 1024, 1, grid, ctx->stream));
+	HMB_CHECK(hmb_launch_increment_grid(p, 1024, grid, ctx->stream));
+	HMB_CHECK(hmb_launch_check_grid(p, 0, 1024, 1, 1, bad, grid, ctx->stream));
+	HMB_CHECK(hipStreamSynchronize(ctx->stream));
+	hmb_free(ctx, bad);
+	hmb_free(ctx, p);
+	return 0;
+fail:
+	return -1;
 }
 
 static int run(struct hmb_ctx *ctx)
 {
 	struct managed m;
 	struct hmb_sizes sizes;
-	unsigned long long *bad_dev = NULL;
-	int rc = -1;
 
 	memset(&m, 0, sizeof(m));
-	m.ctx = ctx;
 	m.dev = ctx->dev->ordinal;
-	m.reps = hmb_reps(ctx, 3);
 	m.seed = 1000;
+	m.grid = hmb_opt_flag(ctx, "grid-stride") ? HMB_GRID_CAPPED : HMB_GRID_PER_ELEMENT;
 	hmb_sizes_or(ctx, &sizes, "64M,256M,1G", "16M");
-	HMB_CHECK(hipStreamCreateWithFlags(&m.stream, hipStreamNonBlocking));
-	HMB_CHECK(hipEventCreate(&m.start));
-	HMB_CHECK(hipEventCreate(&m.stop));
-	HMB_CHECK(hipMalloc((void **)&bad_dev, sizeof(*bad_dev)));
+	if (load_kernels(ctx, m.grid))
+		return -1;
 
 	for (size_t i = 0; i < sizes.n && !hmb_interrupted(); i++) {
-		m.size = sizes.v[i];
-		if (!hmb_managed_allowed(ctx, "all", m.size))
+		if (!any_selected(ctx, 0, PER_SIZE_CASES) ||
+		    !hmb_managed_allowed(ctx, "all", sizes.v[i]))
 			continue;
-		HMB_CHECK(hipMallocManaged((void **)&m.buf, m.size, hipMemAttachGlobal));
-		run_on_demand_and_prefetch(&m);
-		for (int a = READ_MOSTLY; a <= PREFETCH_READ_MOSTLY && !hmb_interrupted(); a++)
-			run_advice(&m, (enum advice)a, bad_dev);
-		if (!hmb_interrupted()) {
-			run_way_back(&m, 0);
-			run_way_back(&m, 1);
+		m.size = sizes.v[i];
+		m.on_demand = m.resident = -1;
+		if (any_selected(ctx, 0, BUFFER_CASES)) {
+			if (!(m.buf = hmb_alloc(ctx, HMB_MEM_MANAGED, m.size)))
+				return -1;
+			run_gpu_cases(ctx, &m);
+			for (int b = RESIDENT; b <= PREFETCH_BACK && !hmb_interrupted(); b++)
+				run_back(ctx, &m, (enum back)b);
+			hmb_free(ctx, m.buf); /* the fresh buffers below take its place */
+			m.buf = NULL;
 		}
-		HMB_CHECK(hipFree(m.buf));
-		m.buf = NULL;
-		if (!hmb_interrupted()) {
-			run_first_touch(&m, 1);
-			run_first_touch(&m, 0);
-		}
+		for (int host_first = 0; host_first < 2 && !hmb_interrupted(); host_first++)
+			run_touch(ctx, &m, host_first);
 	}
 	if (!hmb_interrupted())
-		run_static_and_attach(&m);
-	rc = 0;
-fail:
-	if (m.buf)
-		hipFree(m.buf);
-	if (bad_dev)
-		hipFree(bad_dev);
-	if (m.start)
-		hipEventDestroy(m.start);
-	if (m.stop)
-		hipEventDestroy(m.stop);
-	if (m.stream)
-		hipStreamDestroy(m.stream);
-	return rc;
+		run_static(ctx, &m);
+	if (!hmb_interrupted())
+		run_attach(ctx, &m);
+	return 0;
 }
+
+static const struct hmb_opt_decl options[] = {
+	{ "grid-stride", HMB_OPT_FLAG, NULL,
+	  "kernels capped at 8192 blocks, walking the buffer grid-stride (default: one "
+	  "element per thread)" },
+	{ NULL, 0, NULL, NULL },
+};
 
 const struct hmb_bench hmb_bench_managed = {
 	.name = "managed",
 	.summary = "hipMallocManaged with and without hipMemPrefetchAsync and hipMemAdvise",
 	.needs = HMB_NEEDS_MANAGED,
-	.options = NULL,
+	.options = options,
 	.help = "--sizes: managed buffer sizes (default 64M,256M,1G; --quick 16M). Never more\n"
 		"than free device memory unless --oversubscribe F is given.\n"
-		"GB/s = buffer bytes / time of the GPU work (events). on-demand/first-kernel\n"
-		"migrates by page faults; prefetch/with-kernel shows what a prefetch saves\n"
-		"(speedup_over_on_demand). Observed fields say where the pages were.",
+		"Before each sample the host writes every page (untimed), so the GPU work\n"
+		"starts from pages on the host. GB/s = buffer bytes / time (events for GPU\n"
+		"work, host clock for the back/* host sums). on-demand/first-kernel migrates\n"
+		"by page faults; speedup_over_on_demand compares medians with it.\n"
+		"back/* report migration_s = median - median of back/host-sum-resident.\n"
+		"Kernels run one element per thread (--grid-stride: capped grid-stride);\n"
+		"params give the geometry, observed fields where the pages were.",
+	.cases = cases,
 	.run = run,
 };

@@ -262,13 +262,8 @@ static double measure(struct hmb_ctx *ctx, struct overlap_case *k, struct hmb_re
 	hmb_param_num(r, "size", (double)k->o->size);
 	if (k->stage != KERNEL_ONLY)
 		hmb_param_str(r, "host_memory", kind_name(k->o));
-	if (k->stage == KERNEL_ONLY || k->stage == PIPELINE) {
-		struct hmb_geometry g = hmb_kernel_geometry(k->o->size / 4 / (size_t)k->chunks,
-							    HMB_GRID_STRIDE);
-		hmb_param_num(r, "grid_blocks", g.blocks);
-		hmb_param_num(r, "block_threads", g.threads);
-		hmb_param_bool(r, "grid_stride", g.grid_stride);
-	}
+	if (k->stage == KERNEL_ONLY || k->stage == PIPELINE)
+		hmb_param_geometry(r, k->o->size / 4 / (size_t)k->chunks, HMB_GRID_CAPPED);
 	hmb_measure(ctx, r, &c);
 	return hmb_median(r);
 }

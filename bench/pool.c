@@ -173,14 +173,6 @@ static void teardown(struct hmb_ctx *ctx, void *st)
 		(void)set_threshold(p->default_pool, p->default_threshold);
 }
 
-static void record_geometry(struct hmb_record *r, size_t words)
-{
-	struct hmb_geometry g = hmb_kernel_geometry(words, HMB_GRID_STRIDE);
-	hmb_param_num(r, "grid_blocks", g.blocks);
-	hmb_param_num(r, "block_threads", g.threads);
-	hmb_param_bool(r, "grid_stride", g.grid_stride);
-}
-
 /* One case; returns its median seconds per sample, or -1. */
 static double run_case(struct hmb_ctx *ctx, struct pool_case *base, enum shape sh,
 		       enum allocator a, int loop, double malloc_median)
@@ -217,7 +209,7 @@ static double run_case(struct hmb_ctx *ctx, struct pool_case *base, enum shape s
 	hmb_param_str(r, "allocator", alloc_name[a]);
 	hmb_param_bool(r, "kernel", p.kernel);
 	if (p.kernel)
-		record_geometry(r, p.size / 4);
+		hmb_param_geometry(r, p.size / 4, HMB_GRID_CAPPED);
 	if (a == DEFAULT_POOL)
 		hmb_observe_num(r, "release_threshold_bytes", (double)p.default_threshold);
 	hmb_measure(ctx, r, &c);

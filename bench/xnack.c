@@ -604,9 +604,7 @@ static void zero_copy_case(struct hmb_ctx *ctx, struct zero_copy *z)
 		 "memory", hmb_sz(z->bytes));
 	hmb_param_num(r, "size", (double)z->bytes);
 	hmb_param_str(r, "memory", "hipHostMalloc(Mapped) read through hipHostGetDevicePointer");
-	hmb_param_num(r, "grid_blocks", hmb_kernel_geometry(z->bytes / 4, HMB_GRID_STRIDE).blocks);
-	hmb_param_num(r, "block_threads", hmb_kernel_geometry(z->bytes / 4, HMB_GRID_STRIDE).threads);
-	hmb_param_bool(r, "grid_stride", 1);
+	hmb_param_geometry(r, z->bytes / 4, HMB_GRID_CAPPED);
 	hmb_record_bytes(r, (double)z->bytes);
 	if (ctx->dev->link.peak_gbps > 0)
 		hmb_record_peak(r, ctx->dev->link.peak_gbps);

@@ -1,4 +1,5 @@
-/* data.hip - fill, check, copy and increment: the kernels that move and verify data. */
+/* data.hip - fill, check, copy and increment: the kernels that move and verify data,
+ * and the launch geometry they use (kernels.h: enum hmb_grid). */
 #include "hip_device.h"
 #include "kernels.h"
 #include "pattern.h"
@@ -35,20 +36,55 @@ __global__ void increment_kernel(uint32_t *p, size_t words)
 		p[i] += 1;
 }
 
+extern "C" struct hmb_geometry hmb_kernel_geometry(size_t items, enum hmb_grid grid)
+{
+	struct hmb_geometry g;
+	size_t threads;
+
+	g.blocks = grid == HMB_GRID_PER_ELEMENT ? hmb_blocks_per_element(items) : hmb_blocks(items);
+	g.threads = HMB_THREADS;
+	threads = (size_t)g.blocks * g.threads;
+	g.elements_per_thread = items ? (items + threads - 1) / threads : 0;
+	g.grid_stride = g.elements_per_thread > 1;
+	return g;
+}
+
+extern "C" hipError_t hmb_launch_fill_grid(void *p, size_t first, size_t words, uint32_t seed,
+					   enum hmb_grid grid, hipStream_t stream)
+{
+	struct hmb_geometry g = hmb_kernel_geometry(words, grid);
+	fill_kernel<<<g.blocks, g.threads, 0, stream>>>((uint32_t *)p, first, words, seed);
+	return hipGetLastError();
+}
+
+extern "C" hipError_t hmb_launch_check_grid(const void *p, size_t first, size_t words,
+					    uint32_t seed, uint32_t add, unsigned long long *bad,
+					    enum hmb_grid grid, hipStream_t stream)
+{
+	struct hmb_geometry g = hmb_kernel_geometry(words, grid);
+	check_kernel<<<g.blocks, g.threads, 0, stream>>>((const uint32_t *)p, first, words, seed,
+							 add, bad);
+	return hipGetLastError();
+}
+
+extern "C" hipError_t hmb_launch_increment_grid(uint32_t *p, size_t words, enum hmb_grid grid,
+						hipStream_t stream)
+{
+	struct hmb_geometry g = hmb_kernel_geometry(words, grid);
+	increment_kernel<<<g.blocks, g.threads, 0, stream>>>(p, words);
+	return hipGetLastError();
+}
+
 extern "C" hipError_t hmb_launch_fill(void *p, size_t first, size_t words, uint32_t seed,
 				      hipStream_t stream)
 {
-	fill_kernel<<<hmb_blocks(words), HMB_THREADS, 0, stream>>>((uint32_t *)p, first, words,
-								      seed);
-	return hipGetLastError();
+	return hmb_launch_fill_grid(p, first, words, seed, HMB_GRID_CAPPED, stream);
 }
 
 extern "C" hipError_t hmb_launch_check(const void *p, size_t first, size_t words, uint32_t seed,
 				       uint32_t add, unsigned long long *bad, hipStream_t stream)
 {
-	check_kernel<<<hmb_blocks(words), HMB_THREADS, 0, stream>>>((const uint32_t *)p, first,
-								       words, seed, add, bad);
-	return hipGetLastError();
+	return hmb_launch_check_grid(p, first, words, seed, add, bad, HMB_GRID_CAPPED, stream);
 }
 
 extern "C" hipError_t hmb_launch_copy(uint32_t *dst, const uint32_t *src, size_t words,
@@ -60,17 +96,5 @@ extern "C" hipError_t hmb_launch_copy(uint32_t *dst, const uint32_t *src, size_t
 
 extern "C" hipError_t hmb_launch_increment(uint32_t *p, size_t words, hipStream_t stream)
 {
-	increment_kernel<<<hmb_blocks(words), HMB_THREADS, 0, stream>>>(p, words);
-	return hipGetLastError();
-}
-
-extern "C" struct hmb_geometry hmb_kernel_geometry(size_t items, enum hmb_grid grid)
-{
-	struct hmb_geometry g = { hmb_blocks(items), HMB_THREADS, 1 };
-	size_t b = (items + HMB_THREADS - 1) / HMB_THREADS;
-	if (grid == HMB_GRID_ONE_PER_THREAD && b <= 0x7fffffffu / HMB_THREADS) {
-		g.blocks = (unsigned)(b ? b : 1);
-		g.grid_stride = 0;
-	}
-	return g;
+	return hmb_launch_increment_grid(p, words, HMB_GRID_CAPPED, stream);
 }

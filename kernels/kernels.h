@@ -14,16 +14,6 @@
 extern "C" {
 #endif
 
-/* The launch shape of a data kernel over `items` elements: a grid-stride
- * loop over at most 8192 blocks (the launchers below), or one element per
- * thread. Modules record it with every timed kernel. */
-enum hmb_grid { HMB_GRID_STRIDE, HMB_GRID_ONE_PER_THREAD };
-struct hmb_geometry {
-	unsigned blocks, threads;
-	int grid_stride;
-};
-struct hmb_geometry hmb_kernel_geometry(size_t items, enum hmb_grid grid);
-
 /* Word i of p[0..words) = hmb_pattern(first + i, seed). */
 hipError_t hmb_launch_fill(void *p, size_t first, size_t words, uint32_t seed,
 			   hipStream_t stream);
@@ -55,6 +45,30 @@ void hmb_touch_geometry(size_t touches, int chain, unsigned *blocks, unsigned *t
 			size_t *per_thread);
 /* dst[i] = src[i] (src may be host memory mapped into the device). */
 hipError_t hmb_launch_copy(uint32_t *dst, const uint32_t *src, size_t words, hipStream_t stream);
+
+/* Launch geometry of the data kernels (fill, check, increment). The plain
+ * launchers above use HMB_GRID_CAPPED; the _grid variants take it as an
+ * argument, and hmb_kernel_geometry says what a launch over `items` words
+ * uses, so that a record can carry it. */
+enum hmb_grid {
+	HMB_GRID_CAPPED,      /* at most 8192 blocks of 256 threads: beyond 2^21 items
+				 threads walk the buffer grid-stride */
+	HMB_GRID_PER_ELEMENT, /* one element per thread: ceil(items / 256) blocks of 256 while
+				 items <= 2^31, beyond that 2^23 blocks walking grid-stride */
+};
+struct hmb_geometry {
+	unsigned blocks, threads;
+	size_t elements_per_thread; /* the most items one thread handles */
+	int grid_stride;            /* threads handle more than one item, a grid apart */
+};
+struct hmb_geometry hmb_kernel_geometry(size_t items, enum hmb_grid grid);
+hipError_t hmb_launch_fill_grid(void *p, size_t first, size_t words, uint32_t seed,
+				enum hmb_grid grid, hipStream_t stream);
+hipError_t hmb_launch_check_grid(const void *p, size_t first, size_t words, uint32_t seed,
+				 uint32_t add, unsigned long long *bad, enum hmb_grid grid,
+				 hipStream_t stream);
+hipError_t hmb_launch_increment_grid(uint32_t *p, size_t words, enum hmb_grid grid,
+				     hipStream_t stream);
 
 /* A __managed__ array of HMB_MANAGED_STATIC_WORDS words, for its own case;
  * NULL where this build has none (HIP before ROCm 6). */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../kernels/kernels.h"
 #include "latch.h"
 #include "stats.h"
 #include "timing.h"
@@ -208,4 +209,15 @@ double hmb_median(const struct hmb_record *r)
 	if (r->status != HMB_OK || hmb_stats_compute(r->samples, r->nsamples, &st) != 0)
 		return -1;
 	return st.median;
+}
+
+void hmb_param_geometry(struct hmb_record *r, size_t items, int grid)
+{
+	struct hmb_geometry g = hmb_kernel_geometry(items, (enum hmb_grid)grid);
+	hmb_param_str(r, "grid", grid == HMB_GRID_PER_ELEMENT ? "one element per thread"
+							      : "capped, grid-stride");
+	hmb_param_num(r, "grid_blocks", g.blocks);
+	hmb_param_num(r, "block_threads", g.threads);
+	hmb_param_num(r, "elements_per_thread", (double)g.elements_per_thread);
+	hmb_param_bool(r, "grid_stride", g.grid_stride);
 }

@@ -70,6 +70,11 @@ struct hmb_case {
  * The record is not committed. */
 int hmb_measure(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_case *c);
 
+/* Record the launch geometry of a data kernel over `items` words in r's
+ * params (grid, grid_blocks, block_threads, elements_per_thread,
+ * grid_stride); grid is an enum hmb_grid (kernels/kernels.h). */
+void hmb_param_geometry(struct hmb_record *r, size_t items, int grid);
+
 /* Free the engine's latch when the module ends (the runner calls it). */
 void hmb_engine_free(struct hmb_ctx *ctx);
 

@@ -363,6 +363,8 @@ static int write_sample(const char *path)
 	return rc ? 1 : 0;
 }
 
+void test_kernel_geometry(void); /* test_geometry.c */
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -389,6 +391,7 @@ int main(int argc, char **argv)
 		{ "gpu metrics (amdsmi, rocm-smi): power and throttle", test_gpu_metrics },
 		{ "memory kinds: allocation refused where the platform lacks them", test_kind_alloc },
 		{ "json: device memory model", test_json_memory_model },
+		{ "kernel launch geometry", test_kernel_geometry },
 	};
 	int passed = 0, failed = 0;
 
