@@ -264,8 +264,9 @@ static size_t reps_needed(void)
 static void print_summary(FILE *to, double threshold, const struct tally *t)
 {
 	fprintf(to, "\np: Mann-Whitney U test of the two results' timed samples (every figure of a "
-		"result is derived from them), two-sided, adjusted for the %d figure(s) compared "
-		"(Benjamini-Hochberg); '-': no samples.\n", t->tested);
+		"result is derived from them), two-sided, adjusted for the number of figures each "
+		"pair of documents compares (Benjamini-Hochberg; %d in all); '-': no samples.\n",
+		t->tested);
 	if (threshold >= 0)
 		fprintf(to, "verdict: moved by more than %g%% with p < %g, the wrong way in capitals; "
 			"n.s.: moved by more than %g%% but not significantly.\n", threshold,
