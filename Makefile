@@ -78,7 +78,8 @@ $(TEST_BIN): $(TEST_C:%.c=$(OBJDIR)/%.o) $(LIB_OBJ)
 	$(LINK)
 
 test: $(BIN) $(TEST_BIN)
-	BIN=$(BIN) UNIT=$(TEST_BIN) bash tests/run.sh
+	HMB_BIN=$(BIN) HMB_UNIT=$(TEST_BIN) PYTHONDONTWRITEBYTECODE=1 \
+		$(or $(wildcard /usr/bin/python3),python3) -m pytest tests --basetemp=$(BUILD)/pytest
 
 # Copy the shared libraries that a bare GPU node may lack next to the binary
 # (build/lib, found through its rpath), so that build/ can be copied there.

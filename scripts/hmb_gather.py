@@ -5,12 +5,15 @@ usage: hmb_gather.py DIR [DIR ...] [--base FILE] [--threshold PCT] [--hipmembenc
 
 Finds every hipmembench document under the folders (e.g. the RESULTS folder of a
 Slurm array job), writes DIR/index.json (one entry per run: file, host, device,
-complete, interrupted, counts of ok/failed/unsupported/skipped results) and
-DIR/comparison.txt (`hipmembench compare BASE OTHERS...`; the base is --base or the
-first file by name), and prints the index as a table. Files that are not hipmembench
-documents are listed as such and left out of the comparison.
-Exit status: that of the comparison (1: a figure worse than --threshold), 2 when no
-document was found.
+complete, interrupted, failed and why, counts of ok/failed/unsupported/skipped
+results) and DIR/comparison.txt (`hipmembench compare BASE OTHERS...`; the base is
+--base or the first good file by name), and prints the index as a table. A run
+failed when its document says it did not finish ("complete": false: interrupted,
+or stopped by an error) or when it measured without a device (no GPU found); a dry
+run needs no device. Failed runs and files that are not hipmembench documents are
+listed as such and left out of the comparison.
+Exit status: that of the comparison (1: a figure worse than --threshold), at least 1
+when a run failed, 2 when no document was found.
 """
 import argparse
 import json
@@ -25,17 +28,25 @@ def summarize(path):
             d = json.load(f)
     except (OSError, ValueError) as e:
         return {"file": path, "valid": False, "problem": f"not readable JSON: {e}"}
-    if not isinstance(d, dict) or d.get("tool", {}).get("name") != "hipmembench":
+    if not isinstance(d, dict) or not isinstance(d.get("tool"), dict) or \
+            d["tool"].get("name") != "hipmembench":
         return {"file": path, "valid": False, "problem": "not a hipmembench document"}
     counts = {}
     for r in d.get("results", []):
         counts[r.get("status")] = counts.get(r.get("status"), 0) + 1
     dev = d.get("device") or {}
-    return {"file": path, "valid": True, "host": d.get("host", {}).get("hostname"),
+    dry_run = bool((d.get("settings") or {}).get("dry_run"))
+    why = []
+    if d.get("complete") is not True:
+        why.append("interrupted" if d.get("interrupted") else "did not complete")
+    if not d.get("device") and not dry_run:
+        why.append("no device")
+    return {"file": path, "valid": True, "host": (d.get("host") or {}).get("hostname"),
             "device": dev.get("name"), "pci_bus_id": dev.get("pci_bus_id"),
             "command": d.get("command"), "complete": d.get("complete"),
-            "interrupted": d.get("interrupted"), "results": counts,
-            "slurm_job_id": d.get("environment", {}).get("SLURM_JOB_ID")}
+            "interrupted": d.get("interrupted"), "dry_run": dry_run,
+            "failed": bool(why), "why": ", ".join(why) or None, "results": counts,
+            "slurm_job_id": (d.get("environment") or {}).get("SLURM_JOB_ID")}
 
 
 def main(argv):
@@ -52,24 +63,33 @@ def main(argv):
                       if n.endswith(".json") and n not in ("index.json", "manifest.json")]
     files.sort()
     index = [summarize(f) for f in files]
-    valid = [e["file"] for e in index if e["valid"]]
+    valid = [e["file"] for e in index if e["valid"] and not e["failed"]]
+    failed = [e for e in index if e["valid"] and e["failed"]]
     out_dir = a.dirs[0]
     with open(os.path.join(out_dir, "index.json"), "w") as f:
         json.dump({"runs": index}, f, indent=1)
     for e in index:
-        if e["valid"]:
-            print(f"{e['file']}: {e['host']}, {e['device'] or 'no device'}, {e['command']}, "
-                  f"complete={e['complete']}, interrupted={e['interrupted']}, results={e['results']}")
-        else:
+        if not e["valid"]:
             print(f"{e['file']}: left out: {e['problem']}")
-    if not valid:
+            continue
+        state = f"FAILED ({e['why']}), left out" if e["failed"] else "ok"
+        print(f"{e['file']}: {state}: {e['host']}, {e['device'] or 'no device'}, "
+              f"{e['command']}, complete={e['complete']}, interrupted={e['interrupted']}, "
+              f"results={e['results']}")
+    if failed:
+        print(f"hmb_gather.py: {len(failed)} run(s) failed: "
+              + ", ".join(f"{e['file']} ({e['why']})" for e in failed), file=sys.stderr)
+    if not any(e["valid"] for e in index):
         print(f"hmb_gather.py: no hipmembench document under {', '.join(a.dirs)}", file=sys.stderr)
         return 2
+    if not valid:
+        print("hmb_gather.py: no run finished: nothing to compare", file=sys.stderr)
+        return 1
     base = a.base or valid[0]
     others = [f for f in valid if f != base]
     if not others:
         print("hmb_gather.py: one document only: nothing to compare", file=sys.stderr)
-        return 0
+        return 1 if failed else 0
     cmd = [a.hipmembench, "compare", base] + others
     if a.threshold:
         cmd += ["--threshold", a.threshold]
@@ -77,7 +97,7 @@ def main(argv):
         rc = subprocess.call(cmd, stdout=f)
     print(f"comparison of {len(others) + 1} runs against {base}: "
           f"{os.path.join(out_dir, 'comparison.txt')} (exit {rc})")
-    return rc
+    return max(rc, 1) if failed else rc
 
 
 if __name__ == "__main__":

@@ -1,28 +1,56 @@
 #!/usr/bin/env python3
 """hmb_plot.py - turn hipmembench JSON documents into PNG figures.
 
-usage: hmb_plot.py [-o DIR] RUN.json [RUN.json ...]
+usage: hmb_plot.py [-o DIR] [--label NAME] RUN.json [RUN.json ...]
 
-One figure per subject, each written to DIR (default: plots/) and named after it:
-  memcpy-bandwidth.png   GB/s against copy size, per direction and host memory kind
-  overlap-speedup.png    pipeline speedup against chunks, per load and stream count
-  managed-variants.png   effective GB/s of each managed-memory case
-  xnack-fault-cost.png   microseconds per page-fault touch, per stride and order
-  pool-cost.png          microseconds per loop iteration, per allocator and size
-  vmm-growth.png         time of each growth step, per variant
-Several documents (systems) share the same axes; the legend names each by host and
-device. A subject with no ok results in any document is left out. Needs Python 3 and
-matplotlib (Debian: python3-matplotlib). Prints the files it wrote.
+One figure per subject, written to DIR (default: plots/) as NAME-SUBJECT.png (or
+SUBJECT.png without --label):
+  memcpy-bandwidth   GB/s against copy size: colour by host memory kind, line style
+                     by direction, the link's peak drawn and labelled
+  overlap-speedup    pipeline speedup over serial against chunks, one panel per load:
+                     colour by streams, marker by chunks, line style by host memory
+  managed-variants   effective GB/s of each managed-memory case, a dot per size
+  xnack-fault-cost   microseconds per page-fault touch, a dot per stride and order
+  pool-cost          microseconds per iteration against allocation size, a panel per
+                     loop shape, colour by allocator
+  vmm-growth         time of each growth step against the buffer size it reached,
+                     with each variant's total written on the plot
+Each document (system) gets its own row of panels, sharing the axes with the others;
+every title names the device and the host. A document that did not complete is
+plotted and marked so; one without a device (no GPU was found) has nothing to plot
+and is left out, with a warning. A subject with no ok results is left out. Needs
+Python 3 and matplotlib (Debian: python3-matplotlib). Prints the files it wrote.
+Exit status: 0, 1 when nothing could be plotted, 2 for a file that cannot be read.
 """
 import argparse
 import json
+import math
 import os
+import re
 import sys
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.ticker import (FixedLocator, FuncFormatter, LogLocator, MaxNLocator,  # noqa: E402
+                               NullFormatter)
+
+KIND_COLOURS = {"pageable": "tab:red", "pinned": "tab:blue", "registered": "tab:green",
+                "write-combined": "tab:purple", "device": "tab:orange"}
+DIRECTION_STYLES = {"h2d": "-", "d2h": "--", "d2d": ":"}
+KIND_MARKERS = {"pageable": "o", "pinned": "s", "registered": "^", "write-combined": "D",
+                "device": "v"}
+NUDGE = {"pinned": -1, "registered": 0, "write-combined": 1}
+CYCLE = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown",
+         "tab:pink", "tab:gray", "tab:olive", "tab:cyan"]
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*", "<", ">"]
+
+
+def fail(msg, status=2):
+    print(f"hmb_plot.py: {msg}", file=sys.stderr)
+    sys.exit(status)
 
 
 def load(path):
@@ -30,194 +58,494 @@ def load(path):
         with open(path) as f:
             doc = json.load(f)
     except (OSError, ValueError) as e:
-        sys.exit(f"hmb_plot.py: {path}: not a readable JSON document: {e}")
-    if not isinstance(doc, dict) or doc.get("tool", {}).get("name") != "hipmembench":
-        sys.exit(f"hmb_plot.py: {path}: not a hipmembench document")
+        fail(f"{path}: not a readable JSON document: {e}")
+    if not isinstance(doc, dict) or not isinstance(doc.get("tool"), dict) or \
+            doc["tool"].get("name") != "hipmembench" or not isinstance(doc.get("results"), list):
+        fail(f"{path}: not a hipmembench document")
     dev = doc.get("device") or {}
-    doc["_system"] = f"{doc.get('host', {}).get('hostname', '?')}: {dev.get('name', 'no device')}"
+    host = (doc.get("host") or {}).get("hostname") or "?"
+    doc["_path"] = path
+    doc["_system"] = f"{dev.get('name', 'no device')} on {host}"
+    if not doc.get("complete"):
+        doc["_system"] += " [incomplete]"
     return doc
 
 
 def ok_results(doc, module):
-    return [r for r in doc["results"] if r["module"] == module and r["status"] == "ok"]
+    return [r for r in doc["results"] if r.get("module") == module and r.get("status") == "ok"
+            and isinstance(r.get("params"), dict)]
 
 
 def size_label(n):
-    for unit, shift in (("G", 30), ("M", 20), ("K", 10)):
+    n = int(n)
+    for unit, shift in (("T", 40), ("G", 30), ("M", 20), ("K", 10)):
         if n >= 1 << shift and n % (1 << shift) == 0:
             return f"{n >> shift}{unit}"
-    return str(int(n))
+    return str(n)
+
+
+def size_axis(ax, lo, hi):
+    """Log2 size axis with ticks 4K, 16K, 64K, ... 1G (every power of 4 in range)."""
+    ax.set_xscale("log", base=2)
+    ticks, t = [], 1
+    while t <= hi * 1.01:
+        if t >= lo / 1.01:
+            ticks.append(t)
+        t *= 4
+    if len(ticks) < 5:  # a narrow range: every power of 2
+        ticks, t = [], 1
+        while t <= hi * 1.01:
+            if t >= lo / 1.01:
+                ticks.append(t)
+            t *= 2
+    ax.xaxis.set_major_locator(FixedLocator(ticks))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: size_label(v)))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+
+
+def number(v):
+    return f"{v:g}"
+
+
+def log_axis_1_2_5(axis):
+    """Log axis ticks at 1, 2, 5 x 10^k written as plain numbers, or at every
+    1..9 x 10^k where the range holds fewer than three of those. Call it once the
+    data are drawn."""
+    lo, hi = sorted(axis.get_view_interval())
+    k = math.floor(math.log10(lo)) if lo > 0 else 0
+
+    def inside(subs):
+        return [m * 10.0 ** e for e in range(k, k + 40) for m in subs if lo <= m * 10.0 ** e <= hi]
+
+    if len(inside((1, 2, 5))) >= 3:
+        axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    elif len(inside(range(1, 10))) >= 3:
+        axis.set_major_locator(LogLocator(base=10, subs=tuple(float(m) for m in range(1, 10))))
+    else:  # less than a factor of 3: evenly spaced round numbers
+        axis.set_major_locator(FixedLocator(MaxNLocator(5).tick_values(lo, hi)))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: number(v)))
+    axis.set_minor_formatter(NullFormatter())
 
 
 def metric(r, name):
-    m = r.get("metrics", {}).get(name)
-    return m["value"] if m else None
+    m = (r.get("metrics") or {}).get(name)
+    return m.get("value") if isinstance(m, dict) else None
 
 
-def system_prefix(docs, doc):
-    return f"{doc['_system']} " if len(docs) > 1 else ""
+def grid_of(docs, ncols, width, height, sharey=True):
+    """One row of ncols panels per document, sharing the axes."""
+    fig, axes = plt.subplots(len(docs), ncols, figsize=(width, height * len(docs) + 1.2),
+                             sharex=True, sharey=sharey, squeeze=False,
+                             layout="constrained")
+    return fig, axes
 
 
-def plot_memcpy(docs, ax):
-    """Host<->device copies (left, against the PCIe peak) and d2d (right)."""
-    fig = ax.figure
-    ax.remove()
-    host_ax, d2d_ax = fig.subplots(1, 2, gridspec_kw={"width_ratios": [2, 1]})
-    drawn = False
-    for doc in docs:
-        series, peak = {}, None
+def title_systems(docs):
+    return "; ".join(d["_system"] for d in docs)
+
+
+def legend_below(fig, handles, ncol):
+    """The legend in a strip below the panels, never over the data."""
+    lines = -(-len(handles) // ncol)
+    frac = min(0.4, (0.28 * lines + 0.15) / fig.get_figheight())
+    fig.get_layout_engine().set(rect=(0, frac, 1, 1 - frac))
+    fig.legend(handles=handles, loc="lower center", ncol=ncol, fontsize=8, frameon=False,
+               bbox_to_anchor=(0.5, 0.0))
+
+
+# ---- memcpy ---------------------------------------------------------------------
+
+def plot_memcpy(docs):
+    fig, axes = grid_of(docs, 2, 14, 4.6, sharey="col")
+    drawn, lo, hi, used, top = False, float("inf"), 0, set(), 0
+    for row, doc in enumerate(docs):
+        host_ax, d2d_ax = axes[row]
+        peak = None
+        series = {}
         for r in ok_results(doc, "memcpy"):
-            if r.get("gbps_median") and r["params"].get("api") == "hipMemcpyAsync":
-                series.setdefault(r["case"], []).append((r["params"]["size"], r["gbps_median"]))
+            p = r["params"]
+            if r.get("gbps_median") and p.get("api", "hipMemcpyAsync") == "hipMemcpyAsync":
+                key = (p.get("direction", "?"), p.get("host_memory", "?"))
+                series.setdefault(key, []).append((p["size"], r["gbps_median"]))
                 peak = r.get("peak_gbps") or peak
-        for case, pts in sorted(series.items()):
+        for (direction, kind), pts in sorted(series.items()):
             pts.sort()
-            target = d2d_ax if case.startswith("d2d") else host_ax
-            target.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=3,
-                        label=system_prefix(docs, doc) + case)
+            lo, hi = min(lo, pts[0][0]), max(hi, pts[-1][0])
+            ax = d2d_ax if direction == "d2d" else host_ax
+            # kinds that coincide (pinned, registered, write-combined) stay visible:
+            # each kind's points are nudged by a few hundredths of an octave
+            nudge = 2 ** (0.08 * NUDGE.get(kind, 0))
+            ax.plot([x * nudge for x, _ in pts], [y for _, y in pts],
+                    color=KIND_COLOURS.get(kind, "black"),
+                    ls=DIRECTION_STYLES.get(direction, "-."),
+                    marker=KIND_MARKERS.get(kind, "x"), ms=4, lw=1.4, alpha=0.85,
+                    markerfacecolor="none" if direction == "d2h" else None)
+            used.add((direction, kind))
             drawn = True
         if peak:
-            host_ax.axhline(peak, ls="--", lw=0.8, color="grey")
-            host_ax.annotate(f"PCIe peak {peak:.1f} GB/s", (0.01, peak), fontsize=7,
-                             xycoords=("axes fraction", "data"), va="bottom")
-    for a, title in ((host_ax, "host <-> device (hipMemcpyAsync)"), (d2d_ax, "device -> device")):
-        a.set_xscale("log", base=2)
-        a.set_xlabel("copy size (bytes)")
-        a.set_ylabel("GB/s (median)")
-        a.set_title(title)
-        a.grid(True, which="both", alpha=0.3)
-        a.legend(fontsize=6, loc="best")
-    fig.suptitle("memcpy: bandwidth by direction and host memory")
-    return drawn
+            link = (doc.get("device") or {}).get("pcie_link") or {}
+            name = f"PCIe Gen{link['generation']} x{link['width']} " \
+                if link.get("generation") and link.get("width") else ""
+            host_ax.axhline(peak, ls="-", lw=1, color="black", alpha=0.6)
+            host_ax.annotate(f"{name}peak {peak:.1f} GB/s per direction", (0.02, peak),
+                             xycoords=("axes fraction", "data"), xytext=(0, 3),
+                             textcoords="offset points", fontsize=8, va="bottom")
+            top = max(top, peak)
+        host_ax.set_title(f"host <-> device (hipMemcpyAsync): {doc['_system']}", fontsize=10)
+        d2d_ax.set_title(f"device -> device: {doc['_system']}", fontsize=10)
+        host_ax.set_ylabel("GB/s (median)")
+        d2d_ax.set_ylabel("GB/s (median)")
+        d2d_ax.set_ylim(bottom=0)
+        for ax in (host_ax, d2d_ax):
+            ax.grid(True, alpha=0.3)
+    if not drawn:
+        return None
+    if top:
+        axes[0][0].set_ylim(0, max(top, axes[0][0].get_ylim()[1]) * 1.08)
+    for ax in axes[-1]:
+        size_axis(ax, lo, hi)
+        ax.set_xlabel("copy size")
+    kinds = sorted({k for _, k in used}, key=list(KIND_COLOURS).index
+                   if all(k in KIND_COLOURS for _, k in used) else None)
+    dirs = [d for d in DIRECTION_STYLES if any(d == x for x, _ in used)]
+    handles = [Line2D([], [], color=KIND_COLOURS.get(k, "black"), marker=KIND_MARKERS.get(k, "x"),
+                      ls="-", label=k) for k in kinds]
+    handles += [Line2D([], [], color="black", ls=DIRECTION_STYLES[d], marker="o",
+                       markerfacecolor="none" if d == "d2h" else "black", label=d) for d in dirs]
+    legend_below(fig, handles, len(handles))
+    fig.suptitle("memcpy: bandwidth by copy size, host memory kind (colour) and direction "
+                 "(line style); markers of equal values nudged apart", fontsize=12)
+    return fig
 
 
-def plot_overlap(docs, ax):
-    drawn = False
+# ---- overlap --------------------------------------------------------------------
+
+def plot_overlap(docs):
+    loads = []
     for doc in docs:
-        series = {}
         for r in ok_results(doc, "overlap"):
+            if r["case"].startswith("pipeline/") and r["params"].get("load") not in loads:
+                loads.append(r["params"].get("load"))
+    if not loads:
+        return None
+    fig, axes = grid_of(docs, len(loads), 5 * len(loads), 4.2)
+    streams_seen, chunks_seen, kinds_seen = set(), set(), []
+    for row, doc in enumerate(docs):
+        by = {}
+        ideal = {}
+        for r in ok_results(doc, "overlap"):
+            p = r["params"]
             s = metric(r, "speedup")
             if s is None or not r["case"].startswith("pipeline/"):
                 continue
-            key = f"{r['case'].split('/', 1)[1]}, {int(r['params']['streams'])} streams"
-            series.setdefault(key, []).append((r["params"]["chunks"], s))
-        for key, pts in sorted(series.items()):
-            pts.sort()
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=3,
-                    label=system_prefix(docs, doc) + key)
-            drawn = True
-    ax.axhline(1.0, color="grey", lw=0.8)
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("chunks")
-    ax.set_ylabel("speedup over serial")
-    ax.set_title("overlap: pipelined H2D + kernel + D2H vs serial")
-    return drawn
+            kind = p.get("host_memory", "?")
+            by.setdefault((p.get("load"), kind, int(p.get("streams", 1))), []).append(
+                (int(p.get("chunks", 1)), s))
+            if metric(r, "ideal_speedup"):
+                ideal[(p.get("load"), kind)] = metric(r, "ideal_speedup")
+        for col, load in enumerate(loads):
+            ax = axes[row][col]
+            ax.axhline(1.0, color="black", lw=0.8)
+            for (ld, kind, streams), pts in sorted(by.items()):
+                if ld != load:
+                    continue
+                pts.sort()
+                streams_seen.add(streams)
+                if kind not in kinds_seen:
+                    kinds_seen.append(kind)
+                colour = STREAM_COLOURS.get(streams, CYCLE[streams % len(CYCLE)])
+                ls = "-" if kind == "pinned" else "--"
+                ax.plot([c for c, _ in pts], [s for _, s in pts], color=colour, ls=ls, lw=1.2,
+                        alpha=0.8)
+                for c, s in pts:
+                    chunks_seen.add(c)
+                    ax.plot([c], [s], color=colour, marker=chunk_marker(c), ms=6, ls="none",
+                            markerfacecolor="none" if kind != "pinned" else colour)
+            ideals = []
+            for (ld, kind), v in sorted(ideal.items(), key=lambda kv: kv[0][1] != "pinned"):
+                if ld == load:
+                    ax.axhline(v, color="grey", lw=1, ls=":" if kind == "pinned" else "-.")
+                    ideals.append(f"{kind} {v:.2f}x")
+            ax.set_title(f"load {load}: {doc['_system']}\nideal speedup: {', '.join(ideals)}"
+                         if ideals else f"load {load}: {doc['_system']}", fontsize=9)
+            ax.grid(True, alpha=0.3)
+        axes[row][0].set_ylabel("speedup over serial (x)")
+    for ax in axes[-1]:
+        ax.set_xscale("log", base=2)
+        ticks = sorted(chunks_seen)
+        ax.xaxis.set_major_locator(FixedLocator(ticks))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.set_xlabel("chunks")
+    handles = [Line2D([], [], color=STREAM_COLOURS.get(s, CYCLE[s % len(CYCLE)]), lw=2,
+                      label=f"{s} stream{'s' if s > 1 else ''}") for s in sorted(streams_seen)]
+    handles += [Line2D([], [], color="black", ls="none", marker=chunk_marker(c),
+                       markerfacecolor="none", label=f"{c} chunks") for c in sorted(chunks_seen)]
+    handles += [Line2D([], [], color="black", ls="-" if k == "pinned" else "--",
+                       marker="o", markerfacecolor="black" if k == "pinned" else "none",
+                       label=f"{k} host memory") for k in kinds_seen]
+    handles += [Line2D([], [], color="grey", ls=":" if k == "pinned" else "-.",
+                       label=f"ideal, {k}") for k in kinds_seen]
+    legend_below(fig, handles, min(len(handles), 12))
+    fig.suptitle("overlap: pipelined H2D + kernel + D2H against the same work done serially",
+                 fontsize=12)
+    return fig
 
 
-def bar_chart(docs, ax, module, value, label):
-    """Horizontal bars of one value per (case, size), one colour per document."""
-    rows, per_doc = [], []
+STREAM_COLOURS = {1: "tab:gray", 2: "tab:blue", 3: "tab:green", 4: "tab:orange",
+                  8: "tab:red", 16: "tab:purple"}
+
+
+def chunk_marker(c):
+    order = [1, 2, 4, 8, 16, 32, 64, 128]
+    return MARKERS[order.index(c) % len(MARKERS)] if c in order else "x"
+
+
+# ---- dot plots: managed, xnack ---------------------------------------------------
+
+def dot_plot(docs, module, value, xlabel, title, group, logx, label=str):
+    """Cases down the side, one dot per group (e.g. size) across, a panel per document."""
+    rows = []
+    data = []
     for doc in docs:
         vals = {}
         for r in ok_results(doc, module):
             v = value(r)
-            if v is not None:
-                key = f"{r['case']} {size_label(r['params'].get('size', 0))}"
-                vals[key] = v
-                if key not in rows:
-                    rows.append(key)
-        per_doc.append(vals)
+            if v is None:
+                continue
+            vals.setdefault(r["case"], []).append((group(r), v))
+            if r["case"] not in rows:
+                rows.append(r["case"])
+        data.append(vals)
     if not rows:
-        return False
-    height = 0.8 / len(docs)
-    for i, (doc, vals) in enumerate(zip(docs, per_doc)):
-        ys = [j + i * height for j in range(len(rows))]
-        ax.barh(ys, [vals.get(k, 0) for k in rows], height=height, label=doc["_system"])
-    ax.set_yticks([j + 0.4 - height / 2 for j in range(len(rows))])
-    ax.set_yticklabels(rows, fontsize=7)
-    ax.invert_yaxis()
-    ax.set_xlabel(label)
-    return True
+        return None
+    groups = sorted({g for vals in data for pts in vals.values() for g, _ in pts})
+    height = 0.32 * len(rows) + 1.4
+    fig, axes = plt.subplots(1, len(docs), figsize=(8 * len(docs) + 2, height + 1.0),
+                             sharey=True, sharex=True, squeeze=False, layout="constrained")
+    for i, (doc, vals) in enumerate(zip(docs, data)):
+        ax = axes[0][i]
+        for j, case in enumerate(rows):
+            ax.axhline(j, color="lightgrey", lw=0.6, zorder=0)
+            for g, v in vals.get(case, []):
+                k = groups.index(g)
+                dodge = 0.5 * (k - (len(groups) - 1) / 2) / max(len(groups), 2)
+                ax.plot([v], [j + dodge], ls="none", marker=MARKERS[k % len(MARKERS)], ms=6,
+                        color=CYCLE[k % len(CYCLE)], alpha=0.9)
+        ax.set_yticks(range(len(rows)))
+        ax.set_yticklabels(rows, fontsize=8)
+        ax.set_ylim(len(rows) - 0.5, -0.5)
+        if logx:
+            ax.set_xscale("log")
+        else:
+            ax.set_xlim(left=0)
+        ax.set_xlabel(xlabel)
+        ax.grid(True, axis="x", alpha=0.3)
+        ax.set_title(doc["_system"], fontsize=10)
+    if logx:
+        log_axis_1_2_5(axes[0][0].xaxis)
+    handles = [Line2D([], [], ls="none", marker=MARKERS[k % len(MARKERS)], ms=7,
+                      color=CYCLE[k % len(CYCLE)], label=label(g)) for k, g in enumerate(groups)]
+    legend_below(fig, handles, min(len(handles), 8))
+    fig.suptitle(title, fontsize=12)
+    return fig
 
 
-def plot_managed(docs, ax):
-    drawn = bar_chart(docs, ax, "managed", lambda r: r.get("gbps_median"), "GB/s (median)")
-    ax.set_xscale("log")
-    ax.set_title("managed: effective bandwidth of each case")
-    return drawn
+def plot_managed(docs):
+    return dot_plot(docs, "managed", lambda r: r.get("gbps_median"),
+                    "effective GB/s (median, log scale)",
+                    "managed memory: effective bandwidth of each case, a dot per buffer size",
+                    lambda r: r["params"].get("size", 0), logx=True, label=size_label)
 
 
-def plot_xnack(docs, ax):
-    drawn = bar_chart(docs, ax, "xnack", lambda r: metric(r, "us_per_touch"),
-                      "microseconds per touch (first touch - resident) / touches")
-    ax.set_title("xnack: cost of a GPU page-fault touch")
-    return drawn
+def plot_xnack(docs):
+    return dot_plot(docs, "xnack", lambda r: metric(r, "us_per_touch"),
+                    "µs per touch: (first-touch kernel - resident kernel) / pages touched",
+                    "xnack: cost of a GPU page-fault touch, a dot per buffer size",
+                    lambda r: r["params"].get("size", 0), logx=False, label=size_label)
 
 
-def plot_pool(docs, ax):
-    drawn = False
+# ---- pool -----------------------------------------------------------------------
+
+def loop_shape(r):
+    """Panel title of a pool result: the loop's shape where the document names it
+    (params.shape), and whether a kernel runs on each allocation."""
+    p = r["params"]
+    parts = []
+    if p.get("shape"):
+        parts.append(str(p["shape"]))
+    kernel = p.get("kernel")
+    if kernel is True or r["case"].endswith("/loop"):
+        parts.append("alloc + kernel + free per iteration")
+    elif kernel is False or r["case"].endswith("/alloc-free"):
+        parts.append("alloc + free per iteration, no kernel")
+    return "; ".join(parts) or r["case"].split("/")[-1]
+
+
+def plot_pool(docs):
+    shapes, allocators = [], []
     for doc in docs:
+        for r in ok_results(doc, "pool"):
+            if r.get("us_per_op_median"):
+                if loop_shape(r) not in shapes:
+                    shapes.append(loop_shape(r))
+                if r["params"].get("allocator") not in allocators:
+                    allocators.append(r["params"].get("allocator"))
+    if not shapes:
+        return None
+    fig, axes = grid_of(docs, len(shapes), 6.5 * len(shapes), 4.6)
+    lo, hi = float("inf"), 0
+    for row, doc in enumerate(docs):
         series = {}
         for r in ok_results(doc, "pool"):
-            if r.get("us_per_op_median") and r["case"].endswith("/loop"):
-                series.setdefault(r["params"]["allocator"], []).append(
-                    (r["params"]["size"], r["us_per_op_median"]))
-        for alloc, pts in sorted(series.items()):
-            pts.sort()
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=3,
-                    label=system_prefix(docs, doc) + alloc)
-            drawn = True
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("allocation size (bytes)")
-    ax.set_ylabel("us per iteration (alloc, kernel, free, sync)")
-    ax.set_title("pool: cost per loop iteration by allocator")
-    return drawn
+            if r.get("us_per_op_median"):
+                key = (loop_shape(r), r["params"].get("allocator"))
+                series.setdefault(key, []).append((r["params"]["size"], r["us_per_op_median"]))
+        for col, shape in enumerate(shapes):
+            ax = axes[row][col]
+            for (sh, alloc), pts in sorted(series.items(), key=lambda kv: allocators.index(kv[0][1])):
+                if sh != shape:
+                    continue
+                pts.sort()
+                lo, hi = min(lo, pts[0][0]), max(hi, pts[-1][0])
+                k = allocators.index(alloc)
+                ax.plot([x for x, _ in pts], [y for _, y in pts], color=CYCLE[k % len(CYCLE)],
+                        marker=MARKERS[k % len(MARKERS)], ms=5, lw=1.4)
+            ax.set_yscale("log")
+            ax.grid(True, which="major", alpha=0.3)
+            ax.set_title(f"{shape}\n{doc['_system']}", fontsize=9)
+        axes[row][0].set_ylabel("µs per iteration (median, log scale)")
+    log_axis_1_2_5(axes[0][0].yaxis)
+    for ax in axes[-1]:
+        size_axis(ax, lo, hi)
+        ax.set_xlabel("allocation size")
+    handles = [Line2D([], [], color=CYCLE[k % len(CYCLE)], marker=MARKERS[k % len(MARKERS)],
+                      label="kernel only, no allocation (baseline)" if a == "kernel-only" else a)
+               for k, a in enumerate(allocators)]
+    legend_below(fig, handles, len(handles))
+    fig.suptitle("pool: cost of one loop iteration by allocator", fontsize=12)
+    return fig
 
 
-def plot_vmm(docs, ax):
-    drawn = False
-    for doc in docs:
+# ---- vmm ------------------------------------------------------------------------
+
+def step_sizes(params, n):
+    """The buffer size reached at each of n growth steps, or None if the document
+    does not say enough to know it."""
+    start, size, step = params.get("start"), params.get("size"), params.get("step")
+    if not start or not size:
+        return None
+    out, cur = [], start
+    for _ in range(n):
+        if params.get("policy") == "doubling":
+            cur = min(cur * 2, size)
+        elif step:
+            cur = min(cur + step, size)
+        else:
+            return None
+        out.append(cur)
+    return out
+
+
+def ms(s):
+    return f"{s * 1e3:.3g} ms" if s < 1 else f"{s:.3g} s"
+
+
+def plot_vmm(docs):
+    fig, axes = grid_of(docs, 1, 12, 5.2)
+    drawn, lo, hi, variants, policies = False, float("inf"), 0, [], []
+    for row, doc in enumerate(docs):
+        ax = axes[row][0]
         for r in ok_results(doc, "vmm"):
-            if r["case"].startswith("grow/") and r["samples_s"]:
-                ax.plot(range(1, len(r["samples_s"]) + 1), [s * 1e3 for s in r["samples_s"]],
-                        marker=".", ms=3, label=system_prefix(docs, doc) + r["case"][5:])
-                drawn = True
-    ax.set_yscale("log")
-    ax.set_xlabel("growth step")
-    ax.set_ylabel("ms per step")
-    ax.set_title("vmm: growing a device buffer")
-    return drawn
+            if not r["case"].startswith("grow/") or not r.get("samples_s"):
+                continue
+            parts = r["case"].split("/")
+            variant = parts[1] if len(parts) > 1 else r["case"]
+            policy = r["params"].get("policy") or (parts[2] if len(parts) > 2 else "")
+            xs = step_sizes(r["params"], len(r["samples_s"]))
+            if xs is None:
+                continue
+            if variant not in variants:
+                variants.append(variant)
+            if policy not in policies:
+                policies.append(policy)
+            k = variants.index(variant)
+            total = metric(r, "total_s")
+            if total is None:
+                total = sum(r["samples_s"])
+            ax.plot(xs, [s * 1e3 for s in r["samples_s"]], color=CYCLE[k % len(CYCLE)],
+                    ls="-" if policies.index(policy) == 0 else "--",
+                    marker="o" if policy == "doubling" else None, ms=5, lw=1.2,
+                    label=f"{variant}, {policy}: total {ms(total)}")
+            lo, hi = min(lo, min(xs)), max(hi, max(xs))
+            drawn = True
+        ax.set_yscale("log")
+        ax.grid(True, which="major", alpha=0.3)
+        ax.set_ylabel("ms per growth step (log scale)")
+        ax.set_title(f"{doc['_system']}", fontsize=10)
+        if ax.lines:
+            ax.legend(title="variant, policy: total time to grow", fontsize=8, title_fontsize=8,
+                      loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    if not drawn:
+        return None
+    log_axis_1_2_5(axes[0][0].yaxis)
+    size_axis(axes[-1][0], lo, hi)
+    axes[-1][0].set_xlabel("buffer size after the step")
+    fig.suptitle("vmm: growing a device buffer, time of each step against the size it "
+                 "reached", fontsize=12)
+    return fig
 
 
 SUBJECTS = [
-    ("memcpy-bandwidth", plot_memcpy, (14, 6)),
-    ("overlap-speedup", plot_overlap, (11, 6)),
-    ("managed-variants", plot_managed, (11, 9)),
-    ("xnack-fault-cost", plot_xnack, (11, 5)),
-    ("pool-cost", plot_pool, (11, 6)),
-    ("vmm-growth", plot_vmm, (11, 6)),
+    ("memcpy-bandwidth", plot_memcpy),
+    ("overlap-speedup", plot_overlap),
+    ("managed-variants", plot_managed),
+    ("xnack-fault-cost", plot_xnack),
+    ("pool-cost", plot_pool),
+    ("vmm-growth", plot_vmm),
 ]
 
 
 def main(argv):
     ap = argparse.ArgumentParser(description="hipmembench JSON to PNG figures")
     ap.add_argument("-o", "--out", default="plots", help="folder for the PNG files")
+    ap.add_argument("--label", help="name the files LABEL-SUBJECT.png")
     ap.add_argument("files", nargs="+", help="hipmembench JSON documents")
     args = ap.parse_args(argv[1:])
-    docs = [load(p) for p in args.files]
+    if args.label is not None and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", args.label):
+        fail(f"--label '{args.label}': letters, digits, '.', '_' and '-' only")
+    docs = []
+    for path in args.files:
+        doc = load(path)
+        if not doc.get("device"):
+            print(f"hmb_plot.py: {path}: failed run (no device): nothing to plot, left out",
+                  file=sys.stderr)
+            continue
+        if not doc.get("complete"):
+            print(f"hmb_plot.py: {path}: failed run (did not complete): plotting what it "
+                  "measured", file=sys.stderr)
+        docs.append(doc)
+    if not docs:
+        fail("no document with results to plot", 1)
     os.makedirs(args.out, exist_ok=True)
-    for name, fn, size in SUBJECTS:
-        fig, ax = plt.subplots(figsize=size)
-        if fn(docs, ax):
-            if ax.figure is fig and ax in fig.axes:
-                ax.grid(True, which="both", alpha=0.3)
-                ax.legend(fontsize=7, loc="best")
-            fig.tight_layout()
-            path = os.path.join(args.out, f"{name}.png")
-            fig.savefig(path, dpi=110)
-            print(path)
-        plt.close(fig)
+    wrote = 0
+    for name, fn in SUBJECTS:
+        fig = fn(docs)
+        if fig is None:
+            continue
+        path = os.path.join(args.out, f"{args.label}-{name}.png" if args.label else f"{name}.png")
+        tmp = f"{path}.tmp.{os.getpid()}.png"
+        try:
+            fig.savefig(tmp, dpi=110)
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            plt.close(fig)
+        print(path)
+        wrote += 1
+    if not wrote:
+        fail("no ok results of any plotted module", 1)
     return 0
 
 

@@ -516,8 +516,33 @@ static void result_identity(const cJSON *r, char *key, size_t klen, char *label,
 	cJSON_Delete(params);
 }
 
+/* Compare's significance test: each figure of a result carries a copy of the
+ * result's timed samples (the numbers in samples_s). */
+static void attach_samples(struct hmb_loaded *l, size_t first, const cJSON *r)
+{
+	const cJSON *samples = cJSON_GetObjectItemCaseSensitive(r, "samples_s"), *s;
+	size_t n = 0;
+
+	for (size_t i = first; i < l->n; i++) {
+		l->fig[i].samples = NULL;
+		l->fig[i].nsamples = 0;
+	}
+	if (!cJSON_IsArray(samples))
+		return;
+	cJSON_ArrayForEach(s, samples)
+		n += cJSON_IsNumber(s);
+	for (size_t i = first; i < l->n && n; i++) {
+		struct hmb_figure *f = &l->fig[i];
+		f->samples = hmb_xcalloc(n, sizeof(double));
+		cJSON_ArrayForEach(s, samples)
+			if (cJSON_IsNumber(s))
+				f->samples[f->nsamples++] = s->valuedouble;
+	}
+}
+
 static void load_result(struct hmb_loaded *l, const cJSON *r)
 {
+	size_t first = l->n;
 	char key[2048], label[512];
 	const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(r, "metrics"), *m;
 	const cJSON *stats = cJSON_GetObjectItemCaseSensitive(r, "stats_s");
@@ -537,6 +562,7 @@ static void load_result(struct hmb_loaded *l, const cJSON *r)
 		if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(m, "value")))
 			add_figure(l, key, label, m->string, unit, v);
 	}
+	attach_samples(l, first, r);
 }
 
 int hmb_json_load(const char *path, struct hmb_loaded *out, char *err, size_t errlen)

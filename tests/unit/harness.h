@@ -17,4 +17,7 @@ extern int hmb_test_failed_checks;
 
 #define CHECK_NEAR(a, b, tol) CHECK(((a) - (b)) < (tol) && ((b) - (a)) < (tol))
 
+/* Tests in other files of this folder, listed in test_main.c */
+void hmb_test_significance(void);
+
 #endif

@@ -1,9 +1,12 @@
 /*
  * test_main.c - unit tests that need no GPU: sizes, statistics, records and
  * derived figures, options, the registry, the PCIe link probe and the JSON
- * document (built, then parsed back); the memory model of faked GPUs is in
- * test_memmodel.c and test_amd_sources.c. `unit_tests --sample-json FILE`
- * writes a document for tests/check_schema.py.
+ * document (built, then parsed back), significance tests; the memory model
+ * of faked GPUs is in test_memmodel.c and test_amd_sources.c.
+ *   unit_tests                     every test
+ *   unit_tests --list              their names, one a line
+ *   unit_tests NAME                that test only (exit 2 for an unknown name)
+ *   unit_tests --sample-json FILE  a document for the schema and compare tests
  */
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -392,13 +395,23 @@ int main(int argc, char **argv)
 		{ "memory kinds: allocation refused where the platform lacks them", test_kind_alloc },
 		{ "json: device memory model", test_json_memory_model },
 		{ "kernel launch geometry", test_kernel_geometry },
+		{ "significance", hmb_test_significance },
 	};
+	const size_t ntests = sizeof(tests) / sizeof(tests[0]);
+	const char *only = argc == 2 && strcmp(argv[1], "--list") ? argv[1] : NULL;
 	int passed = 0, failed = 0;
 
 	if (argc == 3 && strcmp(argv[1], "--sample-json") == 0)
 		return write_sample(argv[2]);
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+	if (argc == 2 && !only) {
+		for (size_t i = 0; i < ntests; i++)
+			printf("%s\n", tests[i].name);
+		return 0;
+	}
+	for (size_t i = 0; i < ntests; i++) {
 		int before = hmb_test_failed_checks;
+		if (only && strcmp(only, tests[i].name))
+			continue;
 		tests[i].fn();
 		if (hmb_test_failed_checks == before) {
 			printf("ok   unit: %s\n", tests[i].name);
@@ -407,6 +420,10 @@ int main(int argc, char **argv)
 			printf("FAIL unit: %s\n", tests[i].name);
 			failed++;
 		}
+	}
+	if (only && passed + failed == 0) {
+		fprintf(stderr, "unit_tests: no test named '%s' (--list names them)\n", only);
+		return 2;
 	}
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

@@ -1,0 +1,60 @@
+"""hmb.py - the binaries under test (HMB_BIN and HMB_UNIT, which `make test`
+sets; build/ by default) and small helpers to run them."""
+import os
+import pathlib
+import subprocess
+import sys
+import time
+
+import hmbdoc
+
+ROOT = hmbdoc.ROOT
+BIN = pathlib.Path(os.environ.get("HMB_BIN", ROOT / "build" / "hipmembench")).resolve()
+UNIT = pathlib.Path(os.environ.get("HMB_UNIT", ROOT / "build" / "unit_tests")).resolve()
+PY = sys.executable
+
+
+def run(*args, timeout=120, **kw):
+    """hipmembench ARGS...: the finished process, with text stdout and stderr."""
+    return subprocess.run([str(BIN), *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout, **kw)
+
+
+def module_names():
+    return [line.split()[0] for line in run("list").stdout.splitlines() if line.strip()]
+
+
+_gpu_reason = None
+
+
+def gpu_reason():
+    """None when a GPU is usable, else the first line of `hipmembench info`'s error."""
+    global _gpu_reason
+    if _gpu_reason is None:
+        p = run("info")
+        _gpu_reason = "" if p.returncode == 0 else \
+            (p.stderr.strip().splitlines() or [f"info exited {p.returncode}"])[0]
+    return _gpu_reason or None
+
+
+def temp_files(folder):
+    """Names of leftover temporary files (NAME.tmp.PID) in folder."""
+    return sorted(p.name for p in pathlib.Path(folder).iterdir() if ".tmp." in p.name)
+
+
+def signal_when(cmd, ready, sig, settle=0.0, timeout=120, stderr=subprocess.DEVNULL):
+    """Start cmd, wait (at most 10 s) until ready() is true, then settle seconds,
+    send sig and return the exit status; the process never outlives the call."""
+    proc = subprocess.Popen([str(c) for c in cmd], stdout=subprocess.DEVNULL, stderr=stderr)
+    try:
+        for _ in range(100):
+            if ready():
+                break
+            time.sleep(0.1)
+        time.sleep(settle)
+        proc.send_signal(sig)
+        return proc.wait(timeout=timeout)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -1,0 +1,79 @@
+"""test_cli.py - the command line without a GPU: bad input is one line on
+stderr naming the problem and exit 2; help, list, --version; --dry-run plans
+every module of `all` and writes a valid document without opening a GPU."""
+import re
+
+import pytest
+
+import hmb
+import hmbdoc
+
+USAGE_ERRORS = [
+    ("unknown command", "unknown command 'frobnicate'", ["frobnicate"]),
+    ("unknown option", "unknown option '--frob'", ["--frob", "memcpy"]),
+    ("option without its value", "needs a value", ["memcpy", "--sizes"]),
+    ("zero size", "greater than zero", ["--sizes", "0", "memcpy"]),
+    ("malformed size", "invalid size '12Q'", ["--sizes", "4K,12Q", "memcpy"]),
+    ("backwards range", "end is below start", ["--sizes", "1G:4K:x2", "memcpy"]),
+    ("size not a multiple of 4 bytes", "multiple of 4", ["--sizes", "4097", "memcpy"]),
+    ("--reps 0", "--reps: '0'", ["--reps", "0", "memcpy"]),
+    ("--warmup not a number", "--warmup: 'x'", ["--warmup", "x", "memcpy"]),
+    ("negative device", "--device: '-1'", ["--device", "-1", "info"]),
+    ("unknown format", "unknown format 'xml'", ["--format", "xml", "info"]),
+    ("bad --oversubscribe", "oversubscribe", ["--oversubscribe", "-2", "all"]),
+    ("bad --peak-gbps", "--peak-gbps: '0'", ["--peak-gbps", "0", "memcpy"]),
+    ("bad --devices", "--devices: '0,x'", ["--devices", "0,x", "memcpy"]),
+    ("--devices with info", "--devices goes with all or a module", ["--devices", "0", "info"]),
+    ("empty --case", "--case: empty pattern", ["--case", "", "memcpy"]),
+    ("unwritable --output", "cannot write --output /nonexistent-dir/out.json",
+     ["--output", "/nonexistent-dir/out.json", "memcpy"]),
+    ("stray argument", "unexpected argument 'extra'", ["memcpy", "extra"]),
+    ("help for an unknown command", "help: unknown command 'nope'", ["help", "nope"]),
+    ("--threshold without compare", "--threshold goes with compare",
+     ["--threshold", "5", "memcpy"]),
+]
+
+
+def assert_usage_error(args, pattern):
+    p = hmb.run(*args)
+    assert p.returncode == 2, f"exit {p.returncode}, expected 2; stderr: {p.stderr}"
+    assert re.search(re.escape(pattern), p.stderr, re.I), f"stderr does not say {pattern!r}: {p.stderr}"
+    lines = [line for line in p.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, f"expected one line on stderr, got {len(lines)}: {p.stderr}"
+
+
+@pytest.mark.parametrize("name,pattern,args", USAGE_ERRORS, ids=[u[0] for u in USAGE_ERRORS])
+def test_usage_error(name, pattern, args):
+    assert_usage_error(args, pattern)
+
+
+def test_no_command_prints_usage_on_stderr_and_exits_2():
+    p = hmb.run()
+    assert p.returncode == 2
+    assert re.search(r"^usage: hipmembench", p.stderr, re.M), p.stderr
+
+
+@pytest.mark.parametrize("module", hmb.module_names())
+def test_help_for_each_module(module):
+    p = hmb.run("help", module)
+    assert p.returncode == 0
+    assert re.search(rf"usage: hipmembench .* {re.escape(module)}", p.stdout), p.stdout
+
+
+def test_list_and_version():
+    assert re.search(r"^memcpy ", hmb.run("list").stdout, re.M)
+    assert hmb.run("--version").stdout.startswith("hipmembench ")
+    assert len(hmb.module_names()) >= 6
+
+
+def test_dry_run_plans_all_and_writes_a_document_without_a_gpu(tmp_path):
+    out = tmp_path / "plan.json"
+    p = hmb.run("--dry-run", "--quick", "--output", out, "all")
+    assert p.returncode == 0, p.stderr
+    said = p.stdout + p.stderr
+    assert said.count("would run") == len(hmb.module_names()), said
+    doc = hmbdoc.assert_valid(out, complete=True)
+    assert doc["settings"]["dry_run"] is True
+    assert doc["device"] is None and doc["results"] == []
+    assert len(doc["modules"]) > 1
+    assert hmb.temp_files(tmp_path) == []

@@ -1,0 +1,159 @@
+"""test_gpu.py - integration tests on the device: every module at tiny sizes
+verifies its data and writes a valid document; all --quick; SIGINT keeps what
+was measured. They skip, saying why, where no GPU is usable; then the no-GPU
+path is tested instead (exit 3, a valid document without a device). Timings
+are never asserted."""
+import glob
+import json
+import os
+import signal
+
+import pytest
+
+import hmb
+import hmbdoc
+
+# Tiny arguments per module: enough to run every case and verify it.
+TINY = {
+    "memcpy": "--sizes 4K,64K --reps 2 --warmup 1",
+    "overlap": "--sizes 4M --reps 2 --warmup 1 --chunks 2 --streams 2 --iters 1,16",
+    "pool": "--sizes 4K,1M --reps 2 --warmup 1 --loop 20",
+    "managed": "--sizes 4M --reps 2 --warmup 1",
+    "xnack": "--sizes 4M --reps 2 --warmup 1",
+    "vmm": "--reps 2 --warmup 1 --start 2M --step 2M --limit 8M --call-sizes 2M",
+}
+
+
+def failed_reasons(path):
+    try:
+        return "\n".join(f"{r['case']} failed: {r['reason']}" for r in hmbdoc.load(path)["results"]
+                         if r["status"] == "failed")
+    except (OSError, ValueError, KeyError):
+        return ""
+
+
+def test_no_gpu_info_says_so_and_exits_3(no_gpu):
+    p = hmb.run("info")
+    assert p.returncode == 3, p.stderr
+    assert any(w in p.stderr.lower() for w in ("no gpu", "out of range", "cannot open device"))
+
+
+def test_no_gpu_module_exits_3_with_a_valid_document(no_gpu, tmp_path):
+    out = tmp_path / "nogpu.json"
+    p = hmb.run("--output", out, "memcpy")
+    assert p.returncode == 3, p.stderr
+    doc = hmbdoc.assert_valid(out)
+    assert doc["device"] is None and doc["results"] == []
+    assert hmb.temp_files(tmp_path) == []
+
+
+def test_gpu_info_and_json(gpu, tmp_path):
+    p = hmb.run("--format", "json", "info")
+    assert p.returncode == 0, p.stderr
+    doc = hmbdoc.assert_valid(json.loads(p.stdout), complete=True)
+    assert doc["device"] is not None
+
+
+def test_gpu_size_beyond_device_memory_is_a_usage_error(gpu):
+    p = hmb.run("--sizes", "64T", "memcpy")
+    assert p.returncode == 2 and "larger than the device" in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("module", hmb.module_names())
+def test_gpu_module_at_tiny_sizes(gpu, tmp_path, module):
+    out = tmp_path / f"{module}.json"
+    p = hmb.run("--output", out, "--format", "csv", module, *TINY.get(module, "").split(),
+                timeout=600)
+    detail = "\n".join(p.stderr.splitlines()[-3:]) + "\n" + failed_reasons(out)
+    assert p.returncode == 0, detail
+    hmbdoc.assert_valid(out, modules=[module], no_failures=True, complete=True)
+
+
+def test_gpu_all_quick(gpu, tmp_path):
+    out = tmp_path / "all.json"
+    p = hmb.run("--quick", "--output", out, "all", timeout=600)
+    assert p.returncode == 0, failed_reasons(out) + p.stderr[-2000:]
+    hmbdoc.assert_valid(out, modules=hmb.module_names(), no_failures=True, complete=True)
+
+
+def test_gpu_sigint_keeps_measured_results(gpu, tmp_path):
+    """A batch job's time limit: SIGINT mid-run keeps what was measured."""
+    out, err = tmp_path / "int.json", tmp_path / "int.err"
+    with open(err, "w") as e:
+        rc = hmb.signal_when([hmb.BIN, "--output", out, "--format", "csv", "memcpy"],
+                             lambda: "[memcpy]" in err.read_text(), signal.SIGINT, stderr=e)
+    assert rc == 130, err.read_text()[-2000:]
+    doc = hmbdoc.assert_valid(out)
+    assert doc["interrupted"] and not doc["complete"] and doc["results"]
+    assert hmb.temp_files(tmp_path) == []
+
+
+def test_gpu_records_state_their_timed_region_and_all_isolates_modules(gpu, tmp_path):
+    """Every measured record says what its timed region contains and verified
+    its data; all runs each module in a process of its own."""
+    out = tmp_path / "all.json"
+    p = hmb.run("--quick", "--output", out, "all", timeout=600)
+    assert p.returncode == 0, failed_reasons(out) + p.stderr[-2000:]
+    doc = hmbdoc.load(out)
+    bad = [f"{r['module']} {r['case']}" for r in doc["results"]
+           if r["status"] == "ok" and r["samples_s"]
+           and not (r["params"].get("timed") and r["params"].get("clock")
+                    and r["observed"].get("verified") is True)]
+    assert not bad, f"no timed/clock/verified: {bad[:10]}"
+    runs = doc["module_runs"]
+    assert [m["module"] for m in runs] == doc["modules"]
+    assert all(m["process"] == "own" and m["exit_status"] == 0 for m in runs), runs
+
+
+def test_gpu_case_selects_by_pattern_in_a_module_and_in_all(gpu, tmp_path):
+    one, both = tmp_path / "case.json", tmp_path / "case-all.json"
+    p = hmb.run("--case", "h2d/pinned/*", "--sizes", "4K", "--reps", "2", "--output", one,
+                "memcpy")
+    assert p.returncode == 0, p.stderr[-2000:]
+    cases = [r["case"] for r in hmbdoc.load(one)["results"]]
+    assert sorted(cases) == ["h2d/pinned/async", "h2d/pinned/sync"], cases
+    p = hmb.run("--case", "course/default-pool", "--sizes", "64K", "--reps", "2", "--loop", "20",
+                "--output", both, "all", timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    doc = hmbdoc.load(both)
+    assert [r["case"] for r in doc["results"]] == ["course/default-pool"]
+    assert doc["modules"] == ["pool"]
+
+
+def _free_seen_by_probe(path):
+    return [r["observed"]["free_device_bytes"] for r in hmbdoc.load(path)["results"]
+            if r["case"] == "free-memory"][0]
+
+
+def test_gpu_isolation_a_planted_leak_does_not_reach_the_next_module(gpu, tmp_path):
+    """A module that leaks 1 GiB, leaves managed memory attached to a stream and
+    a pool told to keep everything must not change what the next module finds;
+    in one process (--no-isolation) it does, which shows the test can fail."""
+    env = dict(os.environ, HMB_TEST_MODULES="1")
+    sel = ["--case", "planted", "--case", "free-memory", "--case", "launch-sync", "--reps", "2"]
+    alone, iso, shared = (tmp_path / n for n in ("alone.json", "iso.json", "shared.json"))
+    for out, args in ((alone, ["probe"]), (iso, ["all"]), (shared, ["--no-isolation", "all"])):
+        p = hmb.run(*sel, "--output", out, *args, env=env, timeout=300)
+        assert p.returncode == 0, p.stderr[-2000:]
+    a, i, s = (_free_seen_by_probe(x) for x in (alone, iso, shared))
+    detail = (f"free memory seen by the probe: alone {a / 2**30:.2f} GiB, after the leak in "
+              f"all {i / 2**30:.2f} GiB, in one process {s / 2**30:.2f} GiB")
+    assert abs(a - i) < 0.25 * 2**30, detail
+    assert a - s > 0.75 * 2**30, detail
+    assert [m["module"] for m in hmbdoc.load(iso)["module_runs"]] == ["leak", "probe"]
+
+
+def test_gpu_sigterm_during_all_keeps_the_running_modules_results(gpu, tmp_path):
+    """A batch job's time limit during all: SIGTERM to the parent reaches the
+    module running in its own process; what was measured is kept."""
+    out, err = tmp_path / "all-int.json", tmp_path / "all-int.err"
+    before = set(glob.glob("/tmp/hipmembench-module-*"))
+    with open(err, "w") as e:
+        rc = hmb.signal_when([hmb.BIN, "--output", out, "all"],
+                             lambda: "[memcpy] h2d" in err.read_text(), signal.SIGTERM,
+                             stderr=e)
+    assert rc == 143, err.read_text()[-2000:]
+    doc = hmbdoc.assert_valid(out)
+    assert doc["interrupted"] and not doc["complete"] and doc["results"] and doc["module_runs"]
+    assert hmb.temp_files(tmp_path) == []
+    assert set(glob.glob("/tmp/hipmembench-module-*")) == before

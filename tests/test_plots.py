@@ -1,0 +1,91 @@
+"""test_plots.py - scripts/hmb_plot.py: the six figures from the committed real
+results, --label naming, and documents of failed runs (no device: left out;
+incomplete: plotted and marked). Skipped, saying why, without matplotlib."""
+import copy
+import importlib.util
+import json
+import subprocess
+
+import pytest
+
+import hmb
+
+PLOT = str(hmb.ROOT / "scripts" / "hmb_plot.py")
+SUBJECTS = ["memcpy-bandwidth", "overlap-speedup", "managed-variants", "xnack-fault-cost",
+            "pool-cost", "vmm-growth"]
+REAL = sorted((hmb.ROOT / "results").glob("*/all.json"))[:2]
+
+
+@pytest.fixture(autouse=True)
+def matplotlib():
+    if importlib.util.find_spec("matplotlib") is None:
+        pytest.skip("matplotlib is not installed (Debian: python3-matplotlib)")
+
+
+def plot(*args):
+    return subprocess.run([hmb.PY, PLOT, *map(str, args)], capture_output=True, text=True,
+                          timeout=300)
+
+
+def is_png(path):
+    with open(path, "rb") as f:
+        return f.read(8) == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10000
+
+
+def test_six_figures_from_the_committed_real_results(tmp_path):
+    assert REAL, "no results/*/all.json"
+    p = plot("-o", tmp_path, *REAL)
+    assert p.returncode == 0, p.stderr
+    made = sorted(f.name for f in tmp_path.iterdir())
+    assert made == sorted(f"{s}.png" for s in SUBJECTS), made
+    assert all(is_png(tmp_path / f) for f in made)
+    assert p.stdout.split() == [str(tmp_path / f"{s}.png") for s in SUBJECTS]
+
+
+def test_label_names_the_files_and_failed_runs_are_marked(tmp_path):
+    doc = json.loads(REAL[0].read_text())
+    incomplete = copy.deepcopy(doc)
+    incomplete["complete"] = False
+    incomplete["results"] = [r for r in doc["results"] if r["module"] == "memcpy"]
+    nodev = copy.deepcopy(doc)
+    nodev["device"], nodev["results"] = None, []
+    (tmp_path / "incomplete.json").write_text(json.dumps(incomplete))
+    (tmp_path / "nodev.json").write_text(json.dumps(nodev))
+    out = tmp_path / "out"
+    p = plot("-o", out, "--label", "h100-run.2", tmp_path / "incomplete.json",
+             tmp_path / "nodev.json")
+    assert p.returncode == 0, p.stderr
+    assert [f.name for f in out.iterdir()] == ["h100-run.2-memcpy-bandwidth.png"]
+    assert "incomplete.json: failed run (did not complete)" in p.stderr
+    assert "nodev.json: failed run (no device)" in p.stderr
+    p = plot("-o", out, tmp_path / "nodev.json")
+    assert p.returncode == 1 and "no document with results to plot" in p.stderr
+
+
+def test_loop_shape_gives_a_panel_each(tmp_path):
+    """A pool result that names its loop's shape (params.shape) is plotted in a
+    panel of its own."""
+    doc = json.loads(REAL[0].read_text())
+    pool = [r for r in doc["results"] if r["module"] == "pool" and r["status"] == "ok"]
+    shaped = []
+    for shape in ("sync every iteration", "sync once at the end"):
+        for r in pool:
+            r = copy.deepcopy(r)
+            r["params"]["shape"] = shape
+            shaped.append(r)
+    doc["results"] = shaped
+    (tmp_path / "shaped.json").write_text(json.dumps(doc))
+    out = tmp_path / "out"
+    p = plot("-o", out, tmp_path / "shaped.json")
+    assert p.returncode == 0, p.stderr
+    assert is_png(out / "pool-cost.png")
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--label", "a/b"], "--label 'a/b'"),
+    (["missing.json"], "missing.json: not a readable JSON document"),
+])
+def test_bad_input_is_named_exit_2(tmp_path, args, message):
+    p = plot("-o", tmp_path / "out", *args, *([] if args[0].endswith(".json") else REAL))
+    assert p.returncode == 2 and message in p.stderr, p.stderr
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
