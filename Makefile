@@ -84,7 +84,7 @@ ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
   # cJSON, checked once per build folder with one line naming its package if missing.
   ifeq ($(wildcard $(OBJDIR)/cjson.ok),)
     CJSON_PROBE := printf '\#include <cjson/cJSON.h>\nint main(void) { return cJSON_Version() == 0; }\n' \
-      | $(CC) $(HMB_CPPFLAGS) $(CPPFLAGS) -x c - -o $(OBJDIR)/cjson-probe $(LDFLAGS) $(CJSON_LIBS) $(LDLIBS)
+      | $(CC) $(HMB_CPPFLAGS) $(CPPFLAGS) -x c - -o $(OBJDIR)/cjson-probe $(LDFLAGS) $(CJSON_LIBS)
     ifeq ($(shell $(CJSON_PROBE) >/dev/null 2>&1 && touch $(OBJDIR)/cjson.ok; rm -f $(OBJDIR)/cjson-probe; \
                   test -f $(OBJDIR)/cjson.ok && echo ok),)
       $(error $(MISSING_CJSON))

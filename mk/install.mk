@@ -28,7 +28,7 @@ man: $(MAN)
 $(MAN): $(BIN) man/hipmembench.h2m
 	@command -v $(HELP2MAN) >/dev/null 2>&1 || { echo "$(MISSING_HELP2MAN)" >&2; exit 1; }
 	$(HELP2MAN) --no-info --version-string=$(VERSION) --include=man/hipmembench.h2m \
-		--name="measure how memory moves between host and GPU" --output=$@.tmp ./$(BIN)
+		--name="measure how memory moves between host and GPU" --output=$@.tmp $(abspath $(BIN))
 	@mv $@.tmp $@
 
 # The scripts are installed as hipmembench-NAME, pointing at the installed binary.
