@@ -225,6 +225,21 @@ else
 	fi
 fi
 
+echo "== build, setup and install (pytest: tests/test_build.py, tests/test_install.py)"
+if ! $PY -c 'import pytest' 2>/dev/null; then
+	skip "build and install tests" "pytest is not installed (Debian: python3-pytest)"
+else
+	BIN="$BIN" PYTHONDONTWRITEBYTECODE=1 $PY -m pytest -v -p no:cacheprovider tests/test_build.py tests/test_install.py >"$TMP/pytest.out" 2>&1
+	prc=$?
+	relay < <(sed -nE 's/^(tests\/[^ ]+) PASSED.*/ok   \1/p; s/^(tests\/[^ ]+) (FAILED|ERROR).*/FAIL \1/p;
+		s/^(tests\/[^ ]+) SKIPPED \((.*)\).*/skip \1: \2/p' "$TMP/pytest.out")
+	if [ "$prc" -ne 0 ]; then # the failures' detail; a failure outside any test counts once
+		sed -n '/^=* FAILURES\|^=* ERRORS/,$p' "$TMP/pytest.out" | sed 's/^/    /'
+		grep -qE '^tests/[^ ]+ (FAILED|ERROR)' "$TMP/pytest.out" ||
+			fail "build and install tests: pytest exit $prc" "$(tail -n 20 "$TMP/pytest.out")"
+	fi
+fi
+
 echo "== device"
 "$BIN" info >"$TMP/info.txt" 2>"$TMP/info.err"
 info_rc=$?
