@@ -15,8 +15,13 @@ import pytest
 REPO = pathlib.Path(__file__).resolve().parent.parent
 
 
+# What a calling `make VAR=... test` passes down: these tests choose for themselves.
+MAKE_VARS = ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "PLATFORM", "BUILD", "CUDA_ARCH", "OFFLOAD_ARCH",
+             "NVCC", "HIPCC", "CPPFLAGS", "CFLAGS", "LDFLAGS", "LDLIBS", "NVCCFLAGS", "HIPCCFLAGS")
+
+
 def run(cmd, **kw):
-    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    env = {k: v for k, v in os.environ.items() if k not in MAKE_VARS}
     env.update(kw.pop("env", {}))
     return subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, **kw)
 
