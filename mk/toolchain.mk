@@ -54,79 +54,75 @@ ifeq ($(PLATFORM),auto)
   endif
 endif
 
-# Of the architectures $(2) (a list), those the compiler of platform $(1) can
-# build for; asked once per build folder (mk/archs.sh keeps the answer).
-supported = $(shell sh mk/archs.sh $(1) $(if $(filter nvidia,$(1)),$(NVCC),$(HIPCC)) \
-  $(BUILD)/archs-$(1) $(2))
-
 ifeq ($(PLATFORM),nvidia)
   ifeq ($(HAVE_NVCC),)
     $(error nvcc not found (NVCC=$(NVCC), CUDA_HOME=$(CUDA_HOME)): install CUDA \
       (Debian/Ubuntu: nvidia-cuda-toolkit; Fedora/RHEL: cuda-toolkit from NVIDIA's \
       repository; Spack: cuda) or set CUDA_HOME)
   endif
-  ifndef CUDA_ARCH
-    ifeq ($(GPU_VENDOR),nvidia)
-      CUDA_ARCH := $(GPU_ARCHS)
-      unbuildable := $(filter-out $(call supported,nvidia,$(GPU_ARCHS)),$(GPU_ARCHS))
-      ifneq ($(unbuildable),)
-        $(error the GPUs here include sm_$(unbuildable), which $(NVCC) cannot build for: \
-          use a newer CUDA (CUDA_HOME=...) or set CUDA_ARCH)
-      endif
-    else
-      CUDA_ARCH := $(call supported,nvidia,80 90 100)
-    endif
-  endif
-  # Accept 90, sm_90, compute_90 or 9.0.
-  CUDA_ARCH := $(subst .,,$(patsubst sm_%,%,$(patsubst compute_%,%,$(CUDA_ARCH))))
-  ifeq ($(strip $(CUDA_ARCH)),)
-    $(error $(NVCC) supports none of sm_80 sm_90 sm_100: set CUDA_ARCH, e.g. CUDA_ARCH=75)
-  endif
-  ARCHS := $(addprefix sm_,$(CUDA_ARCH))
-  CUDA_LIBDIR := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/lib))
-  PLATFORM_CPPFLAGS := -DHMB_PLATFORM_NVIDIA $(filter-out -I/usr/include,-I$(CUDA_HOME)/include)
-  NVCCFLAGS ?=
-  DEVCC    := $(NVCC)
-  # Code for each architecture, plus PTX of the newest for GPUs newer still.
-  DEVFLAGS := -O2 -std=c++17 -DHMB_PLATFORM_NVIDIA -Isrc -Ikernels \
-              $(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a),code=sm_$(a)) \
-              -gencode arch=compute_$(lastword $(CUDA_ARCH)),code=compute_$(lastword $(CUDA_ARCH)) \
-              $(NVCCFLAGS)
-  COMPILE_KERNEL = $(DEVCC) $(DEVFLAGS) -x cu -c $< -o $@
-  # Linked by the host's C++ compiler, so that LDFLAGS are the usual linker flags.
-  LINKER   := $(CXX)
-  PLATFORM_LIBS := $(if $(CUDA_LIBDIR),-L$(CUDA_LIBDIR)) -lcudart_static -lrt
+  DEVCC := $(NVCC)
+  ARCH_VAR := CUDA_ARCH
+  CANDIDATES := 80 90 100
 else ifeq ($(PLATFORM),amd)
   ifeq ($(HAVE_HIPCC),)
     $(error hipcc not found (HIPCC=$(HIPCC), HIP_PATH=$(HIP_PATH)): install ROCm \
       (Debian/Ubuntu: hipcc libamdhip64-dev; Fedora/RHEL: hipcc rocm-hip-devel; Spack: hip) \
       or set ROCM_PATH)
   endif
-  ifndef OFFLOAD_ARCH
-    ifeq ($(GPU_VENDOR),amd)
-      OFFLOAD_ARCH := $(GPU_ARCHS)
-      unbuildable := $(filter-out $(call supported,amd,$(GPU_ARCHS)),$(GPU_ARCHS))
-      ifneq ($(unbuildable),)
-        $(error the GPUs here include $(unbuildable), which $(HIPCC) cannot build for: \
-          use a newer ROCm (ROCM_PATH=...) or set OFFLOAD_ARCH)
-      endif
-    else
-      OFFLOAD_ARCH := $(call supported,amd,gfx908 gfx90a gfx942 gfx950)
+  DEVCC := $(HIPCC)
+  ARCH_VAR := OFFLOAD_ARCH
+  CANDIDATES := gfx908 gfx90a gfx942 gfx950
+else
+  $(error PLATFORM must be auto, amd or nvidia, not '$(PLATFORM)')
+endif
+
+# Of the architectures $(1), those DEVCC can build for; asked once per build folder
+# (mk/archs.sh keeps the answer).
+supported = $(shell sh mk/archs.sh $(PLATFORM) $(DEVCC) $(BUILD)/archs-$(PLATFORM) $(1))
+
+# CUDA_ARCH or OFFLOAD_ARCH, unless given: the GPUs here, else the candidates the
+# compiler supports.
+ifeq ($(origin $(ARCH_VAR)),undefined)
+  ifeq ($(GPU_VENDOR),$(PLATFORM))
+    unbuildable := $(filter-out $(call supported,$(GPU_ARCHS)),$(GPU_ARCHS))
+    ifneq ($(unbuildable),)
+      $(error the GPUs here include $(unbuildable), which $(DEVCC) cannot build for: use a \
+        newer toolkit (CUDA_HOME or ROCM_PATH) or set $(ARCH_VAR))
     endif
+    $(ARCH_VAR) := $(GPU_ARCHS)
+  else
+    $(ARCH_VAR) := $(call supported,$(CANDIDATES))
   endif
-  ifeq ($(strip $(OFFLOAD_ARCH)),)
-    $(error $(HIPCC) supports none of gfx908 gfx90a gfx942 gfx950: set OFFLOAD_ARCH)
-  endif
+endif
+ifeq ($(strip $($(ARCH_VAR))),)
+  $(error $(DEVCC) supports none of $(CANDIDATES): set $(ARCH_VAR))
+endif
+
+ifeq ($(PLATFORM),nvidia)
+  # Accept 90, sm_90, compute_90 or 9.0.
+  SM := $(subst .,,$(patsubst sm_%,%,$(patsubst compute_%,%,$(CUDA_ARCH))))
+  ARCHS := $(addprefix sm_,$(SM))
+  NEWEST := $(lastword $(shell printf '%s\n' $(SM) | sort -n))
+  CUDA_LIBDIR := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/lib))
+  PLATFORM_CPPFLAGS := -DHMB_PLATFORM_NVIDIA $(filter-out -I/usr/include,-I$(CUDA_HOME)/include)
+  NVCCFLAGS ?=
+  # Code for each architecture, plus PTX of the newest for GPUs newer still.
+  DEVFLAGS := -O2 -std=c++17 -DHMB_PLATFORM_NVIDIA -Isrc -Ikernels \
+              $(foreach a,$(SM),-gencode arch=compute_$(a),code=sm_$(a)) \
+              -gencode arch=compute_$(NEWEST),code=compute_$(NEWEST) \
+              $(NVCCFLAGS)
+  COMPILE_KERNEL = $(DEVCC) $(DEVFLAGS) -x cu -c $< -o $@
+  # Linked by the host's C++ compiler, so that LDFLAGS are the usual linker flags.
+  LINKER   := $(CXX)
+  PLATFORM_LIBS := $(if $(CUDA_LIBDIR),-L$(CUDA_LIBDIR)) -lcudart_static -lrt
+else
   ARCHS := $(OFFLOAD_ARCH)
   PLATFORM_CPPFLAGS := -D__HIP_PLATFORM_AMD__ $(filter-out -I/usr/include,-I$(HIP_PATH)/include)
   HIPCCFLAGS ?=
-  DEVCC    := $(HIPCC)
   DEVFLAGS := -O2 -std=c++17 -Isrc -Ikernels $(addprefix --offload-arch=,$(OFFLOAD_ARCH)) \
               $(HIPCCFLAGS)
   COMPILE_KERNEL = $(DEVCC) $(DEVFLAGS) -c $< -o $@
   # The targets again, or hipcc runs rocm_agent_enumerator (tracebacks without a GPU).
   LINKER   := $(HIPCC) $(addprefix --offload-arch=,$(OFFLOAD_ARCH))
   PLATFORM_LIBS :=
-else
-  $(error PLATFORM must be auto, amd or nvidia, not '$(PLATFORM)')
 endif
