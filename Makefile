@@ -1,76 +1,109 @@
-# hipmembench - build for AMD (hipcc, ROCm) or NVIDIA (nvcc, CUDA 12/13).
+# hipmembench - build for NVIDIA (nvcc, CUDA 12/13) or AMD (hipcc, ROCm); install.
 #
-#   make                      PLATFORM=auto: amd where hipconfig says so, else nvidia
-#   make PLATFORM=nvidia      CUDA_ARCH=90 (default; sm_90 code plus PTX)
-#   make PLATFORM=amd         OFFLOAD_ARCH="gfx90a gfx942" (default: the GPUs present)
-#   make test                 unit tests, CLI tests, GPU tests (skipped without a GPU)
-#   make clean
+#   make                   the vendor of the GPU here; with none, nvcc where present
+#                          (it builds every default target), else hipcc
+#   make PLATFORM=nvidia   CUDA_ARCH="80 90" (default: the GPUs here, else those of
+#                          80 90 100 that nvcc supports; PTX of the newest as well)
+#   make PLATFORM=amd      OFFLOAD_ARCH="gfx90a gfx942" (default: the GPUs here, else
+#                          those of gfx908 gfx90a gfx942 gfx950 that hipcc supports)
+#   make test              unit, command-line, script and Slurm tests; GPU tests
+#                          skip themselves where no GPU is usable
+#   make install PREFIX=/usr/local DESTDIR=     make uninstall     make dist
+#   make portable          copy libcjson next to the binary (build/lib)
+#   make clean             remove the build folder (and what it remembers)
+#
+# Toolchains: CUDA_HOME (else the nvcc on PATH, else /usr/local/cuda); HIP_PATH or
+# ROCM_PATH (else hipconfig --path, else /opt/rocm). CPPFLAGS, CFLAGS, LDFLAGS and
+# LDLIBS add to the project's flags; NVCCFLAGS and HIPCCFLAGS to the device code's.
+# cJSON through pkg-config (libcjson), else the compiler's default paths.
 
 PLATFORM ?= auto
-ifeq ($(PLATFORM),auto)
-  ifeq ($(shell hipconfig --platform 2>/dev/null),amd)
-    PLATFORM := amd
-  else ifneq ($(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null),)
-    PLATFORM := nvidia
-  else
-    $(error no HIP (hipconfig) or CUDA (nvcc) toolchain found: set PLATFORM=amd or nvidia)
-  endif
+BUILD    ?= build
+VERSION  := $(shell sed -n 's/.*define HMB_VERSION "\(.*\)".*/\1/p' src/version.h)
+
+# Goals that need no compiler: these work on any machine.
+NO_BUILD_GOALS := clean dist uninstall
+ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
+  include mk/toolchain.mk
 endif
 
-BUILD   ?= build
-OBJDIR  := $(BUILD)/obj-$(PLATFORM)
-BIN     := $(BUILD)/hipmembench
-GIT_REV := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+OBJDIR   := $(BUILD)/obj-$(PLATFORM)
+GEN      := $(BUILD)/gen
+BIN      := $(BUILD)/hipmembench
+TEST_BIN := $(BUILD)/unit_tests
+comma    := ,
 
-CC      ?= gcc
-CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Isrc -MMD -MP \
-           -DHMB_GIT_REVISION='"$(GIT_REV)"'
-LDLIBS  := -lcjson -lm -ldl -lpthread
+CJSON_CFLAGS := $(shell pkg-config --cflags libcjson 2>/dev/null)
+CJSON_LIBS   := $(or $(shell pkg-config --libs libcjson 2>/dev/null),-lcjson)
+CJSON_LIBDIR := $(patsubst -L%,%,$(filter -L%,$(CJSON_LIBS)))
+MISSING_CJSON := cJSON not found (cjson/cJSON.h and -lcjson): install libcjson-dev \
+  (Debian/Ubuntu), cjson-devel (Fedora; RHEL: from EPEL) or with Spack \
+  (spack install cjson && spack load cjson), or give its place with PKG_CONFIG_PATH \
+  or CPPFLAGS=-I... LDFLAGS=-L...
+
+# The project's flags; the user's CPPFLAGS, CFLAGS, LDFLAGS and LDLIBS come after.
+HMB_CPPFLAGS := -Isrc -I$(GEN) -D_POSIX_C_SOURCE=200809L $(PLATFORM_CPPFLAGS) $(CJSON_CFLAGS)
+HMB_CFLAGS   := -std=c11 -O2 -g -Wall -Wextra -Werror -MMD -MP
+HMB_LDFLAGS  := -Wl,-rpath,'$$ORIGIN/lib' $(addprefix -Wl$(comma)-rpath$(comma),$(CJSON_LIBDIR))
+HMB_LDLIBS   := $(CJSON_LIBS) -lm -ldl -lpthread
 
 SRC_C   := $(wildcard src/*.c) $(wildcard bench/*.c)
-KERNELS := $(wildcard kernels/*.hip)
-
 ifeq ($(PLATFORM),nvidia)
-  CUDA_HOME ?= /usr/local/cuda
-  NVCC      ?= $(CUDA_HOME)/bin/nvcc
-  CUDA_ARCH ?= 90
-  CFLAGS    += -DHMB_PLATFORM_NVIDIA -I$(CUDA_HOME)/include
-  SRC_C     += src/platform/hip_on_cuda.c
-  DEVFLAGS  := -O2 -std=c++17 -DHMB_PLATFORM_NVIDIA -Isrc -Ikernels \
-               $(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a),code=sm_$(a)) \
-               -gencode arch=compute_$(lastword $(CUDA_ARCH)),code=compute_$(lastword $(CUDA_ARCH))
-  COMPILE_KERNEL = $(NVCC) $(DEVFLAGS) -x cu -c $< -o $@
-  LINK      = $(NVCC) -o $@ $^ $(LDLIBS) -Xlinker -rpath -Xlinker '$$ORIGIN/lib'
-else ifeq ($(PLATFORM),amd)
-  HIPCC     ?= hipcc
-  HIP_PATH  ?= $(shell hipconfig --path 2>/dev/null || echo /opt/rocm)
-  OFFLOAD_ARCH ?= $(or $(shell rocm_agent_enumerator 2>/dev/null | grep -v gfx000 | sort -u),gfx90a gfx942)
-  CFLAGS    += -D__HIP_PLATFORM_AMD__ $(filter-out -I/usr/include,-I$(HIP_PATH)/include)
-  DEVFLAGS  := -O2 -std=c++17 -Isrc -Ikernels $(addprefix --offload-arch=,$(OFFLOAD_ARCH))
-  COMPILE_KERNEL = $(HIPCC) $(DEVFLAGS) -c $< -o $@
-  LINK      = $(HIPCC) -o $@ $^ $(LDLIBS) -Wl,-rpath,'$$ORIGIN/lib'
-else
-  $(error PLATFORM must be auto, amd or nvidia, not '$(PLATFORM)')
+  SRC_C += src/platform/hip_on_cuda.c
 endif
-
+KERNELS := $(wildcard kernels/*.hip)
 OBJ_C   := $(SRC_C:%.c=$(OBJDIR)/%.o)
 OBJ_K   := $(KERNELS:%.hip=$(OBJDIR)/%.o)
 LIB_OBJ := $(filter-out $(OBJDIR)/src/main.o,$(OBJ_C)) $(OBJ_K)
 TEST_C  := $(wildcard tests/unit/*.c)
-TEST_BIN := $(BUILD)/unit_tests
 
-.PHONY: all test clean portable
+LINK = $(LINKER) $(LDFLAGS) $(HMB_LDFLAGS) -o $@ $^ $(HMB_LDLIBS) $(PLATFORM_LIBS) $(LDLIBS)
+
+.PHONY: all test clean portable man install uninstall dist
 all: $(BIN)
+
+ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
+  # Remember the flags: a change of flags, platform or architectures rebuilds.
+  FLAGS_STAMP := $(BUILD)/build-flags
+  BUILD_ID := $(PLATFORM) $(CC) $(HMB_CPPFLAGS) $(CPPFLAGS) $(HMB_CFLAGS) $(CFLAGS) | $(DEVCC) $(DEVFLAGS) \
+              | $(LINKER) $(LDFLAGS) $(HMB_LDFLAGS) $(HMB_LDLIBS) $(PLATFORM_LIBS) $(LDLIBS)
+  $(shell mkdir -p $(OBJDIR) $(GEN))
+  ifneq ($(file <$(FLAGS_STAMP)),$(BUILD_ID))
+    $(file >$(FLAGS_STAMP),$(BUILD_ID))
+  endif
+  # The git revision, in a header of its own so that a commit rebuilds two files.
+  # Where git cannot say (a tarball has REVISION; `sudo make install` may not be
+  # allowed to read the checkout), the header already there is kept.
+  GIT_REV := $(shell cat REVISION 2>/dev/null || git describe --always --dirty 2>/dev/null)
+  REV_LINE := \#define HMB_GIT_REVISION "$(or $(GIT_REV),unknown)"
+  ifneq ($(if $(GIT_REV),$(REV_LINE),$(if $(wildcard $(GEN)/revision.h),,$(REV_LINE))),)
+    ifneq ($(file <$(GEN)/revision.h),$(REV_LINE))
+      $(file >$(GEN)/revision.h,$(REV_LINE))
+    endif
+  endif
+  # cJSON, checked once per build folder with one line naming its package if missing.
+  ifeq ($(wildcard $(OBJDIR)/cjson.ok),)
+    CJSON_PROBE := printf '\#include <cjson/cJSON.h>\nint main(void) { return cJSON_Version() == 0; }\n' \
+      | $(CC) $(HMB_CPPFLAGS) $(CPPFLAGS) -x c - -o $(OBJDIR)/cjson-probe $(LDFLAGS) $(CJSON_LIBS)
+    ifeq ($(shell $(CJSON_PROBE) >/dev/null 2>&1 && touch $(OBJDIR)/cjson.ok; rm -f $(OBJDIR)/cjson-probe; \
+                  test -f $(OBJDIR)/cjson.ok && echo ok),)
+      $(error $(MISSING_CJSON))
+    endif
+  endif
+endif
 
 $(BIN): $(OBJ_C) $(OBJ_K)
 	$(LINK)
 
-$(OBJDIR)/%.o: %.c
+$(OBJDIR)/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(HMB_CPPFLAGS) $(CPPFLAGS) $(HMB_CFLAGS) $(CFLAGS) -c $< -o $@
 
-$(OBJDIR)/kernels/%.o: kernels/%.hip kernels/kernels.h kernels/pattern.h kernels/hip_device.h
+# The architectures this build holds code for, for the start-up check's message.
+$(OBJDIR)/src/codecheck.o: HMB_CPPFLAGS += -DHMB_BUILD_ARCHS='"$(ARCHS)"'
+
+$(OBJDIR)/kernels/%.o: kernels/%.hip kernels/kernels.h kernels/pattern.h kernels/hip_device.h \
+		src/codecheck.h $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(COMPILE_KERNEL)
 
@@ -85,9 +118,12 @@ test: $(BIN) $(TEST_BIN)
 # (build/lib, found through its rpath), so that build/ can be copied there.
 portable: $(BIN)
 	@mkdir -p $(BUILD)/lib
-	cp -L $$($(CC) -print-file-name=libcjson.so.1) $(BUILD)/lib/
+	cp -L $(firstword $(wildcard $(addsuffix /libcjson.so.1,$(CJSON_LIBDIR))) \
+		$(shell $(CC) -print-file-name=libcjson.so.1)) $(BUILD)/lib/
 
 clean:
 	rm -rf $(BUILD)
+
+include mk/install.mk
 
 -include $(OBJ_C:.o=.d) $(TEST_C:%.c=$(OBJDIR)/%.d)

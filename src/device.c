@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codecheck.h"
 #include "platform/hip.h"
 
 static int attr(hipDeviceAttribute_t a, int dev)
@@ -97,6 +98,8 @@ int hmb_device_open(int ordinal, struct hmb_device *d, char *err, size_t errlen)
 	if (hipDriverGetVersion(&d->driver_version) != hipSuccess)
 		d->driver_version = -1;
 	probe_arch(d);
+	if (hmb_code_check(d, err, errlen) != 0)
+		return -1;
 
 	d->compute_units = attr(hipDeviceAttributeMultiprocessorCount, ordinal);
 	d->managed_memory = attr(hipDeviceAttributeManagedMemory, ordinal);

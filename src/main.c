@@ -314,7 +314,7 @@ static void parse_args(int argc, char **argv, struct parsed *p)
 			break;
 		default: {
 			const struct hmb_opt_decl *d = decls[c - OPT_MODULE];
-			const struct hmb_bench *owner;
+			const struct hmb_bench *owner = NULL;
 			if (p->opt.nvalues == HMB_MAX_MODULE_OPTS)
 				usage_error("too many module options");
 			if (hmb_opt_validate(d, optarg ? optarg : "", err, sizeof(err)) != 0)

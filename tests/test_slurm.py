@@ -148,3 +148,33 @@ def test_array_job_from_the_template_gathered_and_compared(slurm):
                for r in runs), runs
     with open(os.path.join(results, "comparison.txt")) as f:
         assert any(line.startswith("base ") for line in f)
+
+
+def test_templates_ask_for_one_gpu_per_task_and_a_place_for_module_load():
+    """What the per-GPU template asks of Slurm, as shipped (the test cluster
+    has no GPUs, so this is read, not run); the node-wide one takes the node."""
+    per_gpu = (hmb.ROOT / "scripts" / "slurm" / "hipmembench.sbatch").read_text()
+    node = (hmb.ROOT / "scripts" / "slurm" / "hipmembench-node.sbatch").read_text()
+    lines = per_gpu.splitlines()
+    assert "#SBATCH --gpus-per-task=1" in lines
+    assert any(line.startswith("srun ") or " srun " in line for line in lines
+               if "--gpu-bind=closest" in line)
+    assert "#SBATCH --exclusive" not in lines
+    assert any(line.startswith("# module load") for line in lines)
+    assert "#SBATCH --exclusive" in node.splitlines()
+
+
+def test_node_template_runs_every_gpu_of_its_node_in_turn(slurm):
+    d, env = slurm
+    host = socket.gethostname().split(".")[0]
+    results = os.path.join(d, "node")
+    os.mkdir(results)
+    p = subprocess.run(["sbatch", "--wait", f"--chdir={hmb.ROOT}", f"--output={results}/job.log",
+                        f"--export=ALL,HMB={hmb.BIN},HMB_ARGS=--dry-run --quick all,"
+                        f"HMB_RESULTS={results},HMB_GPUS=2",
+                        str(hmb.ROOT / "scripts" / "slurm" / "hipmembench-node.sbatch")],
+                       env=env, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout + p.stderr + logs(d)
+    docs = [os.path.join(results, f"{host}-gpu{g}.json") for g in (0, 1)]
+    assert all(os.path.exists(x) for x in docs), os.listdir(results)
+    assert [hmbdoc.load(x)["settings"]["device"] for x in docs] == [0, 1]

@@ -28,6 +28,8 @@ typedef cudaError_t hipError_t;
 #define hipErrorOutOfMemory           cudaErrorMemoryAllocation
 #define hipErrorNoDevice              cudaErrorNoDevice
 #define hipErrorNotReady              cudaErrorNotReady
+#define hipErrorNoBinaryForGpu        cudaErrorNoKernelImageForDevice
+#define hipErrorInvalidDeviceFunction cudaErrorInvalidDeviceFunction
 #define hipGetErrorString             cudaGetErrorString
 #define hipGetErrorName               cudaGetErrorName
 #define hipGetLastError               cudaGetLastError
@@ -41,6 +43,8 @@ typedef cudaError_t hipError_t;
 #define hipMemGetInfo                 cudaMemGetInfo
 #define hipRuntimeGetVersion          cudaRuntimeGetVersion
 #define hipDriverGetVersion           cudaDriverGetVersion
+typedef struct cudaFuncAttributes hipFuncAttributes;
+#define hipFuncGetAttributes          cudaFuncGetAttributes
 
 typedef enum cudaDeviceAttr hipDeviceAttribute_t;
 #define hipDeviceAttributeComputeCapabilityMajor  cudaDevAttrComputeCapabilityMajor
