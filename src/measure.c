@@ -174,6 +174,7 @@ int hmb_measure(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_case
 	long opi = 0;
 	int rc = -1;
 	char why[1024];
+	double t0 = hmb_now();
 
 	describe(r, c, reps, warmup);
 	/* The engine's own events outlive the case: made before the mark. */
@@ -200,6 +201,8 @@ out:
 	if (c->ops.teardown)
 		c->ops.teardown(ctx, c->state);
 	hmb_owned_release(ctx, mark);
+	/* the whole case, set-up, untimed preparation and checks included */
+	hmb_observe_num(r, "case_wall_s", hmb_now() - t0);
 	return rc;
 }
 
