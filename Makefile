@@ -26,7 +26,7 @@ CC      ?= gcc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Isrc -MMD -MP \
            -DHMB_GIT_REVISION='"$(GIT_REV)"'
-LDLIBS  := -lcjson -lm -ldl -lpthread
+LDLIBS  := -lcjson -lnuma -lm -ldl -lpthread
 
 SRC_C   := $(wildcard src/*.c) $(wildcard bench/*.c)
 KERNELS := $(wildcard kernels/*.hip)
@@ -85,6 +85,7 @@ test: $(BIN) $(TEST_BIN)
 portable: $(BIN)
 	@mkdir -p $(BUILD)/lib
 	cp -L $$($(CC) -print-file-name=libcjson.so.1) $(BUILD)/lib/
+	cp -L $$($(CC) -print-file-name=libnuma.so.1) $(BUILD)/lib/
 
 clean:
 	rm -rf $(BUILD)

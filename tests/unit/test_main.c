@@ -20,6 +20,7 @@
 #include "stats.h"
 
 int hmb_test_failed_checks;
+void test_topology(void);
 
 static void test_size_parsing(void)
 {
@@ -359,6 +360,7 @@ int main(int argc, char **argv)
 		{ "pcie link from sysfs", test_pcie_link },
 		{ "json document", test_json_document },
 		{ "json atomic write", test_json_atomic_write },
+		{ "topology and NUMA placement (test_topology.c)", test_topology },
 	};
 	int passed = 0, failed = 0;
 
