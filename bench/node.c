@@ -170,6 +170,14 @@ static int multi_setup(struct hmb_ctx *ctx, void *st)
 	(void)ctx;
 	for (int k = 0; k < m->nx; k++) {
 		struct xfer *x = &m->x[k];
+		if (x->kind == X_CHASE && x->src_gpu >= 0) {
+			/* the chain was written by a copy: write enough of the owner's
+			 * memory over its cache that no slot is read from there */
+			struct node_gpu *o = &nd->g[x->src_gpu];
+			HMB_CHECK(hipSetDevice(o->ord));
+			HMB_CHECK(hmb_launch_fill(o->dst, 0, node_dst_bytes(nd) / 4, SEED_POISON,
+						  o->s[0]));
+		}
 		if (x->kind == X_CHASE) {
 			HMB_CHECK(hipSetDevice(nd->g[x->gpu].ord));
 			HMB_CHECK(hipMemsetAsync(x->dst, 0, sizeof(uint32_t), nd->g[x->gpu].s[0]));
@@ -352,6 +360,8 @@ double node_measure(struct node *nd, struct hmb_record *r, struct multi *m, cons
 		hmb_param_num(r, "slots", (double)nd->slots);
 		hmb_param_num(r, "grid_blocks", 1);
 		hmb_param_num(r, "block_threads", 1);
+		if (m->x[0].src_gpu >= 0)
+			hmb_observe_num(r, "cache_overwritten_bytes", (double)node_dst_bytes(nd));
 	}
 	hmb_measure(nd->ctx, r, &c);
 	median = hmb_median(r);
@@ -391,11 +401,15 @@ void node_chain_layout(const struct node *nd, void *out)
 		w[s * (nd->stride / 4)] = nd->next[s];
 }
 
+size_t node_dst_bytes(const struct node *nd)
+{
+	return (nd->n > 1 ? (size_t)nd->n - 1 : 1) * nd->size;
+}
+
 static int setup_gpu(struct node *nd, int i, const void *layout)
 {
 	struct hmb_ctx *ctx = nd->ctx;
 	struct node_gpu *g = &nd->g[i];
-	size_t slots = nd->n > 1 ? (size_t)nd->n - 1 : 1;
 	uint8_t *small;
 
 	HMB_CHECK(hipSetDevice(g->ord));
@@ -403,7 +417,7 @@ static int setup_gpu(struct node *nd, int i, const void *layout)
 		if (!(g->s[l] = hmb_stream_new(ctx)) || !(g->join[l] = hmb_event_new(ctx)))
 			goto fail;
 	if (!(g->src = hmb_alloc(ctx, HMB_MEM_DEVICE, nd->size)) ||
-	    !(g->dst = hmb_alloc(ctx, HMB_MEM_DEVICE, slots * nd->size)) ||
+	    !(g->dst = hmb_alloc(ctx, HMB_MEM_DEVICE, node_dst_bytes(nd))) ||
 	    !(g->chain = hmb_alloc(ctx, HMB_MEM_DEVICE, nd->slots * nd->stride)) ||
 	    !(small = hmb_alloc(ctx, HMB_MEM_DEVICE, 256)))
 		goto fail;

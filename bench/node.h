@@ -70,7 +70,7 @@ struct xfer {
 	enum xfer_kind kind;
 	void *dst;                 /* X_CHASE: the reader's position word */
 	const void *src;           /* X_CHASE: the chain */
-	int dst_gpu, src_gpu;      /* X_PEER */
+	int dst_gpu, src_gpu;      /* X_PEER; X_CHASE: src_gpu holds the chain, -1 the host */
 	size_t bytes;
 	int check_gpu;             /* -1: nothing to check */
 	void *check;               /* the destination as check_gpu addresses it */
@@ -108,6 +108,8 @@ int node_bad_reset(struct node *nd, int gi);
 int node_bad_read(struct node *nd, int gi, unsigned long long *bad);
 /* The chain as the chase kernel reads it (slots x stride bytes at out). */
 void node_chain_layout(const struct node *nd, void *out);
+/* Bytes of each GPU's receive buffer (a slot per other GPU). */
+size_t node_dst_bytes(const struct node *nd);
 /* GB/s of a record's median, or 0. */
 double node_gbps(const struct hmb_record *r);
 

@@ -138,7 +138,7 @@ static void latency(struct node *nd, int i, const struct hmb_placement *p)
 	hmb_observe_num(r, "host_node", node);
 	hmb_observe_str(r, "host_pages_on_node", pages);
 	m.x[m.nx++] = (struct xfer){ .gpu = i, .kind = X_CHASE, .dst = g->pos,
-				     .src = g->hchain.dev, .check_gpu = -1 };
+				     .src = g->hchain.dev, .src_gpu = -1, .check_gpu = -1 };
 	node_measure(nd, r, &m, "a one-thread kernel making dependent loads through a chain in "
 		     "mapped pinned host memory (fork/join events)", 1);
 	hmb_commit(nd->ctx, r);

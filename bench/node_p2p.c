@@ -91,7 +91,7 @@ static void device_latency(struct node *nd)
 		struct multi m = { .wait_for = -1 };
 		struct hmb_record *r = node_record(nd, "device/latency", i, -1);
 		m.x[m.nx++] = (struct xfer){ .gpu = i, .kind = X_CHASE, .dst = nd->g[i].pos,
-					     .src = nd->g[i].chain, .check_gpu = -1 };
+					     .src = nd->g[i].chain, .src_gpu = i, .check_gpu = -1 };
 		nd->m[M_LATENCY][i][i] = pair_case(nd, r, &m, "a one-thread kernel making "
 						   "dependent loads through a chain in the GPU's own "
 						   "memory (fork/join events)", 1);
@@ -276,7 +276,7 @@ static void peer_latency(struct node *nd, int a, int b)
 	r = pair_record(nd, "p2p/latency", a, b, "enabled");
 	hmb_param_str(r, "reader", "destination");
 	m.x[m.nx++] = (struct xfer){ .gpu = b, .kind = X_CHASE, .dst = nd->g[b].pos,
-				     .src = nd->g[a].chain, .check_gpu = -1 };
+				     .src = nd->g[a].chain, .src_gpu = a, .check_gpu = -1 };
 	nd->m[M_LATENCY][a][b] = pair_case(nd, r, &m, "a one-thread kernel on the destination "
 					   "making dependent loads through a chain in the source's "
 					   "memory (fork/join events)", 1);
