@@ -705,11 +705,12 @@ const struct hmb_bench hmb_bench_node = {
 		"copying through mapped pinned memory (vs_copy_engine). p2p/*: every ordered\n"
 		"pair, params src and dst: ce = hipMemcpyPeerAsync with peer access enabled\n"
 		"(write: on the source's stream, read: on the destination's), ce-disabled =\n"
-		"the same with peer access disabled, sm = a kernel reading or writing the\n"
-		"peer's memory. Latency (host/, device/, p2p/latency): ns_per_load of a\n"
-		"one-thread dependent chase that reads each slot once. access-cost: hipMalloc +\n"
-		"hipFree without and with peer access to every other GPU, and VMM (create,\n"
-		"reserve, map, set access, unmap, release, free) granting 0..N-1 peers.\n"
+		"the same with peer access disabled (at most 64M a copy), sm = a kernel\n"
+		"reading or writing the peer's memory. Latency (host/, device/, p2p/latency):\n"
+		"ns_per_load of a one-thread dependent chase that reads each slot once.\n"
+		"access-cost: hipMalloc + hipFree without and with peer access to every other\n"
+		"GPU, and VMM (create, reserve, map, set access, unmap, release, free) granting\n"
+		"0..N-1 peers.\n"
 		"The table format adds the topology and the pairwise figures as matrices (rows\n"
 		"source, columns destination). On one GPU the pairwise cases are unsupported.",
 	.cases = cases,

@@ -6,6 +6,7 @@
  *
  * GPU b keeps a slot of its receive buffer for each other GPU a (slot(a, b)),
  * so that all-to-one copies land side by side; pair copies use the same slot.
+ * Copies with peer access disabled move at most 64 MiB (params.size).
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +14,10 @@
 #include "../kernels/kernels.h"
 #include "../src/measure.h"
 #include "node.h"
+
+/* The most a copy with peer access disabled moves: such copies can be ten
+ * times slower, and there are two per ordered pair. */
+#define DISABLED_MAX (64u << 20)
 
 static const char *const pair_cases[] = {
 	"p2p/ce-disabled/write", "p2p/ce-disabled/read", "p2p/ce-disabled/bidir",
@@ -26,13 +31,20 @@ static size_t slot(int a, int b)
 	return (size_t)(a < b ? a : a - 1);
 }
 
+/* Copies with peer access disabled may go through the host: they move less. */
+static size_t pair_bytes(const struct node *nd, int enabled)
+{
+	return enabled || nd->size < DISABLED_MAX ? nd->size : DISABLED_MAX;
+}
+
 /* A peer copy of the pair's buffers: a's source into a's slot at b. */
-static struct xfer pair_xfer(struct node *nd, int a, int b, int by, enum xfer_kind kind)
+static struct xfer pair_xfer(struct node *nd, int a, int b, int by, enum xfer_kind kind,
+			     int enabled)
 {
 	uint8_t *dst = nd->g[b].dst + slot(a, b) * nd->size;
 	return (struct xfer){ .gpu = by, .kind = kind, .dst = dst, .src = nd->g[a].src,
-			      .dst_gpu = b, .src_gpu = a, .bytes = nd->size, .check_gpu = b,
-			      .check = dst, .seed = SEED_DEV(a) };
+			      .dst_gpu = b, .src_gpu = a, .bytes = pair_bytes(nd, enabled),
+			      .check_gpu = b, .check = dst, .seed = SEED_DEV(a) };
 }
 
 /* Is peer access on both ways between a and b? Else why not. */
@@ -46,12 +58,12 @@ static const char *pair_blocked(const struct node *nd, int a, int b)
 }
 
 static struct hmb_record *pair_record(struct node *nd, const char *name, int a, int b,
-				      const char *peer)
+				      int enabled)
 {
 	struct hmb_record *r = node_record(nd, name, a, b);
 	if (strcmp(name, "p2p/latency") != 0)
-		hmb_param_num(r, "size", (double)nd->size);
-	hmb_param_str(r, "peer_access", peer);
+		hmb_param_num(r, "size", (double)pair_bytes(nd, enabled));
+	hmb_param_str(r, "peer_access", enabled ? "enabled" : "disabled");
 	return r;
 }
 
@@ -111,9 +123,9 @@ static void disabled_pair(struct node *nd, int a, int b)
 		struct hmb_record *r;
 		if (!node_sel(nd, names[k]))
 			continue;
-		r = pair_record(nd, names[k], a, b, "disabled");
+		r = pair_record(nd, names[k], a, b, 0);
 		hmb_param_str(r, "stream", k == 0 ? "source" : "destination");
-		m.x[m.nx++] = pair_xfer(nd, a, b, k == 0 ? a : b, X_PEER);
+		m.x[m.nx++] = pair_xfer(nd, a, b, k == 0 ? a : b, X_PEER, 0);
 		snprintf(what, sizeof(what), "hipMemcpyPeerAsync GPU%d -> GPU%d on GPU%d's stream, "
 			 "peer access disabled (fork/join events)", a, b, k == 0 ? a : b);
 		/* the runtime may stage these through the host: no latch */
@@ -131,10 +143,10 @@ static void bidir(struct node *nd, const char *name, int a, int b, int read, int
 
 	if (!node_sel(nd, name) || hmb_interrupted())
 		return;
-	r = pair_record(nd, name, a, b, enabled ? "enabled" : "disabled");
+	r = pair_record(nd, name, a, b, enabled);
 	hmb_param_str(r, "stream", read ? "destination" : "source");
-	m.x[m.nx++] = pair_xfer(nd, a, b, read ? b : a, X_PEER);
-	m.x[m.nx++] = pair_xfer(nd, b, a, read ? a : b, X_PEER);
+	m.x[m.nx++] = pair_xfer(nd, a, b, read ? b : a, X_PEER, enabled);
+	m.x[m.nx++] = pair_xfer(nd, b, a, read ? a : b, X_PEER, enabled);
 	snprintf(what, sizeof(what), "hipMemcpyPeerAsync GPU%d -> GPU%d and GPU%d -> GPU%d at "
 		 "once, each on its %s's stream, peer access %s (fork/join events)", a, b, b, a,
 		 read ? "destination" : "source", enabled ? "enabled" : "disabled");
@@ -249,11 +261,11 @@ static void enabled_copies(struct node *nd, int a, int b)
 			pair_unsupported(nd, k[c].name, a, b, blocked);
 			continue;
 		}
-		r = pair_record(nd, k[c].name, a, b, "enabled");
+		r = pair_record(nd, k[c].name, a, b, 1);
 		hmb_param_str(r, "stream", k[c].on_dst ? "destination" : "source");
 		if (k[c].kind == X_KERNEL)
 			geometry_params(nd, r);
-		m.x[m.nx++] = pair_xfer(nd, a, b, k[c].on_dst ? b : a, k[c].kind);
+		m.x[m.nx++] = pair_xfer(nd, a, b, k[c].on_dst ? b : a, k[c].kind, 1);
 		snprintf(what, sizeof(what), "%s, GPU%d -> GPU%d, peer access enabled (fork/join "
 			 "events)", k[c].what, a, b);
 		nd->m[k[c].mat][a][b] = pair_case(nd, r, &m, what, 1);
@@ -273,7 +285,7 @@ static void peer_latency(struct node *nd, int a, int b)
 		pair_unsupported(nd, "p2p/latency", a, b, blocked);
 		return;
 	}
-	r = pair_record(nd, "p2p/latency", a, b, "enabled");
+	r = pair_record(nd, "p2p/latency", a, b, 1);
 	hmb_param_str(r, "reader", "destination");
 	m.x[m.nx++] = (struct xfer){ .gpu = b, .kind = X_CHASE, .dst = nd->g[b].pos,
 				     .src = nd->g[a].chain, .src_gpu = a, .check_gpu = -1 };
@@ -299,8 +311,8 @@ static void fan(struct node *nd, int g, int to_one)
 		if (why)
 			blocked = why;
 		else if (p != g)
-			m.x[m.nx++] = to_one ? pair_xfer(nd, p, g, p, X_PEER)
-					     : pair_xfer(nd, g, p, p, X_PEER);
+			m.x[m.nx++] = to_one ? pair_xfer(nd, p, g, p, X_PEER, 1)
+					     : pair_xfer(nd, g, p, p, X_PEER, 1);
 	}
 	r = node_record(nd, name, g, -1);
 	hmb_param_num(r, "size", (double)nd->size);
