@@ -558,8 +558,11 @@ static void print_matrices(const struct node *nd, FILE *out)
 		if (!any)
 			continue;
 		fprintf(out, "\n%s\n(rows: source, columns: destination)\n%7s", title[k], "");
-		for (int j = 0; j < nd->n; j++)
-			fprintf(out, "  %7s%-2d", "gpu", j);
+		for (int j = 0; j < nd->n; j++) {
+			char head[16];
+			snprintf(head, sizeof(head), "gpu%d", j);
+			fprintf(out, "  %9s", head);
+		}
 		fputc('\n', out);
 		for (int i = 0; i < nd->n; i++) {
 			fprintf(out, "gpu%-4d", i);
