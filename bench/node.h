@@ -85,10 +85,10 @@ struct multi {
 	long ops;                  /* operations made: where the chase must stand */
 };
 
-/* Measure a case of transfers into r (not committed: the caller adds its
- * metrics, then commits); returns the median (s), or -1 when it did not
- * measure. latch: queue the samples behind the engine's latch (not for
- * copies the runtime may stage on the host). */
+/* node_multi.c: measure a case of transfers into r (not committed: the
+ * caller adds its metrics, then commits); returns the median (s), or -1 when
+ * it did not measure. latch: queue the samples behind the engine's latch
+ * (not for copies the runtime may stage on the host). */
 double node_measure(struct node *nd, struct hmb_record *r, struct multi *m, const char *what,
 		    int latch);
 /* A record of this module, with its GPU parameters (-1: none). */
@@ -102,6 +102,9 @@ void node_unsupported(struct node *nd, const char *name, const char *why);
 int node_sync_all(struct node *nd);
 /* Where the chain stands after `steps` loads from slot 0. */
 uint32_t node_chain_walk(const struct node *nd, long long steps);
+/* Check what the transfers of m left at their destinations (each on its
+ * check_gpu, all GPUs at once); the error names the GPU and `what`. */
+int node_check(struct node *nd, const struct multi *m, const char *what);
 /* GPU gi's count of wrong words: zeroed on its lane 0 (before checks queued
  * there), read once lane 0 is done. The current device is gi's afterwards. */
 int node_bad_reset(struct node *nd, int gi);

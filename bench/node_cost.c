@@ -44,26 +44,17 @@ static struct cost_figures fig;
 static int readers_check(struct alloc_case *k, void *p)
 {
 	struct node *nd = k->nd;
+	struct multi m = { .nd = nd };
+	char what[96];
 
 	HMB_CHECK(hipSetDevice(nd->home));
 	HMB_CHECK(hmb_launch_fill(p, 0, k->size / 4, SEED_COST, nd->g[nd->home].s[0]));
 	HMB_CHECK(hipStreamSynchronize(nd->g[nd->home].s[0]));
-	for (int i = 0; i < k->nreaders; i++) {
-		struct node_gpu *g = &nd->g[k->readers[i]];
-		unsigned long long bad = 0;
-		if (node_bad_reset(nd, k->readers[i]))
-			goto fail;
-		HMB_CHECK(hmb_launch_check(p, 0, k->size / 4, SEED_COST, 0, g->bad, g->s[0]));
-		if (node_bad_read(nd, k->readers[i], &bad))
-			goto fail;
-		if (bad) {
-			hmb_set_error("verification failed: GPU%d read %llu wrong words of memory "
-				      "allocated on GPU%d", g->ord, bad, nd->home);
-			goto fail;
-		}
-	}
-	HMB_CHECK(hipSetDevice(nd->home));
-	return 0;
+	for (int i = 0; i < k->nreaders; i++)
+		m.x[m.nx++] = (struct xfer){ .check_gpu = k->readers[i], .check = p,
+					     .bytes = k->size, .seed = SEED_COST };
+	snprintf(what, sizeof(what), "read of memory allocated on GPU%d", nd->home);
+	return node_check(nd, &m, what);
 fail:
 	(void)hipSetDevice(nd->home);
 	return -1;
