@@ -45,7 +45,7 @@ MISSING_CJSON := cJSON not found (cjson/cJSON.h and -lcjson): install libcjson-d
 HMB_CPPFLAGS := -Isrc -I$(GEN) -D_POSIX_C_SOURCE=200809L $(PLATFORM_CPPFLAGS) $(CJSON_CFLAGS)
 HMB_CFLAGS   := -std=c11 -O2 -g -Wall -Wextra -Werror -MMD -MP
 HMB_LDFLAGS  := -Wl,-rpath,'$$ORIGIN/lib' $(addprefix -Wl$(comma)-rpath$(comma),$(CJSON_LIBDIR))
-HMB_LDLIBS   := $(CJSON_LIBS) -lm -ldl -lpthread
+HMB_LDLIBS   := $(CJSON_LIBS) -lnuma -lm -ldl -lpthread
 
 SRC_C   := $(wildcard src/*.c) $(wildcard bench/*.c)
 ifeq ($(PLATFORM),nvidia)
@@ -120,6 +120,7 @@ portable: $(BIN)
 	@mkdir -p $(BUILD)/lib
 	cp -L $(firstword $(wildcard $(addsuffix /libcjson.so.1,$(CJSON_LIBDIR))) \
 		$(shell $(CC) -print-file-name=libcjson.so.1)) $(BUILD)/lib/
+	cp -L $(shell $(CC) -print-file-name=libnuma.so.1) $(BUILD)/lib/
 
 clean:
 	rm -rf $(BUILD)

@@ -70,6 +70,18 @@ hipError_t hmb_launch_check_grid(const void *p, size_t first, size_t words, uint
 hipError_t hmb_launch_increment_grid(uint32_t *p, size_t words, enum hmb_grid grid,
 				     hipStream_t stream);
 
+/* Reaching another GPU's memory, or mapped pinned host memory, in place
+ * (peer.hip). The chase: one thread makes `loads` dependent loads through a
+ * chain of slots `stride` bytes apart, where the first word of each slot
+ * holds the number of the next; it starts at slot *pos and leaves the slot it
+ * reached there. The wide copy: dst = src in 16-byte words (bytes a multiple
+ * of 16), a grid-stride loop; either side may be a peer's memory or mapped
+ * host memory; hmb_wide_copy_geometry says the launch it makes. */
+hipError_t hmb_launch_chase(const void *chain, size_t stride, uint32_t *pos, long long loads,
+			    hipStream_t stream);
+hipError_t hmb_launch_wide_copy(void *dst, const void *src, size_t bytes, hipStream_t stream);
+struct hmb_geometry hmb_wide_copy_geometry(size_t bytes);
+
 /* A __managed__ array of HMB_MANAGED_STATIC_WORDS words, for its own case;
  * NULL where this build has none (HIP before ROCm 6). */
 #define HMB_MANAGED_STATIC_WORDS (1u << 20)

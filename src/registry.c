@@ -6,6 +6,7 @@
 
 extern const struct hmb_bench hmb_bench_memcpy, hmb_bench_overlap, hmb_bench_managed,
 	hmb_bench_xnack, hmb_bench_pool, hmb_bench_vmm, hmb_bench_leak, hmb_bench_probe;
+extern const struct hmb_bench hmb_bench_node;
 
 const struct hmb_bench *hmb_benches[] = {
 	&hmb_bench_memcpy,
@@ -14,6 +15,7 @@ const struct hmb_bench *hmb_benches[] = {
 	&hmb_bench_xnack,
 	&hmb_bench_pool,
 	&hmb_bench_vmm,
+	&hmb_bench_node,
 	NULL, /* the test-only modules go here */
 	NULL,
 	NULL,

@@ -9,6 +9,7 @@
 #include "platform/hip.h"
 #include "report.h"
 #include "sizes.h"
+#include "topology.h"
 
 static const char *fmt_time(double s, char *buf, size_t len)
 {
@@ -280,4 +281,5 @@ void hmb_info_print(FILE *out, const struct hmb_report *rep)
 		d->xnack_arch < 0 ? "n/a (no xnack in arch name)" : d->xnack_arch ? "xnack+" : "xnack-",
 		xnack ? xnack : "(unset)");
 	hmb_info_print_memory(out, d);
+	hmb_topology_info(out);
 }

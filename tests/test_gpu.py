@@ -21,6 +21,7 @@ TINY = {
     "managed": "--sizes 4M --reps 2 --warmup 1",
     "xnack": "--sizes 4M --reps 2 --warmup 1",
     "vmm": "--reps 2 --warmup 1 --start 2M --step 2M --limit 8M --call-sizes 2M",
+    "node": "--reps 2 --warmup 1 --copy-size 4M --chase-loads 50 --alloc-sizes 2M",
 }
 
 

@@ -142,6 +142,18 @@ typedef enum cudaMemcpyKind hipMemcpyKind;
 #define hipMemcpyDeviceToDevice       cudaMemcpyDeviceToDevice
 #define hipMemcpyDefault              cudaMemcpyDefault
 
+/* ---- several GPUs: peer access, peer copies, link attributes --------------- */
+#define hipDeviceCanAccessPeer            cudaDeviceCanAccessPeer
+#define hipDeviceEnablePeerAccess         cudaDeviceEnablePeerAccess
+#define hipDeviceDisablePeerAccess        cudaDeviceDisablePeerAccess
+#define hipMemcpyPeerAsync                cudaMemcpyPeerAsync
+#define hipErrorPeerAccessAlreadyEnabled  cudaErrorPeerAccessAlreadyEnabled
+#define hipErrorPeerAccessNotEnabled      cudaErrorPeerAccessNotEnabled
+#define hipHostRegisterPortable           cudaHostRegisterPortable
+typedef enum cudaDeviceP2PAttr hipDeviceP2PAttr;
+#define hipDevP2PAttrPerformanceRank      cudaDevP2PAttrPerformanceRank
+#define hipDeviceGetP2PAttribute          cudaDeviceGetP2PAttribute
+
 /* ---- managed memory ------------------------------------------------------ */
 #define hipMallocManaged              cudaMallocManaged
 #define hipMemAttachGlobal            cudaMemAttachGlobal

@@ -25,6 +25,7 @@
 #include "stats.h"
 
 int hmb_test_failed_checks;
+void test_topology(void);
 
 /* test_memmodel.c, test_amd_sources.c */
 void test_memmodel_access_mode(void);
@@ -396,6 +397,7 @@ int main(int argc, char **argv)
 		{ "json: device memory model", test_json_memory_model },
 		{ "kernel launch geometry", test_kernel_geometry },
 		{ "significance", hmb_test_significance },
+		{ "topology and NUMA placement (test_topology.c)", test_topology },
 	};
 	const size_t ntests = sizeof(tests) / sizeof(tests[0]);
 	const char *only = argc == 2 && strcmp(argv[1], "--list") ? argv[1] : NULL;

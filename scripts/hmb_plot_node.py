@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""hmb_plot_node.py - figures of the node module from a hipmembench JSON document.
+
+usage: hmb_plot_node.py [-o DIR] RUN.json
+
+Drawn from the records of a real run (`hipmembench node` or `all`, --output), never
+from figures typed in: each value is the record's own median figure.
+  node-p2p-matrix.png     heatmaps of the peer-to-peer figures, rows source GPU,
+                          columns destination GPU: GB/s of p2p/ce/write, ce/read,
+                          ce-disabled/write, sm/read, sm/write, and ns per load of
+                          p2p/latency (its diagonal: device/latency, the GPU's own memory)
+  node-host-aggregate.png host bandwidth per direction: every GPU alone (stacked, their
+                          sum) against all GPUs at once (stacked by each GPU's GB/s
+                          while all copy, from the in-all records), local NUMA placement
+A figure with nothing to draw is left out. Needs Python 3 and matplotlib (Debian:
+python3-matplotlib). Prints the files it wrote; exit 1 when the document has no
+node results, 2 for a file that is not a hipmembench document.
+"""
+import argparse
+import json
+import math
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+MATRICES = [
+    ("p2p/ce/write", "GB/s"),
+    ("p2p/ce/read", "GB/s"),
+    ("p2p/ce-disabled/write", "GB/s"),
+    ("p2p/sm/read", "GB/s"),
+    ("p2p/sm/write", "GB/s"),
+    ("p2p/latency", "ns"),
+]
+DIRECTIONS = ["h2d", "d2h", "bidir"]
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        print(f"hmb_plot_node.py: {path}: not a readable JSON document: {e}", file=sys.stderr)
+        sys.exit(2)
+    if not isinstance(doc, dict) or doc.get("tool", {}).get("name") != "hipmembench":
+        print(f"hmb_plot_node.py: {path}: not a hipmembench document", file=sys.stderr)
+        sys.exit(2)
+    return doc
+
+
+def node_ok(doc):
+    return [r for r in doc.get("results", []) if r.get("module") == "node" and r.get("status") == "ok"]
+
+
+def value(r, unit):
+    """The record's figure: GB/s of the median, or ns per load of a chase."""
+    if unit == "ns":
+        m = r.get("metrics", {}).get("ns_per_load")
+        return m["value"] if m else None
+    return r.get("gbps_median")
+
+
+def gpu_count(results):
+    n = 0
+    for r in results:
+        for key in ("src", "dst", "gpu"):
+            v = r["params"].get(key)
+            if isinstance(v, (int, float)):
+                n = max(n, int(v) + 1)
+    return n
+
+
+def matrix(results, case, unit, n):
+    m = [[math.nan] * n for _ in range(n)]
+    for r in results:
+        p = r["params"]
+        v = value(r, unit)
+        if v is None:
+            continue
+        if r["case"] == case and "src" in p and "dst" in p:
+            m[int(p["src"])][int(p["dst"])] = v
+        elif case == "p2p/latency" and r["case"] == "device/latency" and "gpu" in p:
+            m[int(p["gpu"])][int(p["gpu"])] = v
+    return m
+
+
+def plot_matrices(results, title, path):
+    n = gpu_count(results)
+    drawn = [(c, u, matrix(results, c, u, n)) for c, u in MATRICES]
+    drawn = [d for d in drawn if any(not math.isnan(v) for row in d[2] for v in row)]
+    if not drawn or n < 1:
+        return False
+    cols = min(3, len(drawn))
+    rows = (len(drawn) + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols, 4.2 * rows), squeeze=False)
+    for ax in axes.flat[len(drawn):]:
+        ax.remove()
+    for ax, (case, unit, m) in zip(axes.flat, drawn):
+        finite = [v for row in m for v in row if not math.isnan(v)]
+        im = ax.imshow(m, cmap="viridis_r" if unit == "ns" else "viridis", vmin=0,
+                       vmax=max(finite))
+        fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label=unit)
+        mid = max(finite) / 2
+        for i in range(n):
+            for j in range(n):
+                v = m[i][j]
+                text = "-" if math.isnan(v) else f"{v:.0f}" if v >= 100 else f"{v:.1f}"
+                dark = not math.isnan(v) and ((v < mid) != (unit == "ns"))
+                ax.text(j, i, text, ha="center", va="center", fontsize=8,
+                        color="white" if dark else "black")
+        ax.set_xticks(range(n), [f"gpu{j}" for j in range(n)])
+        ax.set_yticks(range(n), [f"gpu{i}" for i in range(n)])
+        ax.set_xlabel("destination" if unit != "ns" else "reader (destination)")
+        ax.set_ylabel("source" if unit != "ns" else "memory of (source)")
+        ax.set_title(case, fontsize=10)
+    fig.suptitle(f"{title}: peer-to-peer, rows source, columns destination", fontsize=11)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
+def by_gpu(results, case):
+    out = {}
+    for r in results:
+        p = r["params"]
+        if r["case"] == case and p.get("placement", "local") == "local" and "gpu" in p \
+                and r.get("gbps_median"):
+            out[int(p["gpu"])] = r["gbps_median"]
+    return out
+
+
+def plot_aggregate(results, title, path):
+    bars = []
+    for d in DIRECTIONS:
+        alone = by_gpu(results, f"host/{d}/alone")
+        in_all = by_gpu(results, f"host/{d}/in-all")
+        total = [r.get("gbps_median") for r in results if r["case"] == f"host/{d}/all"]
+        if alone or total:
+            bars.append((d, alone, in_all, total[0] if total else None))
+    if not bars:
+        return False
+    gpus = sorted({g for _, a, i, _ in bars for g in list(a) + list(i)})
+    colours = plt.get_cmap("tab10")
+    fig, ax = plt.subplots(figsize=(max(6, 2.6 * len(bars)), 5))
+    width = 0.38
+    for x, (d, alone, in_all, total) in enumerate(bars):
+        for offset, parts, whole in ((-width / 2, alone, None), (width / 2, in_all, total)):
+            bottom = 0.0
+            for k, g in enumerate(gpus):
+                if g in parts:
+                    ax.bar(x + offset, parts[g], width, bottom=bottom, color=colours(k % 10),
+                           edgecolor="white", label=f"gpu{g}" if x == 0 and offset < 0 else None)
+                    bottom += parts[g]
+            if whole and not parts:
+                ax.bar(x + offset, whole, width, color="grey", edgecolor="white")
+            if whole:
+                ax.hlines(whole, x + offset - width / 2, x + offset + width / 2, colors="black",
+                          lw=2, label="measured total (host/*/all)" if x == 0 else None)
+            top = whole if whole else bottom
+            if top:
+                ax.text(x + offset, max(top, bottom), f"{top:.0f}", ha="center", va="bottom",
+                        fontsize=8)
+        ax.text(x - width / 2, 0, "alone", ha="center", va="bottom", fontsize=7, color="white")
+        ax.text(x + width / 2, 0, "all at once", ha="center", va="bottom", fontsize=7,
+                color="white")
+    ax.set_xticks(range(len(bars)), [b[0] for b in bars])
+    ax.set_ylabel("GB/s (1e9 bytes/s)")
+    ax.set_title(f"{title}: host bandwidth, each GPU alone (summed) vs all GPUs at once\n"
+                 "all-at-once segments: each GPU's GB/s while all copy (host/*/in-all)",
+                 fontsize=10)
+    ax.grid(True, axis="y", alpha=0.3)
+    if gpus:
+        ax.legend(fontsize=8, loc="best")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description="node module figures from a hipmembench document")
+    ap.add_argument("-o", "--out", default="plots", help="folder for the PNG files")
+    ap.add_argument("file", help="a hipmembench JSON document with node results")
+    args = ap.parse_args(argv[1:])
+    doc = load(args.file)
+    results = node_ok(doc)
+    if not results:
+        print(f"hmb_plot_node.py: {args.file}: no node results", file=sys.stderr)
+        return 1
+    dev = doc.get("device") or {}
+    title = f"{doc.get('host', {}).get('hostname', '?')}, {dev.get('name', '?')}"
+    os.makedirs(args.out, exist_ok=True)
+    for name, fn in (("node-p2p-matrix", plot_matrices), ("node-host-aggregate", plot_aggregate)):
+        path = os.path.join(args.out, f"{name}.png")
+        if fn(results, title, path):
+            print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
