@@ -2,449 +2,510 @@
  * vmm - growing a device buffer: virtual memory management vs realloc+copy.
  *
  * A buffer grows from --start (64M) by --step (64M), or by doubling, up to
- * --limit (8G, capped by free memory). Variants:
- *   realloc-copy         hipMalloc a larger buffer, copy, hipFree the old one
- *   vmm-reserve-upfront  one hipMemAddressReserve of the limit first; each step
- *                        hipMemCreate + hipMemMap + hipMemSetAccess of a chunk
- *   vmm-extend           reserve only what is needed; extend by asking for the
+ * --limit (8G, capped so that realloc's old + new buffers fit in free memory
+ * with 1 GiB to spare). Variants (params.timed says what one step contains):
+ *   realloc-copy         hipMalloc of the larger buffer, hipMemcpyAsync d2d of
+ *                        the old contents + hipStreamSynchronize, hipFree(old)
+ *   vmm-reserve-upfront  one hipMemAddressReserve of the limit (setup, untimed);
+ *                        each step hipMemCreate + hipMemMap + hipMemSetAccess of
+ *                        the added chunk at the end of the range: the new bytes
+ *                        are usable when the step ends
+ *   vmm-extend           reserve only what is needed; each step asks for the
  *                        address right after the range; where the runtime gives
- *                        another address, remap the existing chunks into a new,
+ *                        another address, the chunks are mapped again into a new,
  *                        larger range (no copy). Observed: how often each path ran.
- * Samples are the steps (host clock, device synchronised); total_s is their
- * sum; peak_bytes the most device memory the buffer held at once (realloc
- * needs old + new). After every step the old contents are checked and the
- * new part written and checked.
- * "call/..." records time each VMM call for chunk sizes from --chunks (rounded
- * up to the granularity). "free-while-busy" measures how long the host is
- * blocked by hipFree, and by hipMemUnmap + hipMemRelease, while a long kernel
- * runs on another stream (kernel_s says how long that kernel ran).
+ * The growth is one measured sequence: a sample is one step (host clock, the
+ * stream synchronised after each), so there are as many samples as steps
+ * whatever --reps, --warmup and --quick say. total_s is the sum of the step
+ * samples; peak_bytes the most device memory the buffer held at once
+ * (realloc holds old + new). Only the initial buffer carries the pattern when
+ * timing starts; after the last step the initial contents are checked (they
+ * survived every copy or remap) and the added bytes are filled and checked
+ * (every new chunk is usable). No kernel runs between the timed steps.
+ *
+ * call/NAME: each VMM call alone, for every chunk size of --call-sizes;
+ * free-while-busy/NAME: how long freeing blocks the host while a ~200 ms
+ * kernel runs on another stream, hipFree vs unmap + release + address free.
+ * Both are measured in vmm_calls.c, whose top comment says how.
  */
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../kernels/kernels.h"
-#include "../src/bench.h"
-#include "../src/timing.h"
+#include "../src/util.h"
 #include "../src/verify.h"
+#include "vmm.h"
+
+static const char *const cases[] = {
+	"grow/realloc-copy/fixed-step", "grow/realloc-copy/doubling",
+	"grow/vmm-reserve-upfront/fixed-step", "grow/vmm-reserve-upfront/doubling",
+	"grow/vmm-extend/fixed-step", "grow/vmm-extend/doubling",
+	"call/hipMemCreate", "call/hipMemAddressReserve", "call/hipMemMap", "call/hipMemSetAccess",
+	"call/hipMemUnmap", "call/hipMemRelease", "call/hipMemAddressFree",
+	"free-while-busy/hipFree", "free-while-busy/vmm-unmap-release", NULL,
+};
 
 #if HMB_HAVE_VMM
 
-#define MAX_CHUNKS 4096
-#define SEED 4242
+#define MAX_STEPS 100000
+
+/* ---- grow/VARIANT/POLICY: one growth, a sample per step ---- */
 
 enum variant { REALLOC_COPY, RESERVE_UPFRONT, EXTEND };
 static const char *const variant_name[] = { "realloc-copy", "vmm-reserve-upfront",
 					    "vmm-extend" };
+static const char *const variant_what[] = {
+	"hipMalloc(old + added bytes), hipMemcpyAsync d2d of the old contents + "
+	"hipStreamSynchronize, hipFree(old)",
+	"hipMemCreate + hipMemMap + hipMemSetAccess (device read-write) of the added chunk at "
+	"the end of the range reserved up front: the added bytes are usable after the step",
+	"hipMemAddressReserve of the added bytes right after the range; where granted, "
+	"hipMemCreate + hipMemMap + hipMemSetAccess of the added chunk there; else "
+	"hipMemAddressFree of the other address, hipMemCreate, hipMemAddressReserve of the new "
+	"size, hipMemMap of every chunk + hipMemSetAccess there, hipMemUnmap + "
+	"hipMemAddressFree of the old range",
+};
 
-struct range {
-	char *base;
+struct span {
+	char *p;
+	size_t size;                /* 0: already given back */
+};
+
+struct spans {
+	struct span *v;
+	int n, cap;
+};
+
+struct chunk {
+	hipMemGenericAllocationHandle_t h;
 	size_t size;
 };
 
-struct buffer {
+struct grow {
+	const struct vmm *m;
 	enum variant v;
-	char *base;                /* where the buffer starts now */
-	size_t size;               /* bytes in use */
-	size_t peak;
-	hipMemGenericAllocationHandle_t handle[MAX_CHUNKS];
-	size_t chunk_size[MAX_CHUNKS];
-	int nchunks;
-	struct range resv[MAX_CHUNKS];
-	int nresv;
+	size_t start, limit;
+	size_t *add;                /* bytes step i adds */
+	int nsteps;
+	char *base;                 /* where the buffer starts now */
+	size_t size, peak;
+	void *fresh;                /* realloc: the new buffer until the old one is freed */
+	struct chunk *chunks;       /* VMM: in buffer order */
+	int nchunks, chunk_cap;
+	struct spans resv, mapped;  /* VMM: reserved and mapped ranges */
 	int in_place, remapped;
 };
 
-struct vmm {
-	struct hmb_ctx *ctx;
-	hipMemAllocationProp prop;
-	hipMemAccessDesc access;
-	size_t gran;
-};
-
-static int map_chunk(struct vmm *m, struct buffer *b, char *at, size_t size, int create)
+/* Host arrays are sized from the plan in setup, so no step reallocates. */
+static void spans_add(struct spans *s, void *p, size_t size)
 {
-	if (create) {
-		if (b->nchunks == MAX_CHUNKS) {
-			hmb_set_error("more than %d chunks", MAX_CHUNKS);
-			return -1;
-		}
-		HMB_CHECK(hipMemCreate(&b->handle[b->nchunks], size, &m->prop, 0));
-		b->chunk_size[b->nchunks++] = size;
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 8;
+		s->v = hmb_xrealloc(s->v, (size_t)s->cap * sizeof(*s->v));
 	}
-	HMB_CHECK(hipMemMap(at, size, 0, b->handle[b->nchunks - 1], 0));
-	HMB_CHECK(hipMemSetAccess(at, size, &m->access, 1));
+	s->v[s->n++] = (struct span){ p, size };
+}
+
+static void spans_drop_first(struct spans *s, int n)
+{
+	memmove(s->v, s->v + n, (size_t)(s->n - n) * sizeof(*s->v));
+	s->n -= n;
+}
+
+static int create_chunk(struct grow *g, size_t size)
+{
+	hipMemGenericAllocationHandle_t h;
+
+	HMB_CHECK(hipMemCreate(&h, size, &g->m->prop, 0));
+	if (g->nchunks == g->chunk_cap) {
+		g->chunk_cap = g->chunk_cap ? 2 * g->chunk_cap : 8;
+		g->chunks = hmb_xrealloc(g->chunks, (size_t)g->chunk_cap * sizeof(*g->chunks));
+	}
+	g->chunks[g->nchunks++] = (struct chunk){ h, size };
 	return 0;
 fail:
 	return -1;
 }
 
-/* Map every chunk again at a new, larger range: no data is copied. The last
- * chunk is the new one, mapped only in the new range. */
-static int remap_into(struct vmm *m, struct buffer *b, size_t new_size)
+/* Map the newest chunk at `at` and make it usable. */
+static int map_last_chunk(struct grow *g, char *at)
 {
-	char *nb = NULL;
+	const struct chunk *c = &g->chunks[g->nchunks - 1];
+
+	HMB_CHECK(hipMemMap(at, c->size, 0, c->h, 0));
+	spans_add(&g->mapped, at, c->size);
+	HMB_CHECK(hipMemSetAccess(at, c->size, &g->m->access, 1));
+	return 0;
+fail:
+	return -1;
+}
+
+/* Map every chunk again at a new range of new_size bytes (no data is copied),
+ * then give back the old mappings and ranges. The newest chunk is mapped
+ * only in the new range. */
+static int remap_into(struct grow *g, size_t new_size)
+{
+	int old_mapped = g->mapped.n, old_resv = g->resv.n;
+	void *nb = NULL;
 	size_t off = 0;
 
-	HMB_CHECK(hipMemAddressReserve((void **)&nb, new_size, 0, NULL, 0));
-	for (int i = 0; i < b->nchunks; i++) {
-		HMB_CHECK(hipMemMap(nb + off, b->chunk_size[i], 0, b->handle[i], 0));
-		off += b->chunk_size[i];
+	HMB_CHECK(hipMemAddressReserve(&nb, new_size, 0, NULL, 0));
+	spans_add(&g->resv, nb, new_size);
+	for (int i = 0; i < g->nchunks; i++) {
+		HMB_CHECK(hipMemMap((char *)nb + off, g->chunks[i].size, 0, g->chunks[i].h, 0));
+		spans_add(&g->mapped, (char *)nb + off, g->chunks[i].size);
+		off += g->chunks[i].size;
 	}
-	HMB_CHECK(hipMemSetAccess(nb, off, &m->access, 1));
-	off = 0;
-	for (int i = 0; i < b->nchunks - 1; i++) {
-		HMB_CHECK(hipMemUnmap(b->base + off, b->chunk_size[i]));
-		off += b->chunk_size[i];
+	HMB_CHECK(hipMemSetAccess(nb, off, &g->m->access, 1));
+	for (int k = 0; k < old_mapped; k++) {
+		HMB_CHECK(hipMemUnmap(g->mapped.v[k].p, g->mapped.v[k].size));
+		g->mapped.v[k].size = 0;
 	}
-	for (int i = 0; i < b->nresv; i++)
-		HMB_CHECK(hipMemAddressFree(b->resv[i].base, b->resv[i].size));
-	b->resv[0] = (struct range){ nb, new_size };
-	b->nresv = 1;
-	b->base = nb;
+	for (int k = 0; k < old_resv; k++) {
+		HMB_CHECK(hipMemAddressFree(g->resv.v[k].p, g->resv.v[k].size));
+		g->resv.v[k].size = 0;
+	}
+	spans_drop_first(&g->mapped, old_mapped);
+	spans_drop_first(&g->resv, old_resv);
+	g->base = nb;
 	return 0;
 fail:
 	return -1;
 }
 
-static int grow(struct vmm *m, struct buffer *b, size_t add)
+static int extend(struct grow *g, size_t add)
 {
-	char *want = b->base + b->size, *got = NULL;
+	char *want = g->base + g->size;
+	void *got = NULL;
+	hipError_t e = hipMemAddressReserve(&got, add, 0, want, 0);
+
+	if (e == hipSuccess && got == (void *)want) {
+		spans_add(&g->resv, got, add);
+		if (create_chunk(g, add) || map_last_chunk(g, want))
+			return -1;
+		g->in_place++;
+		return 0;
+	}
+	if (e != hipSuccess) {
+		(void)hipGetLastError(); /* refused: the other path follows */
+	} else if ((e = hipMemAddressFree(got, add)) != hipSuccess) {
+		spans_add(&g->resv, got, add); /* teardown tries again */
+		hmb_hip_error("hipMemAddressFree(got, add)", e, __FILE__, __LINE__);
+		return -1;
+	}
+	if (create_chunk(g, add) || remap_into(g, g->size + add))
+		return -1;
+	g->remapped++;
+	return 0;
+}
+
+static int grow_setup(struct hmb_ctx *ctx, void *st)
+{
+	struct grow *g = st;
 	void *p = NULL;
 
-	switch (b->v) {
+	(void)ctx;
+	if (g->v == REALLOC_COPY) {
+		HMB_CHECK(hipMalloc(&p, g->start));
+		g->base = p;
+	} else {
+		size_t reserve = g->v == RESERVE_UPFRONT ? g->limit : g->start;
+		g->chunk_cap = g->nsteps + 1;
+		g->chunks = hmb_xcalloc((size_t)g->chunk_cap, sizeof(*g->chunks));
+		g->resv.cap = g->nsteps + 2;
+		g->resv.v = hmb_xcalloc((size_t)g->resv.cap, sizeof(*g->resv.v));
+		g->mapped.cap = 2 * g->nsteps + 2;
+		g->mapped.v = hmb_xcalloc((size_t)g->mapped.cap, sizeof(*g->mapped.v));
+		HMB_CHECK(hipMemAddressReserve(&p, reserve, 0, NULL, 0));
+		g->base = p;
+		spans_add(&g->resv, p, reserve);
+		if (create_chunk(g, g->start) || map_last_chunk(g, g->base))
+			return -1;
+	}
+	g->size = g->peak = g->start;
+	HMB_CHECK(hmb_launch_fill(g->base, 0, g->start / 4, VMM_SEED, 0));
+	HMB_CHECK(hipDeviceSynchronize());
+	return 0;
+fail:
+	return -1;
+}
+
+/* Step i of the growth. */
+static int grow_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
+{
+	struct grow *g = st;
+	size_t add;
+
+	(void)ctx;
+	if (i < 0 || i >= g->nsteps) {
+		hmb_set_error("growth step %ld asked for, the plan has %d", i, g->nsteps);
+		return -1;
+	}
+	add = g->add[i];
+	switch (g->v) {
 	case REALLOC_COPY:
-		HMB_CHECK(hipMalloc(&p, b->size + add));
-		if (b->size + add + b->size > b->peak)
-			b->peak = 2 * b->size + add;
-		HMB_CHECK(hipMemcpy(p, b->base, b->size, hipMemcpyDeviceToDevice));
-		HMB_CHECK(hipFree(b->base));
-		b->base = p;
+		HMB_CHECK(hipMalloc(&g->fresh, g->size + add));
+		HMB_CHECK(hipMemcpyAsync(g->fresh, g->base, g->size, hipMemcpyDeviceToDevice,
+					 stream));
+		HMB_CHECK(hipStreamSynchronize(stream));
+		HMB_CHECK(hipFree(g->base));
+		g->base = g->fresh;
+		g->fresh = NULL;
+		if (2 * g->size + add > g->peak)
+			g->peak = 2 * g->size + add;
 		break;
 	case RESERVE_UPFRONT:
-		if (map_chunk(m, b, want, add, 1))
+		if (create_chunk(g, add) || map_last_chunk(g, g->base + g->size))
 			return -1;
 		break;
-	case EXTEND: {
-		hipError_t e = hipMemAddressReserve((void **)&got, add, 0, want, 0);
-		if (e == hipSuccess && got == want) {
-			b->resv[b->nresv++] = (struct range){ got, add };
-			if (map_chunk(m, b, want, add, 1))
-				return -1;
-			b->in_place++;
-		} else {
-			(void)hipGetLastError();
-			if (e == hipSuccess) /* another address: give it back */
-				HMB_CHECK(hipMemAddressFree(got, add));
-			HMB_CHECK(hipMemCreate(&b->handle[b->nchunks], add, &m->prop, 0));
-			b->chunk_size[b->nchunks++] = add;
-			if (remap_into(m, b, b->size + add))
-				return -1;
-			b->remapped++;
-		}
+	case EXTEND:
+		if (extend(g, add))
+			return -1;
 		break;
 	}
-	}
-	HMB_CHECK(hipDeviceSynchronize());
-	b->size += add;
-	if (b->size > b->peak)
-		b->peak = b->size;
+	g->size += add;
+	if (g->size > g->peak)
+		g->peak = g->size;
 	return 0;
 fail:
 	return -1;
 }
 
-static void release_buffer(struct buffer *b)
+/* The initial contents survived every step; every added byte is usable. */
+static int grow_verify(struct hmb_ctx *ctx, void *st)
 {
-	size_t off = 0;
-	if (b->v == REALLOC_COPY) {
-		if (b->base)
-			hipFree(b->base);
+	struct grow *g = st;
+	char *added = g->base + g->start;
+	unsigned long long bad = 0;
+
+	(void)ctx;
+	if (g->size != g->limit) {
+		hmb_set_error("the growth ended at %s, not at the limit %s", hmb_sz(g->size),
+			      hmb_sz(g->limit));
+		return -1;
+	}
+	HMB_CHECK(hmb_check_device(g->base, 0, g->start, VMM_SEED, 0, &bad));
+	if (bad) {
+		hmb_set_error("verification failed: %llu words of the initial %s changed during "
+			      "the growth", bad, hmb_sz(g->start));
+		return -1;
+	}
+	HMB_CHECK(hmb_launch_fill(added, g->start / 4, (g->size - g->start) / 4, VMM_SEED, 0));
+	HMB_CHECK(hmb_check_device(added, g->start / 4, g->size - g->start, VMM_SEED, 0, &bad));
+	if (bad) {
+		hmb_set_error("verification failed: %llu words of the added %s do not hold what "
+			      "was written", bad, hmb_sz(g->size - g->start));
+		return -1;
+	}
+	return 0;
+fail:
+	return -1;
+}
+
+static void grow_teardown(struct hmb_ctx *ctx, void *st)
+{
+	struct grow *g = st;
+
+	(void)ctx;
+	(void)hipDeviceSynchronize();
+	if (g->v == REALLOC_COPY) {
+		if (g->base)
+			(void)hipFree(g->base);
+		if (g->fresh)
+			(void)hipFree(g->fresh);
 	} else {
-		for (int i = 0; i < b->nchunks; i++) {
-			if (b->base)
-				hipMemUnmap(b->base + off, b->chunk_size[i]);
-			off += b->chunk_size[i];
-			hipMemRelease(b->handle[i]);
-		}
-		for (int i = 0; i < b->nresv; i++)
-			hipMemAddressFree(b->resv[i].base, b->resv[i].size);
+		for (int k = 0; k < g->mapped.n; k++)
+			if (g->mapped.v[k].size)
+				(void)hipMemUnmap(g->mapped.v[k].p, g->mapped.v[k].size);
+		for (int k = 0; k < g->nchunks; k++)
+			(void)hipMemRelease(g->chunks[k].h);
+		for (int k = 0; k < g->resv.n; k++)
+			if (g->resv.v[k].size)
+				(void)hipMemAddressFree(g->resv.v[k].p, g->resv.v[k].size);
 	}
 	(void)hipGetLastError();
-	memset(b, 0, sizeof(*b));
+	free(g->chunks);
+	free(g->resv.v);
+	free(g->mapped.v);
+	g->base = g->fresh = NULL;
+	g->chunks = NULL;
+	g->nchunks = g->chunk_cap = 0;
+	memset(&g->resv, 0, sizeof(g->resv));
+	memset(&g->mapped, 0, sizeof(g->mapped));
 }
 
-/* Old contents intact; the new part takes and returns the pattern. */
-static int verify_step(struct buffer *b, size_t old_size)
+/* The bytes each step adds; returns the number of steps. */
+static int plan_steps(size_t start, size_t limit, size_t step, int doubling, size_t *add)
 {
-	unsigned long long bad = 0;
-	size_t add = b->size - old_size;
+	size_t size = start;
+	int n = 0;
 
-	HMB_CHECK(hmb_check_device(b->base, 0, old_size, SEED, 0, &bad));
-	if (bad) {
-		hmb_set_error("verification failed: %llu words of the old contents changed", bad);
-		return -1;
+	while (size < limit && n <= MAX_STEPS) {
+		size_t a = doubling ? size : step;
+		if (a > limit - size)
+			a = limit - size;
+		if (add)
+			add[n] = a;
+		size += a;
+		n++;
 	}
-	HMB_CHECK(hmb_launch_fill(b->base + old_size, old_size / 4, add / 4, SEED, 0));
-	HMB_CHECK(hmb_check_device(b->base + old_size, old_size / 4, add, SEED, 0, &bad));
-	if (bad) {
-		hmb_set_error("verification failed: the new part does not hold what was written");
-		return -1;
-	}
-	return 0;
-fail:
-	return -1;
+	return n;
 }
 
-static void growth(struct vmm *m, enum variant v, int doubling, size_t start, size_t step,
-		   size_t limit)
+/* Measure with exactly `reps` samples after `warmup` warm-ups, whatever
+ * --reps, --warmup and --quick say: the growth is one sequence whose samples
+ * are its steps (none may be left out), and the spin kernel's calibration
+ * has a fixed cost. */
+int vmm_measure_fixed(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_case *c,
+		      int reps, int warmup)
 {
-	struct buffer *b = calloc(1, sizeof(*b));
-	struct hmb_record *r = hmb_case(m->ctx, "grow/%s/%s", variant_name[v],
+	const struct hmb_options *user = ctx->opt;
+	struct hmb_options o = *user;
+	int rc;
+
+	o.reps = reps;
+	o.warmup = warmup;
+	ctx->opt = &o;
+	rc = hmb_measure(ctx, r, c);
+	ctx->opt = user;
+	return rc;
+}
+
+struct growth_plan {
+	size_t start, step, limit;
+	int capped;                 /* the limit was lowered to fit free memory */
+	size_t free_mem;
+};
+
+static void growth(struct hmb_ctx *ctx, const struct vmm *m, enum variant v, int doubling,
+		   const struct growth_plan *pl)
+{
+	struct hmb_record *r = hmb_case(ctx, "grow/%s/%s", variant_name[v],
 					doubling ? "doubling" : "fixed-step");
-	double total = 0, t0;
+	struct grow g;
+	struct hmb_case c = {
+		.what = variant_what[v],
+		.timing = { .clock = HMB_CLOCK_HOST, .sync = HMB_SYNC_PER_OP },
+		.ops = { grow_setup, NULL, grow_op, grow_verify, grow_teardown },
+		.state = &g,
+	};
 
-	hmb_param_num(r, "size", (double)limit);
-	hmb_param_num(r, "start", (double)start);
+	if (!hmb_selected(ctx, r->name)) {
+		hmb_record_free(r);
+		return;
+	}
+	memset(&g, 0, sizeof(g));
+	g.m = m;
+	g.v = v;
+	g.start = pl->start;
+	g.limit = pl->limit;
+	hmb_param_num(r, "size", (double)pl->limit);
+	hmb_param_num(r, "start", (double)pl->start);
 	hmb_param_str(r, "policy", doubling ? "doubling" : "fixed step");
 	if (!doubling)
-		hmb_param_num(r, "step", (double)step);
-	if (!b) {
-		hmb_set_error("out of host memory");
-		goto fail;
+		hmb_param_num(r, "step", (double)pl->step);
+	if (v == RESERVE_UPFRONT)
+		hmb_param_str(r, "untimed_setup", "hipMemAddressReserve of the limit, the initial "
+			      "chunk mapped and filled with the pattern");
+	else
+		hmb_param_str(r, "untimed_setup", "the initial buffer allocated and filled with "
+			      "the pattern");
+	hmb_param_str(r, "verification", "after the last step: the initial contents checked, "
+		      "the added bytes filled and checked");
+	if (pl->capped)
+		hmb_observe_bool(r, "limit_capped_by_free_memory", 1);
+	if (pl->limit <= pl->start) {
+		hmb_record_status(r, HMB_SKIPPED, "nothing to grow: the limit %s%s is not above "
+				  "the start size %s", hmb_sz(pl->limit), pl->capped ?
+				  " (capped by free device memory: realloc holds old + new, "
+				  "1 GiB to spare)" : "", hmb_sz(pl->start));
+		hmb_commit(ctx, r);
+		return;
 	}
-	b->v = v;
-	if (v == REALLOC_COPY) {
-		HMB_CHECK(hipMalloc((void **)&b->base, start));
-	} else {
-		size_t reserve = v == RESERVE_UPFRONT ? limit : start;
-		t0 = hmb_now();
-		HMB_CHECK(hipMemAddressReserve((void **)&b->base, reserve, 0, NULL, 0));
-		if (v == RESERVE_UPFRONT)
-			hmb_metric(r, "reserve_upfront_s", hmb_now() - t0, "s");
-		b->resv[b->nresv++] = (struct range){ b->base, reserve };
-		if (map_chunk(m, b, b->base, start, 1))
-			goto fail;
+	g.nsteps = plan_steps(pl->start, pl->limit, pl->step, doubling, NULL);
+	if (g.nsteps > MAX_STEPS) {
+		hmb_record_status(r, HMB_SKIPPED, "refused: growing from %s to %s by %s takes more "
+				  "than %d steps; use a larger --step", hmb_sz(pl->start),
+				  hmb_sz(pl->limit), hmb_sz(pl->step), MAX_STEPS);
+		hmb_commit(ctx, r);
+		return;
 	}
-	b->size = b->peak = start;
-	HMB_CHECK(hmb_launch_fill(b->base, 0, start / 4, SEED, 0));
-	HMB_CHECK(hipDeviceSynchronize());
-	while (b->size < limit && !hmb_interrupted()) {
-		size_t old = b->size, add = doubling ? b->size : step;
-		if (old + add > limit)
-			add = limit - old;
-		t0 = hmb_now();
-		if (grow(m, b, add))
-			goto fail;
-		hmb_sample(r, hmb_now() - t0);
-		total += r->samples[r->nsamples - 1];
-		if (verify_step(b, old))
-			goto fail;
-	}
-	hmb_metric(r, "total_s", total, "s");
-	hmb_metric(r, "peak_bytes", (double)b->peak, "bytes");
-	hmb_observe_num(r, "steps", (double)r->nsamples);
-	if (v == EXTEND) {
-		hmb_observe_num(r, "extended_in_place", b->in_place);
-		hmb_observe_num(r, "remapped_into_new_range", b->remapped);
-	}
-	hmb_observe_bool(r, "verified", 1);
-	release_buffer(b);
-	free(b);
-	hmb_commit(m->ctx, r);
-	return;
-fail:
-	hmb_case_failed(r);
-	if (b)
-		release_buffer(b);
-	free(b);
-	hmb_commit(m->ctx, r);
-}
-
-/* The cost of each VMM call, for one chunk size. */
-static void call_costs(struct vmm *m, size_t size, int reps)
-{
-	static const char *const names[] = { "hipMemCreate", "hipMemAddressReserve", "hipMemMap",
-					     "hipMemSetAccess", "hipMemUnmap", "hipMemRelease",
-					     "hipMemAddressFree" };
-	struct hmb_record *r[7];
-	hipMemGenericAllocationHandle_t h;
-	void *p = NULL;
-	int ok = 1;
-
-	for (int c = 0; c < 7; c++) {
-		r[c] = hmb_case(m->ctx, "call/%s", names[c]);
-		hmb_param_num(r[c], "size", (double)size);
-		hmb_record_ops(r[c], 1);
-	}
-	for (int i = 0; i < reps + 1 && ok; i++) {
-		unsigned long long bad = 1;
-		double t[5], u[4];
-		t[0] = hmb_now();
-		ok = hipMemCreate(&h, size, &m->prop, 0) == hipSuccess;
-		t[1] = hmb_now();
-		ok = ok && hipMemAddressReserve(&p, size, 0, NULL, 0) == hipSuccess;
-		t[2] = hmb_now();
-		ok = ok && hipMemMap(p, size, 0, h, 0) == hipSuccess;
-		t[3] = hmb_now();
-		ok = ok && hipMemSetAccess(p, size, &m->access, 1) == hipSuccess;
-		t[4] = hmb_now();
-		/* untimed: the mapped memory takes and returns the pattern */
-		ok = ok && hmb_launch_fill(p, 0, size / 4, SEED, 0) == hipSuccess &&
-		     hmb_check_device(p, 0, size, SEED, 0, &bad) == hipSuccess && !bad;
-		u[0] = hmb_now();
-		ok = ok && hipMemUnmap(p, size) == hipSuccess;
-		u[1] = hmb_now();
-		ok = ok && hipMemRelease(h) == hipSuccess;
-		u[2] = hmb_now();
-		ok = ok && hipMemAddressFree(p, size) == hipSuccess;
-		u[3] = hmb_now();
-		if (ok && i > 0) /* the first round is a warm-up */
-			for (int c = 0; c < 7; c++)
-				hmb_sample(r[c], c < 4 ? t[c + 1] - t[c] : u[c - 3] - u[c - 4]);
-	}
-	if (!ok)
-		hmb_set_error("a VMM call or the check of mapped memory failed: %s",
-			      hipGetErrorString(hipGetLastError()));
-	for (int c = 0; c < 7; c++) {
-		if (!ok)
-			hmb_case_failed(r[c]);
-		else
-			hmb_observe_bool(r[c], "mapped_memory_verified", 1);
-		hmb_commit(m->ctx, r[c]);
-	}
-}
-
-/* How long does freeing block the host while another stream runs a kernel? */
-static void free_while_busy(struct vmm *m, size_t size, int reps)
-{
-	struct hmb_record *a = hmb_case(m->ctx, "free-while-busy/hipFree");
-	struct hmb_record *b = hmb_case(m->ctx, "free-while-busy/vmm-unmap-release");
-	hipStream_t busy = NULL;
-	hipEvent_t e0 = NULL, e1 = NULL;
-	unsigned long long *sink = NULL;
-	long long iters = 1 << 20;
-	float ms = 0;
-	double kernel_s;
-
-	HMB_CHECK(hipStreamCreateWithFlags(&busy, hipStreamNonBlocking));
-	HMB_CHECK(hipEventCreate(&e0));
-	HMB_CHECK(hipEventCreate(&e1));
-	HMB_CHECK(hipMalloc((void **)&sink, sizeof(*sink)));
-	/* Calibrate the spin kernel to about 200 ms. */
-	HMB_CHECK(hipEventRecord(e0, busy));
-	HMB_CHECK(hmb_launch_spin(iters, sink, busy));
-	HMB_CHECK(hipEventRecord(e1, busy));
-	HMB_CHECK(hipEventSynchronize(e1));
-	HMB_CHECK(hipEventElapsedTime(&ms, e0, e1));
-	iters = (long long)((double)iters * 200.0 / (ms > 0.01 ? ms : 0.01));
-	for (int mode = 0; mode < 2; mode++) {
-		struct hmb_record *r = mode ? b : a;
-		hmb_param_num(r, "size", (double)size);
-		for (int i = 0; i < reps; i++) {
-			void *p = NULL;
-			hipMemGenericAllocationHandle_t h = 0;
-			double t0, blocked;
-			if (mode == 0) {
-				HMB_CHECK(hipMalloc(&p, size));
-			} else {
-				HMB_CHECK(hipMemCreate(&h, size, &m->prop, 0));
-				HMB_CHECK(hipMemAddressReserve(&p, size, 0, NULL, 0));
-				HMB_CHECK(hipMemMap(p, size, 0, h, 0));
-				HMB_CHECK(hipMemSetAccess(p, size, &m->access, 1));
-			}
-			HMB_CHECK(hipDeviceSynchronize());
-			HMB_CHECK(hipEventRecord(e0, busy));
-			HMB_CHECK(hmb_launch_spin(iters, sink, busy));
-			HMB_CHECK(hipEventRecord(e1, busy));
-			t0 = hmb_now();
-			if (mode == 0) {
-				HMB_CHECK(hipFree(p));
-			} else {
-				HMB_CHECK(hipMemUnmap(p, size));
-				HMB_CHECK(hipMemRelease(h));
-				HMB_CHECK(hipMemAddressFree(p, size));
-			}
-			blocked = hmb_now() - t0;
-			hmb_sample(r, blocked);
-			HMB_CHECK(hipEventSynchronize(e1));
-			HMB_CHECK(hipEventElapsedTime(&ms, e0, e1));
-		}
-		kernel_s = ms * 1e-3;
-		hmb_metric(r, "kernel_s", kernel_s, "s");
-		{
-			struct hmb_stats st;
-			hmb_stats_compute(r->samples, r->nsamples, &st);
-			hmb_observe_bool(r, "waited_for_kernel", st.median > 0.5 * kernel_s);
+	g.add = hmb_xcalloc((size_t)g.nsteps, sizeof(*g.add));
+	plan_steps(pl->start, pl->limit, pl->step, doubling, g.add);
+	c.timing.reps = g.nsteps;
+	if (vmm_measure_fixed(ctx, r, &c, g.nsteps, 0) == 0) {
+		double total = 0;
+		for (size_t k = 0; k < r->nsamples; k++)
+			total += r->samples[k];
+		hmb_metric(r, "total_s", total, "s");
+		hmb_metric(r, "peak_bytes", (double)g.peak, "bytes");
+		hmb_observe_num(r, "steps", (double)r->nsamples);
+		if (v == EXTEND) {
+			hmb_observe_num(r, "extended_in_place", g.in_place);
+			hmb_observe_num(r, "remapped_into_new_range", g.remapped);
 		}
 	}
-	hmb_commit(m->ctx, a);
-	hmb_commit(m->ctx, b);
-	goto out;
-fail:
-	hmb_case_failed(a->nsamples < (size_t)reps ? a : b);
-	hmb_commit(m->ctx, a);
-	hmb_commit(m->ctx, b);
-out:
-	(void)hipDeviceSynchronize();
-	if (sink)
-		hipFree(sink);
-	if (e0)
-		hipEventDestroy(e0);
-	if (e1)
-		hipEventDestroy(e1);
-	if (busy)
-		hipStreamDestroy(busy);
+	free(g.add);
+	hmb_commit(ctx, r);
 }
 
-static size_t round_up(size_t v, size_t g)
+/* ---- the module ---- */
+
+static size_t opt_size(struct hmb_ctx *ctx, const char *name, size_t dflt, size_t gran)
 {
-	return (v + g - 1) / g * g;
+	size_t v = hmb_opt_size(ctx, name, dflt);
+	if (v > ctx->dev->total_mem)
+		v = ctx->dev->total_mem; /* no overflow when rounding up */
+	return vmm_round_up(v, gran);
 }
 
 static int run(struct hmb_ctx *ctx)
 {
 	struct vmm m;
+	struct growth_plan pl;
 	struct hmb_sizes chunks;
-	size_t start, step, limit, free_mem = hmb_device_free_mem();
-	int reps = hmb_reps(ctx, 5);
+	size_t avail, cap;
 
 	memset(&m, 0, sizeof(m));
-	m.ctx = ctx;
-	m.gran = ctx->dev->vmm_granularity_min;
+	m.gran = ctx->dev->vmm_granularity_min ? ctx->dev->vmm_granularity_min : 2u << 20;
 	m.prop.type = hipMemAllocationTypePinned;
 	m.prop.location.type = hipMemLocationTypeDevice;
 	m.prop.location.id = ctx->dev->ordinal;
 	m.access.location = m.prop.location;
 	m.access.flags = hipMemAccessFlagsProtReadWrite;
 
-	start = round_up(hmb_opt_size(ctx, "start", 64u << 20), m.gran);
-	step = round_up(hmb_opt_size(ctx, "step", 64u << 20), m.gran);
-	limit = round_up(hmb_opt_size(ctx, "limit", ctx->opt->quick ? 1u << 30 : 8ull << 30),
-			 m.gran);
-	/* realloc + copy holds old and new at once: keep both well inside free memory */
-	if (2 * limit + (1ull << 30) > free_mem) {
-		limit = (free_mem - (1ull << 30)) / 2 / m.gran * m.gran;
-		fprintf(stderr, "[vmm] growth limit capped to %s by free device memory\n",
-			hmb_sz(limit));
+	memset(&pl, 0, sizeof(pl));
+	pl.start = opt_size(ctx, "start", 64u << 20, m.gran);
+	pl.step = opt_size(ctx, "step", 64u << 20, m.gran);
+	pl.limit = opt_size(ctx, "limit", ctx->opt->quick ? 1ull << 30 : 8ull << 30, m.gran);
+	/* realloc + copy holds old and new at once: both inside free memory, 1 GiB spare */
+	pl.free_mem = hmb_device_free_mem();
+	avail = pl.free_mem > VMM_HEADROOM ? pl.free_mem - VMM_HEADROOM : 0;
+	cap = avail / 2 / m.gran * m.gran;
+	if (pl.limit > cap) {
+		pl.limit = cap;
+		pl.capped = 1;
+		fprintf(stderr, "[vmm] growth limit capped to %s by free device memory "
+			"(%.1f GiB)\n", hmb_sz(cap), (double)pl.free_mem / (1 << 30));
 	}
-	if (start > limit)
-		start = limit;
 	for (int v = REALLOC_COPY; v <= EXTEND && !hmb_interrupted(); v++)
 		for (int d = 0; d < 2 && !hmb_interrupted(); d++)
-			growth(&m, (enum variant)v, d, start, step, limit);
+			growth(ctx, &m, (enum variant)v, d, &pl);
 
 	{
 		const char *spec = hmb_opt_value(ctx->opt, "call-sizes");
 		char err[128];
-		hmb_parse_sizes(spec ? spec : ctx->opt->quick ? "2M,64M" : "2M,64M,1G", &chunks,
-				err, sizeof(err));
+		if (hmb_parse_sizes(spec ? spec : ctx->opt->quick ? "2M,64M" : "2M,64M,1G", &chunks,
+				    err, sizeof(err)))
+			chunks.n = 0; /* the CLI validated it already */
 	}
-	for (size_t i = 0; i < chunks.n && !hmb_interrupted(); i++)
-		call_costs(&m, round_up(chunks.v[i], m.gran), reps);
+	for (size_t i = 0; i < chunks.n && !hmb_interrupted(); i++) {
+		size_t v = chunks.v[i] > ctx->dev->total_mem ? ctx->dev->total_mem : chunks.v[i];
+		vmm_call_costs(ctx, &m, vmm_round_up(v, m.gran));
+	}
 	if (!hmb_interrupted())
-		free_while_busy(&m, round_up(64u << 20, m.gran), hmb_reps(ctx, 3));
+		vmm_free_while_busy(ctx, &m, vmm_round_up(64u << 20, m.gran));
 	return 0;
 }
 
@@ -475,9 +536,16 @@ const struct hmb_bench hmb_bench_vmm = {
 		   "realloc+copy",
 	.needs = HMB_NEEDS_VMM,
 	.options = options,
-	.help = "Samples are growth steps (host clock); total_s their sum; peak_bytes the most\n"
-		"device memory held at once. call/* records: one VMM call each, per chunk size.\n"
-		"free-while-busy: host time blocked in hipFree vs unmap + release while a\n"
-		"~200 ms kernel runs on another stream.",
+	.help = "grow/VARIANT/POLICY: one growth from --start to --limit, a sample per step\n"
+		"(host clock; as many samples as steps: --reps and --warmup do not apply);\n"
+		"total_s their sum; peak_bytes the most device memory held at once. The VMM\n"
+		"steps include hipMemSetAccess: the added bytes are usable. The initial\n"
+		"contents and every added byte are checked after the last step.\n"
+		"call/NAME: one VMM call per sample, per chunk size (the calls before it run\n"
+		"untimed; they return when done, so nothing is synchronised).\n"
+		"free-while-busy: host time blocked in hipFree vs unmap + release + address\n"
+		"free while a ~200 ms spin kernel runs on another stream (kernel_s: its\n"
+		"time; waited_for_kernel: freeing took more than half of it).",
+	.cases = cases,
 	.run = run,
 };
