@@ -353,25 +353,6 @@ static int plan_steps(size_t start, size_t limit, size_t step, int doubling, siz
 	return n;
 }
 
-/* Measure with exactly `reps` samples after `warmup` warm-ups, whatever
- * --reps, --warmup and --quick say: the growth is one sequence whose samples
- * are its steps (none may be left out), and the spin kernel's calibration
- * has a fixed cost. */
-int vmm_measure_fixed(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_case *c,
-		      int reps, int warmup)
-{
-	const struct hmb_options *user = ctx->opt;
-	struct hmb_options o = *user;
-	int rc;
-
-	o.reps = reps;
-	o.warmup = warmup;
-	ctx->opt = &o;
-	rc = hmb_measure(ctx, r, c);
-	ctx->opt = user;
-	return rc;
-}
-
 struct growth_plan {
 	size_t start, step, limit;
 	int capped;                 /* the limit was lowered to fit free memory */
@@ -433,8 +414,11 @@ static void growth(struct hmb_ctx *ctx, const struct vmm *m, enum variant v, int
 	}
 	g.add = hmb_xcalloc((size_t)g.nsteps, sizeof(*g.add));
 	plan_steps(pl->start, pl->limit, pl->step, doubling, g.add);
+	/* one sample per step, none left out, whatever --reps says */
 	c.timing.reps = g.nsteps;
-	if (vmm_measure_fixed(ctx, r, &c, g.nsteps, 0) == 0) {
+	c.timing.warmup = 0;
+	c.timing.fixed = 1;
+	if (hmb_measure(ctx, r, &c) == 0) {
 		double total = 0;
 		for (size_t k = 0; k < r->nsamples; k++)
 			total += r->samples[k];

@@ -23,10 +23,6 @@ static inline size_t vmm_round_up(size_t v, size_t g)
 	return (v + g - 1) / g * g;
 }
 
-/* Measure c with exactly `reps` samples after `warmup` warm-ups, whatever
- * --reps, --warmup and --quick say (vmm.c). */
-int vmm_measure_fixed(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_case *c,
-		      int reps, int warmup);
 /* call/NAME: each VMM call alone, for one chunk size (vmm_calls.c). */
 void vmm_call_costs(struct hmb_ctx *ctx, const struct vmm *m, size_t size);
 /* free-while-busy/NAME: freeing while another stream runs a kernel (vmm_calls.c). */

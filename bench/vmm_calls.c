@@ -264,7 +264,8 @@ static double time_spin(struct hmb_ctx *ctx, long long iters, int warmup, char *
 	char what[128];
 	struct hmb_case c = {
 		.what = what,
-		.timing = { .clock = HMB_CLOCK_EVENTS, .sync = HMB_SYNC_PER_SAMPLE },
+		.timing = { .clock = HMB_CLOCK_EVENTS, .sync = HMB_SYNC_PER_SAMPLE, .reps = 1,
+			    .warmup = warmup, .fixed = 1 },
 		.ops = { spin_setup, NULL, spin_op, NULL, NULL },
 		.state = &s,
 	};
@@ -272,7 +273,7 @@ static double time_spin(struct hmb_ctx *ctx, long long iters, int warmup, char *
 
 	snprintf(what, sizeof(what), "spin kernel (%d block x %d threads, %lld dependent steps)",
 		 SPIN_BLOCKS, SPIN_THREADS, iters);
-	if (vmm_measure_fixed(ctx, r, &c, 1, warmup) == 0)
+	if (hmb_measure(ctx, r, &c) == 0)
 		t = hmb_median(r);
 	if (t <= 0)
 		snprintf(why, len, "timing the spin kernel failed: %s",

@@ -168,8 +168,8 @@ fail:
 int hmb_measure(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_case *c)
 {
 	const struct hmb_timing *t = &c->timing;
-	int reps = hmb_reps(ctx, t->reps > 0 ? t->reps : 10);
-	int warmup = hmb_warmup(ctx, t->warmup);
+	int reps = t->fixed ? t->reps : hmb_reps(ctx, t->reps > 0 ? t->reps : 10);
+	int warmup = t->fixed ? t->warmup : hmb_warmup(ctx, t->warmup);
 	size_t mark;
 	long opi = 0;
 	int rc = -1;

@@ -45,6 +45,8 @@ struct hmb_timing {
 	int ops_per_sample;  /* 0 means 1 */
 	int buffer_sets;     /* how many buffer sets op() cycles through (0 means 1) */
 	int reps, warmup;    /* the module's defaults; --reps, --warmup and --quick win */
+	int fixed;           /* reps and warmup are what the case is (e.g. one sample per
+				growth step), whatever --reps, --warmup and --quick say */
 };
 
 struct hmb_case;
