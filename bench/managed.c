@@ -252,8 +252,22 @@ static int gpu_prepare(struct hmb_ctx *ctx, void *st, int sample)
 	struct gpu_case *k = st;
 
 	(void)sample;
-	if (k->spec->host_first)
+	if (k->spec->host_first && k->spec->advice == READ_MOSTLY) {
+		/* Under read-mostly every host write would invalidate the GPU's
+		 * copies page by page (seconds per GiB, all of it untimed): the
+		 * advice is lifted (one copy remains), the pages go home in one
+		 * prefetch and are written there, and the advice is set again. The
+		 * state is the same: pages on the host only, range read-mostly. */
+		if (apply_advice(k, 0))
+			return -1;
+		HMB_CHECK(hipMemPrefetchAsync(k->p, k->bytes, hipCpuDeviceId, ctx->stream));
+		HMB_CHECK(hipStreamSynchronize(ctx->stream));
 		host_writes_every_page(k->p, k->bytes / 4);
+		if (apply_advice(k, 1))
+			return -1;
+	} else if (k->spec->host_first) {
+		host_writes_every_page(k->p, k->bytes / 4);
+	}
 	if (k->spec->before & PREFETCH) {
 		HMB_CHECK(hipMemPrefetchAsync(k->p, k->bytes, k->m->dev, ctx->stream));
 		HMB_CHECK(hipStreamSynchronize(ctx->stream));

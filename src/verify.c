@@ -1,23 +1,87 @@
-/* verify.c - pattern fill and check on the host, and the device check wrapper. */
+/*
+ * verify.c - pattern fill and check on the host, and the device check
+ * wrapper. Large host buffers are filled and checked by several threads
+ * (up to one per online CPU, 16 at most): a check covers every word, and
+ * should not cost more than the figure it guards.
+ */
 #include "verify.h"
+
+#include <pthread.h>
+#include <unistd.h>
 
 #include "../kernels/kernels.h"
 #include "../kernels/pattern.h"
 
+#define MAX_THREADS 16
+#define WORDS_PER_THREAD_MIN (4u << 20)
+
+struct span {
+	uint32_t *w;
+	size_t first, end;
+	uint32_t seed, a, c;
+	int fill;
+	size_t bad;
+};
+
+static void *run_span(void *arg)
+{
+	struct span *s = arg;
+	if (s->fill) {
+		for (size_t i = s->first; i < s->end; i++)
+			s->w[i] = hmb_pattern(i, s->seed);
+	} else {
+		size_t bad = 0;
+		for (size_t i = s->first; i < s->end; i++)
+			bad += s->w[i] != s->a * hmb_pattern(i, s->seed) + s->c;
+		s->bad = bad;
+	}
+	return NULL;
+}
+
+/* Fill, or count the words that differ from a * pattern + c, over threads. */
+static size_t over_threads(uint32_t *w, size_t words, uint32_t seed, uint32_t a, uint32_t c,
+			   int fill)
+{
+	struct span s[MAX_THREADS];
+	pthread_t t[MAX_THREADS];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t n = words / WORDS_PER_THREAD_MIN, bad = 0;
+	int started[MAX_THREADS] = { 0 };
+
+	if (n > (size_t)(cpus > 0 ? cpus : 1))
+		n = (size_t)(cpus > 0 ? cpus : 1);
+	if (n > MAX_THREADS)
+		n = MAX_THREADS;
+	if (n < 1)
+		n = 1;
+	for (size_t k = 0; k < n; k++) {
+		s[k] = (struct span){ w, words * k / n, words * (k + 1) / n, seed, a, c, fill, 0 };
+		started[k] = k > 0 && pthread_create(&t[k], NULL, run_span, &s[k]) == 0;
+		if (k > 0 && !started[k])
+			run_span(&s[k]); /* no thread to be had: this one does it */
+	}
+	run_span(&s[0]);
+	for (size_t k = 0; k < n; k++) {
+		if (started[k])
+			pthread_join(t[k], NULL);
+		bad += s[k].bad;
+	}
+	return bad;
+}
+
 void hmb_fill_host(void *p, size_t bytes, uint32_t seed)
 {
-	uint32_t *w = p;
-	for (size_t i = 0; i < bytes / 4; i++)
-		w[i] = hmb_pattern(i, seed);
+	over_threads(p, bytes / 4, seed, 1, 0, 1);
 }
 
 size_t hmb_check_host(const void *p, size_t bytes, uint32_t seed, uint32_t add)
 {
-	const uint32_t *w = p;
-	size_t bad = 0;
-	for (size_t i = 0; i < bytes / 4; i++)
-		bad += w[i] != hmb_pattern(i, seed) + add;
-	return bad;
+	return over_threads((uint32_t *)p, bytes / 4, seed, 1, add, 0);
+}
+
+size_t hmb_check_host_affine(const void *p, size_t bytes, uint32_t seed, uint32_t a, uint32_t c)
+{
+	return over_threads((uint32_t *)p, bytes / 4, seed, a, c, 0);
 }
 
 hipError_t hmb_check_device(const void *p, size_t first, size_t bytes, uint32_t seed,

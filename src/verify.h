@@ -14,6 +14,8 @@
  * pattern + add (add: what a kernel added to every word, usually 0). */
 void hmb_fill_host(void *p, size_t bytes, uint32_t seed);
 size_t hmb_check_host(const void *p, size_t bytes, uint32_t seed, uint32_t add);
+/* The same for words that a kernel mapped x -> a * x + c (overlap's LCG steps). */
+size_t hmb_check_host_affine(const void *p, size_t bytes, uint32_t seed, uint32_t a, uint32_t c);
 /* Device side (memory the device can read), words from index `first` on:
  * count the words that differ from pattern + add into *bad. Synchronous. */
 hipError_t hmb_check_device(const void *p, size_t first, size_t bytes, uint32_t seed,

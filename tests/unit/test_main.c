@@ -368,6 +368,7 @@ static int write_sample(const char *path)
 }
 
 void test_kernel_geometry(void); /* test_geometry.c */
+void test_host_verify(void);     /* test_verify.c */
 
 int main(int argc, char **argv)
 {
@@ -396,6 +397,7 @@ int main(int argc, char **argv)
 		{ "memory kinds: allocation refused where the platform lacks them", test_kind_alloc },
 		{ "json: device memory model", test_json_memory_model },
 		{ "kernel launch geometry", test_kernel_geometry },
+		{ "host pattern fill and check over threads", test_host_verify },
 		{ "significance", hmb_test_significance },
 		{ "topology and NUMA placement (test_topology.c)", test_topology },
 	};
