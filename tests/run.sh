@@ -85,10 +85,10 @@ expect 2 "unexpected argument 'extra'" "cli: stray argument" -- memcpy extra
 expect 2 "help: unknown command 'nope'" "cli: help for an unknown command" -- help nope
 "$BIN" >/dev/null 2>"$TMP/usage.err"
 rc=$?
-if [ "$rc" -eq 2 ] && grep -q "^usage: hipmembench" "$TMP/usage.err"; then
-	pass "cli: no command prints usage on stderr and exits 2"
+if [ "$rc" -eq 2 ] && grep -q "no command given; usage: hipmembench" "$TMP/usage.err"; then
+	pass "cli: no command prints a one-line usage on stderr and exits 2"
 else
-	fail "cli: no command prints usage on stderr and exits 2" "exit $rc"
+	fail "cli: no command prints a one-line usage on stderr and exits 2" "exit $rc"
 fi
 for mod in $("$BIN" list | awk '{print $1}'); do
 	if "$BIN" help "$mod" | grep -q "usage: hipmembench .* $mod"; then

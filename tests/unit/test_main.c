@@ -115,10 +115,10 @@ static void test_record_summary(void)
 
 static void test_options(void)
 {
-	struct hmb_opt_decl size = { "limit", HMB_OPT_SIZE, "SIZE", "" };
-	struct hmb_opt_decl ints = { "streams", HMB_OPT_INTS, "LIST", "" };
-	struct hmb_opt_decl dbl = { "factor", HMB_OPT_DOUBLE, "F", "" };
-	struct hmb_opt_decl one = { "iters", HMB_OPT_INT, "N", "" };
+	struct hmb_opt_decl size = { "limit", HMB_OPT_SIZE, "SIZE", "", 0, 0, 0 };
+	struct hmb_opt_decl ints = { "streams", HMB_OPT_INTS, "LIST", "", 1, 16, 3 };
+	struct hmb_opt_decl dbl = { "factor", HMB_OPT_DOUBLE, "F", "", 0, 0, 0 };
+	struct hmb_opt_decl one = { "iters", HMB_OPT_INT, "N", "", 0, 0, 0 };
 	struct hmb_options o = { 0 };
 	char err[256];
 
@@ -127,6 +127,10 @@ static void test_options(void)
 	CHECK(hmb_opt_validate(&ints, "1,2,4", err, sizeof(err)) == 0);
 	CHECK(hmb_opt_validate(&ints, "1,x", err, sizeof(err)) == -1 && strstr(err, "--streams"));
 	CHECK(hmb_opt_validate(&ints, "0", err, sizeof(err)) == -1);
+	CHECK(hmb_opt_validate(&ints, "17", err, sizeof(err)) == -1 && strstr(err, "1 to 16"));
+	CHECK(hmb_opt_validate(&ints, "1,2,3,4", err, sizeof(err)) == -1 && strstr(err, "3 values"));
+	CHECK(hmb_opt_validate(&ints, ",", err, sizeof(err)) == -1 && strstr(err, "empty item"));
+	CHECK(hmb_opt_validate(&size, "0", err, sizeof(err)) == -1 && strstr(err, "--limit"));
 	CHECK(hmb_opt_validate(&dbl, "1.5", err, sizeof(err)) == 0);
 	CHECK(hmb_opt_validate(&dbl, "-1", err, sizeof(err)) == -1);
 	CHECK(hmb_opt_validate(&one, "12", err, sizeof(err)) == 0);
