@@ -177,7 +177,7 @@ else
 	fail "sweep: one document per point, manifest, and a second run skips finished points" "$(cat "$TMP/sweep.err")"
 fi
 # A point still running when the job's time limit strikes: stopped, recorded, resumable.
-printf '#!/bin/sh\nexec sleep 30\n' >"$TMP/slow-hipmembench"
+printf '#!/bin/sh\n[ "$1" = --dry-run ] && exit 0\nexec sleep 30\n' >"$TMP/slow-hipmembench"
 chmod +x "$TMP/slow-hipmembench"
 $PY scripts/hmb_sweep.py --hipmembench "$TMP/slow-hipmembench" "$TMP/matrix.json" "$TMP/sweep2" 2>/dev/null &
 spid=$!
