@@ -250,6 +250,8 @@ else
 	relay <"$TMP/gpu.out"
 fi
 
+if BIN="$BIN" $PY -m pytest -q -p no:cacheprovider tests/test_corpus.py tests/test_outputs.py >"$TMP/pytest.out" 2>&1; then pass "corpus, outputs and signals (pytest): $(tail -n 1 "$TMP/pytest.out")"; else fail "corpus, outputs and signals (pytest)" "$(tail -n 60 "$TMP/pytest.out")"; fi
+
 echo
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
