@@ -511,14 +511,21 @@ static char *read_whole(const char *path, size_t *lenp, char *err, size_t errlen
 		load_fail(err, errlen, path, "%s", strerror(errno));
 		return NULL;
 	}
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (fstat(fileno(f), &st) != 0)
+		memset(&st, 0, sizeof(st));
+	if (S_ISDIR(st.st_mode)) {
 		load_fail(err, errlen, path, "a directory, not a hipmembench document");
 		fclose(f);
 		return NULL;
 	}
+	/* a regular file: room for all of it (and one byte to see the end) at once */
+	if (S_ISREG(st.st_mode) && st.st_size >= 0 && (size_t)st.st_size < DOC_MAX_BYTES)
+		cap = (size_t)st.st_size + 2;
+	buf = hmb_xrealloc(NULL, cap ? cap : 4096);
+	cap = cap ? cap : 4096;
 	do {
 		if (cap - len < 2) {
-			cap = cap ? 2 * cap : 65536;
+			cap = 2 * cap;
 			if (cap > DOC_MAX_BYTES + 2)
 				cap = DOC_MAX_BYTES + 2;
 			buf = hmb_xrealloc(buf, cap);

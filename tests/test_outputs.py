@@ -28,6 +28,12 @@ def run(*args, cwd=None):
                           text=True, timeout=120)
 
 
+def traced_env():
+    """For a run under strace: LeakSanitizer cannot work under ptrace."""
+    asan = os.environ.get("ASAN_OPTIONS", "")
+    return dict(os.environ, ASAN_OPTIONS=(asan + ":" if asan else "") + "detect_leaks=0")
+
+
 def help_commands():
     """The commands that --help lists."""
     out = run("--help").stdout
@@ -125,7 +131,7 @@ def test_existing_document_is_replaced_whole(tmp_path):
 def test_directory_is_fsynced_after_rename(tmp_path):
     r = subprocess.run(["strace", "-f", "-e", "trace=openat,rename,fsync", BIN, "--dry-run", "-o",
                         "out.json", "memcpy"], cwd=tmp_path, capture_output=True, text=True,
-                       timeout=120)
+                       timeout=120, env=traced_env())
     assert r.returncode == 0, r.stderr[-2000:]
     trace = r.stderr.splitlines()
     renamed = [i for i, line in enumerate(trace) if line.startswith("rename(") and '"out.json"' in line]
@@ -192,7 +198,7 @@ def test_second_signal_mid_write_removes_temporary_file(tmp_path):
     p = subprocess.Popen(["strace", "-f", "-o", "/dev/null", "-e", "trace=fsync,close",
                           "-e", "inject=fsync,close:delay_enter=100000", BIN, "--dry-run", "-o",
                           "out.json", "all"], cwd=tmp_path, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL)
+                         stderr=subprocess.DEVNULL, env=traced_env())
     tmp = wait_until(lambda: tmp_files(tmp_path))
     assert tmp, "no temporary file seen"
     pid = int(tmp[0].rsplit(".", 1)[1])
