@@ -352,7 +352,8 @@ static void dir_of(const char *path, char *dir, size_t len)
 		snprintf(dir, len, "%.*s", (int)(slash - path), path);
 }
 
-/* A path the document may be written to (see hmb_output_writable). */
+/* A path the document may be written to (see hmb_output_writable). A link
+ * to a regular file passes; the rename then replaces the link itself. */
 static int check_target(const char *path, char *err, size_t errlen)
 {
 	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
