@@ -57,6 +57,7 @@ static int usage(struct parser *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(p->err, p->errlen, fmt, ap);
 	va_end(ap);
+	hmb_utf8_trim(p->err);
 	return 2;
 }
 

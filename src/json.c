@@ -336,6 +336,7 @@ static const char *not_regular(mode_t m)
 static int out_fail(char *err, size_t errlen, const char *path, const char *why)
 {
 	snprintf(err, errlen, "cannot write --output %s: %s", hmb_shown(path), why);
+	hmb_utf8_trim(err);
 	return -1;
 }
 
@@ -496,6 +497,7 @@ static int load_fail(char *err, size_t errlen, const char *path, const char *fmt
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
 	snprintf(err, errlen, "%s: %s", hmb_shown(path), why);
+	hmb_utf8_trim(err);
 	return -1;
 }
 

@@ -80,6 +80,17 @@ const char *hmb_shown(const char *text)
 	return hmb_printable(text ? text : "(null)", HMB_SHOWN_MAX, b, sizeof(bufs[0]));
 }
 
+void hmb_utf8_trim(char *s)
+{
+	unsigned char *u = (unsigned char *)s;
+	size_t n = strlen(s), i = n;
+
+	while (i > 0 && n - i < 3 && (u[i - 1] & 0xc0) == 0x80)
+		i--;
+	if (i > 0 && u[i - 1] >= 0xc0 && hmb_utf8_seq(u + i - 1, n - i + 1) == 0)
+		s[i - 1] = '\0';
+}
+
 char *hmb_utf8_valid(const char *text)
 {
 	const unsigned char *s = (const unsigned char *)text;

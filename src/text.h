@@ -24,6 +24,10 @@ char *hmb_printable(const char *text, size_t max, char *out, size_t outlen);
  * valid until the eighth call after it. NULL shows as "(null)". */
 const char *hmb_shown(const char *text);
 
+/* Cut off an incomplete UTF-8 sequence that truncation (snprintf into a
+ * full buffer) left at the end of s. */
+void hmb_utf8_trim(char *s);
+
 /* A copy of text (caller frees) that is valid UTF-8: every byte that does
  * not belong to a valid sequence becomes U+FFFD. */
 char *hmb_utf8_valid(const char *text);
