@@ -156,6 +156,8 @@ static void test_registry(void)
 			CHECK(strcmp(hmb_benches[j]->name, b->name) != 0);
 		for (const struct hmb_opt_decl *d = b->options; d && d->name; d++) {
 			CHECK(d->help && *d->help);
+			/* a list declares how long it may be: nothing is dropped */
+			CHECK(d->type != HMB_OPT_INTS || d->max_values > 0);
 			/* `all` takes every module's options: a name means one thing */
 			for (int j = 0; j < i; j++)
 				for (const struct hmb_opt_decl *e = hmb_benches[j]->options;
