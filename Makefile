@@ -128,3 +128,63 @@ clean:
 include mk/install.mk
 
 -include $(OBJ_C:.o=.d) $(TEST_C:%.c=$(OBJDIR)/%.d)
+
+# ---- sanitizers and fuzzing ---------------------------------------------------
+# make sanitize   the host code built with AddressSanitizer and UBSan (in
+#                 $(BUILD)/sanitize), then every test of `make test` against it:
+#                 any report fails the test that ran into it.
+# make fuzz       libFuzzer targets (clang from the distribution) for the size
+#                 parser, the command line, and reading documents with compare,
+#                 each for FUZZ_SECONDS (60) from its seeds in fuzz/corpus/; a
+#                 crash, leak or sanitizer report fails, its input is kept as
+#                 $(BUILD)/fuzz/crash-*.
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+ifeq ($(SANITIZE),1)
+  CFLAGS += $(SAN_FLAGS)
+  ifeq ($(PLATFORM),nvidia)
+    LDLIBS += -Xcompiler -fsanitize=address -Xcompiler -fsanitize=undefined
+  else
+    LDLIBS += $(SAN_FLAGS)
+  endif
+endif
+
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_DIR     := $(BUILD)/fuzz
+FUZZ_CFLAGS  := -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Isrc -Ifuzz -Wall -Wextra -Werror \
+                $(filter -D% -I%,$(CPPFLAGS) $(CFLAGS)) \
+                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_BASE    := src/sizes.c src/text.c src/util.c
+FUZZ_OPTIONS := $(FUZZ_BASE) src/cli.c src/options.c src/help.c
+FUZZ_LOAD    := $(FUZZ_BASE) src/json.c src/compare.c src/record.c src/stats.c src/host.c \
+                src/telemetry.c src/telemetry_nvml.c src/telemetry_rocm_smi.c
+FUZZ_BINS    := $(FUZZ_DIR)/fuzz_sizes $(FUZZ_DIR)/fuzz_options $(FUZZ_DIR)/fuzz_load
+
+.PHONY: sanitize fuzz fuzz-build
+sanitize:
+	ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		$(MAKE) SANITIZE=1 PLATFORM=$(PLATFORM) BUILD=$(BUILD)/sanitize test
+
+$(FUZZ_DIR)/fuzz_sizes: fuzz/fuzz_sizes.c $(FUZZ_BASE)
+$(FUZZ_DIR)/fuzz_options: fuzz/fuzz_options.c $(FUZZ_OPTIONS)
+$(FUZZ_DIR)/fuzz_load: fuzz/fuzz_load.c $(FUZZ_LOAD)
+$(FUZZ_BINS): fuzz/fuzz_check.h $(wildcard src/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(filter %.c,$^) -o $@ -lcjson -lm -ldl
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: $(FUZZ_BINS)
+	@for t in sizes options load; do \
+		dict=fuzz/options.dict; [ $$t = load ] && dict=fuzz/json.dict; \
+		mkdir -p $(FUZZ_DIR)/found-$$t; \
+		echo "fuzz_$$t: $(FUZZ_SECONDS) s"; \
+		if ! $(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+			-rss_limit_mb=2048 -print_final_stats=1 -dict=$$dict \
+			-artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/found-$$t fuzz/corpus/$$t \
+			>$(FUZZ_DIR)/fuzz_$$t.log 2>&1; then \
+			tail -n 60 $(FUZZ_DIR)/fuzz_$$t.log; echo "fuzz_$$t: FAILED"; exit 1; \
+		fi; \
+		grep -E '^(Done|stat::number_of_executed_units|stat::new_units_added)' \
+			$(FUZZ_DIR)/fuzz_$$t.log | sed "s/^/  /"; \
+	done

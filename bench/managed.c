@@ -778,8 +778,8 @@ static int run(struct hmb_ctx *ctx)
 static const struct hmb_opt_decl options[] = {
 	{ "grid-stride", HMB_OPT_FLAG, NULL,
 	  "kernels capped at 8192 blocks, walking the buffer grid-stride (default: one "
-	  "element per thread)" },
-	{ NULL, 0, NULL, NULL },
+	  "element per thread)", 0, 0, 0 },
+	{ NULL, 0, NULL, NULL, 0, 0, 0 },
 };
 
 const struct hmb_bench hmb_bench_managed = {

@@ -496,12 +496,14 @@ static int run(struct hmb_ctx *ctx)
 }
 
 static const struct hmb_opt_decl options[] = {
-	{ "streams", HMB_OPT_INTS, "LIST", "stream counts of the pipeline (default 1,2,4; max 16)" },
-	{ "chunks", HMB_OPT_INTS, "LIST", "chunk counts of the pipeline (default 2,4,8,16)" },
+	{ "streams", HMB_OPT_INTS, "LIST", "stream counts of the pipeline (default 1,2,4; max 16)",
+	  1, MAX_STREAMS, MAX_LIST },
+	{ "chunks", HMB_OPT_INTS, "LIST", "chunk counts of the pipeline (default 2,4,8,16)",
+	  1, 1024, MAX_LIST },
 	{ "iters", HMB_OPT_INTS, "LIST",
 	  "kernel LCG steps per word, up to 3 values (default: calibrated copy-bound, "
-	  "balanced and compute-bound loads)" },
-	{ NULL, 0, NULL, NULL },
+	  "balanced and compute-bound loads)", 1, 1000000, 3 },
+	{ NULL, 0, NULL, NULL, 0, 0, 0 },
 };
 
 static const char *const cases[] = {

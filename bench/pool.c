@@ -341,8 +341,8 @@ fail:
 static const struct hmb_opt_decl options[] = {
 	{ "loop", HMB_OPT_INT, "N",
 	  "iterations per sample up to 4M (default 1000; --quick 100); scaled down "
-	  "for larger sizes, at least 20" },
-	{ NULL, 0, NULL, NULL },
+	  "for larger sizes, at least 20", 1, 4L << 20, 0 },
+	{ NULL, 0, NULL, NULL, 0, 0, 0 },
 };
 
 static const char *const cases[] = {

@@ -505,13 +505,14 @@ static int run(struct hmb_ctx *ctx)
 #endif
 
 static const struct hmb_opt_decl options[] = {
-	{ "start", HMB_OPT_SIZE, "SIZE", "initial buffer size (default 64M)" },
-	{ "step", HMB_OPT_SIZE, "SIZE", "fixed growth step (default 64M)" },
+	{ "start", HMB_OPT_SIZE, "SIZE", "initial buffer size (default 64M)", 0, 0, 0 },
+	{ "step", HMB_OPT_SIZE, "SIZE", "fixed growth step (default 64M)", 0, 0, 0 },
 	{ "limit", HMB_OPT_SIZE, "SIZE",
-	  "final size (default 8G; --quick 1G), capped so that old + new fit in free memory" },
+	  "final size (default 8G; --quick 1G), capped so that old + new fit in free memory",
+	  0, 0, 0 },
 	{ "call-sizes", HMB_OPT_SIZES, "LIST",
-	  "chunk sizes for per-call costs (default 2M,64M,1G; --quick 2M,64M)" },
-	{ NULL, 0, NULL, NULL },
+	  "chunk sizes for per-call costs (default 2M,64M,1G; --quick 2M,64M)", 0, 0, 0 },
+	{ NULL, 0, NULL, NULL, 0, 0, 0 },
 };
 
 const struct hmb_bench hmb_bench_vmm = {

@@ -12,9 +12,13 @@ MATRIX.json says what to run and what to vary; every combination is a point:
     "numa": [0, 1],                            NUMA nodes: numactl --cpunodebind=N --membind=N
     "variants": [["--reps", "5"], ["--reps", "20"]]   extra option sets to vary
   }
-Every key but "command" may be left out. OUTDIR receives points/<id>.json (the
-hipmembench document), logs/<id>.log (its stderr) and manifest.json (the matrix, and
-for every point its command line, environment, status, exit status and times).
+Every key but "command" may be left out; a value of the wrong type, an environment
+name that is not one, --output in args or variants (the sweep sets it), or a point
+that hipmembench itself refuses (each point is checked first with --dry-run) stops
+the sweep before anything runs, with exit 2 and one line saying what. OUTDIR receives
+points/<id>.json (the hipmembench document), logs/<id>.log (its stderr) and
+manifest.json (the matrix, and for every point its command line, environment, status,
+exit status and times).
 
 Restartable: a point whose document is complete is not run again, so a batch job that
 hit its time limit goes on where it stopped when it is submitted again. On SIGTERM or
@@ -23,19 +27,38 @@ interrupted) and the manifest is written before exiting. --dry-run lists the poi
 Where "numa" is given but numactl is missing, points run unbound and the manifest says
 so. Exit status: 0 every point done, 1 a point failed, 2 bad matrix, 130/143 stopped.
 """
-import argparse
-import itertools
-import json
-import os
-import shutil
 import signal
-import subprocess
 import sys
-import time
 
-KEYS = {"command", "args", "env", "devices", "numa", "variants"}
 stop_signal = None
 child = None
+running = False  # in the loop over points: a signal stops the point, then the sweep
+
+
+def on_signal(sig, _frame):
+    global stop_signal
+    stop_signal = sig
+    if not running:
+        sys.exit(128 + sig)  # nothing started yet: nothing to keep
+    if child and child.poll() is None:
+        child.send_signal(sig)
+
+
+# First of all, so that an early Ctrl-C ends quietly instead of in a traceback.
+signal.signal(signal.SIGTERM, on_signal)
+signal.signal(signal.SIGINT, on_signal)
+
+import argparse  # noqa: E402
+import itertools  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import re  # noqa: E402
+import shutil  # noqa: E402
+import subprocess  # noqa: E402
+import time  # noqa: E402
+
+KEYS = {"command", "args", "env", "devices", "numa", "variants"}
+ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 def fail_usage(msg):
@@ -43,9 +66,23 @@ def fail_usage(msg):
     sys.exit(2)
 
 
+def is_str_list(v):
+    return isinstance(v, list) and all(isinstance(a, str) and "\0" not in a for a in v)
+
+
+def is_index(v):
+    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 1000000
+
+
+def sets_output(args):
+    return any(a in ("-o", "--output") or a.startswith("--output=") or
+               (a.startswith("-o") and not a.startswith("--")) for a in args)
+
+
 def read_matrix(path):
+    """The matrix, every value of the right type; exit 2 naming what is wrong."""
     try:
-        with open(path) as f:
+        with open(path, encoding="utf-8") as f:
             m = json.load(f)
     except (OSError, ValueError) as e:
         fail_usage(f"{path}: not a readable JSON matrix: {e}")
@@ -54,15 +91,41 @@ def read_matrix(path):
     unknown = set(m) - KEYS
     if unknown:
         fail_usage(f"{path}: unknown key(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(KEYS))}")
+    if not isinstance(m.get("command", "all"), str) or not m.get("command", "all"):
+        fail_usage(f"{path}: \"command\" must be a hipmembench command, as a string")
     env = m.get("env", {})
-    if not isinstance(env, dict) or not all(isinstance(v, list) and v for v in env.values()):
+    if not isinstance(env, dict):
         fail_usage(f"{path}: \"env\" must map names to non-empty lists of values")
-    for key in ("devices", "numa", "variants"):
-        if key in m and (not isinstance(m[key], list) or not m[key]):
-            fail_usage(f"{path}: \"{key}\" must be a non-empty list")
-    if not all(isinstance(a, str) for a in m.get("args", [])):
+    for name, values in env.items():
+        if not ENV_NAME.match(name):
+            fail_usage(f"{path}: \"env\": {name!r} is not an environment variable name")
+        if (not isinstance(values, list) or not values or
+                not all(isinstance(v, (str, int, float)) and not isinstance(v, bool) and "\0" not in str(v)
+                        for v in values)):
+            fail_usage(f"{path}: \"env\": {name} must map to a non-empty list of strings or numbers")
+    for key in ("devices", "numa"):
+        if key in m and (not isinstance(m[key], list) or not m[key] or not all(is_index(v) for v in m[key])):
+            fail_usage(f"{path}: \"{key}\" must be a non-empty list of whole numbers from 0")
+    if "variants" in m and (not isinstance(m["variants"], list) or not m["variants"] or
+                            not all(is_str_list(v) for v in m["variants"])):
+        fail_usage(f"{path}: \"variants\" must be a non-empty list of lists of strings")
+    if not is_str_list(m.get("args", [])):
         fail_usage(f"{path}: \"args\" must be a list of strings")
+    if sets_output(m.get("args", [])) or any(sets_output(v) for v in m.get("variants", [])):
+        fail_usage(f"{path}: --output is the sweep's to set (one document per point)")
     return m
+
+
+def check_points(hipmembench, pts, command):
+    """Every point's command line as hipmembench itself checks it (a dry run,
+    no GPU): exit 2 naming the first point it refuses."""
+    for p in pts:
+        cmd = [hipmembench, "--dry-run"] + p["args"] + [command]
+        r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           env=dict(os.environ, **p["env"]))
+        if r.returncode != 0:
+            why = r.stderr.decode("utf-8", "replace").strip().splitlines()
+            fail_usage(f"point {p['id']} is refused: {why[0] if why else f'exit {r.returncode}'}")
 
 
 def points(m):
@@ -82,6 +145,7 @@ def points(m):
         if "variants" in m:
             parts.append(f"v{vi}")
         pid = f"p{len(out):03d}" + ("-" + "-".join(parts) if parts else "")
+        pid = re.sub(r"[^A-Za-z0-9._=+-]", "_", pid)[:120]  # a file name, whatever the values
         args = list(m.get("args", [])) + [str(a) for a in variant]
         if dev is not None:
             args = ["--device", str(dev)] + args
@@ -106,13 +170,6 @@ def complete_document(path):
         return False
 
 
-def on_signal(sig, _frame):
-    global stop_signal
-    stop_signal = sig
-    if child and child.poll() is None:
-        child.send_signal(sig)
-
-
 def main(argv):
     ap = argparse.ArgumentParser(description="run hipmembench over a matrix of settings")
     ap.add_argument("matrix")
@@ -129,10 +186,16 @@ def main(argv):
             print(p["id"], " ".join(f"{k}={v}" for k, v in p["env"].items()),
                   a.hipmembench, " ".join(p["args"]), command)
         return 0
-    if not os.access(a.hipmembench, os.X_OK):
+    if not os.path.isfile(a.hipmembench) or not os.access(a.hipmembench, os.X_OK):
         fail_usage(f"{a.hipmembench}: not an executable (set --hipmembench or HMB)")
-    for sub in ("points", "logs"):
-        os.makedirs(os.path.join(a.outdir, sub), exist_ok=True)
+    if os.path.exists(a.outdir) and not os.path.isdir(a.outdir):
+        fail_usage(f"{a.outdir}: exists and is not a directory")
+    check_points(a.hipmembench, pts, command)
+    try:
+        for sub in ("points", "logs"):
+            os.makedirs(os.path.join(a.outdir, sub), exist_ok=True)
+    except OSError as e:
+        fail_usage(f"{a.outdir}: cannot make the output directory: {e.strerror}")
     manifest_path = os.path.join(a.outdir, "manifest.json")
     manifest = {"matrix": m, "hipmembench": a.hipmembench, "points": []}
     earlier = {}
@@ -141,10 +204,8 @@ def main(argv):
             earlier = {e["id"]: e for e in json.load(f).get("points", [])}
     except (OSError, ValueError, KeyError, AttributeError):
         pass
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-
-    global child
+    global child, running
+    running = True
     failed = 0
     for p in pts:
         doc = os.path.join(a.outdir, "points", p["id"] + ".json")

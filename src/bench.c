@@ -2,6 +2,7 @@
 #include "bench.h"
 
 #include <fnmatch.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -156,29 +157,51 @@ void hmb_sizes_or(const struct hmb_ctx *ctx, struct hmb_sizes *out, const char *
 	}
 }
 
+/* A module's own default or option text that does not parse is a bug in the
+ * module: the command line was checked against its declaration already. */
+static void internal_error(const char *name, const char *text, const char *why)
+{
+	fprintf(stderr, "hipmembench: internal: --%s '%s': %s\n", name, text, why);
+	abort();
+}
+
 size_t hmb_opt_size(const struct hmb_ctx *ctx, const char *name, size_t dflt)
 {
 	const char *v = hmb_opt_value(ctx->opt, name);
-	char err[128];
+	char err[256];
 	size_t s;
-	return v && hmb_parse_size(v, &s, err, sizeof(err)) == 0 ? s : dflt;
+
+	if (!v)
+		return dflt;
+	if (hmb_parse_size(v, &s, err, sizeof(err)) != 0)
+		internal_error(name, v, err);
+	return s;
 }
 
 long hmb_opt_int(const struct hmb_ctx *ctx, const char *name, long dflt)
 {
 	const char *v = hmb_opt_value(ctx->opt, name);
-	return v ? strtol(v, NULL, 10) : dflt;
+	long n;
+
+	if (!v)
+		return dflt;
+	if (hmb_parse_long(v, &n) != 0)
+		internal_error(name, v, "not a whole number");
+	return n;
 }
 
 int hmb_opt_ints(const struct hmb_ctx *ctx, const char *name, const char *dflt, int *out, int max)
 {
 	const char *v = hmb_opt_value(ctx->opt, name);
-	char buf[256], *tok, *save = NULL;
-	int n = 0;
+	long vals[64];
+	char err[256];
+	int n = hmb_parse_long_list(name, v ? v : dflt, INT_MIN, INT_MAX, vals,
+				    max < 64 ? max : 64, err, sizeof(err));
 
-	snprintf(buf, sizeof(buf), "%s", v ? v : dflt);
-	for (tok = strtok_r(buf, ",", &save); tok && n < max; tok = strtok_r(NULL, ",", &save))
-		out[n++] = atoi(tok);
+	if (n < 0)
+		internal_error(name, v ? v : dflt, err);
+	for (int i = 0; i < n; i++)
+		out[i] = (int)vals[i];
 	return n;
 }
 

@@ -99,7 +99,9 @@ int hmb_warmup(const struct hmb_ctx *ctx, int module_default);
 /* --sizes if given, else the module's default (or its quick default). */
 void hmb_sizes_or(const struct hmb_ctx *ctx, struct hmb_sizes *out, const char *dflt,
 		  const char *quick_dflt);
-/* Module options, parsed (the CLI already validated them). */
+/* Module options, parsed: the command line was checked against their
+ * declarations (type and limits) already, so a value that does not parse or
+ * a list longer than max is a bug in the module, reported and aborted. */
 size_t hmb_opt_size(const struct hmb_ctx *ctx, const char *name, size_t dflt);
 long hmb_opt_int(const struct hmb_ctx *ctx, const char *name, long dflt);
 int hmb_opt_ints(const struct hmb_ctx *ctx, const char *name, const char *dflt, int *out,

@@ -1,20 +1,42 @@
 /*
  * json.c - the only file that talks to cJSON: the run document is built here
- * from the report (schema in docs/schema.md) and written atomically.
+ * from the report (schema in docs/schema.md) and written atomically (a
+ * temporary file beside it, fsynced, renamed over it, the directory fsynced);
+ * documents are read back here for compare, checked before any use.
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "compare.h"
 #include "platform/hip.h"
 #include "report.h"
 #include "sizes.h"
+#include "text.h"
 #include "util.h"
 #include "version.h"
+
+/* A document larger than this is not one hipmembench wrote. */
+#define DOC_MAX_BYTES ((size_t)512 << 20)
+/* What a temporary file name adds to the document's: ".tmp." and a pid. */
+#define TMP_SUFFIX_MAX 24
+
+/* Outside text (argv, environment, host files) as valid UTF-8. */
+static void add_text(cJSON *o, const char *key, const char *s)
+{
+	char *valid = hmb_utf8_valid(s);
+	cJSON_AddStringToObject(o, key, valid);
+	free(valid);
+}
 
 /* -1 (unknown) becomes null */
 static void add_int(cJSON *o, const char *key, long v)
@@ -38,7 +60,7 @@ static void add_str(cJSON *o, const char *key, const char *s)
 	if (!s || !*s)
 		cJSON_AddNullToObject(o, key);
 	else
-		cJSON_AddStringToObject(o, key, s);
+		add_text(o, key, s);
 }
 
 static void add_positive(cJSON *o, const char *key, double v)
@@ -306,8 +328,11 @@ char *hmb_json_render(const struct hmb_report *rep)
 	cJSON_AddStringToObject(t, "git_revision", HMB_GIT_REVISION);
 	cJSON_AddStringToObject(doc, "command", rep->command ? rep->command : "");
 	a = cJSON_AddArrayToObject(doc, "command_line");
-	for (int i = 0; rep->opt && i < rep->opt->argc; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateString(rep->opt->argv[i]));
+	for (int i = 0; rep->opt && i < rep->opt->argc; i++) {
+		char *valid = hmb_utf8_valid(rep->opt->argv[i]);
+		cJSON_AddItemToArray(a, cJSON_CreateString(valid));
+		free(valid);
+	}
 	cJSON_AddStringToObject(doc, "started_utc", rep->started_utc);
 	cJSON_AddBoolToObject(doc, "complete", rep->complete != 0);
 	cJSON_AddBoolToObject(doc, "interrupted", rep->interrupted != 0);
@@ -357,91 +382,255 @@ char *hmb_json_render(const struct hmb_report *rep)
 	return text;
 }
 
-int hmb_output_writable(const char *path, char *err, size_t errlen)
-{
-	char tmp[4096];
-	FILE *f;
+/* The temporary file of a write in progress, for the signal handler. */
+static char tmp_path[PATH_MAX];
+static volatile sig_atomic_t tmp_live;
 
-	if (strcmp(path, "-") == 0)
-		return 0;
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-	f = fopen(tmp, "w");
-	if (!f) {
-		snprintf(err, errlen, "cannot write --output %s: %s", path, strerror(errno));
+void hmb_json_discard_tmp(void)
+{
+	if (tmp_live)
+		unlink(tmp_path);
+}
+
+static const char *not_regular(mode_t m)
+{
+	return S_ISDIR(m) ? "a directory" : S_ISCHR(m) ? "a character device"
+	       : S_ISBLK(m) ? "a block device" : S_ISFIFO(m) ? "a FIFO"
+	       : S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+static int out_fail(char *err, size_t errlen, const char *path, const char *why)
+{
+	snprintf(err, errlen, "cannot write --output %s: %s", hmb_shown(path), why);
+	hmb_utf8_trim(err);
+	return -1;
+}
+
+/* The directory a path is in. */
+static void dir_of(const char *path, char *dir, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, len, ".");
+	else if (slash == path)
+		snprintf(dir, len, "/");
+	else
+		snprintf(dir, len, "%.*s", (int)(slash - path), path);
+}
+
+/* A path the document may be written to (see hmb_output_writable). A link
+ * to a regular file passes; the rename then replaces the link itself. */
+static int check_target(const char *path, char *err, size_t errlen)
+{
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	char dir[PATH_MAX], why[128];
+	struct stat st;
+
+	if (!*path) {
+		snprintf(err, errlen, "--output: empty file name ('-' writes to stdout)");
 		return -1;
 	}
-	fclose(f);
-	unlink(tmp);
+	if (strlen(path) + TMP_SUFFIX_MAX >= sizeof(tmp_path)) {
+		snprintf(why, sizeof(why), "path too long (%zu bytes, at most %zu)", strlen(path),
+			 sizeof(tmp_path) - TMP_SUFFIX_MAX - 1);
+		return out_fail(err, errlen, path, why);
+	}
+	if (!*base)
+		return out_fail(err, errlen, path, "a directory, not a regular file");
+	if (strlen(base) + TMP_SUFFIX_MAX > NAME_MAX) {
+		snprintf(why, sizeof(why), "file name too long (%zu bytes, at most %d)", strlen(base),
+			 NAME_MAX - TMP_SUFFIX_MAX);
+		return out_fail(err, errlen, path, why);
+	}
+	if (stat(path, &st) == 0) {
+		if (!S_ISREG(st.st_mode)) {
+			snprintf(why, sizeof(why), "%s, not a regular file%s", not_regular(st.st_mode),
+				 S_ISCHR(st.st_mode) ? " ('-' writes to stdout)" : "");
+			return out_fail(err, errlen, path, why);
+		}
+		if (access(path, W_OK) != 0)
+			return out_fail(err, errlen, path, strerror(errno));
+	} else if (errno != ENOENT) {
+		return out_fail(err, errlen, path, strerror(errno));
+	}
+	dir_of(path, dir, sizeof(dir));
+	if (stat(dir, &st) != 0)
+		return out_fail(err, errlen, path, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return out_fail(err, errlen, path, strerror(ENOTDIR));
+	if (access(dir, W_OK | X_OK) != 0)
+		return out_fail(err, errlen, path, strerror(errno));
+	return 0;
+}
+
+int hmb_output_writable(const char *path, char *err, size_t errlen)
+{
+	return strcmp(path, "-") == 0 ? 0 : check_target(path, err, errlen);
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* After a rename: make the new directory entry durable (best effort: some
+ * file systems cannot fsync a directory). */
+static void sync_dir(const char *path)
+{
+	char dir[PATH_MAX];
+	int fd;
+
+	dir_of(path, dir, sizeof(dir));
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+}
+
+/* text, then a newline, to path: through a temporary file renamed over it. */
+static int write_file(const char *path, const char *text, char *err, size_t errlen)
+{
+	int fd, e = 0;
+
+	if (check_target(path, err, errlen) != 0)
+		return -1;
+	snprintf(tmp_path, sizeof(tmp_path), "%s.tmp.%ld", path, (long)getpid());
+	tmp_live = 1;
+	fd = open(tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		e = errno;
+		tmp_live = 0;
+		return out_fail(err, errlen, path, strerror(e));
+	}
+	if (write_all(fd, text, strlen(text)) || write_all(fd, "\n", 1) || fsync(fd))
+		e = errno ? errno : EIO;
+	if (close(fd) && !e)
+		e = errno;
+	if (!e && rename(tmp_path, path))
+		e = errno;
+	if (e) {
+		unlink(tmp_path);
+		tmp_live = 0;
+		return out_fail(err, errlen, path, strerror(e));
+	}
+	tmp_live = 0;
+	sync_dir(path);
 	return 0;
 }
 
 int hmb_json_write(const struct hmb_report *rep, const char *path, char *err, size_t errlen)
 {
-	char tmp[4096];
 	char *text = hmb_json_render(rep);
-	FILE *f;
-	int ok;
+	int rc;
 
 	if (!text) {
 		snprintf(err, errlen, "cannot render JSON: out of memory");
 		return -1;
 	}
 	if (strcmp(path, "-") == 0) {
-		ok = fputs(text, stdout) >= 0 && fputc('\n', stdout) != EOF;
-		free(text);
-		if (!ok)
+		rc = fputs(text, stdout) >= 0 && fputc('\n', stdout) != EOF ? 0 : -1;
+		if (rc)
 			snprintf(err, errlen, "cannot write JSON to stdout: %s", strerror(errno));
-		return ok ? 0 : -1;
+	} else {
+		rc = write_file(path, text, err, errlen);
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-	f = fopen(tmp, "w");
-	if (!f) {
-		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-		free(text);
-		return -1;
-	}
-	ok = fputs(text, f) >= 0 && fputc('\n', f) != EOF;
-	ok = (fflush(f) == 0) && ok;
-	ok = (fsync(fileno(f)) == 0) && ok;
-	ok = (fclose(f) == 0) && ok;
 	free(text);
-	if (!ok || rename(tmp, path) != 0) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
+	return rc;
 }
 
 /* ---- reading documents back (for compare) ---------------------------------- */
 
-static char *read_whole(const char *path, char *err, size_t errlen)
+static int load_fail(char *err, size_t errlen, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int load_fail(char *err, size_t errlen, const char *path, const char *fmt, ...)
+{
+	char why[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	snprintf(err, errlen, "%s: %s", hmb_shown(path), why);
+	hmb_utf8_trim(err);
+	return -1;
+}
+
+/* The whole file, NUL-terminated, of at most DOC_MAX_BYTES and without NUL
+ * bytes; NULL with a reason naming the file. */
+static char *read_whole(const char *path, size_t *lenp, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
+	char *buf = NULL, *nul;
 	size_t len = 0, cap = 0, got;
+	struct stat st;
 
 	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		load_fail(err, errlen, path, "%s", strerror(errno));
 		return NULL;
 	}
+	if (fstat(fileno(f), &st) != 0)
+		memset(&st, 0, sizeof(st));
+	if (S_ISDIR(st.st_mode)) {
+		load_fail(err, errlen, path, "a directory, not a hipmembench document");
+		fclose(f);
+		return NULL;
+	}
+	/* a regular file: room for all of it (and one byte to see the end) at once */
+	if (S_ISREG(st.st_mode) && st.st_size >= 0 && (size_t)st.st_size < DOC_MAX_BYTES)
+		cap = (size_t)st.st_size + 2;
+	buf = hmb_xrealloc(NULL, cap ? cap : 4096);
+	cap = cap ? cap : 4096;
 	do {
-		if (len + 4096 + 1 > cap) {
-			cap = cap ? 2 * cap : 65536;
+		if (cap - len < 2) {
+			cap = 2 * cap;
+			if (cap > DOC_MAX_BYTES + 2)
+				cap = DOC_MAX_BYTES + 2;
 			buf = hmb_xrealloc(buf, cap);
 		}
 		got = fread(buf + len, 1, cap - len - 1, f);
+		if ((nul = memchr(buf + len, '\0', got))) {
+			load_fail(err, errlen, path, "a NUL byte at byte %zu: not a JSON document",
+				  (size_t)(nul - buf));
+			goto fail;
+		}
 		len += got;
+		if (len > DOC_MAX_BYTES) {
+			load_fail(err, errlen, path, "larger than %zu MiB: not a hipmembench document",
+				  DOC_MAX_BYTES >> 20);
+			goto fail;
+		}
 	} while (got > 0);
 	if (ferror(f)) {
-		snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
-		free(buf);
-		buf = NULL;
-	} else {
-		buf[len] = '\0';
+		load_fail(err, errlen, path, "read error: %s", strerror(errno));
+		goto fail;
 	}
+	buf[len] = '\0';
 	fclose(f);
+	*lenp = len;
 	return buf;
+fail:
+	free(buf);
+	fclose(f);
+	return NULL;
+}
+
+static const char *skip_space(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
 }
 
 static const char *str_of(const cJSON *o, const char *key)
@@ -456,14 +645,90 @@ static double num_of(const cJSON *o, const char *key)
 	return cJSON_IsNumber(v) ? v->valuedouble : -1;
 }
 
-/* "10", or "default" where the module chose */
-static const char *reps_text(const cJSON *settings)
+/* Absent or null, or of the type is() checks. */
+static int optional(const cJSON *v, cJSON_bool (*is)(const cJSON *))
 {
-	static char buf[32];
+	return !v || cJSON_IsNull(v) || is(v);
+}
+
+/* Absent, null or a finite number. */
+static int optional_number(const cJSON *v)
+{
+	return !v || cJSON_IsNull(v) || (cJSON_IsNumber(v) && isfinite(v->valuedouble));
+}
+
+/* What compare reads of result i, checked; 0, or -1 with a reason. */
+static int check_result(const cJSON *r, int i, const char *path, char *err, size_t errlen)
+{
+	static const char *const numbers[] = { "gbps_median", "us_per_op_median", NULL };
+	const cJSON *status = cJSON_GetObjectItemCaseSensitive(r, "status");
+	const cJSON *params, *metrics, *stats, *m;
+
+	if (!cJSON_IsObject(r))
+		return load_fail(err, errlen, path, "results[%d] is not an object", i);
+	if (!cJSON_IsString(status))
+		return load_fail(err, errlen, path, "results[%d].status is not a string", i);
+	if (strcmp(status->valuestring, "ok") != 0)
+		return 0;
+	if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(r, "module")) ||
+	    !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(r, "case")))
+		return load_fail(err, errlen, path, "results[%d]: module and case must be strings", i);
+	params = cJSON_GetObjectItemCaseSensitive(r, "params");
+	if (!optional(params, cJSON_IsObject))
+		return load_fail(err, errlen, path, "results[%d].params is not an object", i);
+	for (int k = 0; numbers[k]; k++)
+		if (!optional_number(cJSON_GetObjectItemCaseSensitive(r, numbers[k])))
+			return load_fail(err, errlen, path, "results[%d].%s is not a finite number", i,
+					 numbers[k]);
+	stats = cJSON_GetObjectItemCaseSensitive(r, "stats_s");
+	if (!optional(stats, cJSON_IsObject) ||
+	    !optional_number(cJSON_GetObjectItemCaseSensitive(stats, "median")))
+		return load_fail(err, errlen, path, "results[%d].stats_s is not an object of "
+				 "numbers", i);
+	metrics = cJSON_GetObjectItemCaseSensitive(r, "metrics");
+	if (!optional(metrics, cJSON_IsObject))
+		return load_fail(err, errlen, path, "results[%d].metrics is not an object", i);
+	if (!cJSON_IsObject(metrics))
+		return 0;
+	cJSON_ArrayForEach(m, metrics)
+		if (!cJSON_IsObject(m) ||
+		    !optional_number(cJSON_GetObjectItemCaseSensitive(m, "value")) ||
+		    !optional(cJSON_GetObjectItemCaseSensitive(m, "unit"), cJSON_IsString))
+			return load_fail(err, errlen, path, "results[%d].metrics.%s is not "
+					 "{\"value\": number, \"unit\": string}", i,
+					 hmb_shown(m->string));
+	return 0;
+}
+
+/* The parts of a document that compare reads, checked; 0, or -1 with a reason. */
+static int check_document(const cJSON *doc, const char *path, char *err, size_t errlen)
+{
+	const cJSON *version = cJSON_GetObjectItemCaseSensitive(doc, "schema_version");
+	const cJSON *results = cJSON_GetObjectItemCaseSensitive(doc, "results"), *r;
+	int i = 0;
+
+	if (!cJSON_IsObject(doc) ||
+	    strcmp(str_of(cJSON_GetObjectItemCaseSensitive(doc, "tool"), "name"), "hipmembench") ||
+	    !cJSON_IsNumber(version) || !cJSON_IsArray(results))
+		return load_fail(err, errlen, path, "not a hipmembench document (needs tool.name "
+				 "\"hipmembench\", schema_version and results[])");
+	if (!(version->valuedouble >= 1 && version->valuedouble <= 1000000) ||
+	    version->valuedouble != floor(version->valuedouble))
+		return load_fail(err, errlen, path, "schema_version %g is not a whole number from 1 "
+				 "to 1000000", version->valuedouble);
+	cJSON_ArrayForEach(r, results)
+		if (check_result(r, i++, path, err, errlen))
+			return -1;
+	return 0;
+}
+
+/* "10", or "default" where the module chose */
+static const char *reps_text(const cJSON *settings, char *buf, size_t len)
+{
 	double reps = num_of(settings, "reps");
 	if (reps < 0)
 		return "default";
-	snprintf(buf, sizeof(buf), "%.0f", reps);
+	snprintf(buf, len, "%.0f", reps);
 	return buf;
 }
 
@@ -478,42 +743,57 @@ static void add_figure(struct hmb_loaded *l, const char *key, const char *label,
 	f = &l->fig[l->n++];
 	f->key = hmb_xstrdup(key);
 	f->label = hmb_xstrdup(label);
-	f->name = hmb_xstrdup(name);
-	f->unit = hmb_xstrdup(unit);
+	f->name = hmb_xstrdup(hmb_shown(name));
+	f->unit = hmb_xstrdup(hmb_shown(unit));
 	f->value = value;
 	f->direction = hmb_unit_direction(unit);
 }
 
-/* The identity of a result: parameters calibrated per system (the iteration
- * count of a named load) are left out, so such results still match. */
-static void result_identity(const cJSON *r, char *key, size_t klen, char *label, size_t llen)
+/* A number param for people: sizes as typed ("64M") where they are whole. */
+static void param_text(const cJSON *p, char *buf, size_t len)
+{
+	double v = p->valuedouble;
+
+	if (strcmp(p->string, "size") == 0 && v >= 1 && v <= 9007199254740992.0 && v == floor(v))
+		hmb_format_size((size_t)v, buf, len);
+	else
+		snprintf(buf, len, "%g", v);
+}
+
+/* The identity of a result (key, caller frees): parameters calibrated per
+ * system (the iteration count of a named load) are left out, so such results
+ * still match. The label is the same for people, printable. */
+static char *result_identity(const cJSON *r, char *label, size_t llen)
 {
 	cJSON *params = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(r, "params"), 1);
+	const char *module = str_of(r, "module"), *name = str_of(r, "case");
 	const cJSON *p;
-	char *text;
-	size_t used;
+	char *text, *key;
+	size_t used, klen;
 
-	if (!params)
+	if (!cJSON_IsObject(params)) {
+		cJSON_Delete(params);
 		params = cJSON_CreateObject();
+	}
 	if (cJSON_GetObjectItemCaseSensitive(params, "load"))
 		cJSON_DeleteItemFromObjectCaseSensitive(params, "iters");
 	text = cJSON_PrintUnformatted(params);
-	snprintf(key, klen, "%s|%s|%s", str_of(r, "module"), str_of(r, "case"), text ? text : "");
+	klen = strlen(module) + strlen(name) + (text ? strlen(text) : 0) + 3;
+	key = hmb_xcalloc(klen, 1);
+	snprintf(key, klen, "%s|%s|%s", module, name, text ? text : "");
 	free(text);
-	used = (size_t)snprintf(label, llen, "%s %s", str_of(r, "module"), str_of(r, "case"));
+	used = (size_t)snprintf(label, llen, "%s %s", hmb_shown(module), hmb_shown(name));
 	cJSON_ArrayForEach(p, params) {
 		char v[64];
 		if (used >= llen)
 			break;
-		if (cJSON_IsNumber(p) && strcmp(p->string, "size") == 0)
-			hmb_format_size((size_t)p->valuedouble, v, sizeof(v));
-		else if (cJSON_IsNumber(p))
-			snprintf(v, sizeof(v), "%g", p->valuedouble);
-		else
+		if (!cJSON_IsNumber(p))
 			continue; /* text params are named by the case already */
-		used += (size_t)snprintf(label + used, llen - used, " %s=%s", p->string, v);
+		param_text(p, v, sizeof(v));
+		used += (size_t)snprintf(label + used, llen - used, " %s=%s", hmb_shown(p->string), v);
 	}
 	cJSON_Delete(params);
+	return key;
 }
 
 /* Compare's significance test: each figure of a result carries a copy of the
@@ -543,86 +823,98 @@ static void attach_samples(struct hmb_loaded *l, size_t first, const cJSON *r)
 static void load_result(struct hmb_loaded *l, const cJSON *r)
 {
 	size_t first = l->n;
-	char key[2048], label[512];
+	char label[512], *key;
 	const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(r, "metrics"), *m;
 	const cJSON *stats = cJSON_GetObjectItemCaseSensitive(r, "stats_s");
 
 	if (strcmp(str_of(r, "status"), "ok") != 0)
 		return;
-	result_identity(r, key, sizeof(key), label, sizeof(label));
+	key = result_identity(r, label, sizeof(label));
 	if (num_of(r, "gbps_median") > 0)
 		add_figure(l, key, label, "GB/s", "GB/s", num_of(r, "gbps_median"));
 	else if (cJSON_IsObject(stats) && num_of(stats, "median") >= 0)
 		add_figure(l, key, label, "median", "s", num_of(stats, "median"));
 	if (num_of(r, "us_per_op_median") > 0)
 		add_figure(l, key, label, "us/op", "us", num_of(r, "us_per_op_median"));
-	cJSON_ArrayForEach(m, metrics) {
-		double v = num_of(m, "value");
-		const char *unit = str_of(m, "unit");
+	if (!cJSON_IsObject(metrics))
+		metrics = NULL;
+	cJSON_ArrayForEach(m, metrics)
 		if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(m, "value")))
-			add_figure(l, key, label, m->string, unit, v);
-	}
+			add_figure(l, key, label, m->string, str_of(m, "unit"), num_of(m, "value"));
 	attach_samples(l, first, r);
+	free(key);
+}
+
+/* The document's host, device and settings, for people (printable). */
+static void describe(struct hmb_loaded *out, const cJSON *doc)
+{
+	const cJSON *dev = cJSON_GetObjectItemCaseSensitive(doc, "device");
+	const cJSON *host = cJSON_GetObjectItemCaseSensitive(doc, "host");
+	const cJSON *rt = cJSON_GetObjectItemCaseSensitive(doc, "runtime");
+	const cJSON *settings = cJSON_GetObjectItemCaseSensitive(doc, "settings");
+	const cJSON *env = cJSON_GetObjectItemCaseSensitive(doc, "environment");
+	const cJSON *x = cJSON_IsObject(dev) ? cJSON_GetObjectItemCaseSensitive(dev, "xnack") : NULL;
+	const cJSON *arch = cJSON_GetObjectItemCaseSensitive(x, "arch_xnack");
+	char *sizes = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(settings, "sizes"));
+	char reps[32];
+
+	snprintf(out->system, sizeof(out->system), "%s, %s (%s), %s, runtime %.0f, driver %.0f",
+		 hmb_shown(str_of(host, "hostname")),
+		 cJSON_IsObject(dev) ? hmb_shown(str_of(dev, "name")) : "no device",
+		 cJSON_IsObject(dev) ? hmb_shown(str_of(dev, "arch")) : "-",
+		 hmb_shown(str_of(doc, "platform")), num_of(rt, "runtime_version"),
+		 num_of(rt, "driver_version"));
+	snprintf(out->settings, sizeof(out->settings), "command %s, sizes %s, reps %s, quick %s",
+		 hmb_shown(str_of(doc, "command")), sizes ? hmb_shown(sizes) : "?",
+		 reps_text(settings, reps, sizeof(reps)),
+		 cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(settings, "quick")) ? "yes" : "no");
+	free(sizes);
+	snprintf(out->xnack, sizeof(out->xnack), "HSA_XNACK=%s, arch %s",
+		 cJSON_IsString(cJSON_GetObjectItemCaseSensitive(env, "HSA_XNACK"))
+			 ? hmb_shown(str_of(env, "HSA_XNACK")) : "unset",
+		 cJSON_IsTrue(arch) ? "xnack+" : cJSON_IsFalse(arch) ? "xnack-" : "n/a");
 }
 
 int hmb_json_load(const char *path, struct hmb_loaded *out, char *err, size_t errlen)
 {
-	char *text = read_whole(path, err, errlen);
-	const cJSON *tool, *results, *r, *dev, *host, *rt, *settings, *env;
-	char *sizes = NULL;
+	size_t len = 0;
+	char *text;
+	const char *end = NULL, *rest;
+	const cJSON *r;
 	cJSON *doc;
 
 	memset(out, 0, sizeof(*out));
-	if (!text)
+	if (!(text = read_whole(path, &len, err, errlen)))
 		return -1;
-	doc = cJSON_Parse(text);
+	if (skip_space(text, text + len) == text + len) {
+		load_fail(err, errlen, path, "%s, not a hipmembench document",
+			  len ? "only white space" : "empty file");
+		free(text);
+		return -1;
+	}
+	doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	if (!doc) {
-		const char *at = cJSON_GetErrorPtr();
-		size_t len = strlen(text);
-		if (len == 0)
-			snprintf(err, errlen, "%s: empty file, not a hipmembench document", path);
-		else
-			snprintf(err, errlen, "%s: not valid JSON (truncated or malformed near byte "
-				 "%ld of %zu)", path, at ? (long)(at - text) : -1L, len);
+		load_fail(err, errlen, path, "not valid JSON (truncated or malformed near byte %ld "
+			  "of %zu)", end ? (long)(end - text) : -1L, len);
+		free(text);
+		return -1;
+	}
+	rest = skip_space(end, text + len);
+	if (rest < text + len) {
+		load_fail(err, errlen, path, "data after the JSON document at byte %zu of %zu (one "
+			  "document per file)", (size_t)(rest - text), len);
+		cJSON_Delete(doc);
 		free(text);
 		return -1;
 	}
 	free(text);
-	tool = cJSON_GetObjectItemCaseSensitive(doc, "tool");
-	results = cJSON_GetObjectItemCaseSensitive(doc, "results");
-	if (!cJSON_IsObject(doc) || strcmp(str_of(tool, "name"), "hipmembench") != 0 ||
-	    !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(doc, "schema_version")) ||
-	    !cJSON_IsArray(results)) {
-		snprintf(err, errlen, "%s: not a hipmembench document (needs tool.name "
-			 "\"hipmembench\", schema_version and results[])", path);
+	if (check_document(doc, path, err, errlen)) {
 		cJSON_Delete(doc);
 		return -1;
 	}
-	out->schema_version = (int)num_of(doc, "schema_version");
-	dev = cJSON_GetObjectItemCaseSensitive(doc, "device");
-	host = cJSON_GetObjectItemCaseSensitive(doc, "host");
-	rt = cJSON_GetObjectItemCaseSensitive(doc, "runtime");
-	snprintf(out->system, sizeof(out->system), "%s, %s (%s), %s, runtime %.0f, driver %.0f",
-		 str_of(host, "hostname"), cJSON_IsObject(dev) ? str_of(dev, "name") : "no device",
-		 cJSON_IsObject(dev) ? str_of(dev, "arch") : "-", str_of(doc, "platform"),
-		 num_of(rt, "runtime_version"), num_of(rt, "driver_version"));
-	settings = cJSON_GetObjectItemCaseSensitive(doc, "settings");
-	sizes = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(settings, "sizes"));
-	snprintf(out->settings, sizeof(out->settings), "command %s, sizes %s, reps %s, quick %s",
-		 str_of(doc, "command"), sizes ? sizes : "?", reps_text(settings),
-		 cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(settings, "quick")) ? "yes" : "no");
-	free(sizes);
-	env = cJSON_GetObjectItemCaseSensitive(doc, "environment");
-	{
-		const cJSON *x = cJSON_IsObject(dev) ? cJSON_GetObjectItemCaseSensitive(dev, "xnack")
-						     : NULL;
-		const cJSON *arch = x ? cJSON_GetObjectItemCaseSensitive(x, "arch_xnack") : NULL;
-		snprintf(out->xnack, sizeof(out->xnack), "HSA_XNACK=%s, arch %s",
-			 cJSON_IsString(cJSON_GetObjectItemCaseSensitive(env, "HSA_XNACK"))
-				 ? str_of(env, "HSA_XNACK") : "unset",
-			 cJSON_IsTrue(arch) ? "xnack+" : cJSON_IsFalse(arch) ? "xnack-" : "n/a");
-	}
-	cJSON_ArrayForEach(r, results)
+	out->schema_version = (int)cJSON_GetObjectItemCaseSensitive(doc, "schema_version")->valuedouble;
+	describe(out, doc);
+	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results"))
 		load_result(out, r);
 	cJSON_Delete(doc);
 	return 0;
@@ -721,13 +1013,14 @@ static void import_telemetry(struct hmb_telemetry *t, const cJSON *o)
 
 int hmb_json_import(struct hmb_report *rep, const char *path, char *err, size_t errlen)
 {
-	char *text = read_whole(path, err, errlen);
+	size_t len = 0;
+	char *text = read_whole(path, &len, err, errlen);
 	const cJSON *r, *dev;
 	cJSON *doc;
 
 	if (!text)
 		return -1;
-	doc = cJSON_Parse(text);
+	doc = cJSON_ParseWithLength(text, len);
 	free(text);
 	if (!cJSON_IsObject(doc) ||
 	    !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(doc, "results"))) {

@@ -22,8 +22,14 @@ struct hmb_opt_decl {
 	enum hmb_opt_type type;
 	const char *arg;           /* placeholder in help, e.g. "N" */
 	const char *help;
+	/* Limits, checked when the command line is read. INT, INTS: each value
+	 * from min to max (both 0: 1 to 1e9); SIZE, SIZES: each size at most max
+	 * bytes (0: any). INTS: at most max_values values (0: HMB_OPT_MAX_VALUES). */
+	long min, max;
+	int max_values;
 };
 
+#define HMB_OPT_MAX_VALUES 8
 #define HMB_MAX_MODULE_OPTS 16
 
 struct hmb_options {
@@ -42,7 +48,7 @@ struct hmb_options {
 	int ncases;
 	int no_isolation;          /* all: every module in this process (debugging) */
 	const char *child_output;  /* internal: a module run for `all`, its document here */
-	int nvalues;               /* module options given */
+	int nvalues;               /* module options given; one entry per name */
 	const char *value_name[HMB_MAX_MODULE_OPTS];
 	const char *value[HMB_MAX_MODULE_OPTS];
 	int argc;
@@ -51,7 +57,20 @@ struct hmb_options {
 
 /* A module option's raw text, or NULL when it was not given. */
 const char *hmb_opt_value(const struct hmb_options *o, const char *name);
-/* Validate a value for its declared type; 0, or -1 with a reason. */
+/* Set a module option; given again, the last value counts. 0, or -1 when
+ * HMB_MAX_MODULE_OPTS different options are set already. */
+int hmb_opt_set(struct hmb_options *o, const char *name, const char *value);
+/* Validate a value for its declared type and limits; 0, or -1 with a
+ * one-line reason that names the option. */
 int hmb_opt_validate(const struct hmb_opt_decl *d, const char *value, char *err, size_t errlen);
+
+/* A whole number in decimal, nothing else (no blanks, no '+'): 0, or -1. */
+int hmb_parse_long(const char *text, long *out);
+/* A finite decimal number, nothing else (no blanks, hex, inf or nan): 0, or -1. */
+int hmb_parse_double(const char *text, double *out);
+/* A comma-separated list of whole numbers, each in [min, max], at most
+ * maxvals of them, into vals: the count, or -1 with a reason naming opt. */
+int hmb_parse_long_list(const char *opt, const char *text, long min, long max, long *vals,
+			int maxvals, char *err, size_t errlen);
 
 #endif

@@ -63,8 +63,11 @@ int hmb_json_write(const struct hmb_report *rep, const char *path, char *err, si
  * report: its records, its telemetry samples and, first time, its device.
  * 0, or -1 with a reason in err. */
 int hmb_json_import(struct hmb_report *rep, const char *path, char *err, size_t errlen);
-/* Can path be written? Checked before any measurement. */
+/* Can path be written: "-", or a regular file (new or writable) in a
+ * writable directory? Checked before any measurement; creates nothing. */
 int hmb_output_writable(const char *path, char *err, size_t errlen);
+/* Remove the temporary file of a write in progress; async-signal-safe. */
+void hmb_json_discard_tmp(void);
 
 /* table.c: human table and CSV of records from `first` to the end. */
 void hmb_table_print(FILE *out, const struct hmb_record *first);

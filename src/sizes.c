@@ -8,9 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
+
+/* what is outside text: shown printable */
 static int fail(char *err, size_t errlen, const char *fmt, const char *what)
 {
-	snprintf(err, errlen, fmt, what);
+	snprintf(err, errlen, fmt, hmb_shown(what));
 	return -1;
 }
 
@@ -20,8 +23,12 @@ static int parse_size_n(const char *text, size_t len, size_t *out, char *err, si
 	char buf[64], *end;
 	unsigned long long value, shift = 0;
 
-	if (len == 0 || len >= sizeof(buf))
-		return fail(err, errlen, "invalid size '%s'", len ? "(too long)" : "");
+	if (len == 0)
+		return fail(err, errlen, "invalid size '%s': empty", "");
+	if (len >= sizeof(buf)) {
+		snprintf(buf, sizeof(buf), "%.*s", 20, text);
+		return fail(err, errlen, "invalid size '%s...': too long", buf);
+	}
 	memcpy(buf, text, len);
 	buf[len] = '\0';
 	if (!isdigit((unsigned char)buf[0]))
@@ -72,13 +79,15 @@ static int parse_range(const char *item, size_t len, struct hmb_sizes *out, char
 {
 	const char *c1 = memchr(item, ':', len);
 	const char *c2 = c1 ? memchr(c1 + 1, ':', len - (size_t)(c1 + 1 - item)) : NULL;
-	char stepbuf[64];
+	char text[128], stepbuf[64];
 	size_t lo, hi, step, steplen;
 	int multiply;
 
+	/* the range alone, for messages */
+	snprintf(text, sizeof(text), "%.*s", (int)(len < 100 ? len : 100), item);
 	if (!c2) {
-		snprintf(err, errlen, "invalid range '%.*s': expected LO:HI:xFACTOR or LO:HI:+STEP",
-			 (int)len, item);
+		snprintf(err, errlen, "invalid range '%s': expected LO:HI:xFACTOR or LO:HI:+STEP",
+			 hmb_shown(text));
 		return -1;
 	}
 	if (parse_size_n(item, (size_t)(c1 - item), &lo, err, errlen) ||
@@ -86,19 +95,21 @@ static int parse_range(const char *item, size_t len, struct hmb_sizes *out, char
 		return -1;
 	steplen = len - (size_t)(c2 + 1 - item);
 	if (steplen < 2 || steplen >= sizeof(stepbuf) || (c2[1] != 'x' && c2[1] != '+')) {
-		snprintf(err, errlen, "invalid range '%.*s': step must be xFACTOR or +SIZE",
-			 (int)len, item);
+		snprintf(err, errlen, "invalid range '%s': step must be xFACTOR or +SIZE",
+			 hmb_shown(text));
 		return -1;
 	}
 	multiply = c2[1] == 'x';
 	memcpy(stepbuf, c2 + 2, steplen - 1);
 	stepbuf[steplen - 1] = '\0';
 	if (multiply) {
-		char *end;
-		unsigned long f = strtoul(stepbuf, &end, 10);
-		if (*end || f < 2 || f > 1024) {
-			snprintf(err, errlen, "invalid range '%.*s': factor must be 2 to 1024",
-				 (int)len, item);
+		unsigned long f = 0;
+		/* digits only: no sign, blanks or hex */
+		if (strspn(stepbuf, "0123456789") == strlen(stepbuf) && strlen(stepbuf) <= 4)
+			f = strtoul(stepbuf, NULL, 10);
+		if (f < 2 || f > 1024) {
+			snprintf(err, errlen, "invalid range '%s': factor must be 2 to 1024",
+				 hmb_shown(text));
 			return -1;
 		}
 		step = f;
@@ -106,13 +117,14 @@ static int parse_range(const char *item, size_t len, struct hmb_sizes *out, char
 		return -1;
 	}
 	if (hi < lo) {
-		snprintf(err, errlen, "invalid range '%.*s': end is below start", (int)len, item);
+		snprintf(err, errlen, "invalid range '%s': end is below start", hmb_shown(text));
 		return -1;
 	}
-	for (size_t v = lo; v <= hi;) {
+	/* v <= hi throughout, so neither hi - v nor hi / step can wrap */
+	for (size_t v = lo;;) {
 		if (push(out, v, err, errlen))
 			return -1;
-		if (multiply ? v > hi / step : v > hi - step)
+		if (multiply ? v > hi / step : step > hi - v)
 			break;
 		v = multiply ? v * step : v + step;
 	}

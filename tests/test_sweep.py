@@ -42,7 +42,7 @@ def test_sigterm_stops_the_running_point_and_records_it(tmp_path):
     matrix = tmp_path / "matrix.json"
     matrix.write_text(json.dumps(MATRIX))
     slow = tmp_path / "slow-hipmembench"
-    slow.write_text("#!/bin/sh\nexec sleep 30\n")
+    slow.write_text("#!/bin/sh\n[ \"$1\" = --dry-run ] && exit 0\nexec sleep 30\n")
     slow.chmod(0o755)
     out = tmp_path / "sweep"
     rc = hmb.signal_when([hmb.PY, SWEEP, "--hipmembench", slow, matrix, out],

@@ -133,10 +133,10 @@ static void test_record_summary(void)
 
 static void test_options(void)
 {
-	struct hmb_opt_decl size = { "limit", HMB_OPT_SIZE, "SIZE", "" };
-	struct hmb_opt_decl ints = { "streams", HMB_OPT_INTS, "LIST", "" };
-	struct hmb_opt_decl dbl = { "factor", HMB_OPT_DOUBLE, "F", "" };
-	struct hmb_opt_decl one = { "iters", HMB_OPT_INT, "N", "" };
+	struct hmb_opt_decl size = { "limit", HMB_OPT_SIZE, "SIZE", "", 0, 0, 0 };
+	struct hmb_opt_decl ints = { "streams", HMB_OPT_INTS, "LIST", "", 1, 16, 3 };
+	struct hmb_opt_decl dbl = { "factor", HMB_OPT_DOUBLE, "F", "", 0, 0, 0 };
+	struct hmb_opt_decl one = { "iters", HMB_OPT_INT, "N", "", 0, 0, 0 };
 	struct hmb_options o = { 0 };
 	char err[256];
 
@@ -145,6 +145,10 @@ static void test_options(void)
 	CHECK(hmb_opt_validate(&ints, "1,2,4", err, sizeof(err)) == 0);
 	CHECK(hmb_opt_validate(&ints, "1,x", err, sizeof(err)) == -1 && strstr(err, "--streams"));
 	CHECK(hmb_opt_validate(&ints, "0", err, sizeof(err)) == -1);
+	CHECK(hmb_opt_validate(&ints, "17", err, sizeof(err)) == -1 && strstr(err, "1 to 16"));
+	CHECK(hmb_opt_validate(&ints, "1,2,3,4", err, sizeof(err)) == -1 && strstr(err, "3 values"));
+	CHECK(hmb_opt_validate(&ints, ",", err, sizeof(err)) == -1 && strstr(err, "empty item"));
+	CHECK(hmb_opt_validate(&size, "0", err, sizeof(err)) == -1 && strstr(err, "--limit"));
 	CHECK(hmb_opt_validate(&dbl, "1.5", err, sizeof(err)) == 0);
 	CHECK(hmb_opt_validate(&dbl, "-1", err, sizeof(err)) == -1);
 	CHECK(hmb_opt_validate(&one, "12", err, sizeof(err)) == 0);
@@ -170,6 +174,8 @@ static void test_registry(void)
 			CHECK(strcmp(hmb_benches[j]->name, b->name) != 0);
 		for (const struct hmb_opt_decl *d = b->options; d && d->name; d++) {
 			CHECK(d->help && *d->help);
+			/* a list declares how long it may be: nothing is dropped */
+			CHECK(d->type != HMB_OPT_INTS || d->max_values > 0);
 			/* `all` takes every module's options: a name means one thing */
 			for (int j = 0; j < i; j++)
 				for (const struct hmb_opt_decl *e = hmb_benches[j]->options;

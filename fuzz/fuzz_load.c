@@ -1,0 +1,70 @@
+/*
+ * fuzz_load.c - libFuzzer target for reading documents back: the input is a
+ * file that hmb_json_load must read or refuse with one printable line; what it
+ * reads compares with itself, and where every figure's identity is unique, no
+ * figure is worse at any threshold.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compare.h"
+#include "fuzz_check.h"
+
+static char path[64];
+
+static void remove_file(void)
+{
+	unlink(path);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	/* in memory where there is a tmpfs: rewriting a file on disk costs I/O */
+	snprintf(path, sizeof(path), "%s/hmb-fuzz-load.%ld.json",
+		 access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp", (long)getpid());
+	atexit(remove_file);
+	/* compare prints its tables: not needed here */
+	if (!freopen("/dev/null", "w", stdout))
+		abort();
+	return 0;
+}
+
+/* Two figures of one document with the same identity (result and figure name). */
+static int has_duplicates(const struct hmb_loaded *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(l->fig[i].key, l->fig[j].key) && !strcmp(l->fig[i].name, l->fig[j].name))
+				return 1;
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct hmb_loaded doc;
+	char err[1024], *files[2] = { path, path };
+	FILE *f = fopen(path, "wb");
+	int unique, rc;
+
+	if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0)
+		abort();
+	if (hmb_json_load(path, &doc, err, sizeof(err)) != 0) {
+		REQUIRE(err[0] && printable_line(err));
+		hmb_loaded_free(&doc);
+		return 0;
+	}
+	for (size_t i = 0; i < doc.n; i++)
+		REQUIRE(printable_line(doc.fig[i].label) && printable_line(doc.fig[i].name));
+	REQUIRE(printable_line(doc.system) && printable_line(doc.settings));
+	unique = !has_duplicates(&doc);
+	hmb_loaded_free(&doc);
+	/* the table or CSV by the first byte, so that both are covered */
+	rc = hmb_compare(2, files, size && (data[0] & 1) ? HMB_FORMAT_CSV : HMB_FORMAT_TABLE, 0);
+	REQUIRE(unique ? rc == 0 : rc == 0 || rc == 1);
+	return 0;
+}

@@ -1,0 +1,91 @@
+/*
+ * fuzz_options.c - libFuzzer target for the command line: the input, split at
+ * NUL bytes, is argv. hmb_cli_parse must accept it or refuse it with one
+ * printable line; what it accepts is consistent (a known command, values in
+ * range, each module option once), and the help for that command prints.
+ * The modules are stand-ins with every kind of option the real ones declare.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "cli.h"
+#include "fuzz_check.h"
+#include "help.h"
+
+static const struct hmb_opt_decl overlap_opts[] = {
+	{ "streams", HMB_OPT_INTS, "LIST", "stream counts", 1, 16, 8 },
+	{ "chunks", HMB_OPT_INTS, "LIST", "chunk counts", 1, 1024, 8 },
+	{ "iters", HMB_OPT_INTS, "LIST", "steps per word", 1, 1000000, 3 },
+	{ NULL, 0, NULL, NULL, 0, 0, 0 },
+};
+static const struct hmb_opt_decl pool_opts[] = {
+	{ "loop", HMB_OPT_INT, "N", "iterations per sample", 1, 4L << 20, 0 },
+	{ "factor", HMB_OPT_DOUBLE, "F", "a factor", 0, 0, 0 },
+	{ "trim", HMB_OPT_FLAG, NULL, "a flag", 0, 0, 0 },
+	{ NULL, 0, NULL, NULL, 0, 0, 0 },
+};
+static const struct hmb_opt_decl vmm_opts[] = {
+	{ "start", HMB_OPT_SIZE, "SIZE", "initial size", 0, 0, 0 },
+	{ "limit", HMB_OPT_SIZE, "SIZE", "final size", 0, 1L << 40, 0 },
+	{ "call-sizes", HMB_OPT_SIZES, "LIST", "chunk sizes", 0, 0, 0 },
+	{ NULL, 0, NULL, NULL, 0, 0, 0 },
+};
+static const struct hmb_bench memcpy_b = { "memcpy", "copies", 0, NULL, "help", NULL };
+static const struct hmb_bench overlap_b = { "overlap", "overlap", 0, overlap_opts, "help", NULL };
+static const struct hmb_bench pool_b = { "pool", "pools", 0, pool_opts, "help", NULL };
+static const struct hmb_bench vmm_b = { "vmm", "growth", 0, vmm_opts, "help", NULL };
+static const struct hmb_bench *const benches[] = { &memcpy_b, &overlap_b, &pool_b, &vmm_b, NULL };
+
+static FILE *devnull;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	devnull = fopen("/dev/null", "w");
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *buf = malloc(size + 1), *argv[66], err[1024];
+	struct hmb_cli cli;
+	int argc = 1, rc;
+
+	memcpy(buf, data, size);
+	buf[size] = '\0';
+	argv[0] = "hipmembench";
+	for (size_t i = 0; i <= size && argc < 65;) {
+		argv[argc++] = buf + i;
+		i += strlen(buf + i) + 1;
+	}
+	argv[argc] = NULL;
+	rc = hmb_cli_parse(argc, argv, benches, &cli, err, sizeof(err));
+	if (rc) {
+		REQUIRE(rc == 2 && err[0] && printable_line(err));
+	} else {
+		const struct hmb_options *o = &cli.opt;
+		REQUIRE(cli.version || cli.help || cli.kind != HMB_CMD_NONE);
+		REQUIRE(o->device >= 0 && o->reps >= 0 && o->warmup >= -1);
+		REQUIRE(o->sizes.n <= HMB_MAX_SIZES);
+		for (size_t i = 0; i < o->sizes.n; i++)
+			REQUIRE(o->sizes.v[i] > 0 && o->sizes.v[i] % 4 == 0);
+		for (int i = 0; i < o->nvalues; i++)
+			for (int j = 0; j < i; j++)
+				REQUIRE(strcmp(o->value_name[i], o->value_name[j]) != 0);
+		if (cli.kind == HMB_CMD_MODULE)
+			REQUIRE(cli.bench != NULL);
+		if (cli.kind == HMB_CMD_COMPARE && !cli.help)
+			REQUIRE(cli.nargs >= 2 && o->format != HMB_FORMAT_JSON);
+		if (o->output && strcmp(o->output, "-") == 0 && !cli.help && !cli.version)
+			REQUIRE(o->format == HMB_FORMAT_JSON);
+		if (cli.help)
+			REQUIRE(hmb_help_print(devnull, cli.help_topic, benches) == 0);
+	}
+	hmb_cli_free(&cli);
+	free(buf);
+	return 0;
+}

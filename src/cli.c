@@ -1,0 +1,518 @@
+/* cli.c - reading the command line into options; every check that needs no GPU. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "text.h"
+#include "util.h"
+
+const char *const hmb_builtin_commands[] = { "list", "info", "all", "help", "compare", NULL };
+
+static const struct global {
+	const char *name;
+	char short_name;
+	int takes_value;
+} globals[HMB_G_COUNT] = {
+	[HMB_G_DEVICE] = { "device", 'd', 1 },
+	[HMB_G_OUTPUT] = { "output", 'o', 1 },
+	[HMB_G_FORMAT] = { "format", 'f', 1 },
+	[HMB_G_SIZES] = { "sizes", 's', 1 },
+	[HMB_G_REPS] = { "reps", 'r', 1 },
+	[HMB_G_WARMUP] = { "warmup", 'w', 1 },
+	[HMB_G_QUICK] = { "quick", 'q', 0 },
+	[HMB_G_DRY_RUN] = { "dry-run", 'n', 0 },
+	[HMB_G_OVERSUBSCRIBE] = { "oversubscribe", 0, 1 },
+	[HMB_G_THRESHOLD] = { "threshold", 0, 1 },
+	[HMB_G_HELP] = { "help", 'h', 0 },
+	[HMB_G_VERSION] = { "version", 'V', 0 },
+	[HMB_G_CASE] = { "case", 'c', 1 },
+	[HMB_G_CASES] = { "cases", 0, 0 },
+	[HMB_G_DEVICES] = { "devices", 0, 1 },
+	[HMB_G_NO_ISOLATION] = { "no-isolation", 0, 0 },
+	[HMB_G_PEAK_GBPS] = { "peak-gbps", 0, 1 },
+	/* internal: a module of `all` in a process of its own (isolate.c) */
+	[HMB_G_CHILD_OUTPUT] = { "child-output", 0, 1 },
+};
+
+int hmb_parse_device_list(const char *text, int *out, int max)
+{
+	int n = 0;
+	const char *q = text;
+
+	while (*q) {
+		char *end;
+		long v;
+		errno = 0;
+		v = strtol(q, &end, 10);
+		if (errno || end == q || v < 0 || v > 1023 || n == max || (*end && *end != ','))
+			return -1;
+		for (int i = 0; i < n; i++)
+			if (out[i] == v)
+				return -1;
+		out[n++] = (int)v;
+		q = *end ? end + 1 : end;
+		if (*end && !*q)
+			return -1;
+	}
+	return n ? n : -1;
+}
+
+/* One long option: a global (id >= 0) or a module's (decl). */
+struct longopt {
+	const char *name;
+	int id;
+	const struct hmb_opt_decl *decl;
+	const struct hmb_bench *owner;
+};
+
+struct parser {
+	struct hmb_cli *cli;
+	const struct hmb_bench *const *benches;
+	struct longopt *opts;
+	size_t nopts;
+	char *seen;                     /* seen[k]: opts[k] was given */
+	char *err;
+	size_t errlen;
+};
+
+static int usage(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int usage(struct parser *p, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(p->err, p->errlen, fmt, ap);
+	va_end(ap);
+	hmb_utf8_trim(p->err);
+	return 2;
+}
+
+/* Globals first, then each module option once (the first module that has it). */
+static void build_table(struct parser *p)
+{
+	size_t n = HMB_G_COUNT;
+
+	for (int i = 0; p->benches[i]; i++)
+		for (const struct hmb_opt_decl *d = p->benches[i]->options; d && d->name; d++)
+			n++;
+	p->opts = hmb_xcalloc(n, sizeof(*p->opts));
+	p->seen = hmb_xcalloc(n, 1);
+	for (int g = 0; g < HMB_G_COUNT; g++)
+		p->opts[p->nopts++] = (struct longopt){ globals[g].name, g, NULL, NULL };
+	for (int i = 0; p->benches[i]; i++)
+		for (const struct hmb_opt_decl *d = p->benches[i]->options; d && d->name; d++) {
+			int seen = 0;
+			for (size_t k = 0; k < p->nopts; k++)
+				seen |= strcmp(p->opts[k].name, d->name) == 0;
+			if (!seen)
+				p->opts[p->nopts++] = (struct longopt){ d->name, -1, d, p->benches[i] };
+		}
+}
+
+/* The option that name[0..len) names: exactly, or as the prefix of one. */
+static int find_long(struct parser *p, const char *name, size_t len, const struct longopt **out)
+{
+	const struct longopt *match = NULL;
+	char typed[64], list[512];
+	size_t nmatch = 0, used = 0;
+
+	for (size_t k = 0; k < p->nopts; k++)
+		if (strlen(p->opts[k].name) == len && strncmp(p->opts[k].name, name, len) == 0) {
+			*out = &p->opts[k];
+			return 0;
+		}
+	for (size_t k = 0; k < p->nopts; k++)
+		if (len && strncmp(p->opts[k].name, name, len) == 0) {
+			match = &p->opts[k];
+			nmatch++;
+			used += (size_t)snprintf(list + used, used < sizeof(list) ? sizeof(list) - used : 0,
+						 "%s--%s", used ? ", " : "", match->name);
+			if (used >= sizeof(list))
+				used = sizeof(list) - 1;
+		}
+	snprintf(typed, sizeof(typed), "%.*s", (int)(len < 60 ? len : 60), name);
+	if (nmatch == 0)
+		return usage(p, "unknown option '--%s%s'", hmb_shown(typed), len > 60 ? "..." : "");
+	if (nmatch > 1)
+		return usage(p, "option '--%s' is ambiguous: it could be %s", hmb_shown(typed), list);
+	*out = match;
+	return 0;
+}
+
+static int parse_whole(struct parser *p, const char *opt, const char *text, long min, long max,
+		       int *out)
+{
+	long v;
+	if (hmb_parse_long(text, &v) || v < min || v > max)
+		return usage(p, "--%s: '%s' must be a whole number from %ld to %ld", opt,
+			     hmb_shown(text), min, max);
+	*out = (int)v;
+	return 0;
+}
+
+static int set_format(struct parser *p, const char *v)
+{
+	static const char *const names[] = { "table", "json", "csv", "markdown" };
+	for (int i = 0; i < 4; i++)
+		if (strcmp(v, names[i]) == 0) {
+			p->cli->opt.format = (enum hmb_format)i;
+			return 0;
+		}
+	return usage(p, "--format: unknown format '%s': use table, json, csv or markdown",
+		     hmb_shown(v));
+}
+
+static int set_sizes(struct parser *p, const char *v)
+{
+	struct hmb_sizes *s = &p->cli->opt.sizes;
+	char why[256];
+
+	if (hmb_parse_sizes(v, s, why, sizeof(why)) != 0)
+		return usage(p, "--sizes: %s", why);
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i] % 4)
+			return usage(p, "--sizes: %s is not a multiple of 4 bytes (data is verified "
+				     "as 32-bit words)", hmb_format_size(s->v[i], why, sizeof(why)));
+	return 0;
+}
+
+static int set_global(struct parser *p, int id, const char *v)
+{
+	struct hmb_options *o = &p->cli->opt;
+	double x;
+
+	p->cli->given |= 1u << id;
+	switch (id) {
+	case HMB_G_DEVICE: return parse_whole(p, "device", v, 0, 1000000, &o->device);
+	case HMB_G_OUTPUT: o->output = v; return 0;
+	case HMB_G_FORMAT: return set_format(p, v);
+	case HMB_G_SIZES: return set_sizes(p, v);
+	case HMB_G_REPS: return parse_whole(p, "reps", v, 1, 1000000, &o->reps);
+	case HMB_G_WARMUP: return parse_whole(p, "warmup", v, 0, 1000000, &o->warmup);
+	case HMB_G_QUICK: o->quick = 1; return 0;
+	case HMB_G_DRY_RUN: o->dry_run = 1; return 0;
+	case HMB_G_OVERSUBSCRIBE:
+		if (hmb_parse_double(v, &x) || !(x > 0) || x > 64)
+			return usage(p, "--oversubscribe: '%s' must be a factor above 0 and at most 64",
+				     hmb_shown(v));
+		o->oversubscribe = x;
+		return 0;
+	case HMB_G_THRESHOLD:
+		if (hmb_parse_double(v, &x) || !(x >= 0) || x > 1000)
+			return usage(p, "--threshold: '%s' must be a percentage from 0 to 1000",
+				     hmb_shown(v));
+		o->threshold = x;
+		return 0;
+	case HMB_G_HELP: p->cli->help = 1; return 0;
+	case HMB_G_VERSION: p->cli->version = 1; return 0;
+	case HMB_G_CASE: /* repeatable: every pattern counts */
+		if (!*v)
+			return usage(p, "--case: empty pattern");
+		if (o->ncases == (int)(sizeof(o->cases) / sizeof(o->cases[0])))
+			return usage(p, "--case: at most %d patterns",
+				     (int)(sizeof(o->cases) / sizeof(o->cases[0])));
+		o->cases[o->ncases++] = v;
+		return 0;
+	case HMB_G_CASES: p->cli->list_cases = 1; return 0;
+	case HMB_G_DEVICES: {
+		int list[64];
+		if (strcmp(v, "all") != 0 && hmb_parse_device_list(v, list, 64) < 0)
+			return usage(p, "--devices: '%s' must be 'all' or a list of GPU ordinals "
+				     "such as 0,1,3", hmb_shown(v));
+		o->devices = v;
+		return 0;
+	}
+	case HMB_G_NO_ISOLATION: o->no_isolation = 1; return 0;
+	case HMB_G_PEAK_GBPS:
+		if (hmb_parse_double(v, &x) || !(x > 0) || x > 100000)
+			return usage(p, "--peak-gbps: '%s' must be a bandwidth in GB/s above 0 and "
+				     "at most 100000", hmb_shown(v));
+		o->peak_gbps = x;
+		return 0;
+	case HMB_G_CHILD_OUTPUT: o->child_output = v; return 0;
+	}
+	return usage(p, "internal: unknown option id %d", id);
+}
+
+static int set_option(struct parser *p, const struct longopt *lo, const char *v)
+{
+	char why[512];
+
+	if (lo->id >= 0)
+		return set_global(p, lo->id, v);
+	if (hmb_opt_validate(lo->decl, v ? v : "", why, sizeof(why)) != 0)
+		return usage(p, "%s", why);
+	p->seen[lo - p->opts] = 1;
+	if (hmb_opt_set(&p->cli->opt, lo->name, v ? v : "") != 0)
+		return usage(p, "too many module options");
+	return 0;
+}
+
+static int takes_value(const struct longopt *lo)
+{
+	return lo->id >= 0 ? globals[lo->id].takes_value : lo->decl->type != HMB_OPT_FLAG;
+}
+
+/* "--name", "--name=value" or "--name value"; *i moves past a value taken. */
+static int long_option(struct parser *p, int argc, char **argv, int *i)
+{
+	const char *name = argv[*i] + 2, *eq = strchr(name, '=');
+	size_t len = eq ? (size_t)(eq - name) : strlen(name);
+	const struct longopt *lo = NULL;
+	int rc = find_long(p, name, len, &lo);
+
+	if (rc)
+		return rc;
+	if (!takes_value(lo)) {
+		if (eq)
+			return usage(p, "--%s takes no value (given '%s')", lo->name, hmb_shown(eq + 1));
+		return set_option(p, lo, NULL);
+	}
+	if (eq)
+		return set_option(p, lo, eq + 1);
+	if (*i + 1 >= argc)
+		return usage(p, "--%s needs a value", lo->name);
+	return set_option(p, lo, argv[++*i]);
+}
+
+/* "-q", "-qn", "-s4K", "-s 4K". */
+static int short_options(struct parser *p, int argc, char **argv, int *i)
+{
+	for (const char *c = argv[*i] + 1; *c; c++) {
+		int id = -1;
+		for (int g = 0; g < HMB_G_COUNT; g++)
+			if (globals[g].short_name && globals[g].short_name == *c)
+				id = g;
+		if (id < 0) {
+			char typed[8];
+			size_t n = hmb_utf8_seq((const unsigned char *)c, strlen(c));
+			snprintf(typed, sizeof(typed), "%.*s", (int)(n ? n : 1), c);
+			return usage(p, "unknown option '-%s'", hmb_shown(typed));
+		}
+		if (!globals[id].takes_value) {
+			int rc = set_global(p, id, NULL);
+			if (rc)
+				return rc;
+			continue;
+		}
+		if (c[1])
+			return set_global(p, id, c + 1);
+		if (*i + 1 >= argc)
+			return usage(p, "-%c (--%s) needs a value", *c, globals[id].name);
+		return set_global(p, id, argv[++*i]);
+	}
+	return 0;
+}
+
+static const char *const command_names[] = {
+	[HMB_CMD_HELP] = "help", [HMB_CMD_LIST] = "list", [HMB_CMD_COMPARE] = "compare",
+	[HMB_CMD_INFO] = "info", [HMB_CMD_ALL] = "all",
+};
+
+static const struct hmb_bench *find_bench(const struct hmb_bench *const *benches, const char *name)
+{
+	for (int i = 0; benches[i]; i++)
+		if (strcmp(benches[i]->name, name) == 0)
+			return benches[i];
+	return NULL;
+}
+
+/* A command or module by name: 0, or 2 when there is none. */
+static int command_kind(struct parser *p, const char *name, enum hmb_command *kind,
+			const struct hmb_bench **bench)
+{
+	for (int k = HMB_CMD_HELP; k <= HMB_CMD_ALL; k++)
+		if (strcmp(name, command_names[k]) == 0) {
+			*kind = (enum hmb_command)k;
+			return 0;
+		}
+	if ((*bench = find_bench(p->benches, name))) {
+		*kind = HMB_CMD_MODULE;
+		return 0;
+	}
+	return 2;
+}
+
+/* Options that do not go with this command: 0, or 2 naming the first. */
+static int refuse_options(struct parser *p, unsigned allowed, int modules_allowed,
+			  const char *command)
+{
+	unsigned extra = p->cli->given & ~allowed & ~(1u << HMB_G_HELP);
+
+	for (int g = 0; g < HMB_G_COUNT; g++)
+		if (extra & (1u << g))
+			return usage(p, "--%s does not go with %s", globals[g].name, command);
+	if (modules_allowed)
+		return 0;
+	for (size_t k = HMB_G_COUNT; k < p->nopts; k++)
+		if (p->seen[k])
+			return usage(p, "--%s does not go with %s (it is an option of the %s module)",
+				     p->opts[k].name, command, p->opts[k].owner->name);
+	return 0;
+}
+
+static int check_help(struct parser *p)
+{
+	struct hmb_cli *c = p->cli;
+	enum hmb_command kind;
+	const struct hmb_bench *b;
+	int rc = refuse_options(p, 0, 0, "help");
+
+	if (rc)
+		return rc;
+	if (c->nargs > 1)
+		return usage(p, "help takes one command; unexpected argument '%s'",
+			     hmb_shown(c->args[1]));
+	if (c->nargs == 1 && command_kind(p, c->args[0], &kind, &b) != 0)
+		return usage(p, "help: unknown command '%s'", hmb_shown(c->args[0]));
+	c->help = 1;
+	c->help_topic = c->nargs ? c->args[0] : NULL;
+	return 0;
+}
+
+/* info, all and the modules: what reaches a run. */
+static int check_run(struct parser *p)
+{
+	struct hmb_cli *c = p->cli;
+	struct hmb_options *o = &c->opt;
+	unsigned run_opts = ((1u << HMB_G_COUNT) - 1) & ~(1u << HMB_G_THRESHOLD) &
+			    ~(1u << HMB_G_CASES);
+	unsigned info_opts = (1u << HMB_G_DEVICE) | (1u << HMB_G_OUTPUT) | (1u << HMB_G_FORMAT) |
+			     (1u << HMB_G_DRY_RUN) | (1u << HMB_G_PEAK_GBPS);
+	int rc;
+
+	if (c->nargs)
+		return usage(p, "unexpected argument '%s' after '%s'", hmb_shown(c->args[0]),
+			     c->command);
+	if (c->given & 1u << HMB_G_THRESHOLD)
+		return usage(p, "--threshold goes with compare");
+	if (o->format == HMB_FORMAT_MARKDOWN)
+		return usage(p, "--format markdown goes with compare");
+	if (c->kind == HMB_CMD_INFO) {
+		if ((rc = refuse_options(p, info_opts, 0, "info")))
+			return rc;
+		if (o->format == HMB_FORMAT_CSV)
+			return usage(p, "--format csv does not go with info (it has no results): use "
+				     "table or json");
+	} else if ((rc = refuse_options(p, run_opts, 1, c->command))) {
+		return rc;
+	}
+	if ((c->given & 1u << HMB_G_NO_ISOLATION) && c->kind != HMB_CMD_ALL)
+		return usage(p, "--no-isolation goes with all");
+	if ((c->given & 1u << HMB_G_DEVICES) && (c->given & 1u << HMB_G_DEVICE) &&
+	    !o->child_output)
+		return usage(p, "--devices and --device do not go together: --devices names every "
+			     "GPU to run on");
+	if ((c->given & 1u << HMB_G_DEVICES) && (c->given & 1u << HMB_G_NO_ISOLATION))
+		return usage(p, "--devices runs each GPU in a process of its own: it does not go "
+			     "with --no-isolation");
+	if (o->child_output) {
+		/* a module of `all` in its own process: the parent's command line,
+		 * with the parent's choice of GPU; checked there already */
+		o->devices = NULL;
+		return 0;
+	}
+	for (size_t k = HMB_G_COUNT; k < p->nopts; k++)
+		if (p->seen[k] && c->kind == HMB_CMD_MODULE &&
+		    p->opts[k].owner != c->bench)
+			return usage(p, "--%s is an option of the %s module, not of %s",
+				     p->opts[k].name, p->opts[k].owner->name, c->command);
+	if (o->output && strcmp(o->output, "-") == 0) {
+		/* stdout carries the document: nothing else may go there */
+		if ((c->given & 1u << HMB_G_FORMAT) && o->format != HMB_FORMAT_JSON)
+			return usage(p, "--output - writes the JSON document to stdout: it cannot go "
+				     "with --format %s", o->format == HMB_FORMAT_CSV ? "csv" : "table");
+		o->format = HMB_FORMAT_JSON;
+	}
+	return 0;
+}
+
+static int check_command(struct parser *p)
+{
+	struct hmb_cli *c = p->cli;
+	int rc;
+
+	if (c->version)
+		return 0;
+	if (!c->command) {
+		if (c->help)
+			return 0;
+		return usage(p, "no command given; usage: hipmembench [options] <command> "
+			     "[module options]");
+	}
+	if (command_kind(p, c->command, &c->kind, &c->bench) != 0)
+		return usage(p, "unknown command '%s'", hmb_shown(c->command));
+	if (c->help && c->kind != HMB_CMD_HELP) {
+		c->help_topic = c->command;
+		return 0;
+	}
+	switch (c->kind) {
+	case HMB_CMD_HELP:
+		return check_help(p);
+	case HMB_CMD_LIST:
+		if (c->nargs)
+			return usage(p, "unexpected argument '%s' after 'list'", hmb_shown(c->args[0]));
+		return refuse_options(p, 1u << HMB_G_CASES, 0, "list");
+	case HMB_CMD_COMPARE:
+		if ((rc = refuse_options(p, (1u << HMB_G_FORMAT) | (1u << HMB_G_THRESHOLD), 0,
+					 "compare")))
+			return rc;
+		if (c->opt.format == HMB_FORMAT_JSON)
+			return usage(p, "compare: --format json is not a comparison format: use table, "
+				     "csv or markdown");
+		if (c->nargs < 2)
+			return usage(p, "compare needs a base document and at least one other");
+		return 0;
+	default:
+		return check_run(p);
+	}
+}
+
+int hmb_cli_parse(int argc, char **argv, const struct hmb_bench *const *benches,
+		  struct hmb_cli *out, char *err, size_t errlen)
+{
+	struct parser p = { out, benches, NULL, 0, NULL, err, errlen };
+	int only_args = 0, rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->opt.warmup = -1;
+	out->opt.threshold = -1;
+	out->opt.argc = argc;
+	out->opt.argv = argv;
+	out->args = hmb_xcalloc((size_t)(argc > 0 ? argc : 1), sizeof(*out->args));
+	err[0] = '\0';
+	build_table(&p);
+	for (int i = 1; i < argc && !rc; i++) {
+		const char *a = argv[i];
+		if (only_args || a[0] != '-' || a[1] == '\0') {
+			if (!out->command) {
+				out->command = argv[i];
+				out->command_index = i;
+			} else
+				out->args[out->nargs++] = argv[i];
+		} else if (strcmp(a, "--") == 0) {
+			only_args = 1;
+		} else if (a[1] == '-') {
+			rc = long_option(&p, argc, argv, &i);
+		} else {
+			rc = short_options(&p, argc, argv, &i);
+		}
+	}
+	if (!rc)
+		rc = check_command(&p);
+	free(p.opts);
+	free(p.seen);
+	return rc;
+}
+
+void hmb_cli_free(struct hmb_cli *cli)
+{
+	free(cli->args);
+	cli->args = NULL;
+	cli->nargs = 0;
+}

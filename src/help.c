@@ -1,0 +1,182 @@
+/* help.c - every help text; lines are wrapped to stay within 80 columns. */
+#include "help.h"
+
+#include <string.h>
+
+#include "bench.h"
+#include "cli.h"
+
+#define WIDTH 79   /* the last column a help line may use */
+#define LEFT 22    /* where an item's description starts */
+
+/* Print text from column col on; a line of it that would pass WIDTH is
+ * broken between words, continuation lines start at column indent. Ends the
+ * line. */
+static void wrap(FILE *out, int col, int indent, const char *text)
+{
+	for (const char *line = text;;) {
+		size_t len = strcspn(line, "\n");
+		if (col + (int)len <= WIDTH) {
+			fwrite(line, 1, len, out);
+		} else {
+			for (const char *p = line, *end = line + len; p < end;) {
+				size_t word = strcspn(p, " \n");
+				if (col > indent && col + 1 + (int)word > WIDTH) {
+					fprintf(out, "\n%*s", indent, "");
+					col = indent;
+				} else if (p > line) {
+					fputc(' ', out);
+					col++;
+				}
+				fwrite(p, 1, word, out);
+				col += (int)word;
+				p += word;
+				while (p < end && *p == ' ')
+					p++;
+			}
+		}
+		if (!line[len])
+			break;
+		fprintf(out, "\n%*s", indent, "");
+		col = indent;
+		line += len + 1;
+	}
+	fputc('\n', out);
+}
+
+/* "  LEFT   description", the description wrapped at column LEFT. */
+static void item(FILE *out, const char *left, const char *text)
+{
+	int col = fprintf(out, "  %s", left);
+
+	if (col + 1 > LEFT) {
+		fputc('\n', out);
+		col = 0;
+	}
+	fprintf(out, "%*s", LEFT - col, "");
+	wrap(out, LEFT, LEFT, text);
+}
+
+static const struct {
+	const char *name, *left, *usage, *summary, *text;
+} builtins[] = {
+	{ "list", "list [--cases]", "hipmembench list [--cases]", "modules and what they measure",
+	  "One line per module: its name and what it measures. With --cases, one line per "
+	  "case each module can record: the names --case matches." },
+	{ "info", "info", "hipmembench [-d N] [-o FILE] [-f table|json] [-n] info",
+	  "the device and what decides its memory behaviour",
+	  "The host, the device, its PCIe link and the attributes that decide how memory "
+	  "moves (managed memory, pageable access, pools, VMM, XNACK), as a table or, with "
+	  "--output or --format json, as a JSON document without results." },
+	{ "all", "all", "hipmembench [options] all [module options]",
+	  "every module, each in a process of its own",
+	  "Every module in turn, with the global options and the options of every "
+	  "module, each in a process of its own so that what one leaves behind in the "
+	  "runtime cannot change another's figures. The per-GPU modules run on --device "
+	  "(or on each GPU of --devices), node across every GPU. One JSON document holds "
+	  "all their results, the order the modules ran in and each one's wall time." },
+	{ "help", "help [COMMAND]", "hipmembench help [COMMAND]",
+	  "this text, or a command's help", "Help on hipmembench, or on one command or module." },
+	{ "compare", "compare BASE OTHER...",
+	  "hipmembench [-f table|csv|markdown] [--threshold PCT] compare BASE.json OTHER.json...",
+	  "figures of runs side by side, with ratios",
+	  "Results are matched by module, case and parameters across the documents; every "
+	  "figure of OTHER is shown beside BASE's with their ratio. --threshold PCT marks a "
+	  "figure worse by more than PCT% and then exits 1. --format csv or markdown prints "
+	  "the table in that format." },
+};
+
+static const char *const global_options[][2] = {
+	{ "-d, --device N", "GPU ordinal (default 0)" },
+	{ "-o, --output FILE", "write the JSON document to FILE, a regular file, or to "
+			       "stdout with '-'; rewritten as the run goes, so nothing "
+			       "measured is lost" },
+	{ "-f, --format F", "stdout: table (default), json or csv; markdown for compare" },
+	{ "-s, --sizes LIST", "sizes, e.g. 4K,64M,1G or ranges 4K:1G:x4, 1M:8M:+1M; "
+			      "multiples of 4 bytes, at most 64" },
+	{ "-r, --reps N", "timed repetitions per case (1 to 1000000)" },
+	{ "-w, --warmup N", "untimed repetitions first (0 to 1000000)" },
+	{ "-q, --quick", "small sizes, few repetitions: a smoke run" },
+	{ "-n, --dry-run", "check the command line, list what would run and write the "
+			   "document without opening a GPU (checks a batch job's settings)" },
+	{ "-c, --case PATTERN", "only cases whose name matches the shell pattern, e.g. "
+				"'h2d/pinned/*' (repeatable; `list --cases` names them)" },
+	{ "--devices all|LIST", "all or a module on each GPU of LIST in turn (all: every "
+				"visible GPU), each in a process of its own; records carry "
+				"their device" },
+	{ "--no-isolation", "all: every module in this one process (for debugging; "
+			    "modules may then change each other's figures)" },
+	{ "--peak-gbps X", "the host link's peak per direction in GB/s, where it is not "
+			   "PCIe (Infinity Fabric, NVLink-C2C) or cannot be read" },
+	{ "--oversubscribe F", "allow managed memory up to F x free device memory. Off by "
+			       "default: oversubscribing can make a shared GPU unresponsive "
+			       "for everyone on it." },
+	{ "--threshold PCT", "compare: exit 1 when a figure is worse by more than PCT%" },
+	{ "-h, --help", "help (after a command: that command's help)" },
+	{ "-V, --version", "version" },
+};
+
+static void global_help(FILE *out, const struct hmb_bench *const *benches)
+{
+	fputs("usage: hipmembench [options] <command> [module options]\n\n", out);
+	wrap(out, 0, 0, "Measures how memory moves between host and GPU through the HIP "
+	     "runtime; every figure can be written as JSON (--output).");
+	fputs("\ncommands:\n", out);
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+		item(out, builtins[i].left, builtins[i].summary);
+	for (int i = 0; benches[i]; i++)
+		item(out, benches[i]->name, benches[i]->summary);
+	fputs("\noptions:\n", out);
+	for (size_t i = 0; i < sizeof(global_options) / sizeof(global_options[0]); i++)
+		item(out, global_options[i][0], global_options[i][1]);
+	fputc('\n', out);
+	wrap(out, 0, 0, "Options go before or after the command; a long option may be "
+	     "shortened to a unique prefix; an option given twice counts with its last value.");
+	fputc('\n', out);
+	wrap(out, 0, 0, "exit status: 0 ok, 1 a measurement failed, 2 usage error, 3 no usable "
+	     "GPU, 130/143 interrupted (results so far are written).");
+}
+
+static void bench_help(FILE *out, const struct hmb_bench *b)
+{
+	fprintf(out, "usage: hipmembench [options] %s [module options]\n\n", b->name);
+	wrap(out, 0, 0, b->summary);
+	if (b->help) {
+		fputc('\n', out);
+		wrap(out, 0, 0, b->help);
+	}
+	if (b->options && b->options[0].name) {
+		fputs("\nmodule options:\n", out);
+		for (const struct hmb_opt_decl *d = b->options; d->name; d++) {
+			char left[64];
+			snprintf(left, sizeof(left), "--%s%s%s", d->name, d->arg ? " " : "",
+				 d->arg ? d->arg : "");
+			item(out, left, d->help);
+		}
+	}
+	fputs("\nglobal options: see hipmembench --help\n", out);
+}
+
+int hmb_help_print(FILE *out, const char *topic, const struct hmb_bench *const *benches)
+{
+	if (!topic) {
+		global_help(out, benches);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+		if (strcmp(topic, builtins[i].name) == 0) {
+			fputs("usage: ", out);
+			wrap(out, 7, 12, builtins[i].usage);
+			fputc('\n', out);
+			wrap(out, 0, 0, builtins[i].text);
+			if (strcmp(topic, "all") == 0 || strcmp(topic, "info") == 0)
+				fputs("\nglobal options: see hipmembench --help\n", out);
+			return 0;
+		}
+	for (int i = 0; benches[i]; i++)
+		if (strcmp(topic, benches[i]->name) == 0) {
+			bench_help(out, benches[i]);
+			return 0;
+		}
+	return -1;
+}
