@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "loaded.h"
 #include "fuzz_check.h"
 
 static char path[64];

@@ -33,10 +33,14 @@ static const struct hmb_opt_decl vmm_opts[] = {
 	{ "call-sizes", HMB_OPT_SIZES, "LIST", "chunk sizes", 0, 0, 0 },
 	{ NULL, 0, NULL, NULL, 0, 0, 0 },
 };
-static const struct hmb_bench memcpy_b = { "memcpy", "copies", 0, NULL, "help", NULL };
-static const struct hmb_bench overlap_b = { "overlap", "overlap", 0, overlap_opts, "help", NULL };
-static const struct hmb_bench pool_b = { "pool", "pools", 0, pool_opts, "help", NULL };
-static const struct hmb_bench vmm_b = { "vmm", "growth", 0, vmm_opts, "help", NULL };
+static const struct hmb_bench memcpy_b = { .name = "memcpy", .summary = "copies",
+						.options = NULL, .help = "help" };
+static const struct hmb_bench overlap_b = { .name = "overlap", .summary = "overlap",
+						.options = overlap_opts, .help = "help" };
+static const struct hmb_bench pool_b = { .name = "pool", .summary = "pools",
+						.options = pool_opts, .help = "help" };
+static const struct hmb_bench vmm_b = { .name = "vmm", .summary = "growth",
+						.options = vmm_opts, .help = "help" };
 static const struct hmb_bench *const benches[] = { &memcpy_b, &overlap_b, &pool_b, &vmm_b, NULL };
 
 static FILE *devnull;

@@ -7,30 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loaded.h"
 #include "significance.h"
 #include "util.h"
-
-int hmb_unit_direction(const char *unit)
-{
-	if (!strcmp(unit, "GB/s") || !strcmp(unit, "x") || !strcmp(unit, "ratio"))
-		return 1;
-	if (!strcmp(unit, "s") || !strcmp(unit, "us"))
-		return -1;
-	return 0;
-}
-
-void hmb_loaded_free(struct hmb_loaded *l)
-{
-	for (size_t i = 0; i < l->n; i++) {
-		free(l->fig[i].key);
-		free(l->fig[i].label);
-		free(l->fig[i].name);
-		free(l->fig[i].unit);
-		free(l->fig[i].samples);
-	}
-	free(l->fig);
-	memset(l, 0, sizeof(*l));
-}
 
 /* Identity order: key, figure name, then place in the document, so that
  * repeated identities pair up in the order they appear. */

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compare.h"
+#include "loaded.h"
 #include "platform/hip.h"
 #include "report.h"
 #include "sizes.h"
