@@ -141,11 +141,7 @@ include mk/install.mk
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 ifeq ($(SANITIZE),1)
   CFLAGS += $(SAN_FLAGS)
-  ifeq ($(PLATFORM),nvidia)
-    LDLIBS += -Xcompiler -fsanitize=address -Xcompiler -fsanitize=undefined
-  else
-    LDLIBS += $(SAN_FLAGS)
-  endif
+  LDLIBS += $(SAN_FLAGS)
 endif
 
 FUZZ_CC      ?= clang
