@@ -15,7 +15,9 @@
  *   advise-.../first-kernel    the first kernel under hipMemAdvise: read-
  *                              mostly (a read-only kernel that checks every
  *                              word), preferred location device or host,
- *                              accessed-by device
+ *                              accessed-by device; coarse-grain (AMD only:
+ *                              hipMemAdviseSetCoarseGrain, one record
+ *                              "unsupported" with the reason elsewhere)
  *   prefetch+read-mostly/prefetch      the prefetch of a read-mostly range
  *   prefetch+read-mostly/first-kernel  the read-only kernel after it
  *   back/host-sum-resident     the host sums every word of pages already on
@@ -34,6 +36,12 @@
  * grid_stride say how a launch covered the buffer; --grid-stride gives the
  * capped grid-stride launch other modules use, for comparison): a grid-stride
  * walk changes the order in which pages fault, and with it the figure.
+ *
+ * What the figures mean depends on how the GPU reaches managed memory
+ * (params.access_mode, from the memory model: src/memmodel.h): with XNACK
+ * off on AMD the pages stay in host memory and every GPU access crosses the
+ * link, so "first-kernel" is a kernel reading over the link, not page
+ * faults with migration (docs/amd.md has the table).
  *
  * Reading it: GB/s = buffer bytes / median time. speedup_over_on_demand =
  * median of on-demand/first-kernel / median of the case. The back cases
@@ -58,12 +66,21 @@
 #include "../src/measure.h"
 #include "../src/verify.h"
 
+/* hipMemAdviseSetCoarseGrain: AMD, in every HIP this project builds with */
+#if !defined(HMB_PLATFORM_NVIDIA) && defined(HIP_VERSION_MAJOR) && HIP_VERSION_MAJOR >= 5
+#define HAVE_COARSE_GRAIN 1
+#else
+#define HAVE_COARSE_GRAIN 0
+#endif
+
 #define PAGE_WORDS (4096 / sizeof(uint32_t)) /* the host touches one word per 4 KiB */
 #define SLOW_REPS 3  /* fault-driven cases: about 0.2-0.6 s per sample at 1 GiB */
 
-enum advice { NO_ADVICE, READ_MOSTLY, PREFERRED_DEVICE, PREFERRED_HOST, ACCESSED_BY };
+enum advice { NO_ADVICE, READ_MOSTLY, PREFERRED_DEVICE, PREFERRED_HOST, ACCESSED_BY,
+	      COARSE_GRAIN };
 static const char *const advice_name[] = { "none", "read-mostly", "preferred-location=device",
-					   "preferred-location=host", "accessed-by=device" };
+					   "preferred-location=host", "accessed-by=device",
+					   "coarse-grain" };
 
 /* GPU steps of a case: untimed before the sample, or timed. */
 enum { PREFETCH = 1, KERNEL = 2, READ = 4 };
@@ -89,6 +106,7 @@ static struct hmb_record *new_record(struct hmb_ctx *ctx, const char *name, size
 		return NULL;
 	}
 	hmb_param_num(r, "size", (double)bytes);
+	hmb_param_str(r, "access_mode", hmb_access_name(ctx->dev->model.managed_access));
 	hmb_record_bytes(r, (double)bytes);
 	return r;
 }
@@ -184,6 +202,8 @@ static const struct gpu_spec gpu_specs[] = {
 	{ "prefetch+read-mostly/first-kernel", READ_MOSTLY, 1, PREFETCH, READ, 0,
 	  "read-only kernel (reads every word and counts mismatches) after an untimed "
 	  "prefetch to the device" },
+	{ "advise-coarse-grain/first-kernel", COARSE_GRAIN, 1, 0, KERNEL, 1,
+	  "increment kernel (+1 to every word)" },
 };
 
 struct gpu_case {
@@ -217,6 +237,15 @@ static int apply_advice(const struct gpu_case *k, int set)
 	case ACCESSED_BY:
 		HMB_CHECK(hipMemAdvise(p, n, set ? hipMemAdviseSetAccessedBy
 						 : hipMemAdviseUnsetAccessedBy, dev));
+		break;
+	case COARSE_GRAIN:
+#if HAVE_COARSE_GRAIN
+		HMB_CHECK(hipMemAdvise(p, n, set ? hipMemAdviseSetCoarseGrain
+						 : hipMemAdviseUnsetCoarseGrain, dev));
+#else
+		hmb_set_error("this build has no hipMemAdviseSetCoarseGrain");
+		return -1;
+#endif
 		break;
 	case NO_ADVICE:
 		break;
@@ -382,16 +411,55 @@ static const struct hmb_case_ops gpu_ops = { gpu_setup, gpu_prepare, gpu_op, gpu
 static const struct hmb_case_ops resident_ops = { gpu_setup, NULL, gpu_op, gpu_verify,
 						  gpu_teardown };
 
+/* 1 (and why in buf) when the coarse-grain advice cannot be given here. */
+static int coarse_grain_missing(const struct hmb_ctx *ctx, char *buf, size_t len)
+{
+	const struct hmb_kind_info *k = &ctx->dev->model.kinds[HMB_KIND_MANAGED_COARSE_GRAINED];
+
+	if (!k->supported) {
+		if (buf)
+			snprintf(buf, len, "%s", k->reason);
+		return 1;
+	}
+	if (!HAVE_COARSE_GRAIN) {
+		if (buf)
+			snprintf(buf, len, "this build's HIP has no hipMemAdviseSetCoarseGrain");
+		return 1;
+	}
+	return 0;
+}
+
+/* The coarse-grain advice where it cannot be given: one record, no size. */
+static void run_coarse_unsupported(struct hmb_ctx *ctx)
+{
+	char why[256];
+	struct hmb_record *r;
+
+	if (!coarse_grain_missing(ctx, why, sizeof(why)))
+		return;
+	r = hmb_case(ctx, "advise-coarse-grain/first-kernel");
+	if (!hmb_selected(ctx, r->name)) {
+		hmb_record_free(r);
+		return;
+	}
+	hmb_param_str(r, "access_mode", hmb_access_name(ctx->dev->model.managed_access));
+	hmb_param_str(r, "advice", advice_name[COARSE_GRAIN]);
+	hmb_record_status(r, HMB_UNSUPPORTED, "%s", why);
+	hmb_commit(ctx, r);
+}
+
 static void run_gpu_cases(struct hmb_ctx *ctx, struct managed *m)
 {
 	for (size_t i = 0; i < sizeof(gpu_specs) / sizeof(gpu_specs[0]) && !hmb_interrupted();
 	     i++) {
 		const struct gpu_spec *s = &gpu_specs[i];
 		struct gpu_case k = { .spec = s, .m = m, .p = m->buf, .bytes = m->size };
-		struct hmb_record *r = run_gpu_case(ctx, &k, s->host_first || s->before
-								  ? &gpu_ops : &resident_ops);
+		struct hmb_record *r;
 		double med;
 
+		if (s->advice == COARSE_GRAIN && coarse_grain_missing(ctx, NULL, 0))
+			continue; /* one record for the module: run_coarse_unsupported */
+		r = run_gpu_case(ctx, &k, s->host_first || s->before ? &gpu_ops : &resident_ops);
 		if (!r)
 			continue;
 		med = hmb_median(r);
@@ -703,12 +771,12 @@ static const char *const cases[] = {
 	"advise-read-mostly/first-kernel", "advise-preferred-device/first-kernel",
 	"advise-preferred-host/first-kernel", "advise-accessed-by-device/first-kernel",
 	"prefetch+read-mostly/prefetch", "prefetch+read-mostly/first-kernel",
-	"back/host-sum-resident", "back/cpu-read-after-gpu", "back/prefetch-to-host",
+	"advise-coarse-grain/first-kernel", "back/host-sum-resident", "back/cpu-read-after-gpu", "back/prefetch-to-host",
 	"touch/gpu-first", "touch/host-first", "static/__managed__", "attach/stream-single",
 	NULL,
 };
-#define BUFFER_CASES 14    /* cases[0..14) use the module's buffer of each size */
-#define PER_SIZE_CASES 16  /* the touch cases, on fresh buffers, complete a size */
+#define BUFFER_CASES 15    /* cases[0..15) use the module's buffer of each size */
+#define PER_SIZE_CASES 17  /* the touch cases, on fresh buffers, complete a size */
 
 static int any_selected(struct hmb_ctx *ctx, int from, int to)
 {
@@ -772,6 +840,8 @@ static int run(struct hmb_ctx *ctx)
 		run_static(ctx, &m);
 	if (!hmb_interrupted())
 		run_attach(ctx, &m);
+	if (!hmb_interrupted())
+		run_coarse_unsupported(ctx);
 	return 0;
 }
 
@@ -795,7 +865,11 @@ const struct hmb_bench hmb_bench_managed = {
 		"by page faults; speedup_over_on_demand compares medians with it.\n"
 		"back/* report migration_s = median - median of back/host-sum-resident.\n"
 		"Kernels run one element per thread (--grid-stride: capped grid-stride);\n"
-		"params give the geometry, observed fields where the pages were.",
+		"params give the geometry, observed fields where the pages were.\n"
+		"params.access_mode says how the GPU reaches managed memory: with XNACK\n"
+		"off on AMD nothing migrates on faults, kernels read host memory over the\n"
+		"link. advise-coarse-grain/first-kernel is AMD only (one unsupported\n"
+		"record elsewhere).",
 	.cases = cases,
 	.run = run,
 };

@@ -1,13 +1,21 @@
 /*
  * memcpy - host<->device and device<->device copy bandwidth and latency.
  *
- * Host memory comes in four kinds: pageable (aligned malloc, the driver
- * stages it through its own pinned buffers), pinned (hipHostMalloc),
+ * Host memory comes in four kinds everywhere: pageable (aligned malloc, the
+ * driver stages it through its own pinned buffers), pinned (hipHostMalloc),
  * registered (malloc then hipHostRegister: pinned after the fact) and
  * write-combined pinned (hipHostMalloc(WriteCombined): fast for the host to
- * write and the device to read, uncached for host reads). Each is copied
- * host-to-device (h2d) and device-to-host (d2h) with hipMemcpy (sync) and
- * hipMemcpyAsync (async); device-to-device (d2d) copies complete the set.
+ * write and the device to read, uncached for host reads). AMD adds
+ * pinned-coherent, pinned-noncoherent, write-combined-coherent and uncached
+ * host memory, and fine-grained (and uncached) device memory: the memory
+ * model (src/memmodel.h) says which kinds this platform has; each kind it
+ * lacks is one `<kind>/unsupported` record with its reason (all the AMD
+ * kinds on NVIDIA). Each host kind is copied host-to-device (h2d) and
+ * device-to-host (d2h) with hipMemcpy (sync) and hipMemcpyAsync (async);
+ * device-to-device (d2d) copies complete the set. A device kind is copied
+ * h2d and d2h against pinned host memory, and d2d within itself. Every
+ * record says the coherence of its memory on this platform (params
+ * coherence; AMD: fine- or coarse-grained, and what decided it).
  *
  * What each timed region contains (params.timed says it per record):
  *  - async, page-locked host memory and d2d: one hipMemcpyAsync between HIP
@@ -42,8 +50,15 @@
 enum direction { H2D, D2H, D2D };
 enum api { ASYNC, SYNC };
 
-static const enum hmb_mem host_kinds[] = { HMB_MEM_PAGEABLE, HMB_MEM_PINNED,
-					   HMB_MEM_REGISTERED, HMB_MEM_WRITE_COMBINED };
+/* Host kinds in the order they run; the first four through hmb_alloc. */
+static const enum hmb_mem_kind host_kinds[] = {
+	HMB_KIND_PAGEABLE, HMB_KIND_PINNED, HMB_KIND_REGISTERED, HMB_KIND_WRITE_COMBINED,
+	HMB_KIND_PINNED_COHERENT, HMB_KIND_PINNED_NONCOHERENT, HMB_KIND_WRITE_COMBINED_COHERENT,
+	HMB_KIND_HOST_UNCACHED,
+};
+/* Device kinds beyond hipMalloc's (d2d/device), after the host kinds. */
+static const enum hmb_mem_kind device_kinds[] = { HMB_KIND_DEVICE_FINE_GRAINED,
+						  HMB_KIND_DEVICE_UNCACHED };
 static const char *const dir_name[] = { "h2d", "d2h", "d2d" };
 static const char *const api_name[] = { "async", "sync" };
 
@@ -53,7 +68,8 @@ static const char *const api_name[] = { "async", "sync" };
 /* Buffers of the whole module: the host kind's buffer, and two device
  * regions large enough for the largest copy and for cache-defeating d2d. */
 struct copies {
-	enum hmb_mem kind;          /* host memory kind (h2d, d2h) */
+	enum hmb_mem_kind kind;     /* host memory kind (h2d, d2h) */
+	enum hmb_mem_kind dkind;    /* device memory kind of dev_a, dev_b */
 	uint8_t *host;
 	uint8_t *dev_a, *dev_b;     /* region bytes each */
 	size_t region;
@@ -81,6 +97,40 @@ static void endpoints(const struct copy_case *k, long i, void **dst, const void 
 	*src = k->dir == H2D ? (void *)k->c->host : (void *)(k->c->dev_a + off);
 	*dst = k->dir == H2D ? (void *)k->c->dev_a : k->dir == D2H ? (void *)k->c->host
 								  : (void *)(k->c->dev_b + off);
+}
+
+/* Host memory the host reads uncached (slowly): verified by the device. */
+static int host_read_slow(enum hmb_mem_kind k)
+{
+	return k == HMB_KIND_WRITE_COMBINED || k == HMB_KIND_WRITE_COMBINED_COHERENT ||
+	       k == HMB_KIND_HOST_UNCACHED;
+}
+
+/* The kinds hmb_alloc has always allocated (an enum hmb_mem), or -1. */
+static int legacy_mem(enum hmb_mem_kind k)
+{
+	switch (k) {
+	case HMB_KIND_PAGEABLE: return HMB_MEM_PAGEABLE;
+	case HMB_KIND_PINNED: return HMB_MEM_PINNED;
+	case HMB_KIND_REGISTERED: return HMB_MEM_REGISTERED;
+	case HMB_KIND_WRITE_COMBINED: return HMB_MEM_WRITE_COMBINED;
+	case HMB_KIND_DEVICE: return HMB_MEM_DEVICE;
+	default: return -1;
+	}
+}
+
+/* `bytes` of kind k, owned by the context. */
+static void *kind_alloc(struct hmb_ctx *ctx, enum hmb_mem_kind k, size_t bytes)
+{
+	int m = legacy_mem(k);
+	return m >= 0 ? hmb_alloc(ctx, (enum hmb_mem)m, bytes) : hmb_alloc_kind(ctx, k, bytes);
+}
+
+/* What the model says of a kind's coherence here ("" on NVIDIA: one mode). */
+static const char *coherence(const struct hmb_ctx *ctx, enum hmb_mem_kind k)
+{
+	const char *c = ctx->dev->model.kinds[k].coherence;
+	return *c ? c : "one coherence mode on this platform (no coherence flags)";
 }
 
 /* The source carries the pattern, the destination is poisoned. */
@@ -138,9 +188,9 @@ static int verify(struct hmb_ctx *ctx, void *st)
 		HMB_CHECK(hmb_check_device(k->c->dev_a, 0, k->size, SEED, 0, &bad));
 	} else if (k->dir == D2D) {
 		HMB_CHECK(hmb_check_device(k->c->dev_b, 0, used, SEED, 0, &bad));
-	} else if (k->c->kind == HMB_MEM_WRITE_COMBINED) {
-		/* host reads of write-combined memory are uncached and very slow:
-		 * the device reads it back instead */
+	} else if (host_read_slow(k->c->kind)) {
+		/* host reads of write-combined or uncached memory are uncached
+		 * and very slow: the device reads it back instead */
 		HMB_CHECK(hipMemcpy(k->c->dev_b, k->c->host, k->size, hipMemcpyHostToDevice));
 		HMB_CHECK(hmb_check_device(k->c->dev_b, 0, k->size, SEED, 0, &bad));
 	} else {
@@ -167,7 +217,9 @@ static int d2d_sets(const struct copies *c, size_t size)
 static void run_case(struct hmb_ctx *ctx, struct copies *c, enum direction dir, enum api api,
 		     size_t size)
 {
-	const char *kind = dir == D2D ? "device" : hmb_mem_name(c->kind);
+	const int dev_kind = c->dkind != HMB_KIND_DEVICE;
+	const char *kind = dev_kind || dir == D2D ? hmb_kind_name(c->dkind) : hmb_kind_name(c->kind);
+	const double peak = ctx->dev->model.peak_gbps;
 	struct hmb_record *r = hmb_case(ctx, "%s/%s/%s", dir_name[dir], kind, api_name[api]);
 	struct copy_case k = { c, dir, api, size, dir == D2D ? d2d_sets(c, size) : 1, 0 };
 	char what[96];
@@ -176,7 +228,7 @@ static void run_case(struct hmb_ctx *ctx, struct copies *c, enum direction dir, 
 		.timing = {
 			.clock = api == SYNC ? HMB_CLOCK_HOST : HMB_CLOCK_EVENTS,
 			.sync = api == SYNC ? HMB_SYNC_NONE : HMB_SYNC_PER_SAMPLE,
-			.latch = api == ASYNC && c->kind != HMB_MEM_PAGEABLE,
+			.latch = api == ASYNC && c->kind != HMB_KIND_PAGEABLE,
 			.buffer_sets = k.sets,
 			/* 20 samples; 10 above 64 MiB, where each takes milliseconds */
 			.reps = size > (64u << 20) ? 10 : 20,
@@ -196,7 +248,13 @@ static void run_case(struct hmb_ctx *ctx, struct copies *c, enum direction dir, 
 						 : "hipMemcpyAsync %s", dir_name[dir]);
 	hmb_param_num(r, "size", (double)size);
 	hmb_param_str(r, "direction", dir_name[dir]);
-	hmb_param_str(r, "host_memory", kind);
+	if (dir != D2D)
+		hmb_param_str(r, "host_memory", hmb_kind_name(c->kind));
+	else
+		hmb_param_str(r, "host_memory", "device");
+	if (dev_kind)
+		hmb_param_str(r, "device_memory", kind);
+	hmb_param_str(r, "coherence", coherence(ctx, dev_kind || dir == D2D ? c->dkind : c->kind));
 	hmb_param_str(r, "api", api == SYNC ? "hipMemcpy" : "hipMemcpyAsync");
 	hmb_record_bytes(r, (double)size);
 	if (dir == D2D) {
@@ -204,8 +262,8 @@ static void run_case(struct hmb_ctx *ctx, struct copies *c, enum direction dir, 
 		hmb_observe_num(r, "cache_bytes", (double)c->cache);
 		hmb_observe_num(r, "cache_footprint_bytes", (double)k.sets * (double)size);
 		hmb_observe_bool(r, "cache_resident", (double)k.sets * (double)size < 2.0 * c->cache);
-	} else if (ctx->dev->link.peak_gbps > 0) {
-		hmb_record_peak(r, ctx->dev->link.peak_gbps);
+	} else if (peak > 0) {
+		hmb_record_peak(r, peak);
 	}
 	hmb_measure(ctx, r, &m);
 	hmb_commit(ctx, r);
@@ -232,6 +290,66 @@ static void run_sizes(struct hmb_ctx *ctx, struct copies *c, const struct hmb_si
 				run_case(ctx, c, dirs[d], (enum api)a, sizes->v[i]);
 }
 
+/* A kind the model says this platform lacks: one record with the reason.
+ * Returns 1 when the kind is unsupported (recorded if selected). */
+static int unsupported(struct hmb_ctx *ctx, enum hmb_mem_kind k)
+{
+	const struct hmb_kind_info *info = &ctx->dev->model.kinds[k];
+	struct hmb_record *r;
+
+	if (info->supported)
+		return 0;
+	r = hmb_case(ctx, "%s/unsupported", hmb_kind_name(k));
+	if (!hmb_selected(ctx, r->name)) {
+		hmb_record_free(r);
+		return 1;
+	}
+	hmb_param_str(r, info->host ? "host_memory" : "device_memory", hmb_kind_name(k));
+	hmb_param_str(r, "api", info->api);
+	hmb_record_status(r, HMB_UNSUPPORTED, "%s", info->reason);
+	hmb_commit(ctx, r);
+	return 1;
+}
+
+/* A buffer that could not be allocated: one failed record. */
+static void alloc_failed(struct hmb_ctx *ctx, enum hmb_mem_kind k, size_t bytes)
+{
+	char why[1024];
+	struct hmb_record *r = hmb_case(ctx, "alloc/%s", hmb_kind_name(k));
+	hmb_param_num(r, "size", (double)bytes);
+	hmb_record_status(r, HMB_FAILED, "%s", hmb_take_error(why, sizeof(why)));
+	hmb_report_add(ctx->report, r);
+}
+
+/* h2d, d2h and d2d with both device regions of kind k (pinned host memory),
+ * in place of the hipMalloc regions, which are given back first. */
+static void run_device_kind(struct hmb_ctx *ctx, struct copies *c, enum hmb_mem_kind k,
+			    const struct hmb_sizes *sizes)
+{
+	static const enum direction all_dirs[] = { H2D, D2H, D2D };
+	size_t max = hmb_sizes_max(sizes);
+
+	if (unsupported(ctx, k) || !any_selected(ctx, hmb_kind_name(k)))
+		return;
+	hmb_free(ctx, c->dev_a);
+	hmb_free(ctx, c->dev_b);
+	c->dev_a = c->dev_b = NULL;
+	c->kind = HMB_KIND_PINNED;
+	c->dkind = k;
+	if (!(c->dev_a = kind_alloc(ctx, k, c->region)) ||
+	    !(c->dev_b = kind_alloc(ctx, k, c->region))) {
+		alloc_failed(ctx, k, c->region);
+	} else if (!(c->host = kind_alloc(ctx, HMB_KIND_PINNED, max))) {
+		alloc_failed(ctx, HMB_KIND_PINNED, max);
+	} else {
+		run_sizes(ctx, c, sizes, all_dirs, 3);
+	}
+	hmb_free(ctx, c->host);
+	hmb_free(ctx, c->dev_a);
+	hmb_free(ctx, c->dev_b);
+	c->host = c->dev_a = c->dev_b = NULL;
+}
+
 static int run(struct hmb_ctx *ctx)
 {
 	static const enum direction host_dirs[] = { H2D, D2H }, device_dirs[] = { D2D };
@@ -240,6 +358,7 @@ static int run(struct hmb_ctx *ctx)
 	size_t free_mem = hmb_device_free_mem(), max;
 
 	memset(&c, 0, sizeof(c));
+	c.dkind = HMB_KIND_DEVICE;
 	hmb_sizes_or(ctx, &sizes, "4K:1G:x4", "4K,256K,16M");
 	max = hmb_sizes_max(&sizes);
 	c.cache = hmb_cache_bytes(ctx->dev);
@@ -254,15 +373,12 @@ static int run(struct hmb_ctx *ctx)
 		return -1;
 
 	for (size_t k = 0; k < sizeof(host_kinds) / sizeof(host_kinds[0]); k++) {
-		if (hmb_interrupted() || !any_selected(ctx, hmb_mem_name(host_kinds[k])))
+		if (hmb_interrupted() || unsupported(ctx, host_kinds[k]) ||
+		    !any_selected(ctx, hmb_kind_name(host_kinds[k])))
 			continue;
 		c.kind = host_kinds[k];
-		if (!(c.host = hmb_alloc(ctx, c.kind, max))) {
-			char why[1024];
-			struct hmb_record *r = hmb_case(ctx, "alloc/%s", hmb_mem_name(c.kind));
-			hmb_param_num(r, "size", (double)max);
-			hmb_record_status(r, HMB_FAILED, "%s", hmb_take_error(why, sizeof(why)));
-			hmb_report_add(ctx->report, r);
+		if (!(c.host = kind_alloc(ctx, c.kind, max))) {
+			alloc_failed(ctx, c.kind, max);
 			continue;
 		}
 		run_sizes(ctx, &c, &sizes, host_dirs, 2);
@@ -271,26 +387,42 @@ static int run(struct hmb_ctx *ctx)
 	}
 	if (!hmb_interrupted())
 		run_sizes(ctx, &c, &sizes, device_dirs, 1);
+	for (size_t k = 0; k < sizeof(device_kinds) / sizeof(device_kinds[0]); k++)
+		if (!hmb_interrupted())
+			run_device_kind(ctx, &c, device_kinds[k], &sizes);
 	return 0;
 }
 
+#define KIND_CASES(k)                                                              \
+	"h2d/" k "/async", "h2d/" k "/sync", "d2h/" k "/async", "d2h/" k "/sync"
+
 static const char *const cases[] = {
-	"h2d/pageable/async", "h2d/pageable/sync", "d2h/pageable/async", "d2h/pageable/sync",
-	"h2d/pinned/async", "h2d/pinned/sync", "d2h/pinned/async", "d2h/pinned/sync",
-	"h2d/registered/async", "h2d/registered/sync", "d2h/registered/async",
-	"d2h/registered/sync", "h2d/write-combined/async", "h2d/write-combined/sync",
-	"d2h/write-combined/async", "d2h/write-combined/sync", "d2d/device/async",
-	"d2d/device/sync", NULL,
+	KIND_CASES("pageable"), KIND_CASES("pinned"), KIND_CASES("registered"),
+	KIND_CASES("write-combined"), KIND_CASES("pinned-coherent"),
+	KIND_CASES("pinned-noncoherent"), KIND_CASES("write-combined-coherent"),
+	KIND_CASES("uncached"), "d2d/device/async", "d2d/device/sync",
+	KIND_CASES("device-fine-grained"), "d2d/device-fine-grained/async",
+	"d2d/device-fine-grained/sync", KIND_CASES("device-uncached"),
+	"d2d/device-uncached/async", "d2d/device-uncached/sync",
+	"registered/unsupported", "pinned-coherent/unsupported",
+	"pinned-noncoherent/unsupported", "write-combined-coherent/unsupported",
+	"uncached/unsupported", "device-fine-grained/unsupported",
+	"device-uncached/unsupported", NULL,
 };
 
 const struct hmb_bench hmb_bench_memcpy = {
 	.name = "memcpy",
 	.summary = "copy bandwidth and latency: pageable, pinned, registered and "
-		   "write-combined host memory; h2d, d2h, d2d; sync and async",
+		   "write-combined host memory (AMD: coherent, non-coherent, uncached, "
+		   "fine-grained device); h2d, d2h, d2d; sync and async",
 	.needs = 0,
 	.options = NULL,
 	.help = "--sizes: the copy sizes (default 4K:1G:x4; --quick 4K,256K,16M).\n"
-		"Cases are named direction/host-memory/api, e.g. h2d/pinned/async.\n"
+		"Cases are named direction/memory-kind/api, e.g. h2d/pinned/async; a\n"
+		"device kind (device-fine-grained) is copied against pinned host memory\n"
+		"and within itself (d2d). A kind this platform lacks is one record\n"
+		"<kind>/unsupported with the reason. params.coherence says each kind's\n"
+		"coherence (AMD: fine- or coarse-grained).\n"
 		"Async copies of page-locked memory are timed on the GPU (events, queued\n"
 		"behind a latch); pageable async copies with events around each copy; sync\n"
 		"copies with the host clock. d2d cycles through buffer pairs covering twice\n"

@@ -20,7 +20,13 @@
  * pipeline's bound: with two or more copy engines h2d, kernel and d2h can
  * all run at once, so ideal = max(h2d, kernel, d2h); with one copy engine
  * the copies share it: ideal = max(h2d + d2h, kernel) (params.ideal_bound
- * says which). overlap_efficiency = (serial - pipeline) / (serial - ideal):
+ * says which). The engine count comes from the memory model (src/memmodel.h:
+ * asyncEngineCount on NVIDIA, the KFD topology's SDMA engines on AMD, where
+ * asyncEngineCount counts queues); where it is unknown the one-engine bound
+ * is used and ideal_bound says so. On AMD streams share GPU_MAX_HW_QUEUES
+ * hardware queues (params.hw_queues): a pipeline with more streams than
+ * queues cannot run them all at once, and says so on stderr and in
+ * observed.queue_warning. overlap_efficiency = (serial - pipeline) / (serial - ideal):
  * 1 hides everything the bound allows, 0 nothing; it is left out where
  * less than 10% of the serial time can be hidden. hipMemcpyAsync from
  * pageable memory is staged by the host and does not overlap.
@@ -285,8 +291,42 @@ static double ideal_of(const struct parts *p, const char **bound)
 {
 	double copies = p->engines >= 2 ? (p->h2d > p->d2h ? p->h2d : p->d2h) : p->h2d + p->d2h;
 	*bound = p->engines >= 2 ? "max(h2d, kernel, d2h): separate copy engines"
-				 : "max(h2d + d2h, kernel): one copy engine";
+		 : p->engines < 0 ? "max(h2d + d2h, kernel): copy engine count unknown, one "
+				    "engine assumed"
+				  : "max(h2d + d2h, kernel): one copy engine";
 	return copies > p->kernel ? copies : p->kernel;
+}
+
+/* The copy engines and hardware queues the figures depend on (memmodel.h). */
+static void engine_params(const struct hmb_ctx *ctx, struct hmb_record *r)
+{
+	const struct hmb_memmodel *m = &ctx->dev->model;
+
+	if (m->copy_engines >= 0)
+		hmb_param_num(r, "copy_engines", m->copy_engines);
+	else
+		hmb_param_str(r, "copy_engines", "unknown");
+	hmb_param_str(r, "copy_engines_source", m->copy_engines_source);
+	if (m->hw_queues > 0)
+		hmb_param_num(r, "hw_queues", m->hw_queues);
+	else
+		hmb_param_str(r, "hw_queues", m->hw_queues_source);
+}
+
+/* Streams beyond the hardware queues: warned once per stream count on
+ * stderr (warned[] remembers), and on every record it concerns. */
+static void queue_warning(const struct hmb_ctx *ctx, struct hmb_record *r, int streams,
+			  int *warned)
+{
+	char msg[320];
+
+	if (!hmb_queue_warning(&ctx->dev->model, streams, msg, sizeof(msg)))
+		return;
+	if (!*warned) {
+		fprintf(stderr, "[overlap] warning: %s\n", msg);
+		*warned = 1;
+	}
+	hmb_observe_str(r, "queue_warning", msg);
 }
 
 static void load_params(struct hmb_record *r, int iters, const char *load)
@@ -307,6 +347,7 @@ static void run_load(struct hmb_ctx *ctx, struct overlap *o, struct parts *p, in
 	char tag[32], what[160];
 	const char *bound;
 	double ideal;
+	static int warned[MAX_STREAMS + 1];
 
 	/* Calibrated loads are named by what they are, so that systems whose
 	 * calibration differs still compare case by case. */
@@ -346,11 +387,13 @@ static void run_load(struct hmb_ctx *ctx, struct overlap *o, struct parts *p, in
 			hmb_param_num(r, "streams", streams[si]);
 			hmb_param_num(r, "chunks", chunks[ci]);
 			hmb_param_str(r, "ideal_bound", bound);
+			engine_params(ctx, r);
 			hmb_record_bytes(r, 2.0 * (double)o->size);
 			snprintf(what, sizeof(what), "%d chunks of (hipMemcpyAsync h2d, LCG kernel, "
 				 "hipMemcpyAsync d2h) over %d streams", chunks[ci], streams[si]);
 			if (!selected(ctx, r))
 				continue;
+			queue_warning(ctx, r, streams[si], &warned[streams[si]]);
 			t = measure(ctx, &k, r, what);
 			if (t > 0) {
 				hmb_metric(r, "speedup", p->serial / t, "x");
@@ -375,12 +418,14 @@ static void run_bidirectional(struct hmb_ctx *ctx, struct overlap *o)
 	double serial, both;
 
 	hmb_param_num(r, "async_engine_count", ctx->dev->async_engines);
+	engine_params(ctx, r);
 	hmb_record_bytes(r, 2.0 * (double)o->size);
 	serial = measure_case(ctx, &k, r, "hipMemcpyAsync h2d then hipMemcpyAsync d2h, one "
 			      "stream");
 	k.stage = BIDIR_CONCURRENT;
 	r = hmb_case(ctx, "bidirectional/concurrent");
 	hmb_param_num(r, "async_engine_count", ctx->dev->async_engines);
+	engine_params(ctx, r);
 	hmb_record_bytes(r, 2.0 * (double)o->size);
 	if (!selected(ctx, r))
 		return;
@@ -454,7 +499,7 @@ static int run(struct hmb_ctx *ctx)
 			return -1;
 		double kernel_median[3] = { -1, -1, -1 }; /* per load, from the pinned pass */
 		for (int kk = 0; kk < 2 && !hmb_interrupted(); kk++) {
-			struct parts p = { 0, 0, 0, 0, ctx->dev->async_engines };
+			struct parts p = { 0, 0, 0, 0, ctx->dev->model.copy_engines };
 			int loads[3], nloads = 0;
 			const char *names[3];
 
@@ -525,7 +570,10 @@ const struct hmb_bench hmb_bench_overlap = {
 	.help = "--sizes: bytes moved through the pipeline (default 256M; --quick 32M).\n"
 		"speedup = serial / pipelined time; overlap_efficiency = (serial - pipelined) /\n"
 		"(serial - ideal), ideal = max(h2d, kernel, d2h) with two or more copy engines,\n"
-		"else max(h2d + d2h, kernel): 1 hides all the bound allows. Pageable memory\n"
+		"else max(h2d + d2h, kernel) (also where the engine count is unknown): 1\n"
+		"hides all the bound allows. params.copy_engines and hw_queues come from the\n"
+		"memory model; more streams than hardware queues (AMD) are warned about on\n"
+		"stderr and in observed.queue_warning. Pageable memory\n"
 		"does not overlap. bidirectional/concurrent's speedup near 2 means separate\n"
 		"copy engines. Every output is verified after timing.",
 	.cases = cases,

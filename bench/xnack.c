@@ -3,7 +3,11 @@
  *
  * Pages of a buffer start on the host; a kernel touches one word per page
  * (adds 1 to word 0), and the first touch of each page faults and migrates
- * it (XNACK on AMD, demand paging on NVIDIA). Two figures, two names:
+ * it (XNACK on AMD, demand paging on NVIDIA). With XNACK off on AMD nothing
+ * faults: managed pages stay in host memory and the GPU reads them over the
+ * link, so the same figures measure link reads, not faults. Every record
+ * says which (params.access_mode, from the memory model, src/memmodel.h;
+ * first-touch managed records add figure_meaning). Two figures, two names:
  *
  *  - fault-latency: one thread walks a chain of pages; the address of the
  *    next touch is computed from the value the previous touch loaded, so
@@ -40,17 +44,20 @@
  * the cost of a fault with nothing prefetched for it.
  *
  * Memory: managed (hipMallocManaged) always; system-allocated (malloc)
- * where the device can use pageable memory (hipDeviceAttributePageable-
- * MemoryAccess: HMM on NVIDIA, HSA_XNACK=1 on an xnack+ AMD GPU); where it
- * cannot, an "unsupported" record says why. The "xnack/state" record holds
- * the gcnArchName xnack flag, HSA_XNACK, the pageable-access attributes, the
- * transparent huge page setting and the host's page size.
+ * where the memory model says kernels can use it (pageableMemoryAccess: HMM
+ * or ATS on NVIDIA, XNACK on for an AMD GPU); where they cannot, an
+ * "unsupported" record gives the model's reason. The "xnack/state" record
+ * holds the XNACK mode the model found and its evidence, the managed access
+ * mode, the gcnArchName xnack flag, HSA_XNACK, the pageable-access
+ * attributes, the transparent huge page setting and the host's page size.
  * Zero-copy is the contrast: a kernel reads pinned host memory through
  * hipHostGetDevicePointer, at the link's speed, with no migration (GB/s).
  *
- * On AMD run it twice: `HSA_XNACK=0 hipmembench xnack` (managed memory is
- * migrated by the driver without GPU retries; system memory unsupported)
- * and `HSA_XNACK=1 hipmembench xnack` (GPU page faults retried: both managed
+ * On AMD run it twice: `HSA_XNACK=0 hipmembench xnack` (XNACK off: managed
+ * memory is NOT migrated on access; it stays host-resident and the GPU
+ * reads it over the link, so us_per_fault is the extra cost of reading a
+ * page over the link, not a fault cost; system memory unsupported) and
+ * `HSA_XNACK=1 hipmembench xnack` (GPU page faults retried: both managed
  * and malloc memory fault and migrate on demand).
  * After the samples, word 0 of every page is checked (touched pages: what
  * the host wrote + the touches, the others untouched), and every zero-copy
@@ -307,7 +314,14 @@ static int fault_verify(struct hmb_ctx *ctx, void *st)
 	return 0;
 }
 
-static void fault_params(struct hmb_record *r, const struct fault_case *c, const char *baseline)
+/* How the GPU reaches managed memory here (memmodel.h), for every record. */
+static const char *access_mode(const struct hmb_ctx *ctx)
+{
+	return hmb_access_name(ctx->dev->model.managed_access);
+}
+
+static void fault_params(struct hmb_ctx *ctx, struct hmb_record *r, const struct fault_case *c,
+			 const char *baseline)
 {
 	const struct faults *f = c->f;
 	unsigned blocks, threads;
@@ -317,6 +331,11 @@ static void fault_params(struct hmb_record *r, const struct fault_case *c, const
 	hmb_param_num(r, "size", (double)f->size);
 	hmb_param_str(r, "memory", strcmp(f->mem, "system") == 0 ? "malloc (system allocated)"
 								 : "hipMallocManaged");
+	hmb_param_str(r, "access_mode", access_mode(ctx));
+	if (!c->resident && strcmp(f->mem, "managed") == 0)
+		hmb_param_str(r, "figure_meaning",
+			      hmb_managed_figure_meaning(ctx->dev->model.managed_access,
+							 HMB_FIG_PER_TOUCH));
 	hmb_param_str(r, "figure", c->fig == LATENCY
 			   ? "latency: one touch at a time, each waiting for the one before"
 			   : "throughput: every touch in flight at once");
@@ -371,7 +390,7 @@ static void fault_measure(struct hmb_ctx *ctx, struct hmb_record *r, struct faul
 	else
 		snprintf(what, sizeof(what), "touch kernel, one thread per touch: %zu touches at "
 			 "once (+1 to word 0 of each page), %s", c->touches, where);
-	fault_params(r, c, baseline);
+	fault_params(ctx, r, c, baseline);
 	if (hmb_measure(ctx, r, &m) == 0)
 		hmb_observe_str(r, "pages_returned_by", c->f->prefetch == 0 ? c->f->returned_by
 				: "hipMemPrefetchAsync to the host, then host writes");
@@ -442,6 +461,7 @@ static void alloc_failed(struct hmb_ctx *ctx, const char *name, size_t size)
 {
 	struct hmb_record *r = hmb_case(ctx, "%s", name);
 	hmb_param_num(r, "size", (double)size);
+	hmb_param_str(r, "access_mode", access_mode(ctx));
 	hmb_case_failed(r);
 	hmb_commit(ctx, r);
 }
@@ -493,12 +513,12 @@ static void system_unsupported(struct hmb_ctx *ctx, size_t size)
 	const char *x = getenv("HSA_XNACK");
 
 	hmb_param_num(r, "size", (double)size);
+	hmb_param_str(r, "access_mode", access_mode(ctx));
 	hmb_record_status(r, HMB_UNSUPPORTED,
-			  "the device cannot access pageable (malloc) memory: "
-			  "hipDeviceAttributePageableMemoryAccess = %d (%s; arch %s, "
+			  "kernels cannot use pageable (malloc) memory here: %s (%s; arch %s, "
 			  "HSA_XNACK=%s). On AMD this needs an xnack+ GPU and HSA_XNACK=1; "
 			  "on NVIDIA, HMM (open kernel modules, Linux 6.1+) or ATS.",
-			  ctx->dev->pageable_memory_access,
+			  ctx->dev->model.system_allocator_reason,
 			  ctx->dev->xnack_arch == 1 ? "xnack+" :
 			  ctx->dev->xnack_arch == 0 ? "xnack-" : "no xnack in arch name",
 			  ctx->dev->arch, x ? x : "unset");
@@ -511,6 +531,17 @@ static void record_state(struct hmb_ctx *ctx)
 	const char *xnack = getenv("HSA_XNACK");
 	struct hmb_record *r = hmb_case(ctx, "xnack/state");
 
+	hmb_param_str(r, "access_mode", access_mode(ctx));
+	if (d->model.xnack >= 0)
+		hmb_observe_bool(r, "xnack", d->model.xnack);
+	else
+		hmb_observe_str(r, "xnack", *d->model.xnack_evidence ? "unknown"
+				: "n/a (not an AMD GPU)");
+	hmb_observe_str(r, "xnack_evidence", *d->model.xnack_evidence ? d->model.xnack_evidence
+			: "n/a (not an AMD GPU)");
+	hmb_observe_str(r, "managed_access_reason", d->model.managed_reason);
+	hmb_observe_num(r, "system_allocator", d->model.system_allocator);
+	hmb_observe_str(r, "system_allocator_reason", d->model.system_allocator_reason);
 	hmb_observe_str(r, "arch", d->arch);
 	if (d->xnack_arch >= 0)
 		hmb_observe_bool(r, "arch_xnack_enabled", d->xnack_arch);
@@ -604,10 +635,11 @@ static void zero_copy_case(struct hmb_ctx *ctx, struct zero_copy *z)
 		 "memory", hmb_sz(z->bytes));
 	hmb_param_num(r, "size", (double)z->bytes);
 	hmb_param_str(r, "memory", "hipHostMalloc(Mapped) read through hipHostGetDevicePointer");
+	hmb_param_str(r, "access_mode", access_mode(ctx));
 	hmb_param_geometry(r, z->bytes / 4, HMB_GRID_CAPPED);
 	hmb_record_bytes(r, (double)z->bytes);
-	if (ctx->dev->link.peak_gbps > 0)
-		hmb_record_peak(r, ctx->dev->link.peak_gbps);
+	if (ctx->dev->model.peak_gbps > 0)
+		hmb_record_peak(r, ctx->dev->model.peak_gbps);
 	hmb_measure(ctx, r, &m);
 	hmb_commit(ctx, r);
 }
@@ -652,7 +684,7 @@ static int run(struct hmb_ctx *ctx)
 	record_state(ctx);
 	if (!hmb_interrupted())
 		memory_cases(ctx, &f, "managed");
-	if (!hmb_interrupted() && ctx->dev->pageable_memory_access != 1)
+	if (!hmb_interrupted() && ctx->dev->model.system_allocator != 1)
 		system_unsupported(ctx, f.size);
 	else if (!hmb_interrupted())
 		memory_cases(ctx, &f, "system");

@@ -5,9 +5,10 @@
 #include <string.h>
 
 #include "bench.h"
+#include "memalloc.h"
 #include "util.h"
 
-enum { OWNED_STREAM = 100, OWNED_EVENT, OWNED_POOL };
+enum { OWNED_STREAM = 100, OWNED_EVENT, OWNED_POOL, OWNED_KIND = 200 /* + hmb_mem_kind */ };
 
 static const char *const mem_names[] = { "device", "pageable", "pinned", "write-combined",
 					 "mapped", "registered", "managed", "managed-host",
@@ -86,8 +87,26 @@ fail:
 	return NULL;
 }
 
+void *hmb_alloc_kind(struct hmb_ctx *ctx, enum hmb_mem_kind kind, size_t bytes)
+{
+	void *p = NULL;
+	const char *call = "hmb_kind_alloc";
+	hipError_t e = hmb_kind_alloc(kind, bytes, ctx->dev ? ctx->dev->ordinal : 0, &p, &call);
+
+	if (e != hipSuccess) {
+		hmb_hip_error(call, e, __FILE__, __LINE__);
+		return NULL;
+	}
+	own(ctx, p, OWNED_KIND + (int)kind, bytes);
+	return p;
+}
+
 static void release_one(const struct hmb_owned *o)
 {
+	if (o->kind >= OWNED_KIND) {
+		(void)hmb_kind_free((enum hmb_mem_kind)(o->kind - OWNED_KIND), o->p);
+		return;
+	}
 	switch (o->kind) {
 	case HMB_MEM_DEVICE:
 	case HMB_MEM_MANAGED:

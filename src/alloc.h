@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 
+#include "memmodel.h"
 #include "platform/hip.h"
 
 struct hmb_ctx;
@@ -41,6 +42,9 @@ struct hmb_owned_list {
 };
 
 void *hmb_alloc(struct hmb_ctx *ctx, enum hmb_mem kind, size_t bytes);
+/* A memory kind of memmodel.h through hmb_kind_alloc (memalloc.h), owned
+ * like hmb_alloc's; hipErrorNotSupported where the platform lacks it. */
+void *hmb_alloc_kind(struct hmb_ctx *ctx, enum hmb_mem_kind kind, size_t bytes);
 void hmb_free(struct hmb_ctx *ctx, void *p);
 /* A non-blocking stream, or an event, owned by the context (NULL on failure). */
 hipStream_t hmb_stream_new(struct hmb_ctx *ctx);

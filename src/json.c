@@ -855,6 +855,9 @@ static void describe(struct hmb_loaded *out, const cJSON *doc)
 	const cJSON *env = cJSON_GetObjectItemCaseSensitive(doc, "environment");
 	const cJSON *x = cJSON_IsObject(dev) ? cJSON_GetObjectItemCaseSensitive(dev, "xnack") : NULL;
 	const cJSON *arch = cJSON_GetObjectItemCaseSensitive(x, "arch_xnack");
+	const cJSON *ma = cJSON_IsObject(dev) ? cJSON_GetObjectItemCaseSensitive(dev, "managed_access")
+					      : NULL;
+	const cJSON *mode = cJSON_GetObjectItemCaseSensitive(ma, "mode");
 	char *sizes = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(settings, "sizes"));
 	char reps[32];
 
@@ -869,10 +872,13 @@ static void describe(struct hmb_loaded *out, const cJSON *doc)
 		 reps_text(settings, reps, sizeof(reps)),
 		 cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(settings, "quick")) ? "yes" : "no");
 	free(sizes);
-	snprintf(out->xnack, sizeof(out->xnack), "HSA_XNACK=%s, arch %s",
+	/* the managed access mode too: managed figures of two modes measure
+	 * different things even where the XNACK settings read the same */
+	snprintf(out->xnack, sizeof(out->xnack), "HSA_XNACK=%s, arch %s, managed access %s",
 		 cJSON_IsString(cJSON_GetObjectItemCaseSensitive(env, "HSA_XNACK"))
 			 ? hmb_shown(str_of(env, "HSA_XNACK")) : "unset",
-		 cJSON_IsTrue(arch) ? "xnack+" : cJSON_IsFalse(arch) ? "xnack-" : "n/a");
+		 cJSON_IsTrue(arch) ? "xnack+" : cJSON_IsFalse(arch) ? "xnack-" : "n/a",
+		 cJSON_IsString(mode) ? hmb_shown(mode->valuestring) : "n/a");
 }
 
 int hmb_json_load(const char *path, struct hmb_loaded *out, char *err, size_t errlen)

@@ -25,7 +25,7 @@ struct hmb_loaded {
 	int schema_version;
 	char system[512];          /* host, device, platform, runtime versions */
 	char settings[256];        /* what changes the meaning of a figure */
-	char xnack[64];
+	char xnack[192];           /* HSA_XNACK, arch xnack flag, managed access mode */
 	struct hmb_figure *fig;
 	size_t n, cap;
 };

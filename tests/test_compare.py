@@ -235,3 +235,27 @@ def test_200_mb_document_against_itself(tmp_path, sample_doc):
     assert p.stdout.count("\n") == 1 + copies * len(results)
     assert ",WORSE" not in p.stdout and "repeat an identity" not in p.stderr
     print(f"{size / 1e6:.0f} MB, {copies * len(results)} results: compared in {took:.1f} s")
+
+
+def with_access_mode(doc_path, mode, tmp_path, name):
+    """The document at doc_path with device.managed_access.mode set to mode."""
+    with open(doc_path) as f:
+        doc = json.load(f)
+    doc["device"].setdefault("managed_access", {})["mode"] = mode
+    return synthetic.write(tmp_path / name, doc)
+
+
+def test_managed_access_mode_difference_warns(docs, tmp_path):
+    """Same XNACK settings, different managed access modes: the managed figures
+    measure different things, and compare says so."""
+    results = synthetic.copies(n_sizes=2)
+    base = with_access_mode(docs("a.json", results), "migrate-on-fault", tmp_path, "a2.json")
+    other = with_access_mode(docs("b.json", results), "host-resident, accessed over the link",
+                             tmp_path, "b2.json")
+    p = compare(base, other, "--threshold", "50")
+    assert "warning: XNACK mode differs" in p.stderr, p.stderr
+    assert "managed access host-resident, accessed over the link" in p.stderr, p.stderr
+    assert "managed access migrate-on-fault" in p.stderr, p.stderr
+    same = with_access_mode(docs("c.json", results), "migrate-on-fault", tmp_path, "c2.json")
+    q = compare(base, same, "--threshold", "50")
+    assert "XNACK mode differs" not in q.stderr, q.stderr

@@ -4,7 +4,8 @@ the installed binary, the man page made by help2man from --help, the bash
 completion (which completes from the installed binary), the Slurm templates and
 the licence land where they belong, nothing is rebuilt, and uninstall removes them.
 
-Runs against the build that BIN (default build/hipmembench) belongs to, with the
+Runs against the build that HMB_BIN (as `make test` sets it; default
+build/hipmembench) belongs to, with the
 make variables of the `make ... test` that started it (MAKEFLAGS), so that the
 install uses that very build.
 """
@@ -17,7 +18,7 @@ import tarfile
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
-BIN = REPO / os.environ.get("BIN", "build/hipmembench")
+BIN = REPO / os.environ.get("HMB_BIN", os.environ.get("BIN", "build/hipmembench"))
 PREFIX = "/usr"
 SCRIPTS = ("plot", "sweep", "gather")
 

@@ -92,15 +92,19 @@ def test_broken_document_is_caught(sample_doc, what):
 
 
 def test_open_maps_and_new_keys_are_allowed(sample_doc):
-    """Keys other work will add: module_runs at the top, params such as timed or a
-    launch geometry, new metrics and observed states."""
+    """New keys at the top, params such as timed or a launch geometry, new metrics
+    and observed states are allowed; module_runs has its own form."""
     doc = hmbdoc.load(sample_doc)
-    doc["module_runs"] = [{"name": "memcpy", "order": 0, "wall_s": 1.5, "process": 123}]
+    doc["module_runs"] = [{"module": "memcpy", "order": 1, "wall_s": 1.5, "process": "own",
+                           "exit_status": 0}]
+    doc["something_new"] = {"any": 1}
     r = doc["results"][0]
     r["params"].update(timed="sync once at the end", grid=[132, 1, 1], block=256)
     r["metrics"]["new_metric"] = {"value": 3.0, "unit": "x"}
     r["observed"]["anything"] = {"nested": True}
     assert hmbdoc.problems(doc) == []
+    doc["module_runs"][0]["process"] = 123
+    assert any("module_runs" in p for p in hmbdoc.problems(doc))
 
 
 def test_module_and_failure_options(sample_doc):
