@@ -18,18 +18,21 @@ declare -A TINY=(
 )
 bad=0
 run() { # TOOL MODULE
-	local log extra=""
+	local extra="" tmp rc summary
+	tmp=$(mktemp)
 	[ "$1" = memcheck ] && extra="--leak-check full"
+	# the sanitizer's report goes to stdout with the figures (CSV): keep its lines
 	# shellcheck disable=SC2086
-	log=$("$CS" --tool "$1" $extra --error-exitcode 99 "$BIN" ${TINY[$2]} "$2" 2>&1 >/dev/null)
-	local rc=$?
-	local summary
-	summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" <<<"$log" | tail -n 1)
+	"$CS" --tool "$1" $extra --error-exitcode 99 "$BIN" --format csv ${TINY[$2]} "$2" \
+		>"$tmp" 2>&1
+	rc=$?
+	summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$tmp" | tail -n 1)
 	echo "$1 $2: exit $rc; ${summary:-no summary}"
 	if [ "$rc" -ne 0 ]; then
-		grep -vE '^\[' <<<"$log" | head -n 40 | sed 's/^/    /'
+		grep -vE '^\[|^"' "$tmp" | head -n 60 | sed 's/^/    /'
 		bad=1
 	fi
+	rm -f "$tmp"
 }
 for m in memcpy overlap pool managed xnack vmm node; do
 	run memcheck "$m"

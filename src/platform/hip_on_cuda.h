@@ -39,6 +39,7 @@ typedef cudaError_t hipError_t;
 #define hipSetDevice                  cudaSetDevice
 #define hipGetDevice                  cudaGetDevice
 #define hipDeviceSynchronize          cudaDeviceSynchronize
+#define hipDeviceReset                cudaDeviceReset
 #define hipDeviceGetPCIBusId          cudaDeviceGetPCIBusId
 #define hipMemGetInfo                 cudaMemGetInfo
 #define hipRuntimeGetVersion          cudaRuntimeGetVersion
