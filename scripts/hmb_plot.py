@@ -359,10 +359,13 @@ def plot_managed(docs):
 
 
 def plot_xnack(docs):
-    return dot_plot(docs, "xnack", lambda r: metric(r, "us_per_touch"),
-                    "µs per touch: (first-touch kernel - resident kernel) / pages touched",
-                    "xnack: cost of a GPU page-fault touch, a dot per buffer size",
-                    lambda r: r["params"].get("size", 0), logx=False, label=size_label)
+    """Fault latency (one touch waiting for its own fault) by stride and order; the
+    throughput figure (all touches in flight) has another unit and its own records."""
+    return dot_plot(docs, "xnack", lambda r: metric(r, "us_per_fault"),
+                    "µs per fault (log scale): (dependent chain on faulting pages - the same "
+                    "chain on resident pages) / touches",
+                    "xnack: GPU page-fault latency, one touch at a time, a dot per buffer size",
+                    lambda r: r["params"].get("size", 0), logx=True, label=size_label)
 
 
 # ---- pool -----------------------------------------------------------------------
