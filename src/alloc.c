@@ -1,10 +1,12 @@
 /* alloc.c - allocations owned by a context, freed on every path. */
 #include "alloc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
+#include "fault.h"
 #include "memalloc.h"
 #include "util.h"
 
@@ -38,10 +40,26 @@ static void *host_pages(size_t bytes, int touch)
 	return p;
 }
 
+/* With HMB_FAULT (fault.h): does this allocation fail instead of being made? */
+static int alloc_fault(const char *what, size_t bytes)
+{
+	char where[96];
+
+	if (!hmb_fault_armed)
+		return 0;
+	if (bytes)
+		snprintf(where, sizeof(where), "%s memory (%s)", what, hmb_sz(bytes));
+	else
+		snprintf(where, sizeof(where), "%s", what);
+	return hmb_fault_point(HMB_FAULT_ALLOC, where);
+}
+
 void *hmb_alloc(struct hmb_ctx *ctx, enum hmb_mem kind, size_t bytes)
 {
 	void *p = NULL;
 
+	if (alloc_fault(hmb_mem_name(kind), bytes))
+		return NULL;
 	switch (kind) {
 	case HMB_MEM_DEVICE:
 		HMB_CHECK(hipMalloc(&p, bytes));
@@ -91,8 +109,11 @@ void *hmb_alloc_kind(struct hmb_ctx *ctx, enum hmb_mem_kind kind, size_t bytes)
 {
 	void *p = NULL;
 	const char *call = "hmb_kind_alloc";
-	hipError_t e = hmb_kind_alloc(kind, bytes, ctx->dev ? ctx->dev->ordinal : 0, &p, &call);
+	hipError_t e;
 
+	if (alloc_fault(hmb_kind_name(kind), bytes))
+		return NULL;
+	e = hmb_kind_alloc(kind, bytes, ctx->dev ? ctx->dev->ordinal : 0, &p, &call);
 	if (e != hipSuccess) {
 		hmb_hip_error(call, e, __FILE__, __LINE__);
 		return NULL;
@@ -155,6 +176,8 @@ void hmb_free(struct hmb_ctx *ctx, void *p)
 hipStream_t hmb_stream_new(struct hmb_ctx *ctx)
 {
 	hipStream_t s = NULL;
+	if (alloc_fault("a stream", 0))
+		return NULL;
 	HMB_CHECK(hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
 	own(ctx, (void *)s, OWNED_STREAM, 0);
 	return s;
@@ -165,6 +188,8 @@ fail:
 hipEvent_t hmb_event_new(struct hmb_ctx *ctx)
 {
 	hipEvent_t e = NULL;
+	if (alloc_fault("an event", 0))
+		return NULL;
 	HMB_CHECK(hipEventCreate(&e));
 	own(ctx, (void *)e, OWNED_EVENT, 0);
 	return e;

@@ -133,10 +133,8 @@ int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep, const st
 	unlink(tmpl);
 	if (rep->nmodules < (int)(sizeof(rep->modules) / sizeof(rep->modules[0])))
 		rep->modules[rep->nmodules++] = b->name;
-	if (rep->nruns < (int)(sizeof(rep->runs) / sizeof(rep->runs[0])))
-		rep->runs[rep->nruns++] = (struct hmb_module_run){ b->name, hmb_now() - t0, 1,
-								   WIFEXITED(wstatus) ? code
-										      : 128 + WTERMSIG(wstatus) };
+	hmb_report_module_run(rep, b->name, hmb_now() - t0, 1,
+			      WIFEXITED(wstatus) ? code : 128 + WTERMSIG(wstatus));
 	hmb_checkpoint(rep, 1);
 	return WIFEXITED(wstatus) ? code : 128 + WTERMSIG(wstatus);
 }

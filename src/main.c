@@ -18,6 +18,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "compare.h"
+#include "fault.h"
 #include "help.h"
 #include "isolate.h"
 #include "registry.h"
@@ -223,6 +224,8 @@ static int run(struct hmb_cli *cli)
 			(cli->kind == HMB_CMD_MODULE && o->devices));
 
 	install_signal_handlers(!isolated);
+	if (hmb_fault_init(err, sizeof(err)) != 0)
+		usage_error("%s", err);
 	if (o->output && hmb_output_writable(o->output, err, sizeof(err)) != 0)
 		usage_error("%s", err);
 	if (o->child_output) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../kernels/kernels.h"
+#include "fault.h"
 #include "latch.h"
 #include "stats.h"
 #include "timing.h"
@@ -16,20 +17,26 @@ struct hmb_engine {
 	struct hmb_latch latch;
 };
 
+/* The engine's events and latch, made once per module. Where that fails,
+ * what was made goes at once, and the next case tries again. */
 static int engine_ready(struct hmb_ctx *ctx)
 {
 	struct hmb_engine *e;
+	size_t mark = hmb_owned_mark(ctx);
 
 	if (ctx->engine)
 		return 0;
 	e = hmb_xcalloc(1, sizeof(*e));
-	ctx->engine = e;
 	for (int i = 0; i <= HMB_LATCH_MAX_OPS; i++)
 		if (!(e->ev[i] = hmb_event_new(ctx)))
-			return -1;
+			goto fail;
 	HMB_CHECK(hmb_latch_create(&e->latch));
+	ctx->engine = e;
 	return 0;
 fail:
+	hmb_latch_destroy(&e->latch);
+	free(e);
+	hmb_owned_release(ctx, mark);
 	return -1;
 }
 
@@ -43,18 +50,27 @@ void hmb_engine_free(struct hmb_ctx *ctx)
 	ctx->engine = NULL;
 }
 
+/* One operation; with HMB_FAULT (fault.h), it may fail after it was issued. */
+static int call_op(struct hmb_ctx *ctx, const struct hmb_case *c, const struct hmb_record *r,
+		   long i)
+{
+	if (c->ops.op(ctx, c->state, ctx->stream, i))
+		return -1;
+	return HMB_FAULT_HERE(HMB_FAULT_OP, r->name) ? -1 : 0;
+}
+
 static int ops_per_sample(const struct hmb_timing *t)
 {
 	return t->ops_per_sample > 0 ? t->ops_per_sample : 1;
 }
 
-void hmb_timed_text(const struct hmb_case *c, int reps, char *buf, size_t len)
+/* The text written as params.timed. */
+static void timed_text(const struct hmb_case *c, char *buf, size_t len)
 {
 	const struct hmb_timing *t = &c->timing;
 	int n = ops_per_sample(t);
 	size_t used;
 
-	(void)reps;
 	if (n > 1)
 		used = (size_t)snprintf(buf, len, "%d x (%s)", n, c->what);
 	else
@@ -75,13 +91,13 @@ void hmb_timed_text(const struct hmb_case *c, int reps, char *buf, size_t len)
 		snprintf(buf + used, len - used, "; cycles through %d buffer sets", t->buffer_sets);
 }
 
-static void describe(struct hmb_record *r, const struct hmb_case *c, int reps, int warmup)
+static void describe(struct hmb_record *r, const struct hmb_case *c, int warmup)
 {
 	static const char *const sync_name[] = { "per-sample", "per-op", "none" };
 	const struct hmb_timing *t = &c->timing;
 	char text[512];
 
-	hmb_timed_text(c, reps, text, sizeof(text));
+	timed_text(c, text, sizeof(text));
 	hmb_param_str(r, "timed", text);
 	hmb_param_str(r, "clock", t->clock == HMB_CLOCK_EVENTS ? "hip-events" : "host-monotonic");
 	hmb_param_str(r, "sync", sync_name[t->sync]);
@@ -104,11 +120,12 @@ static int run_host(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_
 
 	for (int s = 0; s < warmup + reps; s++) {
 		double t0;
-		if (c->ops.prepare && c->ops.prepare(ctx, c->state, s))
+		if (c->ops.prepare && (c->ops.prepare(ctx, c->state, s) ||
+				       HMB_FAULT_HERE(HMB_FAULT_PREPARE, r->name)))
 			return -1;
 		t0 = hmb_now();
 		for (int k = 0; k < n; k++) {
-			if (c->ops.op(ctx, c->state, ctx->stream, (*opi)++))
+			if (call_op(ctx, c, r, (*opi)++))
 				return -1;
 			if (t->sync == HMB_SYNC_PER_OP)
 				HMB_CHECK(hipStreamSynchronize(ctx->stream));
@@ -136,14 +153,15 @@ static int run_events(struct hmb_ctx *ctx, struct hmb_record *r, const struct hm
 	e = ctx->engine;
 	for (int s = 0; s < total;) {
 		int batch = total - s < max_batch ? total - s : max_batch;
-		if (c->ops.prepare && c->ops.prepare(ctx, c->state, s))
+		if (c->ops.prepare && (c->ops.prepare(ctx, c->state, s) ||
+				       HMB_FAULT_HERE(HMB_FAULT_PREPARE, r->name)))
 			return -1;
 		if (t->latch)
 			HMB_CHECK(hmb_latch_hold(&e->latch, ctx->stream));
 		HMB_CHECK(hipEventRecord(e->ev[0], ctx->stream));
 		for (int b = 0; b < batch; b++) {
 			for (int k = 0; k < n; k++) {
-				if (c->ops.op(ctx, c->state, ctx->stream, (*opi)++))
+				if (call_op(ctx, c, r, (*opi)++))
 					goto fail;
 			}
 			HMB_CHECK(hipEventRecord(e->ev[b + 1], ctx->stream));
@@ -176,19 +194,21 @@ int hmb_measure(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_case
 	char why[1024];
 	double t0 = hmb_now();
 
-	describe(r, c, reps, warmup);
+	describe(r, c, warmup);
 	/* The engine's own events outlive the case: made before the mark. */
 	if (t->clock == HMB_CLOCK_EVENTS && engine_ready(ctx)) {
 		hmb_record_status(r, HMB_FAILED, "%s", hmb_take_error(why, sizeof(why)));
 		return -1;
 	}
 	mark = hmb_owned_mark(ctx);
-	if (c->ops.setup && c->ops.setup(ctx, c->state))
+	if (c->ops.setup && (c->ops.setup(ctx, c->state) ||
+			     HMB_FAULT_HERE(HMB_FAULT_SETUP, r->name)))
 		goto out;
 	if (t->clock == HMB_CLOCK_HOST ? run_host(ctx, r, c, warmup, reps, &opi)
 				       : run_events(ctx, r, c, warmup, reps, &opi))
 		goto out;
-	if (c->ops.verify && c->ops.verify(ctx, c->state))
+	if (c->ops.verify && (c->ops.verify(ctx, c->state) ||
+			      HMB_FAULT_HERE(HMB_FAULT_VERIFY, r->name)))
 		goto out;
 	hmb_observe_bool(r, "verified", c->ops.verify != NULL);
 	rc = 0;

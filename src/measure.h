@@ -18,7 +18,8 @@
  * runs once after the last sample: it checks the data that the timed
  * operations moved. Any callback returns 0, or -1 after HMB_CHECK or
  * hmb_set_error said why; the record is then failed with that reason and
- * keeps no samples. teardown() always runs once setup() was called, and
+ * keeps no samples (HMB_FAULT, fault.h, fails one on purpose after it ran,
+ * to test these paths). teardown() always runs once setup() was called, and
  * whatever the case allocated through the context (alloc.h) is freed after
  * it, on every path.
  */
@@ -82,8 +83,5 @@ void hmb_engine_free(struct hmb_ctx *ctx);
 
 /* The median of a measured record's samples, or -1 when it has none. */
 double hmb_median(const struct hmb_record *r);
-
-/* The text hmb_measure writes as params.timed, for a case (unit tests). */
-void hmb_timed_text(const struct hmb_case *c, int reps, char *buf, size_t len);
 
 #endif

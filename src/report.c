@@ -44,10 +44,12 @@ void hmb_report_free(struct hmb_report *rep)
 	rep->ndevice_json = 0;
 }
 
-void hmb_report_module_time(struct hmb_report *rep, const char *name, double wall_s)
+void hmb_report_module_run(struct hmb_report *rep, const char *name, double wall_s, int isolated,
+			   int exit_status)
 {
 	if (rep->nruns < (int)(sizeof(rep->runs) / sizeof(rep->runs[0])))
-		rep->runs[rep->nruns++] = (struct hmb_module_run){ name, wall_s, 0, -1 };
+		rep->runs[rep->nruns++] = (struct hmb_module_run){ name, wall_s, isolated,
+								   exit_status };
 }
 
 size_t hmb_report_failures(const struct hmb_report *rep)

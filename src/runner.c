@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "checkpoint.h"
+#include "fault.h"
 #include "measure.h"
 #include "timing.h"
 
@@ -59,9 +60,11 @@ void hmb_run_module(const struct hmb_bench *b, struct hmb_report *rep)
 	const char *missing = missing_capability(b->needs, &rep->device);
 	char why[1024];
 	double t0 = hmb_now();
+	size_t free_before;
 
 	if (!hmb_bench_selected(b, rep->opt))
 		return;
+	free_before = hmb_fault_armed ? hmb_device_free_mem() : 0;
 	if (rep->nmodules < (int)(sizeof(rep->modules) / sizeof(rep->modules[0])))
 		rep->modules[rep->nmodules++] = b->name;
 	hmb_telemetry_sample(&rep->telemetry, b->name, "before");
@@ -76,7 +79,9 @@ void hmb_run_module(const struct hmb_bench *b, struct hmb_report *rep)
 	(void)hipGetLastError();
 	hmb_engine_free(&ctx);
 	hmb_owned_release(&ctx, 0);
-	hmb_report_module_time(rep, b->name, hmb_now() - t0);
+	if (hmb_fault_armed)
+		hmb_fault_report(b->name, free_before, hmb_device_free_mem());
+	hmb_report_module_run(rep, b->name, hmb_now() - t0, 0, -1);
 	hmb_telemetry_sample(&rep->telemetry, b->name, "after");
 	report_telemetry_flags(rep, b->name);
 	first = before ? before->next : rep->head;

@@ -4,9 +4,18 @@
 # device memory at exit, failed API calls), and racecheck and synccheck on the
 # modules whose kernels could share data. Needs a GPU and compute-sanitizer on
 # PATH; prints one line per run and exits 1 if any run reports an error.
+#
+# One leak report is expected in every process and is not counted: the
+# program's __managed__ array (managed_static, kernels/paging.hip: 2^20 words,
+# 4,194,304 bytes). The CUDA runtime allocates it when it loads the program's
+# device code (cuLibraryLoadData, at the first runtime call) and never frees
+# it: it lives as long as the program. tests/sanitizer/managed_static.cu
+# shows the same report from a program that has nothing but such an array.
+# Any other leak, or that one with another size or origin, fails the run.
 set -u
 BIN=${1:-build/hipmembench}
 CS=${CS:-compute-sanitizer}
+MANAGED_STATIC_BYTES=4,194,304
 declare -A TINY=(
 	[memcpy]="--sizes 4K,64K --reps 2 --warmup 1"
 	[overlap]="--sizes 4M --reps 2 --warmup 1 --chunks 2 --streams 2 --iters 1,16"
@@ -17,19 +26,38 @@ declare -A TINY=(
 	[node]="--reps 2 --warmup 1 --copy-size 4M --chase-loads 50 --alloc-sizes 2M"
 )
 bad=0
+
+# The leak reports in a memcheck log that are the __managed__ array: a leak
+# of exactly its size whose allocation backtrace goes through cuLibraryLoadData.
+known_leaks() { # LOG
+	awk -v size="$MANAGED_STATIC_BYTES" '
+		/Leaked [0-9,]+ bytes/ { inleak = 1; match_size = ($3 == size); loaded = 0; next }
+		inleak && /cuLibraryLoadData/ { loaded = 1 }
+		inleak && /^========= *$/ { n += match_size && loaded; inleak = 0 }
+		END { print n + 0 }' "$1"
+}
+
 run() { # TOOL MODULE
-	local extra="" tmp rc summary
+	local extra="" tmp rc summary errors known=0 note=""
 	tmp=$(mktemp)
-	[ "$1" = memcheck ] && extra="--leak-check full"
+	[ "$1" = memcheck ] && extra="--leak-check full --backtrace-short no"
 	# the sanitizer's report goes to stdout with the figures (CSV): keep its lines
 	# shellcheck disable=SC2086
 	"$CS" --tool "$1" $extra --error-exitcode 99 "$BIN" --format csv ${TINY[$2]} "$2" \
 		>"$tmp" 2>&1
 	rc=$?
 	summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$tmp" | tail -n 1)
-	echo "$1 $2: exit $rc; ${summary:-no summary}"
-	if [ "$rc" -ne 0 ]; then
-		grep -vE '^\[|^"' "$tmp" | head -n 60 | sed 's/^/    /'
+	errors=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' "$tmp" | tail -n 1)
+	if [ "$1" = memcheck ]; then
+		known=$(known_leaks "$tmp")
+		[ "$known" -gt 0 ] && note=" ($known of them the __managed__ array, expected)"
+	fi
+	echo "$1 $2: exit $rc; ${summary:-no summary}$note"
+	# clean: no errors but the expected one, and the program itself exited 0
+	if [ "$known" -gt 1 ] || [ "${errors:-x}" != "$known" ] ||
+		{ [ "$rc" -ne 0 ] && [ "$rc" -ne 99 ]; } || { [ "$rc" -eq 99 ] && [ "$known" -eq 0 ]; }; then
+		grep -vE '^\[|^"' "$tmp" | grep -v "Host Frame:.*libcudart_static\|Host Frame:.*libc.so" |
+			head -n 60 | sed 's/^/    /'
 		bad=1
 	fi
 	rm -f "$tmp"

@@ -1,6 +1,7 @@
 """test_cli.py - the command line without a GPU: bad input is one line on
 stderr naming the problem and exit 2; help, list, --version; --dry-run plans
 every module of `all` and writes a valid document without opening a GPU."""
+import os
 import re
 
 import pytest
@@ -45,6 +46,16 @@ def assert_usage_error(args, pattern):
 @pytest.mark.parametrize("name,pattern,args", USAGE_ERRORS, ids=[u[0] for u in USAGE_ERRORS])
 def test_usage_error(name, pattern, args):
     assert_usage_error(args, pattern)
+
+
+@pytest.mark.parametrize("value,pattern", [
+    ("op", "expected KIND:N"), ("free:1", "expected KIND:N"), ("op:", "'' is not a count"),
+    ("op:-3", "'-3' is not a count"), ("alloc:1e3", "'1e3' is not a count")])
+def test_bad_fault_hook_is_a_usage_error_before_any_gpu_is_opened(value, pattern):
+    """HMB_FAULT (src/fault.h), the test hook that fails one step on purpose."""
+    p = hmb.run("memcpy", env=dict(os.environ, HMB_FAULT=value))
+    assert p.returncode == 2, p.stderr
+    assert f"HMB_FAULT: {pattern}" in p.stderr and p.stderr.count("\n") == 1, p.stderr
 
 
 def test_no_command_prints_one_usage_line_on_stderr_and_exits_2():

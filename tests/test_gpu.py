@@ -25,6 +25,15 @@ TINY = {
 }
 
 
+# HMB_FAULT points (src/fault.h) for the failure-path test. Allocations: 1
+# is the module's stream, 3 one of the engine's events where a module times
+# with events (33 of them), 36 and 60 a case's buffers; then a case's set-up,
+# preparation, operation and check, first and later ones; any:100 whatever
+# comes 100th. any:0 fails nothing: the baseline.
+FAULTS = ["any:0", "alloc:1", "alloc:3", "alloc:36", "alloc:60", "setup:2", "prepare:2", "op:1",
+          "op:9", "verify:1", "verify:3", "any:100"]
+
+
 def failed_reasons(path):
     try:
         return "\n".join(f"{r['case']} failed: {r['reason']}" for r in hmbdoc.load(path)["results"]
@@ -158,3 +167,39 @@ def test_gpu_sigterm_during_all_keeps_the_running_modules_results(gpu, tmp_path)
     assert doc["interrupted"] and not doc["complete"] and doc["results"] and doc["module_runs"]
     assert hmb.temp_files(tmp_path) == []
     assert set(glob.glob("/tmp/hipmembench-module-*")) == before
+
+
+def _fault_hook_line(stderr):
+    for line in stderr.splitlines():
+        if "fault-hook " in line:
+            return dict(kv.split("=", 1) for kv in line.split("fault-hook ", 1)[1].split())
+    return None
+
+
+@pytest.mark.parametrize("module", hmb.module_names())
+def test_gpu_a_failure_mid_module_gives_back_its_device_memory(gpu, tmp_path, module):
+    """HMB_FAULT fails one step of a module on purpose (an allocation, or a
+    case's set-up, preparation, operation or check, after it ran); that case
+    fails with that reason, the module goes on with the next one, and the
+    device's free memory after the module is what it was before it."""
+    seen = []
+    for spec in FAULTS:
+        out = tmp_path / f"{module}-{spec.replace(':', '-')}.json"
+        p = hmb.run("--output", out, "--format", "csv", module, *TINY.get(module, "").split(),
+                    env=dict(os.environ, HMB_FAULT=spec), timeout=300)
+        hook = _fault_hook_line(p.stderr)
+        assert hook and hook["module"] == module, p.stderr[-2000:]
+        fired = hook["fired"] == "1"
+        reasons = failed_reasons(out)
+        if fired:  # that one case (or the module, for its stream) fails, and only that one
+            assert p.returncode == 1 and f"HMB_FAULT={spec}: injected failure" in reasons, \
+                f"{spec}: exit {p.returncode}\n{reasons}\n{p.stderr[-2000:]}"
+            assert len(reasons.splitlines()) == 1, f"{spec}: more than one case failed\n{reasons}"
+        else:
+            assert p.returncode == 0, f"{spec}: exit {p.returncode}\n{reasons}"
+        hmbdoc.assert_valid(out, modules=[module], complete=True)
+        seen.append((spec, fired, int(hook["free_before"]), int(hook["free_after"])))
+    detail = "\n".join(f"{s}: fired {f}, free before {b}, after {a}, kept {b - a}"
+                       for s, f, b, a in seen)
+    assert all(b == a for _, _, b, a in seen), detail
+    assert sum(f for _, f, _, _ in seen) >= 4, detail

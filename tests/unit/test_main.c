@@ -375,6 +375,7 @@ static int write_sample(const char *path)
 
 void test_kernel_geometry(void); /* test_geometry.c */
 void test_host_verify(void);     /* test_verify.c */
+void test_engine(void);          /* test_engine.c */
 
 int main(int argc, char **argv)
 {
@@ -405,6 +406,7 @@ int main(int argc, char **argv)
 		{ "kernel launch geometry", test_kernel_geometry },
 		{ "host pattern fill and check over threads", test_host_verify },
 		{ "significance", hmb_test_significance },
+		{ "engine: failure at every HMB_FAULT point gives everything back", test_engine },
 		{ "topology and NUMA placement (test_topology.c)", test_topology },
 	};
 	const size_t ntests = sizeof(tests) / sizeof(tests[0]);

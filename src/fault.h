@@ -1,0 +1,55 @@
+/*
+ * fault.h - a test hook that makes one step of a run fail on purpose, to
+ * show that failure paths give back what they allocated.
+ *
+ *   HMB_FAULT=KIND:N   the N-th fault point of that kind in the process fails
+ *
+ * KIND is alloc (an allocation, stream or event made through the context,
+ * alloc.c), setup, prepare, op or verify (a callback the engine calls,
+ * measure.c), or any (every point counts). N counts from 1; N = 0 never
+ * fails and only reports. The failure is an ordinary error of the case
+ * ("HMB_FAULT=op:7: injected failure at op 7 of h2d/pinned"), so the run
+ * goes on with the next case and exits 1. With the hook set, the runner
+ * writes one line per module on stderr with the device's free memory before
+ * the module and after everything it allocated was given back:
+ *
+ *   hipmembench: fault-hook module=memcpy spec=op:7 fired=1 free_before=B free_after=A
+ *
+ * and, on NVIDIA, module loading is made eager so that loading code on
+ * first use does not count as memory kept. Unset, the hook costs one
+ * predictable branch per point.
+ */
+#ifndef HMB_FAULT_H
+#define HMB_FAULT_H
+
+#include <stddef.h>
+
+enum hmb_fault_kind { HMB_FAULT_ANY, HMB_FAULT_ALLOC, HMB_FAULT_SETUP, HMB_FAULT_PREPARE,
+		      HMB_FAULT_OP, HMB_FAULT_VERIFY, HMB_FAULT_KINDS };
+
+struct hmb_fault_spec {
+	enum hmb_fault_kind kind;
+	long n;                  /* 0: report only */
+};
+
+/* Parse "KIND:N"; 0, or -1 with the problem in err. */
+int hmb_fault_parse(const char *text, struct hmb_fault_spec *spec, char *err, size_t errlen);
+
+/* Arm the hook from HMB_FAULT: 0 when unset or valid (armed), -1 with the
+ * problem in err. Call before the first HIP call. */
+int hmb_fault_init(char *err, size_t errlen);
+
+/* Arm the hook with spec, its counts from zero (NULL disarms): unit tests. */
+void hmb_fault_arm(const struct hmb_fault_spec *spec);
+
+extern int hmb_fault_armed;
+
+/* Is this point the one that fails? Counts it; when it fails, the pending
+ * error says so. `where` names the case or the allocation. */
+int hmb_fault_point(enum hmb_fault_kind kind, const char *where);
+#define HMB_FAULT_HERE(kind, where) (hmb_fault_armed && hmb_fault_point((kind), (where)))
+
+/* The stderr line for a module (runner.c); free_before/after in bytes. */
+void hmb_fault_report(const char *module, size_t free_before, size_t free_after);
+
+#endif

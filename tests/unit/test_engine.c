@@ -1,0 +1,191 @@
+/*
+ * test_engine.c - the measurement engine's failure paths, without a GPU:
+ * a case timed on the host clock, with no synchronisation, whose setup
+ * allocates pageable memory through the context, is made to fail at every
+ * fault point HMB_FAULT can name (fault.h). Each time the record must be
+ * failed with the injected reason and no samples, teardown must run once
+ * when setup ran, and the context must own nothing afterwards (ASan and
+ * valgrind, which run these tests in CI, see the host memory itself).
+ */
+#include <string.h>
+
+#include "fault.h"
+#include "harness.h"
+#include "measure.h"
+
+struct copy_case {
+	unsigned char *src, *dst;
+	int setups, teardowns, verifies;
+};
+
+enum { BYTES = 1 << 16, OPS = 4, REPS = 3, WARMUP = 1 };
+
+static int copy_setup(struct hmb_ctx *ctx, void *st)
+{
+	struct copy_case *k = st;
+
+	k->setups++;
+	if (!(k->src = hmb_alloc(ctx, HMB_MEM_PAGEABLE, BYTES)) ||
+	    !(k->dst = hmb_alloc(ctx, HMB_MEM_PAGEABLE, BYTES)))
+		return -1;
+	memset(k->src, 0x5a, BYTES);
+	return 0;
+}
+
+static int copy_prepare(struct hmb_ctx *ctx, void *st, int sample)
+{
+	struct copy_case *k = st;
+	(void)ctx;
+	(void)sample;
+	memset(k->dst, 0, BYTES);
+	return 0;
+}
+
+static int copy_op(struct hmb_ctx *ctx, void *st, hipStream_t s, long i)
+{
+	struct copy_case *k = st;
+	(void)ctx;
+	(void)s;
+	(void)i;
+	memcpy(k->dst, k->src, BYTES);
+	return 0;
+}
+
+static int copy_verify(struct hmb_ctx *ctx, void *st)
+{
+	struct copy_case *k = st;
+	(void)ctx;
+	k->verifies++;
+	if (memcmp(k->dst, k->src, BYTES) != 0) {
+		hmb_set_error("verification failed");
+		return -1;
+	}
+	return 0;
+}
+
+static void copy_teardown(struct hmb_ctx *ctx, void *st)
+{
+	struct copy_case *k = st;
+	(void)ctx;
+	k->teardowns++;
+}
+
+/* Run the case once with spec armed (NULL: not armed); returns hmb_measure's result. */
+static int run_case(const struct hmb_fault_spec *spec, struct copy_case *k,
+		    struct hmb_record **out, size_t *owned_after)
+{
+	static struct hmb_options opt;
+	struct hmb_ctx ctx = { &opt, NULL, NULL, "unit", NULL, NULL, { 0 } };
+	struct hmb_case c = {
+		.what = "memcpy of 64 KiB",
+		.timing = { .clock = HMB_CLOCK_HOST, .sync = HMB_SYNC_NONE, .ops_per_sample = OPS,
+			    .reps = REPS, .warmup = WARMUP },
+		.ops = { copy_setup, copy_prepare, copy_op, copy_verify, copy_teardown },
+		.state = k,
+	};
+	struct hmb_record *r = hmb_record_new("unit", "copy/pageable");
+	int rc;
+
+	opt.warmup = -1;
+	memset(k, 0, sizeof(*k));
+	hmb_fault_arm(spec);
+	rc = hmb_measure(&ctx, r, &c);
+	hmb_fault_arm(NULL);
+	*owned_after = ctx.owned.n;
+	hmb_owned_release(&ctx, 0);
+	*out = r;
+	return rc;
+}
+
+static void test_fault_parse(void)
+{
+	struct hmb_fault_spec s;
+	char err[256];
+
+	CHECK(hmb_fault_parse("op:7", &s, err, sizeof(err)) == 0 && s.kind == HMB_FAULT_OP &&
+	      s.n == 7);
+	CHECK(hmb_fault_parse("any:0", &s, err, sizeof(err)) == 0 && s.kind == HMB_FAULT_ANY &&
+	      s.n == 0);
+	CHECK(hmb_fault_parse("alloc:1", &s, err, sizeof(err)) == 0 && s.kind == HMB_FAULT_ALLOC);
+	CHECK(hmb_fault_parse("verify:2", &s, err, sizeof(err)) == 0 &&
+	      s.kind == HMB_FAULT_VERIFY);
+	CHECK(hmb_fault_parse("op", &s, err, sizeof(err)) == -1 && strstr(err, "KIND:N"));
+	CHECK(hmb_fault_parse("opx:1", &s, err, sizeof(err)) == -1 && strstr(err, "KIND:N"));
+	CHECK(hmb_fault_parse("op:", &s, err, sizeof(err)) == -1 && strstr(err, "not a count"));
+	CHECK(hmb_fault_parse("op:-1", &s, err, sizeof(err)) == -1 && strstr(err, "not a count"));
+	CHECK(hmb_fault_parse("op:+1", &s, err, sizeof(err)) == -1);
+	CHECK(hmb_fault_parse("op:1x", &s, err, sizeof(err)) == -1);
+	CHECK(hmb_fault_parse("op:99999999999999999999", &s, err, sizeof(err)) == -1);
+}
+
+static void test_fault_counting(void)
+{
+	struct hmb_fault_spec op3 = { HMB_FAULT_OP, 3 }, any2 = { HMB_FAULT_ANY, 2 };
+	char why[256];
+
+	hmb_fault_arm(&op3);
+	CHECK(!HMB_FAULT_HERE(HMB_FAULT_OP, "a"));
+	CHECK(!HMB_FAULT_HERE(HMB_FAULT_ALLOC, "b")); /* another kind: not counted */
+	CHECK(!HMB_FAULT_HERE(HMB_FAULT_OP, "c"));
+	CHECK(HMB_FAULT_HERE(HMB_FAULT_OP, "d"));
+	CHECK(strstr(hmb_take_error(why, sizeof(why)), "injected failure at op 3 of d") != NULL);
+	CHECK(!HMB_FAULT_HERE(HMB_FAULT_OP, "e")); /* fails once */
+	hmb_fault_arm(&any2);
+	CHECK(!HMB_FAULT_HERE(HMB_FAULT_SETUP, "f"));
+	CHECK(HMB_FAULT_HERE(HMB_FAULT_ALLOC, "g"));
+	CHECK(strstr(hmb_take_error(why, sizeof(why)), "HMB_FAULT=any:2: injected failure at "
+		     "alloc 2 of g") != NULL);
+	hmb_fault_arm(NULL);
+	CHECK(!HMB_FAULT_HERE(HMB_FAULT_OP, "h"));
+}
+
+/* Every point of every kind, one run each, until the count runs past the
+ * points the case has. */
+static void test_engine_failure_paths(void)
+{
+	static const struct {
+		enum hmb_fault_kind kind;
+		int points;  /* how many the case has */
+	} kinds[] = {
+		{ HMB_FAULT_ALLOC, 2 }, { HMB_FAULT_SETUP, 1 },
+		{ HMB_FAULT_PREPARE, WARMUP + REPS }, { HMB_FAULT_OP, (WARMUP + REPS) * OPS },
+		{ HMB_FAULT_VERIFY, 1 },
+		{ HMB_FAULT_ANY, 2 + 1 + (WARMUP + REPS) * (1 + OPS) + 1 },
+	};
+	struct copy_case k;
+	struct hmb_record *r;
+	size_t owned;
+
+	CHECK(run_case(NULL, &k, &r, &owned) == 0);
+	CHECK(r->status == HMB_OK && r->nsamples == REPS && k.verifies == 1 && owned == 0);
+	CHECK(hmb_kv_find(&r->params, "timed") &&
+	      strcmp(hmb_kv_find(&r->params, "timed")->str, "4 x (memcpy of 64 KiB); host clock") == 0);
+	CHECK(hmb_kv_find(&r->params, "sync") &&
+	      strcmp(hmb_kv_find(&r->params, "sync")->str, "none") == 0);
+	hmb_record_free(r);
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		for (long n = 1; n <= kinds[i].points + 1; n++) {
+			struct hmb_fault_spec spec = { kinds[i].kind, n };
+			int rc = run_case(&spec, &k, &r, &owned);
+			int fires = n <= kinds[i].points;
+
+			CHECK(rc == (fires ? -1 : 0));
+			CHECK(owned == 0);                       /* nothing left to the context */
+			CHECK(k.teardowns == k.setups);          /* teardown after every setup */
+			if (fires) {
+				CHECK(r->status == HMB_FAILED && r->nsamples == 0);
+				CHECK(r->reason && strstr(r->reason, "injected failure at"));
+			} else {
+				CHECK(r->status == HMB_OK && r->nsamples == REPS);
+			}
+			hmb_record_free(r);
+		}
+	}
+}
+
+void test_engine(void)
+{
+	test_fault_parse();
+	test_fault_counting();
+	test_engine_failure_paths();
+}
