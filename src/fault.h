@@ -7,17 +7,21 @@
  * KIND is alloc (an allocation, stream or event made through the context,
  * alloc.c), setup, prepare, op or verify (a callback the engine calls,
  * measure.c), or any (every point counts). N counts from 1; N = 0 never
- * fails and only reports. The failure is an ordinary error of the case
+ * fails and only reports. An allocation fails instead of being made; a
+ * callback fails after it has run, holding what it allocated. The failure
+ * is an ordinary error of the case
  * ("HMB_FAULT=op:7: injected failure at op 7 of h2d/pinned"), so the run
  * goes on with the next case and exits 1. With the hook set, the runner
  * writes one line per module on stderr with the device's free memory before
  * the module and after everything it allocated was given back:
  *
- *   hipmembench: fault-hook module=memcpy spec=op:7 fired=1 free_before=B free_after=A
+ *   hipmembench: fault-hook module=memcpy spec=op:7 fired=1 points=P free_before=B free_after=A
  *
- * and, on NVIDIA, module loading is made eager so that loading code on
- * first use does not count as memory kept. Unset, the hook costs one
- * predictable branch per point.
+ * (points: how many points of that kind the process has passed so far).
+ * With the hook set, CUDA loads all device code at start-up
+ * (CUDA_MODULE_LOADING=EAGER), so that code loaded on first use does not
+ * count as memory kept. Unset, the hook costs one predictable branch per
+ * point.
  */
 #ifndef HMB_FAULT_H
 #define HMB_FAULT_H
