@@ -56,7 +56,7 @@ int hmb_fault_init(char *err, size_t errlen)
 	const char *text = getenv("HMB_FAULT");
 	struct hmb_fault_spec spec;
 
-	if (!text)
+	if (!text || !*text)
 		return 0;
 	if (hmb_fault_parse(text, &spec, err, errlen) != 0)
 		return -1;

@@ -12,8 +12,12 @@
  * is an ordinary error of the case
  * ("HMB_FAULT=op:7: injected failure at op 7 of h2d/pinned"), so the run
  * goes on with the next case and exits 1. With the hook set, the runner
- * writes one line per module on stderr with the device's free memory before
- * the module and after everything it allocated was given back:
+ * first runs each module once with no fault and records nothing (what the
+ * runtime creates on first use and keeps for the process, such as the
+ * unified-memory driver's state or channels for more streams, then exists),
+ * then runs it again with the fault armed, and writes one line on stderr
+ * with the device's free memory before that run and after everything it
+ * allocated was given back:
  *
  *   hipmembench: fault-hook module=memcpy spec=op:7 fired=1 points=P free_before=B free_after=A
  *
@@ -39,8 +43,8 @@ struct hmb_fault_spec {
 /* Parse "KIND:N"; 0, or -1 with the problem in err. */
 int hmb_fault_parse(const char *text, struct hmb_fault_spec *spec, char *err, size_t errlen);
 
-/* Arm the hook from HMB_FAULT: 0 when unset or valid (armed), -1 with the
- * problem in err. Call before the first HIP call. */
+/* Arm the hook from HMB_FAULT: 0 when unset or empty, or valid (armed); -1
+ * with the problem in err. Call before the first HIP call. */
 int hmb_fault_init(char *err, size_t errlen);
 
 /* Arm the hook with spec, its counts from zero (NULL disarms): unit tests. */

@@ -31,15 +31,24 @@ def summary(n):
     return f"========= ERROR SUMMARY: {n} error{'s' if n != 1 else ''}\n"
 
 
-def run_script(tmp_path, memcheck_report, errors):
-    """The script with a compute-sanitizer whose memcheck prints this report;
-    racecheck and synccheck are clean."""
+RACE_CLEAN = "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)"
+RACE_HAZARD = "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)"
+
+
+def run_script(tmp_path, memcheck_report, errors, race=RACE_CLEAN):
+    """The script with a compute-sanitizer whose memcheck prints this report
+    (and exits as compute-sanitizer does: 99 on errors, else the program's
+    status, 1 where HMB_FAULT failed a case), racecheck prints `race` and
+    synccheck is clean."""
     (tmp_path / "memcheck.txt").write_text("========= COMPUTE-SANITIZER\n" + memcheck_report +
                                            summary(errors))
     fake = tmp_path / "compute-sanitizer"
     fake.write_text(f"""#!/bin/bash
-if [ "$2" = memcheck ]; then cat {tmp_path}/memcheck.txt; [ {errors} = 0 ] || exit 99
-else echo "========= ERROR SUMMARY: 0 errors"; fi
+case "$2" in
+memcheck) cat {tmp_path}/memcheck.txt; [ {errors} = 0 ] || exit 99; [ -z "$HMB_FAULT" ] || exit 1;;
+racecheck) echo "{race}"; case "{race}" in *" 0 hazards"*) ;; *) exit 99;; esac;;
+*) echo "========= ERROR SUMMARY: 0 errors";;
+esac
 """)
     fake.chmod(0o755)
     return subprocess.run(["bash", str(SCRIPT), "hipmembench"], capture_output=True, text=True,
@@ -56,11 +65,19 @@ CASES = [
 ]
 
 
+def test_a_race_hazard_fails(tmp_path):
+    p = run_script(tmp_path, MANAGED, 1, race=RACE_HAZARD)
+    assert p.returncode == 1, p.stdout
+    assert "racecheck memcpy: exit 99; " + RACE_HAZARD in p.stdout, p.stdout
+
+
 @pytest.mark.parametrize("name,report,errors,clean", CASES, ids=[c[0] for c in CASES])
 def test_only_the_managed_array_leak_passes(tmp_path, name, report, errors, clean):
     p = run_script(tmp_path, report, errors)
     lines = [line for line in p.stdout.splitlines() if not line.startswith("    ")]
-    assert len(lines) == 13, p.stdout  # 7 memcheck, 3 racecheck, 3 synccheck
+    # memcheck: 7 modules, each also with two HMB_FAULT points; racecheck and synccheck: 3 each
+    assert len(lines) == 27, p.stdout
+    assert sum("HMB_FAULT=" in line for line in lines) == 14, p.stdout
     assert p.returncode == (0 if clean else 1), f"{name}: exit {p.returncode}\n{p.stdout}"
     if errors and not clean:
         assert "Leaked" in p.stdout or "Invalid" in p.stdout, p.stdout  # the report is shown
