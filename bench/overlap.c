@@ -456,12 +456,15 @@ static int balanced_iters(struct hmb_ctx *ctx, struct overlap *o, const struct p
 	struct hmb_record *r = hmb_record_new("overlap", "calibration");
 	double kernel = measure(ctx, &k, r, "LCG kernel (calibration)");
 	double iters;
+	int failed = kernel <= 0 && r->reason;
 
-	hmb_record_free(r);
 	if (kernel <= 0 || p->h2d <= 0 || p->d2h <= 0) {
-		hmb_set_error("calibration of the balanced load failed");
+		hmb_set_error("calibration of the balanced load failed%s%s", failed ? ": " : "",
+			      failed ? r->reason : "");
+		hmb_record_free(r);
 		return -1;
 	}
+	hmb_record_free(r);
 	iters = probe * (p->h2d + p->d2h) / kernel;
 	return iters < 1 ? 1 : iters > 1e6 ? 1000000 : (int)iters;
 }

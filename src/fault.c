@@ -61,9 +61,10 @@ int hmb_fault_init(char *err, size_t errlen)
 	if (hmb_fault_parse(text, &spec, err, errlen) != 0)
 		return -1;
 	hmb_fault_arm(&spec);
-	/* CUDA loads a kernel's code on its first launch and keeps it: loaded
-	 * at start-up instead, it is not counted as memory a module kept. */
+	/* CUDA and HIP load a kernel's code on its first launch and keep it:
+	 * loaded at start-up instead, it is not counted as memory a module kept. */
 	setenv("CUDA_MODULE_LOADING", "EAGER", 1);
+	setenv("HIP_ENABLE_DEFERRED_LOADING", "0", 1);
 	return 0;
 }
 

@@ -10,7 +10,7 @@
  * fails and only reports. An allocation fails instead of being made; a
  * callback fails after it has run, holding what it allocated. The failure
  * is an ordinary error of the case
- * ("HMB_FAULT=op:7: injected failure at op 7 of h2d/pinned"), so the run
+ * ("HMB_FAULT=op:7: injected failure at op 7 of h2d/pinned/async"), so the run
  * goes on with the next case and exits 1. With the hook set, the runner
  * first runs each module once with no fault and records nothing (what the
  * runtime creates on first use and keeps for the process, such as the
@@ -22,10 +22,11 @@
  *   hipmembench: fault-hook module=memcpy spec=op:7 fired=1 points=P free_before=B free_after=A
  *
  * (points: how many points of that kind the process has passed so far).
- * With the hook set, CUDA loads all device code at start-up
- * (CUDA_MODULE_LOADING=EAGER), so that code loaded on first use does not
- * count as memory kept. Unset, the hook costs one predictable branch per
- * point.
+ * With the hook set, all device code is loaded at start-up as well
+ * (CUDA_MODULE_LOADING=EAGER, HIP_ENABLE_DEFERRED_LOADING=0). Points are
+ * counted per process: under `all` each module, in a process of its own,
+ * fails at its own N-th point. Unset, the hook costs one predictable branch
+ * per point.
  */
 #ifndef HMB_FAULT_H
 #define HMB_FAULT_H

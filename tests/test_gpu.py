@@ -25,13 +25,14 @@ TINY = {
 }
 
 
-# HMB_FAULT points (src/fault.h) for the failure-path test. Allocations: 1
-# is the module's stream, 3 one of the engine's events where a module times
-# with events (33 of them), 36 and 60 a case's buffers; then a case's set-up,
-# preparation, operation and check, first and later ones; any:100 whatever
-# comes 100th. any:0 fails nothing: the baseline.
-FAULTS = ["any:0", "alloc:1", "alloc:3", "alloc:36", "alloc:60", "setup:2", "prepare:2", "op:1",
-          "op:9", "verify:1", "verify:3", "any:100"]
+# HMB_FAULT points (src/fault.h) for the failure-path test. Allocations 1
+# (the module's stream), 3, 10 and 36: whatever the module or its cases
+# allocate at that count (buffers, streams, events; the engine's 33 events
+# come with the first case timed with events). Then a case's set-up,
+# preparation, operation and check, first and later ones, and whatever comes
+# 100th. A point a module never reaches does not fire. any:0 fails nothing.
+FAULTS = ["any:0", "alloc:1", "alloc:3", "alloc:10", "alloc:36", "setup:2", "prepare:2", "op:1",
+          "op:9", "verify:1", "any:100"]
 
 
 def failed_reasons(path):
@@ -179,9 +180,11 @@ def _fault_hook_line(stderr):
 @pytest.mark.parametrize("module", hmb.module_names())
 def test_gpu_a_failure_mid_module_gives_back_its_device_memory(gpu, tmp_path, module):
     """HMB_FAULT fails one step of a module on purpose (an allocation, or a
-    case's set-up, preparation, operation or check, after it ran); that case
-    fails with that reason, the module goes on with the next one, and the
-    device's free memory after the module is what it was before it."""
+    case's set-up, preparation, operation or check, after it ran); the case
+    fails with that reason (with the cases that share that step, or the
+    module where the step is the module's own) and nothing else fails; the
+    module goes on, and the device's free memory after the module is what it
+    was before it."""
     seen = []
     for spec in FAULTS:
         out = tmp_path / f"{module}-{spec.replace(':', '-')}.json"
@@ -191,10 +194,11 @@ def test_gpu_a_failure_mid_module_gives_back_its_device_memory(gpu, tmp_path, mo
         assert hook and hook["module"] == module, p.stderr[-2000:]
         fired = hook["fired"] == "1"
         reasons = failed_reasons(out)
-        if fired:  # that one case (or the module, for its stream) fails, and only that one
-            assert p.returncode == 1 and f"HMB_FAULT={spec}: injected failure" in reasons, \
-                f"{spec}: exit {p.returncode}\n{reasons}\n{p.stderr[-2000:]}"
-            assert len(reasons.splitlines()) == 1, f"{spec}: more than one case failed\n{reasons}"
+        if fired:  # the case that failed, and those that depend on the same step, say why
+            lines = reasons.splitlines()
+            assert p.returncode == 1 and lines, f"{spec}: exit {p.returncode}\n{p.stderr[-2000:]}"
+            assert all(f"HMB_FAULT={spec}: injected failure" in line for line in lines), \
+                f"{spec}: a failure other than the injected one\n{reasons}"
         else:
             assert p.returncode == 0, f"{spec}: exit {p.returncode}\n{reasons}"
         doc = hmbdoc.assert_valid(out, complete=True)  # alloc:1 leaves no ok record

@@ -35,7 +35,7 @@ RACE_CLEAN = "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warn
 RACE_HAZARD = "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)"
 
 
-def run_script(tmp_path, memcheck_report, errors, race=RACE_CLEAN):
+def run_script(tmp_path, memcheck_report, errors, race=RACE_CLEAN, program_exit=0):
     """The script with a compute-sanitizer whose memcheck prints this report
     (and exits as compute-sanitizer does: 99 on errors, else the program's
     status, 1 where HMB_FAULT failed a case), racecheck prints `race` and
@@ -45,7 +45,8 @@ def run_script(tmp_path, memcheck_report, errors, race=RACE_CLEAN):
     fake = tmp_path / "compute-sanitizer"
     fake.write_text(f"""#!/bin/bash
 case "$2" in
-memcheck) cat {tmp_path}/memcheck.txt; [ {errors} = 0 ] || exit 99; [ -z "$HMB_FAULT" ] || exit 1;;
+memcheck) cat {tmp_path}/memcheck.txt; [ {errors} = 0 ] || exit 99; [ -z "$HMB_FAULT" ] || exit 1
+          exit {program_exit};;
 racecheck) echo "{race}"; case "{race}" in *" 0 hazards"*) ;; *) exit 99;; esac;;
 *) echo "========= ERROR SUMMARY: 0 errors";;
 esac
@@ -63,6 +64,11 @@ CASES = [
     ("the array and an access error", MANAGED + ACCESS, 2, False),
     ("the array twice", MANAGED + MANAGED, 2, False),
 ]
+
+
+def test_a_program_that_fails_under_the_sanitizer_fails_the_run(tmp_path):
+    p = run_script(tmp_path, "", 0, program_exit=1)
+    assert p.returncode == 1 and "memcheck memcpy: exit 1;" in p.stdout, p.stdout
 
 
 def test_a_race_hazard_fails(tmp_path):

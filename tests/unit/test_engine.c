@@ -183,9 +183,40 @@ static void test_engine_failure_paths(void)
 	}
 }
 
+/* A case timed with events needs the engine's events first: when making
+ * them fails (alloc:1 fails the first one, before any HIP call), the record
+ * fails, nothing stays owned, and no half-made engine is left for the next
+ * case to use. */
+static void test_engine_events_failure(void)
+{
+	static struct hmb_options opt;
+	struct hmb_ctx ctx = { &opt, NULL, NULL, "unit", NULL, NULL, { 0 } };
+	struct hmb_fault_spec alloc1 = { HMB_FAULT_ALLOC, 1 };
+	struct copy_case k;
+	struct hmb_case c = {
+		.what = "memcpy of 64 KiB",
+		.timing = { .clock = HMB_CLOCK_EVENTS, .latch = 1, .reps = REPS },
+		.ops = { copy_setup, NULL, copy_op, NULL, copy_teardown },
+		.state = &k,
+	};
+	struct hmb_record *r = hmb_record_new("unit", "copy/events");
+
+	memset(&k, 0, sizeof(k));
+	opt.warmup = -1;
+	hmb_fault_arm(&alloc1);
+	CHECK(hmb_measure(&ctx, r, &c) == -1);
+	hmb_fault_arm(NULL);
+	CHECK(r->status == HMB_FAILED && r->reason &&
+	      strstr(r->reason, "injected failure at alloc 1 of an event"));
+	CHECK(ctx.engine == NULL && ctx.owned.n == 0);
+	CHECK(k.setups == 0); /* the case's set-up never ran */
+	hmb_record_free(r);
+}
+
 void test_engine(void)
 {
 	test_fault_parse();
 	test_fault_counting();
 	test_engine_failure_paths();
+	test_engine_events_failure();
 }
