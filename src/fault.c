@@ -13,8 +13,7 @@ static const char *const kind_names[HMB_FAULT_KINDS] = { "any", "alloc", "setup"
 
 int hmb_fault_armed;
 static struct hmb_fault_spec armed;
-static long seen;   /* points of the armed kind so far */
-static int fired;
+static long seen;   /* points of the armed kind so far; the N-th failed */
 
 int hmb_fault_parse(const char *text, struct hmb_fault_spec *spec, char *err, size_t errlen)
 {
@@ -48,7 +47,6 @@ void hmb_fault_arm(const struct hmb_fault_spec *spec)
 	if (spec)
 		armed = *spec;
 	seen = 0;
-	fired = 0;
 }
 
 int hmb_fault_init(char *err, size_t errlen)
@@ -74,7 +72,6 @@ int hmb_fault_point(enum hmb_fault_kind kind, const char *where)
 		return 0;
 	if (++seen != armed.n)
 		return 0;
-	fired = 1;
 	hmb_set_error("HMB_FAULT=%s:%ld: injected failure at %s %ld of %s",
 		      kind_names[armed.kind], armed.n, kind_names[kind], seen, where);
 	return 1;
@@ -82,9 +79,7 @@ int hmb_fault_point(enum hmb_fault_kind kind, const char *where)
 
 void hmb_fault_report(const char *module, size_t free_before, size_t free_after)
 {
-	if (!hmb_fault_armed)
-		return;
 	fprintf(stderr, "hipmembench: fault-hook module=%s spec=%s:%ld fired=%d points=%ld "
-		"free_before=%zu free_after=%zu\n", module, kind_names[armed.kind], armed.n, fired,
-		seen, free_before, free_after);
+		"free_before=%zu free_after=%zu\n", module, kind_names[armed.kind], armed.n,
+		armed.n > 0 && seen >= armed.n, seen, free_before, free_after);
 }

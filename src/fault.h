@@ -58,7 +58,8 @@ extern int hmb_fault_armed;
 int hmb_fault_point(enum hmb_fault_kind kind, const char *where);
 #define HMB_FAULT_HERE(kind, where) (hmb_fault_armed && hmb_fault_point((kind), (where)))
 
-/* The stderr line for a module (runner.c); free_before/after in bytes. */
+/* The stderr line for a module where the hook is armed (runner.c);
+ * free_before/after in bytes. */
 void hmb_fault_report(const char *module, size_t free_before, size_t free_after);
 
 #endif

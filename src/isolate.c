@@ -133,7 +133,7 @@ int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep, const st
 	unlink(tmpl);
 	if (rep->nmodules < (int)(sizeof(rep->modules) / sizeof(rep->modules[0])))
 		rep->modules[rep->nmodules++] = b->name;
-	hmb_report_module_run(rep, b->name, hmb_now() - t0, 1,
+	hmb_report_module_run(rep, b->name, hmb_now() - t0,
 			      WIFEXITED(wstatus) ? code : 128 + WTERMSIG(wstatus));
 	hmb_checkpoint(rep, 1);
 	return WIFEXITED(wstatus) ? code : 128 + WTERMSIG(wstatus);

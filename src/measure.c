@@ -22,10 +22,11 @@ struct hmb_engine {
 static int engine_ready(struct hmb_ctx *ctx)
 {
 	struct hmb_engine *e;
-	size_t mark = hmb_owned_mark(ctx);
+	size_t mark;
 
 	if (ctx->engine)
 		return 0;
+	mark = hmb_owned_mark(ctx);
 	e = hmb_xcalloc(1, sizeof(*e));
 	for (int i = 0; i <= HMB_LATCH_MAX_OPS; i++)
 		if (!(e->ev[i] = hmb_event_new(ctx)))

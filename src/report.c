@@ -44,11 +44,11 @@ void hmb_report_free(struct hmb_report *rep)
 	rep->ndevice_json = 0;
 }
 
-void hmb_report_module_run(struct hmb_report *rep, const char *name, double wall_s, int isolated,
+void hmb_report_module_run(struct hmb_report *rep, const char *name, double wall_s,
 			   int exit_status)
 {
 	if (rep->nruns < (int)(sizeof(rep->runs) / sizeof(rep->runs[0])))
-		rep->runs[rep->nruns++] = (struct hmb_module_run){ name, wall_s, isolated,
+		rep->runs[rep->nruns++] = (struct hmb_module_run){ name, wall_s, exit_status >= 0,
 								   exit_status };
 }
 

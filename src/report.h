@@ -49,9 +49,9 @@ struct hmb_report {
 void hmb_report_init(struct hmb_report *rep, const struct hmb_options *opt, const char *command);
 void hmb_report_add(struct hmb_report *rep, struct hmb_record *r);
 void hmb_report_free(struct hmb_report *rep);
-/* Note how a module ran (module_runs): isolated in a process of its own,
- * which exited with exit_status, or in this one (exit_status -1). */
-void hmb_report_module_run(struct hmb_report *rep, const char *name, double wall_s, int isolated,
+/* Note how a module ran (module_runs): in a process of its own, which
+ * exited with exit_status, or in this one (exit_status -1). */
+void hmb_report_module_run(struct hmb_report *rep, const char *name, double wall_s,
 			   int exit_status);
 /* Records that failed. */
 size_t hmb_report_failures(const struct hmb_report *rep);

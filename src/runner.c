@@ -80,7 +80,7 @@ void hmb_run_module(const struct hmb_bench *b, struct hmb_report *rep)
 	struct hmb_record *before = rep->tail, *first;
 	const char *missing = missing_capability(b->needs, &rep->device);
 	char why[1024];
-	double t0 = hmb_now();
+	double t0;
 	size_t free_before;
 
 	if (!hmb_bench_selected(b, rep->opt))
@@ -88,6 +88,7 @@ void hmb_run_module(const struct hmb_bench *b, struct hmb_report *rep)
 	if (hmb_fault_armed)
 		warm_pass(b, rep);
 	free_before = hmb_fault_armed ? hmb_device_free_mem() : 0;
+	t0 = hmb_now();
 	if (rep->nmodules < (int)(sizeof(rep->modules) / sizeof(rep->modules[0])))
 		rep->modules[rep->nmodules++] = b->name;
 	hmb_telemetry_sample(&rep->telemetry, b->name, "before");
@@ -104,7 +105,7 @@ void hmb_run_module(const struct hmb_bench *b, struct hmb_report *rep)
 	hmb_owned_release(&ctx, 0);
 	if (hmb_fault_armed)
 		hmb_fault_report(b->name, free_before, hmb_device_free_mem());
-	hmb_report_module_run(rep, b->name, hmb_now() - t0, 0, -1);
+	hmb_report_module_run(rep, b->name, hmb_now() - t0, -1);
 	hmb_telemetry_sample(&rep->telemetry, b->name, "after");
 	report_telemetry_flags(rep, b->name);
 	first = before ? before->next : rep->head;
