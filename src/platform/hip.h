@@ -28,15 +28,12 @@
 #if HIP_VERSION_MAJOR >= 6
 #define HMB_HAVE_VMM 1
 #define HMB_HAVE_HOST_REGISTER_ATTR 1
-/* AMD memory kinds: CUDA has none of them. */
-#define HMB_HAVE_HOST_UNCACHED 0
-#define HMB_HAVE_DEVICE_UNCACHED 0
 #else
 #define HMB_HAVE_VMM 0
 #define HMB_HAVE_HOST_REGISTER_ATTR 0
 #endif
-/* Uncached host and device allocation flags came after HIP 5.2; both are
- * macros in the headers that have them. */
+/* The uncached device allocation flag came after HIP 5.2, the host one with
+ * ROCm 7; both are macros in the headers that have them. */
 #if defined(hipHostMallocUncached)
 #define HMB_HAVE_HOST_UNCACHED 1
 #else
