@@ -52,6 +52,12 @@ ifeq ($(PLATFORM),nvidia)
   SRC_C += src/platform/hip_on_cuda.c
 endif
 KERNELS := $(wildcard kernels/*.hip)
+# The __managed__ array: linked in on NVIDIA, its own shared object on AMD
+# (kernels/managed_static.hip says why).
+ifeq ($(PLATFORM),amd)
+  KERNELS := $(filter-out kernels/managed_static.hip,$(KERNELS))
+  MANAGED_STATIC := $(BUILD)/lib/hipmembench-managed-static.so
+endif
 OBJ_C   := $(SRC_C:%.c=$(OBJDIR)/%.o)
 OBJ_K   := $(KERNELS:%.hip=$(OBJDIR)/%.o)
 LIB_OBJ := $(filter-out $(OBJDIR)/src/main.o,$(OBJ_C)) $(OBJ_K)
@@ -60,7 +66,7 @@ TEST_C  := $(wildcard tests/unit/*.c)
 LINK = $(LINKER) $(LDFLAGS) $(HMB_LDFLAGS) -o $@ $^ $(HMB_LDLIBS) $(PLATFORM_LIBS) $(LDLIBS)
 
 .PHONY: all test clean portable man install uninstall dist
-all: $(BIN)
+all: $(BIN) $(MANAGED_STATIC)
 
 ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
   # Remember the flags: a change of flags, platform or architectures rebuilds.
@@ -107,16 +113,20 @@ $(OBJDIR)/kernels/%.o: kernels/%.hip kernels/kernels.h kernels/pattern.h kernels
 	@mkdir -p $(dir $@)
 	$(COMPILE_KERNEL)
 
+$(MANAGED_STATIC): kernels/managed_static.hip kernels/kernels.h kernels/hip_device.h $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(DEVCC) $(DEVFLAGS) -fPIC -shared $< -o $@
+
 $(TEST_BIN): $(TEST_C:%.c=$(OBJDIR)/%.o) $(LIB_OBJ)
 	$(LINK)
 
-test: $(BIN) $(TEST_BIN)
+test: $(BIN) $(MANAGED_STATIC) $(TEST_BIN)
 	HMB_BIN=$(BIN) HMB_UNIT=$(TEST_BIN) PYTHONDONTWRITEBYTECODE=1 \
 		$(or $(wildcard /usr/bin/python3),python3) -m pytest tests --basetemp=$(BUILD)/pytest
 
 # Copy the shared libraries that a bare GPU node may lack next to the binary
 # (build/lib, found through its rpath), so that build/ can be copied there.
-portable: $(BIN)
+portable: $(BIN) $(MANAGED_STATIC)
 	@mkdir -p $(BUILD)/lib
 	cp -L $(firstword $(wildcard $(addsuffix /libcjson.so.1,$(CJSON_LIBDIR))) \
 		$(shell $(CC) -print-file-name=libcjson.so.1)) $(BUILD)/lib/

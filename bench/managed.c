@@ -63,6 +63,7 @@
 
 #include "../kernels/kernels.h"
 #include "../kernels/pattern.h"
+#include "../src/managed_static.h"
 #include "../src/measure.h"
 #include "../src/verify.h"
 
@@ -702,15 +703,14 @@ static void run_static(struct hmb_ctx *ctx, struct managed *m)
 		"increment kernel (+1 to every word) on a __managed__ array",
 	};
 	size_t bytes = HMB_MANAGED_STATIC_WORDS * sizeof(uint32_t);
-	struct gpu_case k = { .spec = &spec, .m = m, .p = hmb_managed_static(), .bytes = bytes };
+	char why[512];
+	struct gpu_case k = { .spec = &spec, .m = m, .bytes = bytes };
 	struct hmb_record *r;
 
-	if (!k.p) {
+	if (!(k.p = hmb_managed_static(why, sizeof(why)))) {
 		if (!(r = new_record(ctx, spec.name, bytes)))
 			return;
-		hmb_record_status(r, HMB_UNSUPPORTED, "this build has no __managed__ variable "
-				  "(HIP before ROCm 6 registers them at start-up and fails "
-				  "without a GPU)");
+		hmb_record_status(r, HMB_UNSUPPORTED, why);
 		hmb_commit(ctx, r);
 		return;
 	}

@@ -82,10 +82,12 @@ hipError_t hmb_launch_chase(const void *chain, size_t stride, uint32_t *pos, lon
 hipError_t hmb_launch_wide_copy(void *dst, const void *src, size_t bytes, hipStream_t stream);
 struct hmb_geometry hmb_wide_copy_geometry(size_t bytes);
 
-/* A __managed__ array of HMB_MANAGED_STATIC_WORDS words, for its own case;
- * NULL where this build has none (HIP before ROCm 6). */
+/* A __managed__ array of HMB_MANAGED_STATIC_WORDS words, for its own case
+ * (managed_static.hip: linked in on NVIDIA, a shared object opened on demand
+ * on AMD; src/managed_static.c finds it). */
 #define HMB_MANAGED_STATIC_WORDS (1u << 20)
-uint32_t *hmb_managed_static(void);
+#define HMB_MANAGED_STATIC_LIB "hipmembench-managed-static.so"
+uint32_t *hmb_managed_static_array(void);
 
 #ifdef __cplusplus
 }

@@ -1,14 +1,6 @@
-/* paging.hip - touching pages (fault latency and throughput) and a __managed__ static array. */
+/* paging.hip - touching pages: fault latency (one chain) and throughput (one thread per page). */
 #include "hip_device.h"
 #include "kernels.h"
-
-/* HIP 5.x registers __managed__ variables when the program starts and
- * crashes there on a machine without a GPU; from ROCm 6 (and on CUDA) the
- * variable is registered safely, so only those builds carry it. */
-#if defined(HMB_PLATFORM_NVIDIA) || HIP_VERSION_MAJOR >= 6
-#define HMB_HAVE_MANAGED_STATIC 1
-__managed__ uint32_t managed_static[HMB_MANAGED_STATIC_WORDS];
-#endif
 
 /* One thread per touch: every touch is issued at once. */
 __global__ void touch_kernel(uint8_t *base, size_t stride, const uint64_t *order, size_t touches)
@@ -65,13 +57,4 @@ extern "C" hipError_t hmb_launch_chain(uint8_t *base, size_t stride, const uint6
 		return hipErrorInvalidValue;
 	chain_kernel<<<1, 1, 0, stream>>>(base, stride, order, touches, 0);
 	return hipGetLastError();
-}
-
-extern "C" uint32_t *hmb_managed_static(void)
-{
-#ifdef HMB_HAVE_MANAGED_STATIC
-	return managed_static;
-#else
-	return NULL;
-#endif
 }

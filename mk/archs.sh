@@ -25,7 +25,7 @@ nvidia)
 	;;
 amd)
 	for a in "$@"; do
-		"$compiler" --offload-arch="$a" -x hip --cuda-device-only -fsyntax-only \
+		HIP_PLATFORM=amd "$compiler" --offload-arch="$a" -x hip --cuda-device-only -fsyntax-only \
 			/dev/null -o /dev/null >/dev/null 2>&1 && supported="$supported $a"
 	done
 	;;

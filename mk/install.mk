@@ -8,6 +8,9 @@ DATADIR     ?= $(PREFIX)/share
 MANDIR      ?= $(DATADIR)/man
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 PKGDATADIR  ?= $(DATADIR)/hipmembench
+# The AMD build's shared object for the __managed__ array: the binary looks
+# for it in ../lib/hipmembench beside its own folder (src/managed_static.c).
+PKGLIBDIR   := $(BINDIR)/../lib/hipmembench
 DOCDIR      ?= $(DATADIR)/doc/hipmembench
 HELP2MAN    ?= help2man
 
@@ -32,10 +35,12 @@ $(MAN): $(BIN) man/hipmembench.h2m
 	@mv $@.tmp $@
 
 # The scripts are installed as hipmembench-NAME, pointing at the installed binary.
-install: $(BIN) $(MAN)
+install: $(BIN) $(MANAGED_STATIC) $(MAN)
 	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(BASHCOMPDIR)' \
 		'$(DESTDIR)$(PKGDATADIR)/slurm' '$(DESTDIR)$(DOCDIR)'
 	install -m 755 $(BIN) '$(DESTDIR)$(BINDIR)/hipmembench'
+	$(if $(MANAGED_STATIC),install -d '$(DESTDIR)$(PKGLIBDIR)' && \
+		install -m 755 $(MANAGED_STATIC) '$(DESTDIR)$(PKGLIBDIR)/')
 	for s in $(SCRIPTS); do \
 		sed 's|"build/hipmembench"|"$(BINDIR)/hipmembench"|' scripts/hmb_$$s.py >$(BUILD)/hipmembench-$$s && \
 		install -m 755 $(BUILD)/hipmembench-$$s '$(DESTDIR)$(BINDIR)/hipmembench-'$$s || exit 1; \
@@ -48,7 +53,7 @@ install: $(BIN) $(MAN)
 uninstall:
 	rm -f '$(DESTDIR)$(BINDIR)/hipmembench' $(foreach s,$(SCRIPTS),'$(DESTDIR)$(BINDIR)/hipmembench-$(s)') \
 		'$(DESTDIR)$(MANDIR)/man1/hipmembench.1' '$(DESTDIR)$(BASHCOMPDIR)/hipmembench'
-	rm -rf '$(DESTDIR)$(PKGDATADIR)' '$(DESTDIR)$(DOCDIR)'
+	rm -rf '$(DESTDIR)$(PKGDATADIR)' '$(DESTDIR)$(DOCDIR)' '$(DESTDIR)$(PKGLIBDIR)'
 
 dist:
 	@git rev-parse --is-inside-work-tree >/dev/null 2>&1 || \

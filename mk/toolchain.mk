@@ -71,6 +71,9 @@ else ifeq ($(PLATFORM),amd)
   endif
   DEVCC := $(HIPCC)
   ARCH_VAR := OFFLOAD_ARCH
+  # Some hipcc builds (Debian's) choose the NVIDIA path by themselves where
+  # /usr/local/cuda exists; this build is for AMD.
+  export HIP_PLATFORM := amd
   CANDIDATES := gfx908 gfx90a gfx942 gfx950
 else
   $(error PLATFORM must be auto, amd or nvidia, not '$(PLATFORM)')
@@ -97,7 +100,16 @@ endif
 ifeq ($(strip $($(ARCH_VAR))),)
   $(error $(DEVCC) supports none of $(CANDIDATES): set $(ARCH_VAR))
 endif
-
+# AMD architectures asked for by name that this hipcc cannot build: one line
+# that names them, rather than the compiler's own error for every file.
+ifeq ($(PLATFORM):$(origin OFFLOAD_ARCH),amd:command line)
+  unbuildable := $(filter-out $(call supported,$(OFFLOAD_ARCH)),$(OFFLOAD_ARCH))
+  ifneq ($(unbuildable),)
+    $(error $(DEVCC) (HIP $(shell $(HIP_PATH)/bin/hipconfig --version 2>/dev/null || hipconfig \
+      --version 2>/dev/null)) cannot build for $(unbuildable): leave it out of OFFLOAD_ARCH, or \
+      use a ROCm that can (gfx942 needs 6.0 or later, gfx950 6.4 or later) through ROCM_PATH)
+  endif
+endif
 ifeq ($(PLATFORM),nvidia)
   # Accept 90, sm_90, compute_90 or 9.0.
   SM := $(subst .,,$(patsubst sm_%,%,$(patsubst compute_%,%,$(CUDA_ARCH))))

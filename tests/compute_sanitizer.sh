@@ -6,7 +6,7 @@
 # PATH; prints one line per run and exits 1 if any run reports an error.
 #
 # One leak report is expected in every process and is not counted: the
-# program's __managed__ array (managed_static, kernels/paging.hip: 2^20 words,
+# program's __managed__ array (managed_static, kernels/managed_static.hip: 2^20 words,
 # 4,194,304 bytes). The CUDA runtime allocates it when it loads the program's
 # device code (cuLibraryLoadData, at the first runtime call) and never frees
 # it: it lives as long as the program. tests/sanitizer/managed_static.cu

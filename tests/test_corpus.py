@@ -3,7 +3,7 @@ lines, malformed documents and sweep matrices, each with its exit status and a f
 of what it says. Bad usage must be exactly one printable stderr line and nothing on
 stdout, with no file left behind; a dry run must refuse what a real run refuses.
 
-BIN names the hipmembench binary (default build/hipmembench)."""
+HMB_BIN names the hipmembench binary (tests/hmb.py; `make test` sets it)."""
 import json
 import os
 import pathlib
@@ -12,9 +12,11 @@ import sys
 
 import pytest
 
+import hmb
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus"
-BIN = os.path.abspath(os.environ.get("BIN", str(ROOT / "build" / "hipmembench")))
+BIN = str(hmb.BIN)
 BASE = CORPUS / "base.json"
 TIMEOUT = 120
 

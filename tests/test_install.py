@@ -17,8 +17,10 @@ import tarfile
 
 import pytest
 
+import hmb
+
 REPO = pathlib.Path(__file__).resolve().parent.parent
-BIN = REPO / os.environ.get("HMB_BIN", os.environ.get("BIN", "build/hipmembench"))
+BIN = hmb.BIN
 PREFIX = "/usr"
 SCRIPTS = ("plot", "sweep", "gather")
 
@@ -55,6 +57,17 @@ def test_binary_installed_and_not_rebuilt(staged):
     out = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout
     assert out.startswith("hipmembench 0.2.0 ")
     assert BIN.stat().st_mtime_ns == before, "make install rebuilt the binary"
+
+
+def test_managed_array_installed_where_the_binary_looks(staged):
+    """AMD builds keep the __managed__ array in a shared object found beside
+    the binary (src/managed_static.c); NVIDIA builds link it in."""
+    dest, _ = staged
+    built = BIN.parent / "lib" / "hipmembench-managed-static.so"
+    installed = dest / "usr/lib/hipmembench/hipmembench-managed-static.so"
+    assert installed.exists() == built.exists()
+    if built.exists():
+        assert installed.read_bytes() == built.read_bytes()
 
 
 @pytest.mark.parametrize("name", SCRIPTS)

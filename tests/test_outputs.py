@@ -3,7 +3,7 @@ command within 80 columns, stdout that is exactly JSON or CSV when asked for, a
 document marked incomplete without a GPU, no clobbered device node, and no temporary
 file left by a signal at any moment of a write.
 
-BIN names the hipmembench binary (default build/hipmembench)."""
+HMB_BIN names the hipmembench binary (tests/hmb.py; `make test` sets it)."""
 import csv
 import io
 import json
@@ -19,8 +19,10 @@ import time
 
 import pytest
 
+import hmb
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-BIN = os.path.abspath(os.environ.get("BIN", str(ROOT / "build" / "hipmembench")))
+BIN = str(hmb.BIN)
 
 
 def run(*args, cwd=None):

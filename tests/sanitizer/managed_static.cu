@@ -1,7 +1,7 @@
 /*
  * managed_static.cu - the one leak compute-sanitizer reports in every
  * hipmembench process, reproduced with nothing else: a __managed__ array of
- * 2^20 words (4,194,304 bytes), like managed_static in kernels/paging.hip.
+ * 2^20 words (4,194,304 bytes), like managed_static in kernels/managed_static.hip.
  * The CUDA runtime allocates it when it loads the program's device code, at
  * the first runtime call, and never frees it; memcheck --leak-check full
  * reports it as leaked at cudaDeviceReset, with or without a kernel that

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The AMD build against the ROCm that nodes run today, with Debian's own
+# packages in a root of their own (the system's apt is never mixed with them):
+# a minimal sid root with HIP 6.4 (hipcc 7.0 on clang 21, rocm-smi 6.4,
+# amd-smi), then the same root moved to experimental's ROCm 7.2. In each: the
+# host code and the kernels for gfx90a, gfx942 and gfx950, the binary's start
+# on a machine without a GPU (--version, --help, info: exit 3), the telemetry
+# layouts against the real headers, and every no-GPU test.
+#
+#   .ci/rocm.sh              a fresh root (debootstrap, about 80 s), removed after
+#   ROCM_ROOT=DIR .ci/rocm.sh   that root, made if missing and kept (to iterate)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+
+mirror=http://deb.debian.org/debian
+archs="gfx90a gfx942 gfx950"
+# The registry's snapshot can be older than a Release file's week of validity.
+apt_opts="-o Acquire::Check-Valid-Until=false -o APT::Install-Recommends=false -qq"
+packages="hipcc libamdhip64-dev librocm-smi-dev libamd-smi-dev gcc g++ make pkg-config \
+libcjson-dev libnuma-dev python3 python3-pytest python3-jsonschema help2man git"
+
+root=${ROCM_ROOT:-}
+keep=1
+if [ -z "$root" ]; then
+	root=$(mktemp -d /tmp/hmb-rocm.XXXXXX)
+	keep=0
+fi
+mounted=()
+cleanup() {
+	local m
+	for m in "${mounted[@]}"; do umount -l "$m" 2>/dev/null || true; done
+	[ "$keep" -eq 1 ] || rm -rf --one-file-system "$root"
+}
+trap cleanup EXIT
+
+stage() { printf '== rocm: %s\n' "$*"; }
+in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+	LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive bash -c "$1"; }
+timed() { # LABEL COMMAND...: runs it, then prints how long it took
+	local label=$1 t0=$SECONDS
+	shift
+	"$@"
+	printf '   %s: %d s\n' "$label" $((SECONDS - t0))
+}
+
+if [ ! -x "$root/usr/bin/apt-get" ]; then
+	command -v debootstrap >/dev/null || apt-get install -y -qq debootstrap >/dev/null
+	stage "debootstrap sid"
+	timed "debootstrap" debootstrap --variant=minbase sid "$root" "$mirror" >/dev/null
+fi
+for d in proc sys dev; do
+	mount --bind "/$d" "$root/$d"
+	mounted=("$root/$d" "${mounted[@]}")
+done
+cp /etc/resolv.conf "$root/etc/resolv.conf"
+
+# The working tree as git sees it (tracked and new files), without build folders.
+rm -rf "$root/src"
+mkdir -p "$root/src"
+git ls-files -co --exclude-standard -z | tar --null -cf - -T - | tar -xf - -C "$root/src"
+
+# One suite: build, start without a GPU, layouts, tests. $1 names it.
+suite() {
+	local name=$1 t0=$SECONDS
+	stage "$name: $(in_root 'hipconfig --version 2>/dev/null; echo " (hipcc $(dpkg-query -W -f="\${Version}" hipcc))"' | tr -d '\n')"
+	in_root "cd /src && rm -rf build-amd && make PLATFORM=amd OFFLOAD_ARCH='$archs' BUILD=build-amd -j2 >/dev/null"
+	printf '   build (host code and kernels for %s): %d s\n' "$archs" $((SECONDS - t0))
+	in_root 'cd /src && set -e
+		build-amd/hipmembench --version
+		build-amd/hipmembench --help >/dev/null
+		rc=0; build-amd/hipmembench info >/dev/null 2>err || rc=$?
+		[ "$rc" -eq 3 ] || { echo "info without a GPU: exit $rc, not 3"; cat err; exit 1; }
+		echo "   without a GPU: --version, --help, and info (exit 3: $(tail -n 1 err))"'
+	if [ -x "$repo/tests/abi/check_layouts.sh" ]; then
+		in_root "cd /src && tests/abi/check_layouts.sh /usr/include"
+	fi
+	t0=$SECONDS
+	in_root "set -o pipefail; cd /src && make PLATFORM=amd OFFLOAD_ARCH='$archs' BUILD=build-amd -j2 test 2>&1 | tail -n 3"
+	printf '   tests: %d s\n' $((SECONDS - t0))
+}
+
+stage "install ROCm from sid"
+timed "apt" in_root "apt-get $apt_opts update && apt-get $apt_opts install -y $packages >/dev/null"
+suite "HIP 6.4 (sid)"
+
+stage "install ROCm 7.2 from experimental"
+echo "deb $mirror experimental main" >"$root/etc/apt/sources.list.d/experimental.list"
+timed "apt" in_root "apt-get $apt_opts update && apt-get $apt_opts install -y -t experimental \
+	hipcc libamdhip64-dev librocm-smi-dev >/dev/null"
+suite "ROCm 7.2 (experimental)"
