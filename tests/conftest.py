@@ -1,6 +1,7 @@
 """conftest.py - fixtures every test of hipmembench shares: a check that the
 binaries are built, the GPU gate (tests that need a GPU skip, saying why, when
-`hipmembench info` cannot open one) and a document written by json.c."""
+`hipmembench info` says there is no GPU; any other failure of info fails them)
+and a document written by json.c."""
 import os
 import pathlib
 import subprocess
@@ -18,16 +19,27 @@ def pytest_configure(config):
             pytest.exit(f"{path} is not built: run `make test` (or set {what})", returncode=2)
 
 
+def _gpu_reason():
+    try:
+        return hmb.gpu_reason()
+    except hmb.BrokenInfo as e:
+        pytest.fail(str(e), pytrace=False)
+
+
 @pytest.fixture
 def gpu():
-    reason = hmb.gpu_reason()
+    """Skips where `info` says there is no GPU (exit 3), unless HMB_REQUIRE_GPU=1
+    (GPU runners): then that fails, so that a GPU run cannot pass by skipping."""
+    reason = _gpu_reason()
     if reason:
+        if os.environ.get("HMB_REQUIRE_GPU") == "1":
+            pytest.fail(f"HMB_REQUIRE_GPU=1 but no usable GPU ({reason})", pytrace=False)
         pytest.skip(f"no usable GPU ({reason})")
 
 
 @pytest.fixture
 def no_gpu():
-    reason = hmb.gpu_reason()
+    reason = _gpu_reason()
     if not reason:
         pytest.skip("a GPU is present")
     return reason

@@ -27,13 +27,25 @@ def module_names():
 _gpu_reason = None
 
 
+NO_GPU_EXIT = 3  # `hipmembench info` where no GPU is usable (README: exit status)
+
+
+class BrokenInfo(Exception):
+    """`hipmembench info` failed otherwise than with "no GPU": a bug, not a skip."""
+
+
 def gpu_reason():
-    """None when a GPU is usable, else the first line of `hipmembench info`'s error."""
+    """None when a GPU is usable, else the first line of `hipmembench info`'s
+    "no GPU" error (exit 3). Any other failure of info (a crash, a wrong
+    binary) raises BrokenInfo: it must fail the GPU tests, never skip them."""
     global _gpu_reason
     if _gpu_reason is None:
         p = run("info")
-        _gpu_reason = "" if p.returncode == 0 else \
-            (p.stderr.strip().splitlines() or [f"info exited {p.returncode}"])[0]
+        first = (p.stderr.strip().splitlines() or [f"info exited {p.returncode}"])[0]
+        if p.returncode not in (0, NO_GPU_EXIT):
+            raise BrokenInfo(f"`{BIN} info` exited {p.returncode}, not 0 or {NO_GPU_EXIT} "
+                             f"(no GPU): {first}")
+        _gpu_reason = "" if p.returncode == 0 else first
     return _gpu_reason or None
 
 
