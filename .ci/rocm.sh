@@ -43,13 +43,14 @@ timed() { # LABEL COMMAND...: runs it, then prints how long it took
 	"$@"
 	printf '   %s: %d s\n' "$label" $((SECONDS - t0))
 }
+quiet() { "$@" >/dev/null; }
 
 if [ ! -x "$root/usr/bin/apt-get" ]; then
 	command -v debootstrap >/dev/null || apt-get install -y -qq debootstrap >/dev/null
 	stage "debootstrap sid"
-	timed "debootstrap" debootstrap --variant=minbase sid "$root" "$mirror" >/dev/null
+	timed "debootstrap" quiet debootstrap --variant=minbase sid "$root" "$mirror"
 fi
-for d in proc sys dev; do
+for d in proc sys dev dev/pts; do
 	mount --bind "/$d" "$root/$d"
 	mounted=("$root/$d" "${mounted[@]}")
 done

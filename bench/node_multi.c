@@ -9,6 +9,7 @@
 
 #include "../kernels/kernels.h"
 #include "../src/measure.h"
+#include "../src/verify.h"
 #include "node.h"
 
 int node_sync_all(struct node *nd)
@@ -202,6 +203,7 @@ int node_check(struct node *nd, const struct multi *m, const char *what)
 			goto fail;
 		checked[x->check_gpu] = 1;
 		HMB_CHECK(hipSetDevice(c->ord));
+		HMB_CHECK(hmb_corrupt_point(x->check, "a node check"));
 		HMB_CHECK(hmb_launch_check(x->check, 0, x->bytes / 4, x->seed, 0, c->bad, c->s[0]));
 	}
 	for (int gi = 0; gi < nd->n; gi++) {

@@ -9,7 +9,7 @@
 #include "bench.h"
 
 static const char *const kind_names[HMB_FAULT_KINDS] = { "any", "alloc", "setup", "prepare",
-							 "op", "verify" };
+							 "op", "verify", "corrupt" };
 
 int hmb_fault_armed;
 static struct hmb_fault_spec armed;
@@ -37,7 +37,7 @@ int hmb_fault_parse(const char *text, struct hmb_fault_spec *spec, char *err, si
 		return 0;
 	}
 	snprintf(err, errlen, "HMB_FAULT: expected KIND:N with KIND one of any, alloc, setup, "
-		 "prepare, op, verify");
+		 "prepare, op, verify, corrupt");
 	return -1;
 }
 
@@ -68,10 +68,12 @@ int hmb_fault_init(char *err, size_t errlen)
 
 int hmb_fault_point(enum hmb_fault_kind kind, const char *where)
 {
-	if (armed.kind != HMB_FAULT_ANY && armed.kind != kind)
+	if (armed.kind != kind && (armed.kind != HMB_FAULT_ANY || kind == HMB_FAULT_CORRUPT))
 		return 0;
 	if (++seen != armed.n)
 		return 0;
+	if (kind == HMB_FAULT_CORRUPT)
+		return 1;
 	hmb_set_error("HMB_FAULT=%s:%ld: injected failure at %s %ld of %s",
 		      kind_names[armed.kind], armed.n, kind_names[kind], seen, where);
 	return 1;

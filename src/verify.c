@@ -7,6 +7,8 @@
 #include "verify.h"
 
 #include <pthread.h>
+
+#include "fault.h"
 #include <unistd.h>
 
 #include "../kernels/kernels.h"
@@ -69,6 +71,27 @@ static size_t over_threads(uint32_t *w, size_t words, uint32_t seed, uint32_t a,
 	return bad;
 }
 
+hipError_t hmb_corrupt_point(void *p, const char *what)
+{
+	uint32_t word;
+	hipError_t err;
+
+	if (!HMB_FAULT_HERE(HMB_FAULT_CORRUPT, what))
+		return hipSuccess;
+	err = hipMemcpy(&word, p, sizeof(word), hipMemcpyDefault);
+	word = ~word;
+	if (err == hipSuccess)
+		err = hipMemcpy(p, &word, sizeof(word), hipMemcpyDefault);
+	return err;
+}
+
+/* The host checks flip host words themselves: they also run without a GPU. */
+static void corrupt_host(const void *p)
+{
+	if (HMB_FAULT_HERE(HMB_FAULT_CORRUPT, "a host check"))
+		*(uint32_t *)p = ~*(const uint32_t *)p;
+}
+
 void hmb_fill_host(void *p, size_t bytes, uint32_t seed)
 {
 	over_threads(p, bytes / 4, seed, 1, 0, 1);
@@ -76,11 +99,13 @@ void hmb_fill_host(void *p, size_t bytes, uint32_t seed)
 
 size_t hmb_check_host(const void *p, size_t bytes, uint32_t seed, uint32_t add)
 {
+	corrupt_host(p);
 	return over_threads((uint32_t *)p, bytes / 4, seed, 1, add, 0);
 }
 
 size_t hmb_check_host_affine(const void *p, size_t bytes, uint32_t seed, uint32_t a, uint32_t c)
 {
+	corrupt_host(p);
 	return over_threads((uint32_t *)p, bytes / 4, seed, a, c, 0);
 }
 
@@ -88,8 +113,10 @@ hipError_t hmb_check_device(const void *p, size_t first, size_t bytes, uint32_t 
 			    uint32_t add, unsigned long long *bad)
 {
 	unsigned long long *counter = NULL;
-	hipError_t err = hipMalloc((void **)&counter, sizeof(*counter));
+	hipError_t err = hmb_corrupt_point((uint32_t *)p + first, "a device check");
 
+	if (err == hipSuccess)
+		err = hipMalloc((void **)&counter, sizeof(*counter));
 	if (err != hipSuccess)
 		return err;
 	err = hipMemset(counter, 0, sizeof(*counter));

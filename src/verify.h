@@ -16,6 +16,11 @@ void hmb_fill_host(void *p, size_t bytes, uint32_t seed);
 size_t hmb_check_host(const void *p, size_t bytes, uint32_t seed, uint32_t add);
 /* The same for words that a kernel mapped x -> a * x + c (overlap's LCG steps). */
 size_t hmb_check_host_affine(const void *p, size_t bytes, uint32_t seed, uint32_t a, uint32_t c);
+/* HMB_FAULT=corrupt:N (fault.h): at the N-th check, flip the word at p (host
+ * or device memory; hipMemcpyDefault), so that the check must fail. Every
+ * check below calls it first; a check of its own (node) must too. Returns a
+ * HIP error where the flip could not be made. */
+hipError_t hmb_corrupt_point(void *p, const char *what);
 /* Device side (memory the device can read), words from index `first` on:
  * count the words that differ from pattern + add into *bad. Synchronous. */
 hipError_t hmb_check_device(const void *p, size_t first, size_t bytes, uint32_t seed,

@@ -213,3 +213,24 @@ def test_gpu_a_failure_mid_module_gives_back_its_device_memory(gpu, tmp_path, mo
     print(detail)  # shown with pytest -rP
     assert all(a >= b for _, _, b, a in seen), detail
     assert sum(f for _, f, _, _ in seen) >= 4, detail
+
+
+@pytest.mark.parametrize("module", hmb.module_names())
+def test_gpu_each_module_check_catches_a_corrupted_word(gpu, tmp_path, module):
+    """HMB_FAULT=corrupt:N flips one word of the data that the N-th check is
+    about to read, after the timed operations: the module's own check must
+    fail that case with its own message. A check that checks nothing (or
+    checks another buffer) lets the case pass, and this test fails."""
+    for spec in ("corrupt:1", "corrupt:3"):
+        out = tmp_path / f"{module}-{spec.replace(':', '-')}.json"
+        p = hmb.run("--output", out, "--format", "csv", module, *TINY.get(module, "").split(),
+                    env=dict(os.environ, HMB_FAULT=spec), timeout=300)
+        hook = _fault_hook_line(p.stderr)
+        assert hook and hook["module"] == module, p.stderr[-2000:]
+        if spec == "corrupt:3" and hook["fired"] != "1":
+            continue  # a module with fewer than 3 checks
+        assert hook["fired"] == "1", f"{spec}: {module} has no data check\n{p.stderr[-2000:]}"
+        lines = failed_reasons(out).splitlines()
+        assert p.returncode == 1 and len(lines) == 1, \
+            f"{spec}: exit {p.returncode}, failed:\n" + "\n".join(lines)
+        assert "verification failed" in lines[0] and "injected" not in lines[0], lines[0]

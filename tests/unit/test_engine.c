@@ -12,6 +12,7 @@
 #include "fault.h"
 #include "harness.h"
 #include "measure.h"
+#include "verify.h"
 
 struct copy_case {
 	unsigned char *src, *dst;
@@ -213,10 +214,90 @@ static void test_engine_events_failure(void)
 	hmb_record_free(r);
 }
 
+/* HMB_FAULT=corrupt:N: the N-th data check sees one word flipped, and the
+ * case's own check must fail it with its own message; a check that checks
+ * nothing lets the case pass (what the GPU tests catch, module by module). */
+static int pattern_setup(struct hmb_ctx *ctx, void *st)
+{
+	struct copy_case *k = st;
+
+	if (copy_setup(ctx, st))
+		return -1;
+	hmb_fill_host(k->src, BYTES, 7);
+	return 0;
+}
+
+static int pattern_verify(struct hmb_ctx *ctx, void *st)
+{
+	struct copy_case *k = st;
+	size_t bad = hmb_check_host(k->dst, BYTES, 7, 0);
+	(void)ctx;
+
+	k->verifies++;
+	if (bad) {
+		hmb_set_error("verification failed: %zu words differ", bad);
+		return -1;
+	}
+	return 0;
+}
+
+static int lazy_verify(struct hmb_ctx *ctx, void *st)
+{
+	(void)ctx;
+	((struct copy_case *)st)->verifies++;
+	return 0;
+}
+
+static void test_corrupt_fault(void)
+{
+	static struct hmb_options opt;
+	struct hmb_ctx ctx = { &opt, NULL, NULL, "unit", NULL, NULL, { 0 } };
+	struct hmb_fault_spec corrupt1 = { HMB_FAULT_CORRUPT, 1 }, corrupt2 = { HMB_FAULT_CORRUPT, 2 },
+			      any1 = { HMB_FAULT_ANY, 1 }, spec;
+	struct copy_case k;
+	struct hmb_case c = {
+		.what = "memcpy of 64 KiB",
+		.timing = { .clock = HMB_CLOCK_HOST, .sync = HMB_SYNC_NONE, .ops_per_sample = OPS,
+			    .reps = REPS, .warmup = WARMUP },
+		.ops = { pattern_setup, NULL, copy_op, pattern_verify, copy_teardown },
+		.state = &k,
+	};
+	const struct { const struct hmb_fault_spec *spec; int lazy, fails; } runs[] = {
+		{ &corrupt1, 0, 1 }, /* the one check sees a flipped word */
+		{ &corrupt2, 0, 0 }, /* there is no second check */
+		{ &corrupt1, 1, 0 }, /* a check that checks nothing misses it */
+	};
+	char err[128];
+
+	opt.warmup = -1;
+	CHECK(hmb_fault_parse("corrupt:3", &spec, err, sizeof(err)) == 0 &&
+	      spec.kind == HMB_FAULT_CORRUPT && spec.n == 3);
+	hmb_fault_arm(&any1); /* `any` fails points, never corrupts data */
+	CHECK(!HMB_FAULT_HERE(HMB_FAULT_CORRUPT, "a check"));
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		struct hmb_record *r = hmb_record_new("unit", "copy/pattern");
+
+		memset(&k, 0, sizeof(k));
+		c.ops.verify = runs[i].lazy ? lazy_verify : pattern_verify;
+		hmb_fault_arm(runs[i].spec);
+		CHECK(hmb_measure(&ctx, r, &c) == (runs[i].fails ? -1 : 0));
+		hmb_fault_arm(NULL);
+		CHECK(k.verifies == 1 && ctx.owned.n == 0);
+		if (runs[i].fails)
+			CHECK(r->status == HMB_FAILED && r->nsamples == 0 && r->reason &&
+			      strstr(r->reason, "verification failed: 1 words differ") &&
+			      !strstr(r->reason, "injected"));
+		else
+			CHECK(r->status == HMB_OK && r->nsamples == REPS);
+		hmb_record_free(r);
+	}
+}
+
 void test_engine(void)
 {
 	test_fault_parse();
 	test_fault_counting();
 	test_engine_failure_paths();
 	test_engine_events_failure();
+	test_corrupt_fault();
 }
