@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define PAGE 4096
 
@@ -125,4 +126,28 @@ hipError_t hmb_kind_free(enum hmb_mem_kind kind, void *ptr)
 		return e;
 	}
 	return hipFree(ptr);
+}
+
+/* HIP 6 (and CUDA) name the field `type` and know unregistered memory; HIP
+ * 5 names it `memoryType` and fails the query for memory it does not know. */
+const char *hmb_pointer_memory(const void *p)
+{
+	hipPointerAttribute_t a;
+
+	memset(&a, 0, sizeof(a));
+	if (hipPointerGetAttributes(&a, p) != hipSuccess) {
+		(void)hipGetLastError();
+		return "host-pageable";
+	}
+#if defined(HMB_PLATFORM_NVIDIA) || HIP_VERSION_MAJOR >= 6
+	switch (a.type) {
+	case hipMemoryTypeUnregistered: return "host-pageable";
+	case hipMemoryTypeManaged: return "managed";
+#else
+	switch (a.memoryType) {
+#endif
+	case hipMemoryTypeHost: return "host-pinned";
+	case hipMemoryTypeDevice: return "device";
+	default: return "other";
+	}
 }

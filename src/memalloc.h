@@ -20,4 +20,10 @@ hipError_t hmb_kind_alloc(enum hmb_mem_kind kind, size_t size, int device, void 
 /* Free what hmb_kind_alloc gave (NULL is fine). */
 hipError_t hmb_kind_free(enum hmb_mem_kind kind, void *ptr);
 
+/* Where the runtime says p lives: "device", "host-pinned" (page-locked or
+ * registered), "managed", or "host-pageable" (memory the runtime does not
+ * know). For records that say what a timed copy really moved; never fails
+ * (a failed query is cleared from the runtime's last error). */
+const char *hmb_pointer_memory(const void *p);
+
 #endif

@@ -80,6 +80,29 @@ def test_gpu_module_at_tiny_sizes(gpu, tmp_path, module):
     hmbdoc.assert_valid(out, modules=[module], no_failures=True, complete=True)
 
 
+def test_gpu_memcpy_names_say_the_direction_the_runtime_saw(gpu, tmp_path):
+    """Each memcpy record says where the runtime places the memory its timed
+    copies read and write (observed src_memory, dst_memory): an h2d case
+    reads host memory and writes device memory, d2h the reverse, d2d stays
+    on the device. Swapped labels or endpoints fail here."""
+    out = tmp_path / "memcpy.json"
+    p = hmb.run("--output", out, "--format", "csv", "memcpy", *TINY["memcpy"].split(), timeout=600)
+    assert p.returncode == 0, p.stderr[-2000:]
+    expect = {"h2d": ("host", "device"), "d2h": ("device", "host"), "d2d": ("device", "device")}
+    seen = set()
+    for r in hmbdoc.load(out)["results"]:
+        if r["status"] != "ok":
+            continue
+        direction = r["case"].split("/")[0]
+        src, dst = r["observed"]["src_memory"], r["observed"]["dst_memory"]
+        want = expect[direction]
+        assert (src.split("-")[0], dst.split("-")[0]) == want, f"{r['case']}: {src} -> {dst}"
+        if r["params"].get("host_memory") == "pageable" and direction != "d2d":
+            assert "host-pageable" in (src, dst), f"{r['case']}: {src} -> {dst}"
+        seen.add(direction)
+    assert seen == set(expect), seen
+
+
 def test_gpu_all_quick(gpu, tmp_path):
     out = tmp_path / "all.json"
     p = hmb.run("--quick", "--output", out, "all", timeout=600)

@@ -178,6 +178,13 @@ typedef enum cudaMemRangeAttribute hipMemRangeAttribute;
 #define hipMemRangeAttributeLastPrefetchLocation cudaMemRangeAttributeLastPrefetchLocation
 #define hipMemRangeGetAttribute                  cudaMemRangeGetAttribute
 
+typedef struct cudaPointerAttributes hipPointerAttribute_t;
+#define hipPointerGetAttributes   cudaPointerGetAttributes
+#define hipMemoryTypeUnregistered cudaMemoryTypeUnregistered
+#define hipMemoryTypeHost         cudaMemoryTypeHost
+#define hipMemoryTypeDevice       cudaMemoryTypeDevice
+#define hipMemoryTypeManaged      cudaMemoryTypeManaged
+
 /* HIP names a location by device ordinal, hipCpuDeviceId (-1) being the
  * host; CUDA 13 takes a cudaMemLocation. */
 static inline struct cudaMemLocation hmb_cuda_location(int device)
