@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 #include <ftw.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,60 +124,64 @@ void test_pcie_upstream_cap(void)
 	remove_tree(root);
 }
 
+/* Store a value at offset off of buf (a layout's field). */
+static void at16(unsigned char *buf, unsigned off, uint16_t v)
+{
+	memcpy(buf + off, &v, sizeof(v));
+}
+
 void test_gpu_metrics(void)
 {
 	static unsigned char buf[HMB_GPU_METRICS_BUFSIZE];
-	struct hmb_gpu_metrics g;
+	const struct hmb_metrics_layout *l = &hmb_rsmi_metrics_v6;
 	struct hmb_gpu_sample s;
+	uint64_t indep = 1ull << 0 | 1ull << 36;
+	uint32_t zero = 0, asic = 0x4;
 	char words[160];
 
 	/* ROCm 6 on MI300: current socket power, no average; a power limit and a
 	 * temperature throttle in the ASIC-independent bits. */
 	memset(buf, 0xff, sizeof(buf));
-	memcpy(&g, buf, sizeof(g));
-	g.structure_size = 1024;
-	g.format_revision = 1;
-	g.content_revision = 5;
-	g.temperature_hotspot = 71;
-	g.current_gfxclk = 2100;
-	g.current_uclk = 1300;
-	g.current_socket_power = 650;
-	g.pcie_link_width = 16;
-	g.pcie_link_speed = 320;
-	g.indep_throttle_status = 1ull << 0 | 1ull << 36;
-	memcpy(buf, &g, sizeof(g));
+	at16(buf, 0, 1024);                 /* structure_size */
+	buf[2] = 1;                         /* format and content revision */
+	buf[3] = 5;
+	at16(buf, l->temperature_hotspot, 71);
+	at16(buf, l->current_gfxclk, 2100);
+	at16(buf, l->current_uclk, 1300);
+	at16(buf, l->current_socket_power, 650);
+	at16(buf, l->pcie_link_width, 16);
+	at16(buf, l->pcie_link_speed, 320);
+	memcpy(buf + l->indep_throttle_status, &indep, sizeof(indep));
 	memset(&s, 0, sizeof(s));
 	s.power_w = s.temperature_c = s.sm_clock_mhz = s.mem_clock_mhz = -1;
 	s.throttle_mask = -1;
 	s.throttled = -1;
-	CHECK(hmb_gpu_metrics_decode(buf, &s) == 1);
+	CHECK(hmb_gpu_metrics_decode(l, buf, &s) == 1);
 	CHECK(s.power_w == 650 && s.temperature_c == 71 && s.sm_clock_mhz == 2100);
 	CHECK(s.mem_clock_mhz == 1300 && s.link_gen == 5 && s.link_width == 16);
 	CHECK(s.throttled == 1 && strcmp(s.throttle, "power limit, temperature") == 0);
-	CHECK(s.throttle_mask == (long long)(1ull << 0 | 1ull << 36));
+	CHECK(s.throttle_mask == (long long)indep);
 
 	/* ROCm 5 library: the table ends before indep_throttle_status; an
 	 * average power and a zero ASIC-specific mask (nothing throttles). */
+	l = &hmb_rsmi_metrics_v5;
 	memset(buf, 0xff, sizeof(buf));
-	memcpy(&g, buf, sizeof(g));
-	g.structure_size = 96;
-	g.temperature_edge = 40;
-	g.average_socket_power = 90;
-	g.throttle_status = 0;
-	memcpy(buf, &g, 96);
+	at16(buf, 0, 96);
+	at16(buf, l->temperature_edge, 40);
+	at16(buf, l->average_socket_power, 90);
+	memcpy(buf + l->throttle_status, &zero, sizeof(zero));
 	s.throttled = -1;
 	s.throttle[0] = '\0';
 	s.power_w = -1;
-	CHECK(hmb_gpu_metrics_decode(buf, &s) == 1);
+	CHECK(hmb_gpu_metrics_decode(l, buf, &s) == 1);
 	CHECK(s.power_w == 90 && s.temperature_c == 40 && s.throttled == 0 && s.throttle_mask == 0);
 	/* ASIC-specific bits set: recorded, but their meaning is unknown. */
-	g.throttle_status = 0x4;
-	memcpy(buf, &g, 96);
-	CHECK(hmb_gpu_metrics_decode(buf, &s) == 1 && s.throttled == -1 &&
+	memcpy(buf + l->throttle_status, &asic, sizeof(asic));
+	CHECK(hmb_gpu_metrics_decode(l, buf, &s) == 1 && s.throttled == -1 &&
 	      strstr(s.throttle, "ASIC-specific"));
 
 	memset(buf, 0xff, sizeof(buf));
-	CHECK(hmb_gpu_metrics_decode(buf, &s) == 0);  /* nothing written */
+	CHECK(hmb_gpu_metrics_decode(l, buf, &s) == 0);  /* nothing written */
 	CHECK(hmb_amd_throttle_words(0, words, sizeof(words)) == 0 && words[0] == '\0');
 	CHECK(hmb_amd_throttle_words(1ull << 57, words, sizeof(words)) == 0 &&
 	      strcmp(words, "FIT") == 0);
