@@ -8,6 +8,9 @@
 #                          those of gfx908 gfx90a gfx942 gfx950 that hipcc supports)
 #   make test              unit, command-line, script and Slurm tests; GPU tests
 #                          skip themselves where no GPU is usable
+#   make check-amd-layouts AMD_INCLUDE_ROOTS="/usr/include /other/usr/include"
+#                          the AMD telemetry's layout table against the real
+#                          rocm_smi.h / amdsmi.h under each root (no GPU, no ROCm)
 #   make install PREFIX=/usr/local DESTDIR=     make uninstall     make dist
 #   make portable          copy libcjson next to the binary (build/lib)
 #   make clean             remove the build folder (and what it remembers)
@@ -22,7 +25,7 @@ BUILD    ?= build
 VERSION  := $(shell sed -n 's/.*define HMB_VERSION "\(.*\)".*/\1/p' src/version.h)
 
 # Goals that need no compiler: these work on any machine.
-NO_BUILD_GOALS := clean dist uninstall
+NO_BUILD_GOALS := clean dist uninstall check-amd-layouts
 ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
   include mk/toolchain.mk
 endif
@@ -59,7 +62,7 @@ TEST_C  := $(wildcard tests/unit/*.c)
 
 LINK = $(LINKER) $(LDFLAGS) $(HMB_LDFLAGS) -o $@ $^ $(HMB_LDLIBS) $(PLATFORM_LIBS) $(LDLIBS)
 
-.PHONY: all test clean portable man install uninstall dist
+.PHONY: all test clean portable man install uninstall dist check-amd-layouts
 all: $(BIN)
 
 ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
@@ -113,6 +116,10 @@ $(TEST_BIN): $(TEST_C:%.c=$(OBJDIR)/%.o) $(LIB_OBJ)
 test: $(BIN) $(TEST_BIN)
 	HMB_BIN=$(BIN) HMB_UNIT=$(TEST_BIN) PYTHONDONTWRITEBYTECODE=1 \
 		$(or $(wildcard /usr/bin/python3),python3) -m pytest tests --basetemp=$(BUILD)/pytest
+
+AMD_INCLUDE_ROOTS ?= /usr/include
+check-amd-layouts:
+	sh tests/check_amd_layouts.sh $(AMD_INCLUDE_ROOTS)
 
 # Copy the shared libraries that a bare GPU node may lack next to the binary
 # (build/lib, found through its rpath), so that build/ can be copied there.
