@@ -1,9 +1,10 @@
 /*
  * test_amd_sources.c - where the memory model's facts come from, on fake
  * sysfs trees and fake buffers: the KFD topology (host link type, SDMA
- * engines), the PCIe link's maximum capped by its upstream port, the GPU
- * metrics table of amdsmi/rocm-smi (power, throttle), allocating kinds that
- * this platform lacks, and the device object of the JSON document.
+ * engines; keys of older and newer kernels), the PCIe link's maximum capped
+ * by its upstream port, the GPU metrics table of amdsmi/rocm-smi (power,
+ * throttle), allocating kinds that this platform lacks, and the device
+ * object of the JSON document.
  */
 #define _XOPEN_SOURCE 700
 #include <cjson/cJSON.h>
@@ -93,6 +94,25 @@ void test_kfd_topology(void)
 	CHECK(hmb_kfd_read("0001:c1:00.0", root, &g) == -1 && g.host_link_type == -1);
 	CHECK(hmb_kfd_read("garbage", root, &g) == -1);
 	CHECK(hmb_kfd_read("0000:c1:00.0", "/nonexistent", &g) == -1);
+
+	/* A newer kernel: keys unknown here, a line longer than the reader's
+	 * buffer of 255 characters whose tail looks like a key, a value beyond
+	 * an int. */
+	{
+		char text[1024];
+		int len = snprintf(text, sizeof(text), "cpu_cores_count 0\nsome_future_key ");
+		memset(text + len, '7', 255 - 16);
+		len += 255 - 16;
+		snprintf(text + len, sizeof(text) - (size_t)len,
+			 " num_sdma_engines 9\nsimd_count 304\nlocation_id 57344\ndomain 0\n"
+			 "num_sdma_engines 4\nnum_cp_queues 12\n");
+		put(root, text, "%s/3/properties", n);
+	}
+	put(root, "type 2\nnode_from 3\nnode_to 0\nmax_bandwidth 99999999999\n"
+	    "recommended_sdma_engine_id_mask 3\n", "%s/3/io_links/0/properties", n);
+	CHECK(hmb_kfd_read("0000:e0:00.0", root, &g) == 0);
+	CHECK(g.sdma_engines == 4 && g.sdma_xgmi_engines == -1);
+	CHECK(g.host_link_type == HMB_KFD_LINK_PCIE && g.host_link_max_mbs == -1);
 	remove_tree(root);
 }
 
