@@ -3,7 +3,9 @@
 # (src/amd_smi_layouts.c) against the real rocm_smi.h and amdsmi.h under
 # each include root given: the layout that the header's library version
 # selects must match the header's sizes and offsets, and each entry point
-# looked up with dlsym must have the prototype it is called with.
+# looked up with dlsym must have the prototype it is called with. The AMD
+# telemetry sources and their unit tests are compiled with the headers on
+# the include path as well (they must not depend on them).
 #   tests/check_amd_layouts.sh /usr/include [/tmp/sid/usr/include ...]
 # Needs a C compiler (CC, else cc) and the headers (librocm-smi-dev, with
 # libdrm-dev that its kfd_ioctl.h includes from 6.x on; libamd-smi-dev);
@@ -61,5 +63,15 @@ for root in "$@"; do
 		continue
 	fi
 	"$tmp/check$n" || status=1
+	built=ok
+	for f in src/telemetry_rocm_smi.c src/telemetry_amdsmi.c src/amd_gpu_metrics.c \
+		src/amd_smi_layouts.c src/kfd.c tests/unit/test_amd_layouts.c; do
+		if ! "$cc" -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -I"$inc" \
+			-I"$top/src" -I"$top/tests/unit" -fsyntax-only "$top/$f"; then
+			built=FAILED
+			status=1
+		fi
+	done
+	echo "telemetry sources built with these headers on the include path: $built"
 done
 exit $status
