@@ -8,6 +8,9 @@
 #                          those of gfx908 gfx90a gfx942 gfx950 that hipcc supports)
 #   make test              unit, command-line, script and Slurm tests; GPU tests
 #                          skip themselves where no GPU is usable
+#   make check-amd-layouts AMD_INCLUDE_ROOTS="/usr/include /other/usr/include"
+#                          the AMD telemetry's layout table against the real
+#                          rocm_smi.h / amdsmi.h under each root (no GPU, no ROCm)
 #   make install PREFIX=/usr/local DESTDIR=     make uninstall     make dist
 #   make portable          copy libcjson next to the binary (build/lib)
 #   make clean             remove the build folder (and what it remembers)
@@ -22,7 +25,7 @@ BUILD    ?= build
 VERSION  := $(shell sed -n 's/.*define HMB_VERSION "\(.*\)".*/\1/p' src/version.h)
 
 # Goals that need no compiler: these work on any machine.
-NO_BUILD_GOALS := clean dist uninstall
+NO_BUILD_GOALS := clean dist uninstall check-amd-layouts
 ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
   include mk/toolchain.mk
 endif
@@ -65,7 +68,7 @@ TEST_C  := $(wildcard tests/unit/*.c)
 
 LINK = $(LINKER) $(LDFLAGS) $(HMB_LDFLAGS) -o $@ $^ $(HMB_LDLIBS) $(PLATFORM_LIBS) $(LDLIBS)
 
-.PHONY: all test clean portable man install uninstall dist
+.PHONY: all test clean portable man install uninstall dist check-amd-layouts
 all: $(BIN) $(MANAGED_STATIC)
 
 ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
@@ -124,6 +127,10 @@ test: $(BIN) $(MANAGED_STATIC) $(TEST_BIN)
 	HMB_BIN=$(BIN) HMB_UNIT=$(TEST_BIN) PYTHONDONTWRITEBYTECODE=1 \
 		$(or $(wildcard /usr/bin/python3),python3) -m pytest tests --basetemp=$(BUILD)/pytest
 
+AMD_INCLUDE_ROOTS ?= /usr/include
+check-amd-layouts:
+	sh tests/check_amd_layouts.sh $(AMD_INCLUDE_ROOTS)
+
 # Copy the shared libraries that a bare GPU node may lack next to the binary
 # (build/lib, found through its rpath), so that build/ can be copied there.
 portable: $(BIN) $(MANAGED_STATIC)
@@ -164,8 +171,8 @@ FUZZ_BASE    := src/sizes.c src/text.c src/util.c
 FUZZ_OPTIONS := $(FUZZ_BASE) src/cli.c src/options.c src/help.c
 FUZZ_LOAD    := $(FUZZ_BASE) src/json.c src/compare.c src/record.c src/stats.c src/host.c \
                 src/telemetry.c src/telemetry_nvml.c src/telemetry_rocm_smi.c \
-                src/telemetry_amdsmi.c src/amd_gpu_metrics.c src/loaded.c src/significance.c \
-                src/pcie_link.c src/memmodel.c src/report.c
+                src/telemetry_amdsmi.c src/amd_gpu_metrics.c src/amd_smi_layouts.c src/loaded.c \
+                src/significance.c src/pcie_link.c src/memmodel.c src/report.c
 FUZZ_BINS    := $(FUZZ_DIR)/fuzz_sizes $(FUZZ_DIR)/fuzz_options $(FUZZ_DIR)/fuzz_load
 
 .PHONY: sanitize fuzz fuzz-build

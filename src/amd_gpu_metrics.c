@@ -1,6 +1,7 @@
 /*
  * amd_gpu_metrics.c - decoding the GPU metrics table of amdsmi and rocm-smi
- * (layout in amd_gpu_metrics.h). Throttle bits are the driver's ASIC-
+ * at the offsets of the layout that the library's version selects
+ * (amd_smi_layouts.h). Throttle bits are the driver's ASIC-
  * independent ones (drivers/gpu/drm/amd/pm/swsmu/inc/amdgpu_smu.h):
  * 0-7 power limits (PPT0-3, SPL, FPPT, SPPT, SPPT_APU), 16-23 current limits
  * (TDC GFX/SOC/MEM/VDD/CVIP, EDC CPU/GFX, APCC), 32-47 temperatures and VR
@@ -12,35 +13,6 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-
-/* Offsets of the kernel's gpu_metrics_v1_3 and of ROCm 6.x's structures. */
-_Static_assert(offsetof(struct hmb_gpu_metrics, average_socket_power) == 22, "metrics layout");
-_Static_assert(offsetof(struct hmb_gpu_metrics, current_gfxclk) == 54, "metrics layout");
-_Static_assert(offsetof(struct hmb_gpu_metrics, throttle_status) == 68, "metrics layout");
-_Static_assert(offsetof(struct hmb_gpu_metrics, pcie_link_width) == 74, "metrics layout");
-_Static_assert(offsetof(struct hmb_gpu_metrics, temperature_hbm) == 88, "metrics layout");
-_Static_assert(offsetof(struct hmb_gpu_metrics, indep_throttle_status) == 112, "metrics layout");
-_Static_assert(offsetof(struct hmb_gpu_metrics, current_socket_power) == 120, "metrics layout");
-
-#if defined(__has_include)
-#if __has_include(<rocm_smi/rocm_smi.h>)
-#include <rocm_smi/rocm_smi.h>
-/* The shared part must match the installed library's own type. */
-_Static_assert(offsetof(rsmi_gpu_metrics_t, average_socket_power) ==
-	       offsetof(struct hmb_gpu_metrics, average_socket_power), "rsmi_gpu_metrics_t");
-_Static_assert(offsetof(rsmi_gpu_metrics_t, current_gfxclk) ==
-	       offsetof(struct hmb_gpu_metrics, current_gfxclk), "rsmi_gpu_metrics_t");
-_Static_assert(offsetof(rsmi_gpu_metrics_t, current_uclk) ==
-	       offsetof(struct hmb_gpu_metrics, current_uclk), "rsmi_gpu_metrics_t");
-_Static_assert(offsetof(rsmi_gpu_metrics_t, throttle_status) ==
-	       offsetof(struct hmb_gpu_metrics, throttle_status), "rsmi_gpu_metrics_t");
-_Static_assert(offsetof(rsmi_gpu_metrics_t, pcie_link_speed) ==
-	       offsetof(struct hmb_gpu_metrics, pcie_link_speed), "rsmi_gpu_metrics_t");
-_Static_assert(offsetof(rsmi_gpu_metrics_t, temperature_hbm) ==
-	       offsetof(struct hmb_gpu_metrics, temperature_hbm), "rsmi_gpu_metrics_t");
-_Static_assert(sizeof(rsmi_gpu_metrics_t) <= HMB_GPU_METRICS_BUFSIZE, "metrics buffer");
-#endif
-#endif
 
 #define NA16 0xffffu
 #define NA32 0xffffffffu
@@ -80,11 +52,52 @@ int hmb_amd_throttle_words(uint64_t m, char *out, size_t len)
 	return slowed;
 }
 
-int hmb_gpu_metrics_decode(const void *buf, struct hmb_gpu_sample *s)
+static uint16_t u16_at(const void *buf, uint16_t off)
 {
-	struct hmb_gpu_metrics g;
+	uint16_t v = NA16;
+	if (off)
+		memcpy(&v, (const unsigned char *)buf + off, sizeof(v));
+	return v;
+}
 
-	memcpy(&g, buf, sizeof(g));
+static uint32_t u32_at(const void *buf, uint16_t off)
+{
+	uint32_t v = NA32;
+	if (off)
+		memcpy(&v, (const unsigned char *)buf + off, sizeof(v));
+	return v;
+}
+
+static uint64_t u64_at(const void *buf, uint16_t off)
+{
+	uint64_t v = NA64;
+	if (off)
+		memcpy(&v, (const unsigned char *)buf + off, sizeof(v));
+	return v;
+}
+
+int hmb_gpu_metrics_decode(const struct hmb_metrics_layout *l, const void *buf,
+			   struct hmb_gpu_sample *s)
+{
+	struct {
+		uint16_t structure_size, temperature_edge, temperature_hotspot;
+		uint16_t average_socket_power, current_gfxclk, current_uclk;
+		uint16_t pcie_link_width, pcie_link_speed, current_socket_power;
+		uint32_t throttle_status;
+		uint64_t indep_throttle_status;
+	} g;
+
+	memcpy(&g.structure_size, buf, sizeof(g.structure_size));
+	g.temperature_edge = u16_at(buf, l->temperature_edge);
+	g.temperature_hotspot = u16_at(buf, l->temperature_hotspot);
+	g.average_socket_power = u16_at(buf, l->average_socket_power);
+	g.current_gfxclk = u16_at(buf, l->current_gfxclk);
+	g.current_uclk = u16_at(buf, l->current_uclk);
+	g.pcie_link_width = u16_at(buf, l->pcie_link_width);
+	g.pcie_link_speed = u16_at(buf, l->pcie_link_speed);
+	g.current_socket_power = u16_at(buf, l->current_socket_power);
+	g.throttle_status = u32_at(buf, l->throttle_status);
+	g.indep_throttle_status = u64_at(buf, l->indep_throttle_status);
 	if (g.structure_size == NA16 || g.structure_size == 0)
 		return 0;
 	if (ok16(g.current_gfxclk))

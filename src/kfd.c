@@ -6,10 +6,16 @@
  * io_links/M/properties give type, node_to and max_bandwidth (MB/s) of one
  * link. The driver writes type 11 (xGMI) for a GPU "connected to CPU" over
  * Infinity Fabric, type 2 for PCIe (kfd_crat.c).
+ *
+ * Only keys are looked up, never positions: keys that older kernels lack
+ * (domain, num_sdma_xgmi_engines) read as absent, keys that newer ones add
+ * are passed over, a line longer than the buffer is skipped whole, and a
+ * value that does not fit an int reads as absent.
  */
 #include "kfd.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,17 +25,31 @@ static long long prop(const char *path, const char *key)
 {
 	char line[256], name[128];
 	long long v, found = -1;
+	int rest = 0;                  /* within the rest of a line too long for line[] */
 	FILE *f = fopen(path, "r");
 
 	if (!f)
 		return -1;
-	while (fgets(line, sizeof(line), f))
+	while (fgets(line, sizeof(line), f)) {
+		int whole = strchr(line, '\n') != NULL || feof(f);
+		int skip = rest || !whole;
+		rest = !whole;
+		if (skip)
+			continue;
 		if (sscanf(line, "%127s %lld", name, &v) == 2 && strcmp(name, key) == 0) {
 			found = v;
 			break;
 		}
+	}
 	fclose(f);
 	return found;
+}
+
+/* A property as an int: -1 when absent or out of range. */
+static int prop_int(const char *path, const char *key)
+{
+	long long v = prop(path, key);
+	return v < 0 || v > INT_MAX ? -1 : (int)v;
 }
 
 static int is_cpu_node(const char *nodes, long long node)
@@ -61,8 +81,8 @@ static void host_link(const char *nodes, const char *dir, struct hmb_kfd_gpu *g)
 		if (to < 0 || !is_cpu_node(nodes, to))
 			continue;
 		best = idx;
-		g->host_link_type = (int)prop(path, "type");
-		g->host_link_max_mbs = (int)prop(path, "max_bandwidth");
+		g->host_link_type = prop_int(path, "type");
+		g->host_link_max_mbs = prop_int(path, "max_bandwidth");
 	}
 	closedir(d);
 }
@@ -93,8 +113,8 @@ int hmb_kfd_read(const char *bus_id, const char *root, struct hmb_kfd_gpu *g)
 		dom = prop(path, "domain");  /* older kernels lack it: domain 0 */
 		if ((dom < 0 ? 0 : dom) != (long long)domain)
 			continue;
-		g->sdma_engines = (int)prop(path, "num_sdma_engines");
-		g->sdma_xgmi_engines = (int)prop(path, "num_sdma_xgmi_engines");
+		g->sdma_engines = prop_int(path, "num_sdma_engines");
+		g->sdma_xgmi_engines = prop_int(path, "num_sdma_xgmi_engines");
 		host_link(nodes, dir, g);
 		found = 0;
 	}

@@ -1,18 +1,23 @@
 /*
  * telemetry_amdsmi.c - AMD's amdsmi library (libamd_smi, ROCm 6.0 and
- * later), opened with dlopen. Debian ships no amdsmi headers, so the few
- * declarations used are written here from amdsmi.h (ROCm 6.0; unchanged
- * since): amdsmi_init(uint64_t flags), amdsmi_shut_down(void),
+ * later), opened with dlopen. The calls used take opaque handles, a 64-bit
+ * bus id or a buffer (amdsmi.h of libamd-smi-dev 10.1, checked by
+ * tests/check_amd_layouts.sh): amdsmi_get_lib_version(amdsmi_version_t *),
+ * amdsmi_init(uint64_t flags), amdsmi_shut_down(void),
  * amdsmi_get_processor_handle_from_bdf(amdsmi_bdf_t, amdsmi_processor_handle *),
  * amdsmi_get_socket_handles(uint32_t *, amdsmi_socket_handle *),
  * amdsmi_get_processor_handles(amdsmi_socket_handle, uint32_t *,
  * amdsmi_processor_handle *), amdsmi_get_gpu_device_bdf(amdsmi_processor_handle,
  * amdsmi_bdf_t *) and amdsmi_get_gpu_metrics_info(amdsmi_processor_handle,
- * amdsmi_gpu_metrics_t *). Handles are opaque pointers, status 0 is success.
+ * amdsmi_gpu_metrics_t *). Status 0 is success.
  *
  * Everything is read from the GPU metrics table (amd_gpu_metrics.c): clocks,
  * temperature, socket power (current on MI300, where the average is not
- * supported), current PCIe link and throttle status. The link's maximum is
+ * supported), current PCIe link and throttle status. Its layout changes
+ * between amdsmi versions (27 widened two counters, moving every later field),
+ * so it is chosen from the version of the library loaded
+ * (amdsmi_get_lib_version); a version not known is refused with one line,
+ * before amdsmi_init, and rocm-smi is tried instead. The link's maximum is
  * the sysfs one, read once at open. Compiled in CI; not run on an AMD GPU here.
  */
 #include <dlfcn.h>
@@ -24,6 +29,7 @@
 #include "amd_gpu_metrics.h"
 #include "device.h"
 #include "telemetry.h"
+#include "telemetry_amd.h"
 
 #define AMDSMI_INIT_AMD_GPUS (1u << 1)  /* amdsmi_init_flags_t */
 
@@ -40,15 +46,54 @@ typedef int (*amdsmi_from_bdf_t)(hmb_amdsmi_bdf, void **);
 typedef int (*amdsmi_sockets_t)(uint32_t *, void **);
 typedef int (*amdsmi_processors_t)(void *, uint32_t *, void **);
 typedef int (*amdsmi_bdf_of_t)(void *, hmb_amdsmi_bdf *);
-typedef int (*amdsmi_metrics_t)(void *, void *);
 
 static struct {
+	struct hmb_amdsmi_calls c;
+	const struct hmb_metrics_layout *layout;
 	amdsmi_void_t shutdown;
-	amdsmi_metrics_t metrics;
 	int max_gen, max_width;
 	/* the metrics table, larger than any release's (see amd_gpu_metrics.h) */
 	_Alignas(8) unsigned char buf[HMB_GPU_METRICS_BUFSIZE];
 } api;
+
+int hmb_amdsmi_use(const struct hmb_amdsmi_calls *c, char *why, size_t len)
+{
+	_Alignas(8) unsigned char v[HMB_VERSION_BUFSIZE] = { 0 };
+	uint32_t major, minor, release;
+	int rc;
+
+	api.layout = NULL;
+	api.c = *c;
+	if (!c->version || !c->metrics) {
+		snprintf(why, len, "libamd_smi lacks amdsmi_get_lib_version or "
+			 "amdsmi_get_gpu_metrics_info");
+		return -1;
+	}
+	if ((rc = c->version(v)) != 0) {
+		snprintf(why, len, "amdsmi_get_lib_version failed (amdsmi status %d)", rc);
+		return -1;
+	}
+	/* amdsmi_version_t: uint32_t major, minor, release; const char *build */
+	memcpy(&major, v, 4);
+	memcpy(&minor, v + 4, 4);
+	memcpy(&release, v + 8, 4);
+	api.layout = hmb_amdsmi_layout_for(major, minor, release, why, len);
+	return api.layout ? 0 : -1;
+}
+
+const struct hmb_metrics_layout *hmb_amdsmi_layout(void)
+{
+	return api.layout;
+}
+
+void hmb_amdsmi_sample(void *dev, struct hmb_gpu_sample *s)
+{
+	if (!api.layout)
+		return;
+	memset(api.buf, 0xff, sizeof(api.buf));
+	if (api.c.metrics(dev, api.buf) == 0)
+		hmb_gpu_metrics_decode(api.layout, api.buf, s);
+}
 
 static uint64_t bdf_value(unsigned domain, unsigned bus, unsigned dev, unsigned fn)
 {
@@ -59,8 +104,11 @@ static void *open_library(char *why, size_t len)
 {
 	const char *rocm = getenv("ROCM_PATH");
 	char path[512];
-	void *lib = dlopen("libamd_smi.so", RTLD_NOW | RTLD_LOCAL);
+	/* the only version known (27), then whatever the development link names */
+	void *lib = dlopen("libamd_smi.so.27", RTLD_NOW | RTLD_LOCAL);
 
+	if (!lib)
+		lib = dlopen("libamd_smi.so", RTLD_NOW | RTLD_LOCAL);
 	if (!lib) {
 		snprintf(path, sizeof(path), "%s/lib/libamd_smi.so", rocm && *rocm ? rocm : "/opt/rocm");
 		lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -99,6 +147,7 @@ static int amdsmi_open(struct hmb_telemetry *t, const char *bus_id)
 	unsigned domain, bus, dev, fn;
 	amdsmi_init_t init;
 	amdsmi_from_bdf_t from_bdf;
+	struct hmb_amdsmi_calls c;
 	struct hmb_link link = { .max_gen = -1, .max_width = -1 };
 	hmb_amdsmi_bdf want;
 	void *lib = open_library(t->reason, sizeof(t->reason));
@@ -107,13 +156,16 @@ static int amdsmi_open(struct hmb_telemetry *t, const char *bus_id)
 	if (!lib)
 		return -1;
 	t->lib = lib;
+	memset(&c, 0, sizeof(c));
+	c.version = (int (*)(void *))dlsym(lib, "amdsmi_get_lib_version");
+	c.metrics = (int (*)(void *, void *))dlsym(lib, "amdsmi_get_gpu_metrics_info");
+	if (hmb_amdsmi_use(&c, t->reason, sizeof(t->reason)) != 0)
+		return -1;
 	init = (amdsmi_init_t)dlsym(lib, "amdsmi_init");
 	api.shutdown = (amdsmi_void_t)dlsym(lib, "amdsmi_shut_down");
-	api.metrics = (amdsmi_metrics_t)dlsym(lib, "amdsmi_get_gpu_metrics_info");
 	from_bdf = (amdsmi_from_bdf_t)dlsym(lib, "amdsmi_get_processor_handle_from_bdf");
-	if (!init || !api.metrics) {
-		snprintf(t->reason, sizeof(t->reason), "libamd_smi lacks amdsmi_init or "
-			 "amdsmi_get_gpu_metrics_info");
+	if (!init) {
+		snprintf(t->reason, sizeof(t->reason), "libamd_smi lacks amdsmi_init");
 		return -1;
 	}
 	if ((rc = init(AMDSMI_INIT_AMD_GPUS)) != 0) {
@@ -145,9 +197,7 @@ static int amdsmi_open(struct hmb_telemetry *t, const char *bus_id)
 
 static void amdsmi_read(struct hmb_telemetry *t, struct hmb_gpu_sample *s)
 {
-	memset(api.buf, 0xff, sizeof(api.buf));
-	if (api.metrics(t->dev, api.buf) == 0)
-		hmb_gpu_metrics_decode(api.buf, s);
+	hmb_amdsmi_sample(t->dev, s);
 	s->link_max_gen = api.max_gen;
 	s->link_max_width = api.max_width;
 }

@@ -6,90 +6,131 @@
  * count); power is the current socket power (rsmi_dev_current_socket_power_get,
  * ROCm 6, what MI300 supports) or else the average; throttle status comes
  * from the GPU metrics table (amd_gpu_metrics.c).
+ *
+ * The layout of those tables changed between releases (rocm-smi 6 added
+ * has_deep_sleep and a 33rd frequency), so it is chosen from the version of
+ * the library loaded (rsmi_version_get), never from the headers this was
+ * built with; a version not known is refused with one line
+ * (amd_smi_layouts.c). The library writes into buffers larger than any known
+ * layout. The other calls take and return scalars only.
  * This backend is compiled in CI but has not run on an AMD GPU here.
  */
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "amd_gpu_metrics.h"
 #include "telemetry.h"
+#include "telemetry_amd.h"
 
-#define RSMI_MAX_FREQ 32
-struct rsmi_freq {                     /* rsmi_frequencies_t */
-	uint32_t num_supported, current;
-	uint64_t frequency[RSMI_MAX_FREQ];
-};
-struct rsmi_pcie {                     /* rsmi_pcie_bandwidth_t */
-	struct rsmi_freq transfer_rate;
-	uint32_t lanes[RSMI_MAX_FREQ];
-};
-
-#if defined(__has_include)
-#if __has_include(<rocm_smi/rocm_smi.h>)
-#include <rocm_smi/rocm_smi.h>
-/* The mirrors above must match the library's own types. */
-_Static_assert(sizeof(struct rsmi_freq) == sizeof(rsmi_frequencies_t), "rsmi_frequencies_t");
-_Static_assert(sizeof(struct rsmi_pcie) == sizeof(rsmi_pcie_bandwidth_t), "rsmi_pcie_bandwidth_t");
-_Static_assert(RSMI_CLK_TYPE_MEM == 4 && RSMI_TEMP_TYPE_EDGE == 0, "rsmi enums");
-#endif
-#endif
+#define RSMI_CLK_TYPE_SYS 0
+#define RSMI_CLK_TYPE_MEM 4
+#define RSMI_TEMP_TYPE_EDGE 0
+#define RSMI_TEMP_CURRENT 0
 
 typedef int (*rsmi_init_t)(uint64_t);
 typedef int (*rsmi_count_t)(uint32_t *);
 typedef int (*rsmi_u64_t)(uint32_t, uint64_t *);
-typedef int (*rsmi_clk_t)(uint32_t, int, struct rsmi_freq *);
-typedef int (*rsmi_temp_t)(uint32_t, uint32_t, int, int64_t *);
-typedef int (*rsmi_power_t)(uint32_t, uint32_t, uint64_t *);
-typedef int (*rsmi_pcie_t)(uint32_t, struct rsmi_pcie *);
-typedef int (*rsmi_metrics_t)(uint32_t, void *);
 typedef int (*rsmi_shutdown_t)(void);
 
 static struct {
-	rsmi_clk_t clk;
-	rsmi_temp_t temp;
-	rsmi_power_t power;
-	rsmi_u64_t socket_power;
-	rsmi_pcie_t pcie;
-	rsmi_metrics_t metrics;
+	struct hmb_rsmi_calls c;
+	const struct hmb_rsmi_layout *layout;
 	rsmi_shutdown_t shutdown;
 	uint32_t index;
+	_Alignas(8) unsigned char small[HMB_RSMI_BUFSIZE];
 	_Alignas(8) unsigned char buf[HMB_GPU_METRICS_BUFSIZE];
 } api;
 
+int hmb_rsmi_use(const struct hmb_rsmi_calls *c, char *why, size_t len)
+{
+	_Alignas(8) unsigned char v[HMB_VERSION_BUFSIZE] = { 0 };
+	uint32_t major, minor, patch;
+	int rc;
+
+	api.layout = NULL;
+	api.c = *c;
+	if (!c->version) {
+		snprintf(why, len, "librocm_smi64 lacks rsmi_version_get: version unknown, "
+			 "telemetry off");
+		return -1;
+	}
+	if ((rc = c->version(v)) != 0) {
+		snprintf(why, len, "rsmi_version_get failed (rsmi status %d), telemetry off", rc);
+		return -1;
+	}
+	/* rsmi_version_t: uint32_t major, minor, patch; const char *build */
+	memcpy(&major, v, 4);
+	memcpy(&minor, v + 4, 4);
+	memcpy(&patch, v + 8, 4);
+	api.layout = hmb_rsmi_layout_for(major, minor, patch, c->has_v6_calls, why, len);
+	return api.layout ? 0 : -1;
+}
+
+const struct hmb_rsmi_layout *hmb_rsmi_layout(void)
+{
+	return api.layout;
+}
+
+static void *open_library(char *why, size_t len)
+{
+	/* Debian up to 6.4 and ROCm 5.x; ROCm 6.1 and later, Debian 7.x */
+	static const char *const names[] = { "librocm_smi64.so.1", "librocm_smi64.so.7",
+					     "librocm_smi64.so.5", "librocm_smi64.so" };
+	const char *rocm = getenv("ROCM_PATH");
+	char path[512];
+	void *lib = NULL;
+
+	for (size_t i = 0; !lib && i < sizeof(names) / sizeof(names[0]); i++)
+		lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+	if (!lib) {
+		snprintf(path, sizeof(path), "%s/lib/librocm_smi64.so",
+			 rocm && *rocm ? rocm : "/opt/rocm");
+		lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	}
+	if (!lib)
+		snprintf(why, len, "librocm_smi64 not found: %s", dlerror());
+	return lib;
+}
+
 static int rsmi_open(struct hmb_telemetry *t, const char *bus_id)
 {
-	void *lib = dlopen("librocm_smi64.so.1", RTLD_NOW | RTLD_LOCAL);
+	void *lib = open_library(t->reason, sizeof(t->reason));
 	unsigned domain, bus, dev, fn;
+	struct hmb_rsmi_calls c;
 	rsmi_init_t init;
 	rsmi_count_t count;
 	rsmi_u64_t pci_id;
 	uint32_t n = 0;
 
 	if (!lib)
-		lib = dlopen("librocm_smi64.so", RTLD_NOW | RTLD_LOCAL);
-	if (!lib) {
-		snprintf(t->reason, sizeof(t->reason), "librocm_smi64 not found: %s", dlerror());
 		return -1;
-	}
 	t->lib = lib;
+	memset(&c, 0, sizeof(c));
+	c.version = (int (*)(void *))dlsym(lib, "rsmi_version_get");
+	c.clk = (int (*)(uint32_t, int, void *))dlsym(lib, "rsmi_dev_gpu_clk_freq_get");
+	c.temp = (int (*)(uint32_t, uint32_t, int, int64_t *))dlsym(lib, "rsmi_dev_temp_metric_get");
+	c.power = (int (*)(uint32_t, uint32_t, uint64_t *))dlsym(lib, "rsmi_dev_power_ave_get");
+	c.socket_power = (int (*)(uint32_t, uint64_t *))dlsym(lib,
+							      "rsmi_dev_current_socket_power_get");
+	c.pcie = (int (*)(uint32_t, void *))dlsym(lib, "rsmi_dev_pci_bandwidth_get");
+	c.metrics = (int (*)(uint32_t, void *))dlsym(lib, "rsmi_dev_gpu_metrics_info_get");
+	c.has_v6_calls = dlsym(lib, "rsmi_dev_activity_metric_get") != NULL;
+	if (hmb_rsmi_use(&c, t->reason, sizeof(t->reason)) != 0)
+		return -1;
 	init = (rsmi_init_t)dlsym(lib, "rsmi_init");
 	count = (rsmi_count_t)dlsym(lib, "rsmi_num_monitor_devices");
 	pci_id = (rsmi_u64_t)dlsym(lib, "rsmi_dev_pci_id_get");
-	api.clk = (rsmi_clk_t)dlsym(lib, "rsmi_dev_gpu_clk_freq_get");
-	api.temp = (rsmi_temp_t)dlsym(lib, "rsmi_dev_temp_metric_get");
-	api.power = (rsmi_power_t)dlsym(lib, "rsmi_dev_power_ave_get");
-	api.socket_power = (rsmi_u64_t)dlsym(lib, "rsmi_dev_current_socket_power_get");
-	api.pcie = (rsmi_pcie_t)dlsym(lib, "rsmi_dev_pci_bandwidth_get");
-	api.metrics = (rsmi_metrics_t)dlsym(lib, "rsmi_dev_gpu_metrics_info_get");
 	api.shutdown = (rsmi_shutdown_t)dlsym(lib, "rsmi_shut_down");
 	if (!init || !count || !pci_id || init(0) != 0 || count(&n) != 0) {
 		snprintf(t->reason, sizeof(t->reason), "rocm-smi could not be initialised");
 		return -1;
 	}
-	if (sscanf(bus_id, "%x:%x:%x.%x", &domain, &bus, &dev, &fn) != 4) {
-		snprintf(t->reason, sizeof(t->reason), "unreadable PCI bus id '%s'", bus_id);
+	if (!bus_id || sscanf(bus_id, "%x:%x:%x.%x", &domain, &bus, &dev, &fn) != 4) {
+		snprintf(t->reason, sizeof(t->reason), "unreadable PCI bus id '%s'",
+			 bus_id ? bus_id : "");
 		return -1;
 	}
 	for (uint32_t i = 0; i < n; i++) {
@@ -111,29 +152,34 @@ static int gen_of_rate(uint64_t transfers_per_s)
 	return gts < 3 ? 1 : gts < 6 ? 2 : gts < 10 ? 3 : gts < 20 ? 4 : gts < 40 ? 5 : 6;
 }
 
-static void rsmi_read(struct hmb_telemetry *t, struct hmb_gpu_sample *s)
+void hmb_rsmi_sample(uint32_t i, struct hmb_gpu_sample *s)
 {
-	struct rsmi_freq f;
-	struct rsmi_pcie bw;
+	const struct hmb_rsmi_layout *l = api.layout;
+	const struct hmb_rsmi_calls *c = &api.c;
+	uint64_t hz, power, rate, max_rate;
+	uint32_t lanes, max_lanes;
 	int64_t temp;
-	uint64_t power;
-	uint32_t i = api.index;
 
-	(void)t;
-	if (api.clk && api.clk(i, 0, &f) == 0 && f.current < RSMI_MAX_FREQ)
-		s->sm_clock_mhz = (double)f.frequency[f.current] / 1e6;
-	if (api.clk && api.clk(i, 4, &f) == 0 && f.current < RSMI_MAX_FREQ) /* memory clock */
-		s->mem_clock_mhz = (double)f.frequency[f.current] / 1e6;
-	if (api.temp && api.temp(i, 0, 0, &temp) == 0)  /* edge, current, millidegrees */
-		s->temperature_c = (double)temp / 1000.0;
-	if (api.socket_power && api.socket_power(i, &power) == 0 && power > 0)  /* microwatts */
+	if (!l)
+		return;
+	memset(api.small, 0, sizeof(api.small));
+	if (c->clk && c->clk(i, RSMI_CLK_TYPE_SYS, api.small) == 0 &&
+	    hmb_rsmi_freq_current(l, api.small, &hz) == 0)
+		s->sm_clock_mhz = (double)hz / 1e6;
+	memset(api.small, 0, sizeof(api.small));
+	if (c->clk && c->clk(i, RSMI_CLK_TYPE_MEM, api.small) == 0 &&
+	    hmb_rsmi_freq_current(l, api.small, &hz) == 0)
+		s->mem_clock_mhz = (double)hz / 1e6;
+	if (c->temp && c->temp(i, RSMI_TEMP_TYPE_EDGE, RSMI_TEMP_CURRENT, &temp) == 0)
+		s->temperature_c = (double)temp / 1000.0;       /* millidegrees */
+	if (c->socket_power && c->socket_power(i, &power) == 0 && power > 0)  /* microwatts */
 		s->power_w = (double)power / 1e6;
-	else if (api.power && api.power(i, 0, &power) == 0)
+	else if (c->power && c->power(i, 0, &power) == 0)
 		s->power_w = (double)power / 1e6;
-	if (api.metrics) {
+	if (c->metrics) {
 		struct hmb_gpu_sample m = *s;
 		memset(api.buf, 0xff, sizeof(api.buf));
-		if (api.metrics(i, api.buf) == 0 && hmb_gpu_metrics_decode(api.buf, &m)) {
+		if (c->metrics(i, api.buf) == 0 && hmb_gpu_metrics_decode(l->metrics, api.buf, &m)) {
 			s->throttle_mask = m.throttle_mask;
 			s->throttled = m.throttled;
 			memcpy(s->throttle, m.throttle, sizeof(s->throttle));
@@ -141,14 +187,20 @@ static void rsmi_read(struct hmb_telemetry *t, struct hmb_gpu_sample *s)
 				s->power_w = m.power_w;
 		}
 	}
-	if (api.pcie && api.pcie(i, &bw) == 0 && bw.transfer_rate.num_supported > 0 &&
-	    bw.transfer_rate.current < RSMI_MAX_FREQ) {
-		uint32_t cur = bw.transfer_rate.current, top = bw.transfer_rate.num_supported - 1;
-		s->link_gen = gen_of_rate(bw.transfer_rate.frequency[cur]);
-		s->link_width = (int)bw.lanes[cur];
-		s->link_max_gen = gen_of_rate(bw.transfer_rate.frequency[top]);
-		s->link_max_width = (int)bw.lanes[top];
+	memset(api.small, 0, sizeof(api.small));
+	if (c->pcie && c->pcie(i, api.small) == 0 &&
+	    hmb_rsmi_pcie(l, api.small, &rate, &lanes, &max_rate, &max_lanes) == 0) {
+		s->link_gen = gen_of_rate(rate);
+		s->link_width = (int)lanes;
+		s->link_max_gen = gen_of_rate(max_rate);
+		s->link_max_width = (int)max_lanes;
 	}
+}
+
+static void rsmi_read(struct hmb_telemetry *t, struct hmb_gpu_sample *s)
+{
+	(void)t;
+	hmb_rsmi_sample(api.index, s);
 }
 
 static void rsmi_close(struct hmb_telemetry *t)

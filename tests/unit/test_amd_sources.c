@@ -1,14 +1,16 @@
 /*
  * test_amd_sources.c - where the memory model's facts come from, on fake
  * sysfs trees and fake buffers: the KFD topology (host link type, SDMA
- * engines), the PCIe link's maximum capped by its upstream port, the GPU
- * metrics table of amdsmi/rocm-smi (power, throttle), allocating kinds that
- * this platform lacks, and the device object of the JSON document.
+ * engines; keys of older and newer kernels), the PCIe link's maximum capped
+ * by its upstream port, the GPU metrics table of amdsmi/rocm-smi (power,
+ * throttle), allocating kinds that this platform lacks, and the device
+ * object of the JSON document.
  */
 #define _XOPEN_SOURCE 700
 #include <cjson/cJSON.h>
 #include <ftw.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +94,25 @@ void test_kfd_topology(void)
 	CHECK(hmb_kfd_read("0001:c1:00.0", root, &g) == -1 && g.host_link_type == -1);
 	CHECK(hmb_kfd_read("garbage", root, &g) == -1);
 	CHECK(hmb_kfd_read("0000:c1:00.0", "/nonexistent", &g) == -1);
+
+	/* A newer kernel: keys unknown here, a line longer than the reader's
+	 * buffer of 255 characters whose tail looks like a key, a value beyond
+	 * an int. */
+	{
+		char text[1024];
+		int len = snprintf(text, sizeof(text), "cpu_cores_count 0\nsome_future_key ");
+		memset(text + len, '7', 255 - 16);
+		len += 255 - 16;
+		snprintf(text + len, sizeof(text) - (size_t)len,
+			 " num_sdma_engines 9\nsimd_count 304\nlocation_id 57344\ndomain 0\n"
+			 "num_sdma_engines 4\nnum_cp_queues 12\n");
+		put(root, text, "%s/3/properties", n);
+	}
+	put(root, "type 2\nnode_from 3\nnode_to 0\nmax_bandwidth 99999999999\n"
+	    "recommended_sdma_engine_id_mask 3\n", "%s/3/io_links/0/properties", n);
+	CHECK(hmb_kfd_read("0000:e0:00.0", root, &g) == 0);
+	CHECK(g.sdma_engines == 4 && g.sdma_xgmi_engines == -1);
+	CHECK(g.host_link_type == HMB_KFD_LINK_PCIE && g.host_link_max_mbs == -1);
 	remove_tree(root);
 }
 
@@ -123,60 +144,64 @@ void test_pcie_upstream_cap(void)
 	remove_tree(root);
 }
 
+/* Store a value at offset off of buf (a layout's field). */
+static void at16(unsigned char *buf, unsigned off, uint16_t v)
+{
+	memcpy(buf + off, &v, sizeof(v));
+}
+
 void test_gpu_metrics(void)
 {
 	static unsigned char buf[HMB_GPU_METRICS_BUFSIZE];
-	struct hmb_gpu_metrics g;
+	const struct hmb_metrics_layout *l = &hmb_rsmi_metrics_v6;
 	struct hmb_gpu_sample s;
+	uint64_t indep = 1ull << 0 | 1ull << 36;
+	uint32_t zero = 0, asic = 0x4;
 	char words[160];
 
 	/* ROCm 6 on MI300: current socket power, no average; a power limit and a
 	 * temperature throttle in the ASIC-independent bits. */
 	memset(buf, 0xff, sizeof(buf));
-	memcpy(&g, buf, sizeof(g));
-	g.structure_size = 1024;
-	g.format_revision = 1;
-	g.content_revision = 5;
-	g.temperature_hotspot = 71;
-	g.current_gfxclk = 2100;
-	g.current_uclk = 1300;
-	g.current_socket_power = 650;
-	g.pcie_link_width = 16;
-	g.pcie_link_speed = 320;
-	g.indep_throttle_status = 1ull << 0 | 1ull << 36;
-	memcpy(buf, &g, sizeof(g));
+	at16(buf, 0, 1024);                 /* structure_size */
+	buf[2] = 1;                         /* format and content revision */
+	buf[3] = 5;
+	at16(buf, l->temperature_hotspot, 71);
+	at16(buf, l->current_gfxclk, 2100);
+	at16(buf, l->current_uclk, 1300);
+	at16(buf, l->current_socket_power, 650);
+	at16(buf, l->pcie_link_width, 16);
+	at16(buf, l->pcie_link_speed, 320);
+	memcpy(buf + l->indep_throttle_status, &indep, sizeof(indep));
 	memset(&s, 0, sizeof(s));
 	s.power_w = s.temperature_c = s.sm_clock_mhz = s.mem_clock_mhz = -1;
 	s.throttle_mask = -1;
 	s.throttled = -1;
-	CHECK(hmb_gpu_metrics_decode(buf, &s) == 1);
+	CHECK(hmb_gpu_metrics_decode(l, buf, &s) == 1);
 	CHECK(s.power_w == 650 && s.temperature_c == 71 && s.sm_clock_mhz == 2100);
 	CHECK(s.mem_clock_mhz == 1300 && s.link_gen == 5 && s.link_width == 16);
 	CHECK(s.throttled == 1 && strcmp(s.throttle, "power limit, temperature") == 0);
-	CHECK(s.throttle_mask == (long long)(1ull << 0 | 1ull << 36));
+	CHECK(s.throttle_mask == (long long)indep);
 
 	/* ROCm 5 library: the table ends before indep_throttle_status; an
 	 * average power and a zero ASIC-specific mask (nothing throttles). */
+	l = &hmb_rsmi_metrics_v5;
 	memset(buf, 0xff, sizeof(buf));
-	memcpy(&g, buf, sizeof(g));
-	g.structure_size = 96;
-	g.temperature_edge = 40;
-	g.average_socket_power = 90;
-	g.throttle_status = 0;
-	memcpy(buf, &g, 96);
+	at16(buf, 0, 96);
+	at16(buf, l->temperature_edge, 40);
+	at16(buf, l->average_socket_power, 90);
+	memcpy(buf + l->throttle_status, &zero, sizeof(zero));
 	s.throttled = -1;
 	s.throttle[0] = '\0';
 	s.power_w = -1;
-	CHECK(hmb_gpu_metrics_decode(buf, &s) == 1);
+	CHECK(hmb_gpu_metrics_decode(l, buf, &s) == 1);
 	CHECK(s.power_w == 90 && s.temperature_c == 40 && s.throttled == 0 && s.throttle_mask == 0);
 	/* ASIC-specific bits set: recorded, but their meaning is unknown. */
-	g.throttle_status = 0x4;
-	memcpy(buf, &g, 96);
-	CHECK(hmb_gpu_metrics_decode(buf, &s) == 1 && s.throttled == -1 &&
+	memcpy(buf + l->throttle_status, &asic, sizeof(asic));
+	CHECK(hmb_gpu_metrics_decode(l, buf, &s) == 1 && s.throttled == -1 &&
 	      strstr(s.throttle, "ASIC-specific"));
 
 	memset(buf, 0xff, sizeof(buf));
-	CHECK(hmb_gpu_metrics_decode(buf, &s) == 0);  /* nothing written */
+	CHECK(hmb_gpu_metrics_decode(l, buf, &s) == 0);  /* nothing written */
 	CHECK(hmb_amd_throttle_words(0, words, sizeof(words)) == 0 && words[0] == '\0');
 	CHECK(hmb_amd_throttle_words(1ull << 57, words, sizeof(words)) == 0 &&
 	      strcmp(words, "FIT") == 0);

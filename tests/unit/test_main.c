@@ -2,7 +2,8 @@
  * test_main.c - unit tests that need no GPU: sizes, statistics, records and
  * derived figures, options, the registry, the PCIe link probe and the JSON
  * document (built, then parsed back), significance tests; the memory model
- * of faked GPUs is in test_memmodel.c and test_amd_sources.c.
+ * of faked GPUs is in test_memmodel.c and test_amd_sources.c, the AMD
+ * telemetry libraries' layouts in test_amd_layouts.c.
  *   unit_tests                     every test
  *   unit_tests --list              their names, one a line
  *   unit_tests NAME                that test only (exit 2 for an unknown name)
@@ -38,6 +39,9 @@ void test_pcie_upstream_cap(void);
 void test_gpu_metrics(void);
 void test_kind_alloc(void);
 void test_json_memory_model(void);
+/* test_amd_layouts.c */
+void test_rsmi_layouts(void);
+void test_amdsmi_layouts(void);
 
 static void test_size_parsing(void)
 {
@@ -401,6 +405,10 @@ int main(int argc, char **argv)
 		{ "kfd topology: host link type and SDMA engines", test_kfd_topology },
 		{ "pcie link: maximum capped by the upstream port", test_pcie_upstream_cap },
 		{ "gpu metrics (amdsmi, rocm-smi): power and throttle", test_gpu_metrics },
+		{ "rocm-smi: table layout by library version (5.x, 6.4, 7.2), others refused",
+		  test_rsmi_layouts },
+		{ "amdsmi: metrics layout by library version (27), others refused",
+		  test_amdsmi_layouts },
 		{ "memory kinds: allocation refused where the platform lacks them", test_kind_alloc },
 		{ "json: device memory model", test_json_memory_model },
 		{ "kernel launch geometry", test_kernel_geometry },
