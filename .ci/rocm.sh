@@ -11,14 +11,13 @@
 #   ROCM_ROOT=DIR .ci/rocm.sh   that root, made if missing and kept (to iterate)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-repo=$PWD
 
 mirror=http://deb.debian.org/debian
 archs="gfx90a gfx942 gfx950"
 # The registry's snapshot can be older than a Release file's week of validity.
 apt_opts="-o Acquire::Check-Valid-Until=false -o APT::Install-Recommends=false -qq"
 packages="hipcc libamdhip64-dev librocm-smi-dev libamd-smi-dev gcc g++ make pkg-config \
-libcjson-dev libnuma-dev python3 python3-pytest python3-jsonschema help2man git"
+libdrm-dev libcjson-dev libnuma-dev python3 python3-pytest python3-jsonschema help2man git"
 
 root=${ROCM_ROOT:-}
 keep=1
@@ -73,9 +72,7 @@ suite() {
 		rc=0; build-amd/hipmembench info >/dev/null 2>err || rc=$?
 		[ "$rc" -eq 3 ] || { echo "info without a GPU: exit $rc, not 3"; cat err; exit 1; }
 		echo "   without a GPU: --version, --help, and info (exit 3: $(tail -n 1 err))"'
-	if [ -x "$repo/tests/abi/check_layouts.sh" ]; then
-		in_root "cd /src && tests/abi/check_layouts.sh /usr/include"
-	fi
+	in_root "cd /src && sh tests/check_amd_layouts.sh /usr/include"
 	t0=$SECONDS
 	in_root "set -o pipefail; cd /src && make PLATFORM=amd OFFLOAD_ARCH='$archs' BUILD=build-amd -j2 test 2>&1 | tail -n 3"
 	printf '   tests: %d s\n' $((SECONDS - t0))
