@@ -6,8 +6,9 @@
 #                          80 90 100 that nvcc supports; PTX of the newest as well)
 #   make PLATFORM=amd      OFFLOAD_ARCH="gfx90a gfx942" (default: the GPUs here, else
 #                          those of gfx908 gfx90a gfx942 gfx950 that hipcc supports)
-#   make test              unit, command-line, script and Slurm tests; GPU tests
-#                          skip themselves where no GPU is usable
+#   make test              unit, command-line, script and Slurm tests (python3, pytest
+#                          and jsonschema installed first where missing: scripts/setup.sh
+#                          --tests); GPU tests skip themselves where no GPU is usable
 #   make install PREFIX=/usr/local DESTDIR=     make uninstall     make dist
 #   make portable          copy libcjson next to the binary (build/lib)
 #   make clean             remove the build folder (and what it remembers)
@@ -15,7 +16,9 @@
 # Toolchains: CUDA_HOME (else the nvcc on PATH, else /usr/local/cuda); HIP_PATH or
 # ROCM_PATH (else hipconfig --path, else /opt/rocm). CPPFLAGS, CFLAGS, LDFLAGS and
 # LDLIBS add to the project's flags; NVCCFLAGS and HIPCCFLAGS to the device code's.
-# cJSON through pkg-config (libcjson), else the compiler's default paths.
+# cJSON through pkg-config (libcjson), else the compiler's default paths; libnuma
+# through the compiler's paths. A missing one stops the build with one line naming
+# its packages.
 
 PLATFORM ?= auto
 BUILD    ?= build
@@ -40,6 +43,9 @@ MISSING_CJSON := cJSON not found (cjson/cJSON.h and -lcjson): install libcjson-d
   (Debian/Ubuntu), cjson-devel (Fedora; RHEL: from EPEL) or with Spack \
   (spack install cjson && spack load cjson), or give its place with PKG_CONFIG_PATH \
   or CPPFLAGS=-I... LDFLAGS=-L...
+MISSING_NUMA := libnuma not found (numa.h and -lnuma): install libnuma-dev (Debian/Ubuntu), \
+  numactl-devel (Fedora/RHEL) or with Spack (spack install numactl && spack load numactl), \
+  or give its place with CPPFLAGS=-I... LDFLAGS=-L...
 
 # The project's flags; the user's CPPFLAGS, CFLAGS, LDFLAGS and LDLIBS come after.
 HMB_CPPFLAGS := -Isrc -I$(GEN) -D_POSIX_C_SOURCE=200809L $(PLATFORM_CPPFLAGS) $(CJSON_CFLAGS)
@@ -59,7 +65,7 @@ TEST_C  := $(wildcard tests/unit/*.c)
 
 LINK = $(LINKER) $(LDFLAGS) $(HMB_LDFLAGS) -o $@ $^ $(HMB_LDLIBS) $(PLATFORM_LIBS) $(LDLIBS)
 
-.PHONY: all test clean portable man install uninstall dist
+.PHONY: all test test-deps clean portable man install uninstall dist
 all: $(BIN)
 
 ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
@@ -81,13 +87,26 @@ ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
       $(file >$(GEN)/revision.h,$(REV_LINE))
     endif
   endif
-  # cJSON, checked once per build folder with one line naming its package if missing.
+  # The compilers, then cJSON and libnuma, each checked with one line naming its
+  # packages if missing (the libraries once per build folder).
+  ifeq ($(shell command -v $(firstword $(CC)) >/dev/null && command -v $(firstword $(CXX)) >/dev/null && echo ok),)
+    $(error C or C++ compiler not found (CC=$(CC), CXX=$(CXX)): install gcc g++ (Debian/Ubuntu), \
+      gcc gcc-c++ (Fedora/RHEL) or with Spack (spack install gcc && spack load gcc), or set CC and CXX)
+  endif
   ifeq ($(wildcard $(OBJDIR)/cjson.ok),)
     CJSON_PROBE := printf '\#include <cjson/cJSON.h>\nint main(void) { return cJSON_Version() == 0; }\n' \
       | $(CC) $(HMB_CPPFLAGS) $(CPPFLAGS) -x c - -o $(OBJDIR)/cjson-probe $(LDFLAGS) $(CJSON_LIBS)
     ifeq ($(shell $(CJSON_PROBE) >/dev/null 2>&1 && touch $(OBJDIR)/cjson.ok; rm -f $(OBJDIR)/cjson-probe; \
                   test -f $(OBJDIR)/cjson.ok && echo ok),)
       $(error $(MISSING_CJSON))
+    endif
+  endif
+  ifeq ($(wildcard $(OBJDIR)/numa.ok),)
+    NUMA_PROBE := printf '\#include <numa.h>\nint main(void) { return numa_available() < -1; }\n' \
+      | $(CC) $(CPPFLAGS) -x c - -o $(OBJDIR)/numa-probe $(LDFLAGS) -lnuma
+    ifeq ($(shell $(NUMA_PROBE) >/dev/null 2>&1 && touch $(OBJDIR)/numa.ok; rm -f $(OBJDIR)/numa-probe; \
+                  test -f $(OBJDIR)/numa.ok && echo ok),)
+      $(error $(MISSING_NUMA))
     endif
   endif
 endif
@@ -110,9 +129,16 @@ $(OBJDIR)/kernels/%.o: kernels/%.hip kernels/kernels.h kernels/pattern.h kernels
 $(TEST_BIN): $(TEST_C:%.c=$(OBJDIR)/%.o) $(LIB_OBJ)
 	$(LINK)
 
-test: $(BIN) $(TEST_BIN)
+# The tests' Python: /usr/bin/python3 where present (not a shim on PATH), else
+# python3; its pytest and jsonschema are checked, and installed where possible, first.
+PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
+
+test-deps:
+	@PYTHON='$(PYTHON)' scripts/setup.sh --tests
+
+test: test-deps $(BIN) $(TEST_BIN)
 	HMB_BIN=$(BIN) HMB_UNIT=$(TEST_BIN) PYTHONDONTWRITEBYTECODE=1 \
-		$(or $(wildcard /usr/bin/python3),python3) -m pytest tests --basetemp=$(BUILD)/pytest
+		$(PYTHON) -m pytest tests --basetemp=$(BUILD)/pytest
 
 # Copy the shared libraries that a bare GPU node may lack next to the binary
 # (build/lib, found through its rpath), so that build/ can be copied there.
