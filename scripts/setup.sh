@@ -37,18 +37,20 @@ fi
 
 have() { command -v "$1" >/dev/null 2>&1; }
 
-# Does the C compiler find header $1 (and, with $2, link library $2)?
-have_c_lib() {
-	have cc || return 1
-	printf '#include <%s>\nint main(void) { return 0; }\n' "$1" |
-		cc ${CPPFLAGS:-} -x c - -o /dev/null ${LDFLAGS:-} "$2" >/dev/null 2>&1
+# Does the C compiler find header $1 (the -dev package holds the library too)?
+have_header() {
+	if have cc; then
+		printf '#include <%s>\n' "$1" | cc ${CPPFLAGS:-} -E -x c - >/dev/null 2>&1
+		return
+	fi
+	[ -f "/usr/include/$1" ] || [ -f "/usr/local/include/$1" ]
 }
 
 have_cjson() {
 	if have pkg-config && pkg-config --exists libcjson 2>/dev/null; then
 		return 0
 	fi
-	have_c_lib cjson/cJSON.h -lcjson
+	have_header cjson/cJSON.h
 }
 
 have_toolkit() {
@@ -77,7 +79,7 @@ check() {
 	have c++ || need "C++ compiler" g++ gcc-c++ gcc
 	have pkg-config || need pkg-config pkg-config pkgconf-pkg-config pkgconf
 	have_cjson || need cJSON libcjson-dev cjson-devel cjson
-	have_c_lib numa.h -lnuma || need libnuma libnuma-dev numactl-devel numactl
+	have_header numa.h || need libnuma libnuma-dev numactl-devel numactl
 	have help2man || need help2man help2man help2man help2man
 }
 
