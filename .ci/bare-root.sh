@@ -12,9 +12,23 @@
 #   .ci/bare-root.sh                         (as root; debootstrap is installed if missing)
 #   HMB_BARE_ROOT=/tmp/bw .ci/bare-root.sh   start from a copy of an existing pristine
 #                                            root instead (for trying changes locally)
+#   .ci/bare-root.sh --commands              print the two commands, run nothing
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 mirror=http://deb.debian.org/debian
+
+# The README's set-up block N: the fenced block after its marker line.
+readme_block() {
+	awk -v n="$1" '
+		index($0, "<!-- set-up command " n ":") == 1 { marked = 1; next }
+		marked && /^```/ { if (inside) exit; inside = 1; next }
+		inside { print }' "$2"
+}
+if [ "${1:-}" = --commands ]; then
+	readme_block 1 "$repo/README.md"
+	readme_block 2 "$repo/README.md"
+	exit 0
+fi
 
 [ "$(id -u)" -eq 0 ] || { echo "bare-root: must run as root (debootstrap, chroot, mount)" >&2; exit 2; }
 
@@ -80,6 +94,7 @@ stage "root: git and ca-certificates, the CUDA toolkit, the clone"
 mnt -t proc proc "$root/proc"
 mnt -t sysfs -o ro sysfs "$root/sys"
 mnt -t tmpfs tmpfs "$root/dev/shm"
+mnt -t devpts -o newinstance,ptmxmode=0666 devpts "$root/dev/pts"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 # Plain bookworm: its Release has no Valid-Until, so no snapshot options are needed.
 echo "deb $mirror bookworm main" >"$root/etc/apt/sources.list"
@@ -96,15 +111,8 @@ rev=$(git -C "$repo" rev-parse HEAD)
 git clone --quiet "$repo" "$root/root/hipmembench"
 git -C "$root/root/hipmembench" -c advice.detachedHead=false checkout --quiet "$rev"
 
-# The README's set-up blocks: the fenced block after each marker line.
-readme_block() {
-	awk -v n="$1" '
-		index($0, "<!-- set-up command " n ":") == 1 { marked = 1; next }
-		marked && /^```/ { if (inside) exit; inside = 1; next }
-		inside { print }' "$root/root/hipmembench/README.md"
-}
-first=$(readme_block 1)
-second=$(readme_block 2)
+first=$(readme_block 1 "$root/root/hipmembench/README.md")
+second=$(readme_block 2 "$root/root/hipmembench/README.md")
 [ -n "$first" ] && [ -n "$second" ] ||
 	{ echo "bare-root: the README's set-up blocks (<!-- set-up command 1/2: -->) are missing" >&2; exit 1; }
 
