@@ -32,6 +32,17 @@ fi
 
 [ "$(id -u)" -eq 0 ] || { echo "bare-root: must run as root (debootstrap, chroot, mount)" >&2; exit 2; }
 
+t_start=$(date +%s)
+stage_start=$t_start
+stage() {
+	local now
+	now=$(date +%s)
+	[ -z "${stage_name:-}" ] || echo "-- $stage_name: $((now - stage_start)) s"
+	stage_name=$1
+	stage_start=$now
+	[ -z "$1" ] || echo "== $1"
+}
+
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/hmb-bare.XXXXXX")
 root=$work/root
 mounts=()
@@ -49,7 +60,14 @@ cleanup() {
 	fi
 	rm -rf --one-file-system "$work"
 }
-trap cleanup EXIT
+# On every exit: the time of the stage that was running, the total, then cleanup.
+finish() {
+	local rc=$?
+	stage ""
+	echo "bare-root: $(($(date +%s) - t_start)) s in all (exit $rc)"
+	cleanup
+}
+trap finish EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -57,17 +75,6 @@ trap 'exit 143' TERM
 mnt() {
 	mount "$@"
 	mounts+=("${!#}")
-}
-
-t_start=$(date +%s)
-stage_start=$t_start
-stage() {
-	local now
-	now=$(date +%s)
-	[ -z "${stage_name:-}" ] || echo "-- $stage_name: $((now - stage_start)) s"
-	stage_name=$1
-	stage_start=$now
-	[ -z "$1" ] || echo "== $1"
 }
 
 # Run a command line in the root, in the clone, with a login-like environment.
@@ -135,5 +142,4 @@ if [ "$rc" -ne 0 ]; then
 	exit 1
 fi
 
-stage ""
-echo "bare-root: the README's set-up works on a bare Debian 12 root: $(($(date +%s) - t_start)) s in all"
+echo "bare-root: the README's set-up works on a bare Debian 12 root"
