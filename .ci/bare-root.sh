@@ -4,8 +4,8 @@
 # ca-certificates and, where the host has it, the CUDA toolkit (/usr/local/cuda,
 # mounted read-only). Into it goes a clone of this checkout's HEAD, and there the
 # two commands of the README's set-up blocks (marked "set-up command 1" and "2")
-# run as written, as root. The first must end as `all` does without a GPU (exit
-# 3, one line saying why) or succeed where a GPU is usable; the second must pass.
+# run as written, as root. The first must end as `all` does without a GPU (the
+# root has no GPU device): exit 3, one line saying why; the second must pass.
 # Anything else means the README leaves a step out: this fails. Each stage's time
 # is printed. Mounts and the root are removed on every exit.
 #
@@ -48,7 +48,11 @@ root=$work/root
 mounts=()
 
 cleanup() {
-	local i m left
+	local i m p left
+	# Whatever still runs in the root (the command interrupted) ends first.
+	for p in /proc/[0-9]*; do
+		[ "$(readlink "$p/root" 2>/dev/null)" != "$root" ] || kill -KILL "${p#/proc/}" 2>/dev/null || true
+	done
 	for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
 		m=${mounts[i]}
 		umount "$m" 2>/dev/null || umount -l "$m" || true
@@ -91,6 +95,7 @@ if [ -n "${HMB_BARE_ROOT:-}" ]; then
 else
 	stage "root: debootstrap --variant=minbase bookworm"
 	if ! command -v debootstrap >/dev/null; then
+		apt-get update -qq
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
 	fi
 	debootstrap --variant=minbase bookworm "$root" "$mirror" >"$work/debootstrap.log" 2>&1 ||
@@ -127,10 +132,10 @@ stage "the README's first command: $first"
 rc=0
 in_root "$first" 2>&1 | tee "$work/first.log" || rc=${PIPESTATUS[0]}
 last=$(tail -n 1 "$work/first.log")
-if [ "$rc" -eq 3 ] && [[ $last == "hipmembench: no GPU found: "* ]]; then
-	echo "(no usable GPU in the root: exit 3, as the README says)"
-elif [ "$rc" -ne 0 ]; then
-	echo "bare-root: the README's first command failed (exit $rc): the README misses a step" >&2
+# The root has no GPU device: `all` must say so in one line, exit 3.
+if [ "$rc" -ne 3 ] || [[ $last != "hipmembench: no GPU found: "* ]]; then
+	echo "bare-root: the README's first command ended with exit $rc, not 'no GPU found' (exit 3):" \
+		"the README misses a step" >&2
 	exit 1
 fi
 
