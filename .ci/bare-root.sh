@@ -32,15 +32,18 @@ fi
 
 [ "$(id -u)" -eq 0 ] || { echo "bare-root: must run as root (debootstrap, chroot, mount)" >&2; exit 2; }
 
+# Stage lines go to fd 3, the script's stdout, even from a trap that interrupts a
+# command whose output is silenced.
+exec 3>&1
 t_start=$(date +%s)
 stage_start=$t_start
 stage() {
 	local now
 	now=$(date +%s)
-	[ -z "${stage_name:-}" ] || echo "-- $stage_name: $((now - stage_start)) s"
+	[ -z "${stage_name:-}" ] || echo "-- $stage_name: $((now - stage_start)) s" >&3
 	stage_name=$1
 	stage_start=$now
-	[ -z "$1" ] || echo "== $1"
+	[ -z "$1" ] || echo "== $1" >&3
 }
 
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/hmb-bare.XXXXXX")
@@ -59,7 +62,7 @@ cleanup() {
 	done
 	left=$(awk -v w="$work/" 'index($2 "/", w) == 1 { print $2 }' /proc/self/mounts)
 	if [ -n "$left" ]; then
-		echo "bare-root: still mounted, $work left in place: $left" >&2
+		echo "bare-root: still mounted, $work left in place: $left" >&3
 		return
 	fi
 	rm -rf --one-file-system "$work"
@@ -68,7 +71,7 @@ cleanup() {
 finish() {
 	local rc=$?
 	stage ""
-	echo "bare-root: $(($(date +%s) - t_start)) s in all (exit $rc)"
+	echo "bare-root: $(($(date +%s) - t_start)) s in all (exit $rc)" >&3
 	cleanup
 }
 trap finish EXIT
