@@ -130,8 +130,9 @@ $(TEST_BIN): $(TEST_C:%.c=$(OBJDIR)/%.o) $(LIB_OBJ)
 	$(LINK)
 
 # The tests' Python: /usr/bin/python3 where present (not a shim on PATH), else
-# python3; its pytest and jsonschema are checked, and installed where possible, first.
-PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
+# python3 (make test PYTHON=... for another; not taken from the environment); its
+# pytest and jsonschema are checked, and installed where possible, first.
+PYTHON = $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
 
 test-deps:
 	@PYTHON='$(PYTHON)' scripts/setup.sh --tests
