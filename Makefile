@@ -6,8 +6,9 @@
 #                          80 90 100 that nvcc supports; PTX of the newest as well)
 #   make PLATFORM=amd      OFFLOAD_ARCH="gfx90a gfx942" (default: the GPUs here, else
 #                          those of gfx908 gfx90a gfx942 gfx950 that hipcc supports)
-#   make test              unit, command-line, script and Slurm tests; GPU tests
-#                          skip themselves where no GPU is usable
+#   make test              unit, command-line, script and Slurm tests (python3, pytest
+#                          and jsonschema installed first where missing: scripts/setup.sh
+#                          --tests); GPU tests skip themselves where no GPU is usable
 #   make check-amd-layouts AMD_INCLUDE_ROOTS="/usr/include /other/usr/include"
 #                          the AMD telemetry's layout table against the real
 #                          rocm_smi.h / amdsmi.h under each root (no GPU, no ROCm)
@@ -18,7 +19,9 @@
 # Toolchains: CUDA_HOME (else the nvcc on PATH, else /usr/local/cuda); HIP_PATH or
 # ROCM_PATH (else hipconfig --path, else /opt/rocm). CPPFLAGS, CFLAGS, LDFLAGS and
 # LDLIBS add to the project's flags; NVCCFLAGS and HIPCCFLAGS to the device code's.
-# cJSON through pkg-config (libcjson), else the compiler's default paths.
+# cJSON through pkg-config (libcjson), else the compiler's default paths; libnuma
+# through the compiler's paths. A missing one stops the build with one line naming
+# its packages.
 
 PLATFORM ?= auto
 BUILD    ?= build
@@ -43,6 +46,9 @@ MISSING_CJSON := cJSON not found (cjson/cJSON.h and -lcjson): install libcjson-d
   (Debian/Ubuntu), cjson-devel (Fedora; RHEL: from EPEL) or with Spack \
   (spack install cjson && spack load cjson), or give its place with PKG_CONFIG_PATH \
   or CPPFLAGS=-I... LDFLAGS=-L...
+MISSING_NUMA := libnuma not found (numa.h and -lnuma): install libnuma-dev (Debian/Ubuntu), \
+  numactl-devel (Fedora/RHEL) or with Spack (spack install numactl && spack load numactl), \
+  or give its place with CPPFLAGS=-I... LDFLAGS=-L...
 
 # The project's flags; the user's CPPFLAGS, CFLAGS, LDFLAGS and LDLIBS come after.
 HMB_CPPFLAGS := -Isrc -I$(GEN) -D_POSIX_C_SOURCE=200809L $(PLATFORM_CPPFLAGS) $(CJSON_CFLAGS)
@@ -68,7 +74,7 @@ TEST_C  := $(wildcard tests/unit/*.c)
 
 LINK = $(LINKER) $(LDFLAGS) $(HMB_LDFLAGS) -o $@ $^ $(HMB_LDLIBS) $(PLATFORM_LIBS) $(LDLIBS)
 
-.PHONY: all test clean portable man install uninstall dist check-amd-layouts
+.PHONY: all test test-deps clean portable man install uninstall dist check-amd-layouts
 all: $(BIN) $(MANAGED_STATIC)
 
 ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
@@ -90,13 +96,26 @@ ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
       $(file >$(GEN)/revision.h,$(REV_LINE))
     endif
   endif
-  # cJSON, checked once per build folder with one line naming its package if missing.
+  # The compilers, then cJSON and libnuma, each checked with one line naming its
+  # packages if missing (the libraries once per build folder).
+  ifeq ($(shell command -v $(firstword $(CC)) >/dev/null && command -v $(firstword $(CXX)) >/dev/null && echo ok),)
+    $(error C or C++ compiler not found (CC=$(CC), CXX=$(CXX)): install gcc g++ (Debian/Ubuntu), \
+      gcc gcc-c++ (Fedora/RHEL) or with Spack (spack install gcc && spack load gcc), or set CC and CXX)
+  endif
   ifeq ($(wildcard $(OBJDIR)/cjson.ok),)
     CJSON_PROBE := printf '\#include <cjson/cJSON.h>\nint main(void) { return cJSON_Version() == 0; }\n' \
       | $(CC) $(HMB_CPPFLAGS) $(CPPFLAGS) -x c - -o $(OBJDIR)/cjson-probe $(LDFLAGS) $(CJSON_LIBS)
     ifeq ($(shell $(CJSON_PROBE) >/dev/null 2>&1 && touch $(OBJDIR)/cjson.ok; rm -f $(OBJDIR)/cjson-probe; \
                   test -f $(OBJDIR)/cjson.ok && echo ok),)
       $(error $(MISSING_CJSON))
+    endif
+  endif
+  ifeq ($(wildcard $(OBJDIR)/numa.ok),)
+    NUMA_PROBE := printf '\#include <numa.h>\nint main(void) { return numa_available() < -1; }\n' \
+      | $(CC) $(CPPFLAGS) -x c - -o $(OBJDIR)/numa-probe $(LDFLAGS) -lnuma
+    ifeq ($(shell $(NUMA_PROBE) >/dev/null 2>&1 && touch $(OBJDIR)/numa.ok; rm -f $(OBJDIR)/numa-probe; \
+                  test -f $(OBJDIR)/numa.ok && echo ok),)
+      $(error $(MISSING_NUMA))
     endif
   endif
 endif
@@ -123,9 +142,17 @@ $(MANAGED_STATIC): kernels/managed_static.hip kernels/kernels.h kernels/hip_devi
 $(TEST_BIN): $(TEST_C:%.c=$(OBJDIR)/%.o) $(LIB_OBJ)
 	$(LINK)
 
-test: $(BIN) $(MANAGED_STATIC) $(TEST_BIN)
+# The tests' Python: /usr/bin/python3 where present (not a shim on PATH), else
+# python3 (make test PYTHON=... for another; not taken from the environment); its
+# pytest and jsonschema are checked, and installed where possible, first.
+PYTHON = $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
+
+test-deps:
+	@PYTHON='$(PYTHON)' scripts/setup.sh --tests
+
+test: test-deps $(BIN) $(MANAGED_STATIC) $(TEST_BIN)
 	HMB_BIN=$(BIN) HMB_UNIT=$(TEST_BIN) PYTHONDONTWRITEBYTECODE=1 \
-		$(or $(wildcard /usr/bin/python3),python3) -m pytest tests --basetemp=$(BUILD)/pytest
+		$(PYTHON) -m pytest tests --basetemp=$(BUILD)/pytest
 
 AMD_INCLUDE_ROOTS ?= /usr/include
 check-amd-layouts:

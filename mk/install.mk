@@ -14,6 +14,13 @@ PKGLIBDIR   := $(BINDIR)/../lib/hipmembench
 DOCDIR      ?= $(DATADIR)/doc/hipmembench
 HELP2MAN    ?= help2man
 
+# Where bash-completion looks: its user folder and bash-completion/completions in
+# each XDG_DATA_DIRS folder. Elsewhere the completion has to be sourced: install says so.
+COMPLETION_DIRS := $(or $(BASH_COMPLETION_USER_DIR),$(or $(XDG_DATA_HOME),$(HOME)/.local/share)/bash-completion) \
+  $(addsuffix /bash-completion,$(patsubst %/,%,$(subst :, ,$(or $(XDG_DATA_DIRS),/usr/local/share:/usr/share))))
+COMPLETION_NOTE := note: bash-completion does not look in $(BASHCOMPDIR): for completion \
+  of hipmembench, add to ~/.bashrc: source $(BASHCOMPDIR)/hipmembench
+
 MAN     := $(BUILD)/hipmembench.1
 SCRIPTS := plot sweep gather
 DOCS    := README.md LICENSE $(wildcard docs/schema.*)
@@ -49,6 +56,7 @@ install: $(BIN) $(MANAGED_STATIC) $(MAN)
 	install -m 644 completion/hipmembench.bash '$(DESTDIR)$(BASHCOMPDIR)/hipmembench'
 	install -m 644 scripts/slurm/*.sbatch '$(DESTDIR)$(PKGDATADIR)/slurm/'
 	install -m 644 $(DOCS) '$(DESTDIR)$(DOCDIR)/'
+	$(if $(filter $(BASHCOMPDIR),$(addsuffix /completions,$(COMPLETION_DIRS))),,@echo "$(COMPLETION_NOTE)")
 
 uninstall:
 	rm -f '$(DESTDIR)$(BINDIR)/hipmembench' $(foreach s,$(SCRIPTS),'$(DESTDIR)$(BINDIR)/hipmembench-$(s)') \

@@ -6,10 +6,12 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "device.h"
 
+#include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "codecheck.h"
 #include "platform/hip.h"
@@ -66,6 +68,27 @@ static void probe_vmm(struct hmb_device *d)
 #endif
 }
 
+/* Where the runtime sees no GPU because no driver is loaded, that in words: CUDA's
+ * own ("driver version is insufficient") sends people to upgrade a driver that is
+ * not there. NULL where the driver is loaded. */
+static const char *no_driver(void)
+{
+#if defined(HMB_PLATFORM_NVIDIA)
+	int no_node = access("/dev/nvidiactl", F_OK) != 0;
+	void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+
+	if (lib)
+		dlclose(lib);
+	if (no_node && !lib)
+		return "no NVIDIA driver is loaded on this machine (no /dev/nvidiactl, no libcuda.so.1)";
+	if (no_node)
+		return "no NVIDIA driver is loaded on this machine (no /dev/nvidiactl)";
+	if (!lib)
+		return "no NVIDIA driver is loaded on this machine (libcuda.so.1 cannot be loaded)";
+#endif
+	return NULL;
+}
+
 int hmb_device_open(int ordinal, struct hmb_device *d, char *err, size_t errlen)
 {
 	hipError_t e;
@@ -75,8 +98,11 @@ int hmb_device_open(int ordinal, struct hmb_device *d, char *err, size_t errlen)
 	d->ordinal = ordinal;
 	e = hipGetDeviceCount(&n);
 	if (e != hipSuccess || n == 0) {
-		snprintf(err, errlen, "no GPU found: hipGetDeviceCount: %s",
-			 e == hipSuccess ? "0 devices" : hipGetErrorString(e));
+		if (no_driver())
+			snprintf(err, errlen, "no GPU found: %s", no_driver());
+		else
+			snprintf(err, errlen, "no GPU found: hipGetDeviceCount: %s",
+				 e == hipSuccess ? "0 devices" : hipGetErrorString(e));
 		return -1;
 	}
 	d->count = n;

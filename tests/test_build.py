@@ -2,13 +2,15 @@
 (from a fake sysfs), what mk/archs.sh asks a compiler and keeps, and what the
 Makefile does with them (make -n into a temporary build folder): the user's
 CFLAGS/LDFLAGS add to the project's, nvcc is chosen over hipcc without a GPU,
-hipcc is given its targets when linking, and a missing cJSON or compiler is one
-line naming the packages; scripts/setup.sh --check says what to install and how.
+hipcc is given its targets when linking, and a missing cJSON, libnuma, C compiler
+or GPU compiler is one line naming the packages; scripts/setup.sh --check says what to install and how,
+libnuma included, and --tests does so for what the tests need.
 """
 import os
 import pathlib
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -113,6 +115,21 @@ def test_missing_cjson_names_its_packages(tmp_path):
         assert word in line
 
 
+def test_missing_libnuma_names_its_packages(tmp_path):
+    # A compiler that cannot link -lnuma stands for a machine without libnuma-dev.
+    cc = fake_compiler(tmp_path / "cc", 'for a in "$@"; do [ "$a" = -lnuma ] && exit 1; done\n'
+                       f'exec {shutil.which("cc")} "$@"\n')
+    line = one_line_error(make_n(tmp_path, f"CC={cc}"))
+    for word in ("libnuma", "libnuma-dev", "numactl-devel", "spack install numactl"):
+        assert word in line
+
+
+def test_missing_c_compiler_names_its_packages(tmp_path):
+    line = one_line_error(make_n(tmp_path, "CC=/nonexistent/cc"))
+    for word in ("C or C++ compiler not found", "gcc g++", "gcc gcc-c++", "spack install gcc"):
+        assert word in line
+
+
 def test_missing_compiler_names_its_packages(tmp_path):
     if run(["sh", "mk/gpus.sh"]).stdout.strip():
         pytest.skip("a GPU is present")
@@ -138,6 +155,35 @@ def test_setup_check_says_what_to_install_and_how(tmp_path):
     assert "module load help2man" in r.stderr
     if "debian" in pathlib.Path("/etc/os-release").read_text():
         assert "apt-get install help2man" in r.stderr
+
+
+def test_setup_check_names_libnuma(tmp_path):
+    # -nostdinc: the compiler finds no header, as where libnuma-dev is not installed.
+    r = run(["bash", "scripts/setup.sh", "--check"], env={"CPPFLAGS": "-nostdinc"})
+    if r.returncode and "C compiler" in r.stderr:
+        pytest.skip("no C compiler here")
+    assert r.returncode == 1
+    lines = r.stderr.splitlines()
+    assert "libnuma" in lines[0].split("missing ", 1)[1].split(". ")[0].split(", ")
+    for tool, words in (("apt-get install", "libnuma-dev"), ("dnf install", "numactl-devel"),
+                        ("spack install", "numactl")):
+        assert any(tool in l and words in l.split() for l in lines), (tool, r.stderr)
+
+
+def test_setup_tests_names_pytest_and_jsonschema():
+    # The Python that `make test` would run lacks everything.
+    r = run(["bash", "scripts/setup.sh", "--check", "--tests"], env={"PYTHON": "/nonexistent/python3"})
+    assert r.returncode == 1
+    lines = r.stderr.splitlines()
+    assert lines[0] == "setup: missing python3, pytest, jsonschema. Install, then run make test again:"
+    assert "apt-get install python3 python3-jsonschema python3-pytest" in r.stderr
+    assert "dnf install python3 python3-jsonschema python3-pytest" in r.stderr
+    assert "spack install py-jsonschema py-pytest python && spack load" in r.stderr
+
+
+def test_setup_tests_passes_where_the_tests_run():
+    r = run(["bash", "scripts/setup.sh", "--check", "--tests"], env={"PYTHON": sys.executable})
+    assert (r.returncode, r.stdout.strip()) == (0, "setup: everything the tests need is here")
 
 
 def test_setup_check_passes_where_everything_is_here():

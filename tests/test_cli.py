@@ -1,6 +1,8 @@
 """test_cli.py - the command line without a GPU: bad input is one line on
 stderr naming the problem and exit 2; help, list, --version; --dry-run plans
-every module of `all` and writes a valid document without opening a GPU."""
+every module of `all` and writes a valid document without opening a GPU; where no
+NVIDIA driver is loaded, it says so rather than pass on CUDA's own words."""
+import ctypes
 import os
 import re
 
@@ -89,3 +91,25 @@ def test_dry_run_plans_all_and_writes_a_document_without_a_gpu(tmp_path):
     assert doc["device"] is None and doc["results"] == []
     assert len(doc["modules"]) > 1
     assert hmb.temp_files(tmp_path) == []
+
+
+def nvidia_driver_lacks():
+    """What of the NVIDIA driver is missing here: its device node, its library."""
+    lacks = [] if os.path.exists("/dev/nvidiactl") else ["no /dev/nvidiactl"]
+    try:
+        ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        lacks.append("no libcuda.so.1")
+    return lacks
+
+
+def test_no_nvidia_driver_is_named():
+    if not hmb.run("--version").stdout.rstrip().endswith(", nvidia)"):
+        pytest.skip("not an NVIDIA build")
+    lacks = nvidia_driver_lacks()
+    if not lacks:
+        pytest.skip("an NVIDIA driver is loaded")
+    r = hmb.run("info")
+    assert r.returncode == 3
+    assert r.stderr == ("hipmembench: no GPU found: no NVIDIA driver is loaded on this machine "
+                        f"({', '.join(lacks)})\n")

@@ -30,6 +30,8 @@ def make(*args):
     env = dict(os.environ)
     flags = env.pop("MAKEFLAGS", "")
     env.pop("MFLAGS", None)
+    for var in ("XDG_DATA_DIRS", "XDG_DATA_HOME", "BASH_COMPLETION_USER_DIR"):
+        env.pop(var, None)  # bash-completion's defaults, for the completion note
     if " -- " in f" {flags}":
         env["MAKEFLAGS"] = "-- " + f" {flags}".split(" -- ", 1)[1]
     build = os.path.relpath(BIN.parent, REPO)  # as the build was made: flags name it
@@ -105,6 +107,17 @@ COMP_WORDS=({exe} -f c); COMP_CWORD=2; _hipmembench; echo "${{COMPREPLY[*]}}"
     r = subprocess.run(["bash", "-c", script], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines() == ["memcpy", "--dry-run", "--streams", "csv"]
+
+
+@pytest.mark.parametrize("prefix", ["/usr", "/usr/local", "/opt/x"])
+def test_completion_note_where_bash_completion_does_not_look(staged, tmp_path, prefix):
+    r = make("install", f"DESTDIR={tmp_path}", f"PREFIX={prefix}")
+    assert r.returncode == 0, r.stdout + r.stderr
+    notes = [l for l in r.stdout.splitlines() if l.startswith("note:")]
+    comp = f"{prefix}/share/bash-completion/completions"
+    expected = [f"note: bash-completion does not look in {comp}: for completion of hipmembench, "
+                f"add to ~/.bashrc: source {comp}/hipmembench"]
+    assert notes == ([] if prefix.startswith("/usr") else expected)
 
 
 def test_slurm_templates_and_licence(staged):

@@ -129,7 +129,7 @@ def test_existing_document_is_replaced_whole(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["out.json"]
 
 
-@pytest.mark.skipif(not shutil.which("strace"), reason="strace is not installed")
+@pytest.mark.skipif(not shutil.which("strace"), reason="strace is not installed (Debian: strace)")
 def test_directory_is_fsynced_after_rename(tmp_path):
     r = subprocess.run(["strace", "-f", "-e", "trace=openat,rename,fsync", BIN, "--dry-run", "-o",
                         "out.json", "memcpy"], cwd=tmp_path, capture_output=True, text=True,
@@ -191,7 +191,7 @@ def wait_until(predicate, seconds=60):
 
 
 @pytest.mark.skipif(not shutil.which("strace") or os.uname().machine != "x86_64",
-                    reason="needs strace on x86_64 (syscall numbers)")
+                    reason="needs strace (Debian: strace) on x86_64 (syscall numbers)")
 def test_second_signal_mid_write_removes_temporary_file(tmp_path):
     """Held in the temporary file's fsync and then its close (strace delays both), a
     first SIGTERM only sets a flag; a second one stops hipmembench at once, and the
