@@ -165,11 +165,13 @@ void hmb_device_facts(const struct hmb_device *d, double peak_override, struct h
 	f->kfd_host_link_mbs = d->kfd.host_link_max_mbs;
 	f->sdma_engines = d->kfd.sdma_engines;
 	f->sdma_xgmi_engines = d->kfd.sdma_xgmi_engines;
+	f->xgmi_hive = f->xnack_blockers = -1;
 	f->hsa_xnack = getenv("HSA_XNACK");
 	f->hsa_enable_sdma = getenv("HSA_ENABLE_SDMA");
 	f->hsa_enable_peer_sdma = getenv("HSA_ENABLE_PEER_SDMA");
 	f->gpu_max_hw_queues = getenv("GPU_MAX_HW_QUEUES");
 	f->hip_host_coherent = getenv("HIP_HOST_COHERENT");
+	f->hsa_force_fine_grain_pcie = getenv("HSA_FORCE_FINE_GRAIN_PCIE");
 	f->peak_override_gbps = peak_override;
 	f->have_host_uncached = HMB_HAVE_HOST_UNCACHED;
 	f->have_device_uncached = HMB_HAVE_DEVICE_UNCACHED;
