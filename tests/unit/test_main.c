@@ -39,6 +39,7 @@ void test_memmodel_xnack_refused(void);
 void test_memmodel_registered_and_uncached(void);
 void test_memmodel_copy_engines(void);
 void test_memmodel_visible_gpus_and_fine_grain(void);
+void test_kfd_partitions(void);
 void test_kfd_topology(void);
 void test_pcie_upstream_cap(void);
 void test_gpu_metrics(void);
@@ -412,6 +413,7 @@ int main(int argc, char **argv)
 		{ "memory model: copy engines on ROCm", test_memmodel_copy_engines },
 		{ "memory model: visible GPUs, fine-grained device pool",
 		  test_memmodel_visible_gpus_and_fine_grain },
+		{ "kfd topology: partitions, hive, GPUs that block XNACK", test_kfd_partitions },
 		{ "kfd topology: host link type and SDMA engines", test_kfd_topology },
 		{ "pcie link: maximum capped by the upstream port", test_pcie_upstream_cap },
 		{ "gpu metrics (amdsmi, rocm-smi): power and throttle", test_gpu_metrics },
