@@ -379,8 +379,9 @@ static void fault_params(struct hmb_ctx *ctx, struct hmb_record *r, const struct
 			     "(where supported) and a host write to every 4 KiB page"
 			   : hmb_resident_by_prefetch(ctx->dev->model.managed_access)
 			   ? "device: hipMemPrefetchAsync to the device (XNACK off: a kernel run "
-			     "migrates nothing), then touched once by the same kernel in setup, "
-			     "untimed"
+			     "migrates nothing; that the prefetch does is assumed from KFD's "
+			     "source, not verified), then touched once by the same kernel in "
+			     "setup, untimed"
 			   : "device: touched once by the same kernel in setup, untimed");
 	hmb_param_num(r, "grid_blocks", blocks);
 	hmb_param_num(r, "block_threads", threads);

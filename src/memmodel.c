@@ -189,8 +189,9 @@ static size_t xnack_refused(const struct hmb_facts *f, char *e, size_t len)
 				      "driver then leaves them out)", f->xnack_blockers);
 	else if (per_process == 1)
 		n += (size_t)snprintf(e + n, len - n, "the driver selects XNACK per process on this "
-				      "GPU (amdgpu.noretry only sets the default), so the cause is an "
-				      "SR-IOV guest without XNACK support (not detectable here)%s",
+				      "GPU (amdgpu.noretry only sets the default), so the cause left is "
+				      "an SR-IOV guest without XNACK support (assumed: not detectable "
+				      "here)%s",
 				      f->xnack_blockers < 0 ? " or another GPU that cannot select "
 				      "XNACK per process (the KFD topology was not readable)" : "");
 	else if (per_process == 0 && v >= 100000)
