@@ -22,7 +22,12 @@
  *
  * The "/resident" case of each is the same kernel with the same order array
  * over the same pages, made resident on the device by one untimed run in its
- * setup; before each sample of a first-touch case, outside the timed region,
+ * setup; with XNACK off on AMD a kernel run migrates nothing, so there
+ * hipMemPrefetchAsync to the device moves the pages first, and the figures
+ * are named for what they then measure: us_per_page_over_link and
+ * pages_per_s_over_link (memmodel.h, hmb_per_page_metric); where that
+ * prefetch is refused there is no per-page figure, and the record says why.
+ * Before each sample of a first-touch case, outside the timed region,
  * every page goes back to the host: hipMemPrefetchAsync to the host where
  * the runtime does it for this memory, then the host writes every 4 KiB
  * page (where the prefetch is refused, the host writes alone bring the
@@ -55,8 +60,9 @@
  *
  * On AMD run it twice: `HSA_XNACK=0 hipmembench xnack` (XNACK off: managed
  * memory is NOT migrated on access; it stays host-resident and the GPU
- * reads it over the link, so us_per_fault is the extra cost of reading a
- * page over the link, not a fault cost; system memory unsupported) and
+ * reads it over the link, so us_per_page_over_link is the extra cost of
+ * reading a page over the link rather than from device memory, not a fault
+ * cost; system memory unsupported) and
  * `HSA_XNACK=1 hipmembench xnack` (GPU page faults retried: both managed
  * and malloc memory fault and migrate on demand).
  * After the samples, word 0 of every page is checked (touched pages: what
@@ -122,6 +128,7 @@ struct faults {
 	long capacity;                /* resident threads of the device; 0 unknown */
 	int prefetch;                 /* pages go home by prefetch: -1 untried, 0 no, 1 yes */
 	char returned_by[192];
+	char not_resident[192];       /* XNACK off: why the pages could not be made resident */
 };
 
 /* One case: a pattern and a figure, pages on the host or already on the device. */
@@ -260,8 +267,29 @@ fail:
 	return -1;
 }
 
+/* XNACK off: the pages onto the device by hipMemPrefetchAsync, the only
+ * thing that moves them there. A refusal is kept for the record, not an
+ * error: the pair then has no per-page figure. */
+static int resident_by_prefetch(struct hmb_ctx *ctx, struct faults *f)
+{
+	hipError_t e = hipMemPrefetchAsync(f->buf, f->size, ctx->dev->ordinal, ctx->stream);
+
+	f->not_resident[0] = '\0';
+	if (e != hipSuccess) {
+		(void)hipGetLastError();
+		snprintf(f->not_resident, sizeof(f->not_resident), "hipMemPrefetchAsync to the "
+			 "device refused: %s", hipGetErrorString(e));
+		return 0;
+	}
+	HMB_CHECK(hipStreamSynchronize(ctx->stream));
+	return 0;
+fail:
+	return -1;
+}
+
 /* The order on the device; for a resident case, the pages on the device:
- * written by the host, then touched once by the same kernel. */
+ * written by the host, (XNACK off: prefetched to the device,) then touched
+ * once by the same kernel. */
 static int fault_setup(struct hmb_ctx *ctx, void *st)
 {
 	struct fault_case *c = st;
@@ -276,6 +304,9 @@ static int fault_setup(struct hmb_ctx *ctx, void *st)
 	c->seed = SEED;
 	c->added = 0;
 	host_write(f, c->seed);
+	if (hmb_resident_by_prefetch(ctx->dev->model.managed_access) &&
+	    resident_by_prefetch(ctx, f))
+		return -1;
 	if (fault_op(ctx, c, ctx->stream, -1))
 		return -1;
 	HMB_CHECK(hipStreamSynchronize(ctx->stream));
@@ -343,10 +374,15 @@ static void fault_params(struct hmb_ctx *ctx, struct hmb_record *r, const struct
 	hmb_param_str(r, "order", c->p->order);
 	hmb_param_num(r, "touch_one_page_in", (double)c->p->every);
 	hmb_param_num(r, "touches", (double)c->touches);
-	hmb_param_str(r, "pages_at_start", c->resident
-			   ? "device: touched once by the same kernel in setup, untimed"
-			   : "host: before each sample, untimed, hipMemPrefetchAsync to the host "
-			     "(where supported) and a host write to every 4 KiB page");
+	hmb_param_str(r, "pages_at_start", !c->resident
+			   ? "host: before each sample, untimed, hipMemPrefetchAsync to the host "
+			     "(where supported) and a host write to every 4 KiB page"
+			   : hmb_resident_by_prefetch(ctx->dev->model.managed_access)
+			   ? "device: hipMemPrefetchAsync to the device (XNACK off: a kernel run "
+			     "migrates nothing; that the prefetch does is assumed from KFD's "
+			     "source, not verified), then touched once by the same kernel in "
+			     "setup, untimed"
+			   : "device: touched once by the same kernel in setup, untimed");
 	hmb_param_num(r, "grid_blocks", blocks);
 	hmb_param_num(r, "block_threads", threads);
 	hmb_param_num(r, "elements_per_thread", (double)per_thread);
@@ -362,11 +398,14 @@ static void fault_params(struct hmb_ctx *ctx, struct hmb_record *r, const struct
 		hmb_param_num(r, "threads_launched", (double)blocks * threads);
 	}
 	if (baseline) {
+		char metric[128];
+		const char *name = hmb_per_page_metric(ctx->dev->model.managed_access,
+						       c->fig == LATENCY);
+		snprintf(metric, sizeof(metric), c->fig == LATENCY
+			 ? "%s = (median - median of baseline_case) / touches x 1e6"
+			 : "%s = touches / (median - median of baseline_case)", name);
 		hmb_param_str(r, "baseline_case", baseline);
-		hmb_param_str(r, "metric", c->fig == LATENCY
-				   ? "us_per_fault = (median - median of baseline_case) / touches "
-				     "x 1e6"
-				   : "faults_per_s = touches / (median - median of baseline_case)");
+		hmb_param_str(r, "metric", metric);
 	}
 	hmb_record_ops(r, (double)c->touches);
 }
@@ -396,11 +435,14 @@ static void fault_measure(struct hmb_ctx *ctx, struct hmb_record *r, struct faul
 				: "hipMemPrefetchAsync to the host, then host writes");
 }
 
-/* The figure from the medians of a first-touch case and its resident case. */
-static void derive(struct hmb_record *first, const struct hmb_record *resident,
-		   enum figure fig, size_t touches)
+/* The figure from the medians of a first-touch case and its resident case,
+ * named for the access mode (memmodel.h). */
+static void derive(const struct hmb_ctx *ctx, const struct faults *f, struct hmb_record *first,
+		   const struct hmb_record *resident, enum figure fig, size_t touches)
 {
+	const enum hmb_access a = ctx->dev->model.managed_access;
 	double t = hmb_median(first), base = hmb_median(resident);
+	char why[320];
 
 	if (t < 0)
 		return;
@@ -409,15 +451,22 @@ static void derive(struct hmb_record *first, const struct hmb_record *resident,
 		return;
 	}
 	hmb_metric(first, "resident_median_s", base, "s");
+	if (hmb_resident_by_prefetch(a) && f->not_resident[0]) {
+		snprintf(why, sizeof(why), "XNACK off and the pages could not be made resident (%s): "
+			 "both cases read host memory, no per-page figure", f->not_resident);
+		hmb_observe_str(first, "metric_missing", why);
+		return;
+	}
 	if (t <= base) {
 		hmb_observe_str(first, "metric_missing", "the first touch was not slower than the "
 				"resident run: no fault cost to report");
 		return;
 	}
 	if (fig == LATENCY)
-		hmb_metric(first, "us_per_fault", (t - base) / (double)touches * 1e6, "us");
+		hmb_metric(first, hmb_per_page_metric(a, 1), (t - base) / (double)touches * 1e6, "us");
 	else
-		hmb_metric(first, "faults_per_s", (double)touches / (t - base), "faults/s");
+		hmb_metric(first, hmb_per_page_metric(a, 0), (double)touches / (t - base),
+			   hmb_resident_by_prefetch(a) ? "pages/s" : "faults/s");
 }
 
 static void fault_pair(struct hmb_ctx *ctx, struct faults *f, const struct pattern *p,
@@ -434,6 +483,7 @@ static void fault_pair(struct hmb_ctx *ctx, struct faults *f, const struct patte
 	if (!hmb_selected(ctx, name) && !hmb_selected(ctx, base))
 		return;
 	resident.resident = 1;
+	f->not_resident[0] = '\0';
 	make_order(f, p, first.touches);
 	rf = hmb_case(ctx, "%s", name);
 	rr = hmb_case(ctx, "%s", base);
@@ -442,7 +492,7 @@ static void fault_pair(struct hmb_ctx *ctx, struct faults *f, const struct patte
 		fault_measure(ctx, rr, &resident, NULL);
 	else
 		hmb_record_status(rr, HMB_SKIPPED, "interrupted");
-	derive(rf, rr, fig, first.touches);
+	derive(ctx, f, rf, rr, fig, first.touches);
 	hmb_commit(ctx, rf);
 	hmb_commit(ctx, rr);
 }

@@ -89,6 +89,27 @@ static const char *no_driver(void)
 	return NULL;
 }
 
+#if !defined(HMB_PLATFORM_NVIDIA)
+/* This device's index among the HIP devices with its PCI bus id: the
+ * partition of a GPU split into several (kfd.h); -1 where it is the only
+ * one visible, so that one partition of several is not taken for the first. */
+static int partition_index(const struct hmb_device *d)
+{
+	char id[sizeof(d->pci_bus_id)];
+	int index = 0, same = 0, n = 0;
+
+	if (hipGetDeviceCount(&n) != hipSuccess)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (hipDeviceGetPCIBusId(id, sizeof(id), i) == hipSuccess &&
+		    strcmp(id, d->pci_bus_id) == 0) {
+			same++;
+			index += i < d->ordinal;
+		}
+	return same > 1 ? index : -1;
+}
+#endif
+
 int hmb_device_open(int ordinal, struct hmb_device *d, char *err, size_t errlen)
 {
 	hipError_t e;
@@ -157,8 +178,9 @@ int hmb_device_open(int ordinal, struct hmb_device *d, char *err, size_t errlen)
 #if defined(HMB_PLATFORM_NVIDIA)
 	d->kfd.host_link_type = d->kfd.host_link_max_mbs = -1;
 	d->kfd.sdma_engines = d->kfd.sdma_xgmi_engines = -1;
+	d->kfd.xgmi_hive = d->kfd.xnack_blockers = -1;
 #else
-	hmb_kfd_read(d->pci_bus_id, NULL, &d->kfd);
+	hmb_kfd_read(d->pci_bus_id, partition_index(d), NULL, &d->kfd);
 #endif
 	hmb_device_interpret(d, 0);
 	return 0;
@@ -191,11 +213,14 @@ void hmb_device_facts(const struct hmb_device *d, double peak_override, struct h
 	f->kfd_host_link_mbs = d->kfd.host_link_max_mbs;
 	f->sdma_engines = d->kfd.sdma_engines;
 	f->sdma_xgmi_engines = d->kfd.sdma_xgmi_engines;
+	f->xgmi_hive = d->kfd.xgmi_hive;
+	f->xnack_blockers = d->kfd.xnack_blockers;
 	f->hsa_xnack = getenv("HSA_XNACK");
 	f->hsa_enable_sdma = getenv("HSA_ENABLE_SDMA");
 	f->hsa_enable_peer_sdma = getenv("HSA_ENABLE_PEER_SDMA");
 	f->gpu_max_hw_queues = getenv("GPU_MAX_HW_QUEUES");
 	f->hip_host_coherent = getenv("HIP_HOST_COHERENT");
+	f->hsa_force_fine_grain_pcie = getenv("HSA_FORCE_FINE_GRAIN_PCIE");
 	f->peak_override_gbps = peak_override;
 	f->have_host_uncached = HMB_HAVE_HOST_UNCACHED;
 	f->have_device_uncached = HMB_HAVE_DEVICE_UNCACHED;

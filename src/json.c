@@ -760,15 +760,54 @@ static void param_text(const cJSON *p, char *buf, size_t len)
 		snprintf(buf, len, "%g", v);
 }
 
+/* Cases renamed since older documents were written: compare matches their
+ * results under the new name. On AMD hipHostMallocWriteCombined does
+ * nothing (memmodel.c), so memcpy's write-combined cases there were the
+ * pinned-noncoherent or pinned-coherent copies, told apart by the coherence
+ * the record carries; NVIDIA's (one coherence mode) keep their name. */
+static const struct {
+	const char *module, *kind, *coherence, *now;
+} renamed[] = {
+	{ "memcpy", "write-combined", "coarse-grained", "pinned-noncoherent" },
+	{ "memcpy", "write-combined", "fine-grained", "pinned-coherent" },
+	{ "memcpy", "write-combined-coherent", "fine-grained", "pinned-coherent" },
+};
+
+/* The current name of case `name` (direction/kind/api) in buf, and its
+ * host_memory parameter to match. */
+static const char *current_name(const char *module, const char *name, cJSON *params,
+				char *buf, size_t len)
+{
+	const char *coherence = str_of(params, "coherence"), *kind = strchr(name, '/'), *api;
+
+	if (!kind || !(api = strchr(kind + 1, '/')))
+		return name;
+	kind++;
+	for (size_t i = 0; i < sizeof(renamed) / sizeof(renamed[0]); i++) {
+		if (strcmp(module, renamed[i].module) != 0 || strlen(renamed[i].kind) != (size_t)(api - kind) ||
+		    strncmp(kind, renamed[i].kind, (size_t)(api - kind)) != 0 ||
+		    strncmp(coherence, renamed[i].coherence, strlen(renamed[i].coherence)) != 0)
+			continue;
+		snprintf(buf, len, "%.*s%s%s", (int)(kind - name), name, renamed[i].now, api);
+		if (cJSON_GetObjectItemCaseSensitive(params, "host_memory"))
+			cJSON_ReplaceItemInObjectCaseSensitive(params, "host_memory",
+							       cJSON_CreateString(renamed[i].now));
+		return buf;
+	}
+	return name;
+}
+
 /* The identity of a result (key, caller frees): parameters calibrated per
  * system (the iteration count of a named load) are left out, so such results
- * still match. The label is the same for people, printable. */
+ * still match, and so is the coherence the platform gives the case's memory
+ * kind, which explains the kind the case names; renamed cases match under
+ * their new name. The label is the same for people, printable. */
 static char *result_identity(const cJSON *r, char *label, size_t llen)
 {
 	cJSON *params = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(r, "params"), 1);
 	const char *module = str_of(r, "module"), *name = str_of(r, "case");
 	const cJSON *p;
-	char *text, *key;
+	char *text, *key, now[256];
 	size_t used, klen;
 
 	if (!cJSON_IsObject(params)) {
@@ -777,6 +816,8 @@ static char *result_identity(const cJSON *r, char *label, size_t llen)
 	}
 	if (cJSON_GetObjectItemCaseSensitive(params, "load"))
 		cJSON_DeleteItemFromObjectCaseSensitive(params, "iters");
+	name = current_name(module, name, params, now, sizeof(now));
+	cJSON_DeleteItemFromObjectCaseSensitive(params, "coherence");
 	text = cJSON_PrintUnformatted(params);
 	klen = strlen(module) + strlen(name) + (text ? strlen(text) : 0) + 3;
 	key = hmb_xcalloc(klen, 1);

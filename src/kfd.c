@@ -6,6 +6,10 @@
  * io_links/M/properties give type, node_to and max_bandwidth (MB/s) of one
  * link. The driver writes type 11 (xGMI) for a GPU "connected to CPU" over
  * Infinity Fabric, type 2 for PCIe (kfd_crat.c).
+ * Partitions (kfd_topology.c): where a device has several KFD nodes, each
+ * node's location_id carries its partition's node id, ORed into the low
+ * (function) bits, or in some kernels into bits 31-28; hive_id is non-zero
+ * for GPUs joined by xGMI; gfx_target_version is e.g. 90010 for gfx90a.
  *
  * Only keys are looked up, never positions: keys that older kernels lack
  * (domain, num_sdma_xgmi_engines) read as absent, keys that newer ones add
@@ -13,6 +17,8 @@
  * value that does not fit an int reads as absent.
  */
 #include "kfd.h"
+
+#include "memmodel.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -87,37 +93,85 @@ static void host_link(const char *nodes, const char *dir, struct hmb_kfd_gpu *g)
 	closedir(d);
 }
 
-int hmb_kfd_read(const char *bus_id, const char *root, struct hmb_kfd_gpu *g)
+#define MAX_PARTITIONS 16
+
+/* The partition a GPU node's location_id names (see above), base function 0. */
+static long long partition_of(long long location)
+{
+	return (location >> 28 & 0xf) | (location & 7);
+}
+
+/* GPU nodes other than `self` that can keep XNACK from a process. */
+static int xnack_blockers(const char *nodes, const char *self)
+{
+	char path[800];
+	struct dirent *e;
+	DIR *d = opendir(nodes);
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		long long v;
+		if (e->d_name[0] == '.' || strcmp(e->d_name, self) == 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/properties", nodes, e->d_name);
+		if (prop(path, "simd_count") <= 0)
+			continue;
+		v = prop(path, "gfx_target_version");
+		n += v > 0 && hmb_gfx_xnack_per_process((unsigned)v) == 0;
+	}
+	closedir(d);
+	return n;
+}
+
+int hmb_kfd_read(const char *bus_id, int partition, const char *root, struct hmb_kfd_gpu *g)
 {
 	unsigned domain, bus, dev, fn;
-	char nodes[256], dir[768], path[800];
+	char nodes[256], dir[768], path[800], found[MAX_PARTITIONS][256];
+	long long part[MAX_PARTITIONS], want, loc, hive;
 	struct dirent *e;
 	DIR *d;
-	int found = -1;
+	int n = 0, pick = -1;
 
 	g->host_link_type = g->host_link_max_mbs = g->sdma_engines = g->sdma_xgmi_engines = -1;
+	g->xgmi_hive = g->xnack_blockers = -1;
 	if (!bus_id || sscanf(bus_id, "%x:%x:%x.%x", &domain, &bus, &dev, &fn) != 4)
 		return -1;
 	snprintf(nodes, sizeof(nodes), "%s/class/kfd/kfd/topology/nodes", root ? root : "/sys");
 	if (!(d = opendir(nodes)))
 		return -1;
-	while (found < 0 && (e = readdir(d))) {
-		long long dom;
-		if (e->d_name[0] == '.')
+	/* Every GPU node at this bus and device number: the GPU, or its partitions. */
+	loc = (long long)(bus << 8 | dev << 3);
+	while (n < MAX_PARTITIONS && (e = readdir(d))) {
+		long long dom, l;
+		if (e->d_name[0] == '.' || strlen(e->d_name) >= sizeof(found[0]))
 			continue;
-		snprintf(dir, sizeof(dir), "%s/%s", nodes, e->d_name);
-		snprintf(path, sizeof(path), "%s/properties", dir);
-		if (prop(path, "simd_count") <= 0 ||
-		    prop(path, "location_id") != (long long)(bus << 8 | dev << 3 | fn))
+		snprintf(path, sizeof(path), "%s/%s/properties", nodes, e->d_name);
+		if (prop(path, "simd_count") <= 0 || ((l = prop(path, "location_id")) & 0x0ffffff8) != loc)
 			continue;
 		dom = prop(path, "domain");  /* older kernels lack it: domain 0 */
 		if ((dom < 0 ? 0 : dom) != (long long)domain)
 			continue;
-		g->sdma_engines = prop_int(path, "num_sdma_engines");
-		g->sdma_xgmi_engines = prop_int(path, "num_sdma_xgmi_engines");
-		host_link(nodes, dir, g);
-		found = 0;
+		snprintf(found[n], sizeof(found[n]), "%s", e->d_name);
+		part[n++] = partition_of(l);
 	}
 	closedir(d);
-	return found;
+	/* HIP's bus id names the partition in its function where KFD's does;
+	 * otherwise the caller's partition index picks among several nodes. */
+	want = fn ? (long long)fn : partition;
+	for (int i = 0; i < n; i++)
+		if (n == 1 || part[i] == want)
+			pick = i;
+	if (pick < 0)
+		return -1;
+	snprintf(dir, sizeof(dir), "%s/%s", nodes, found[pick]);
+	snprintf(path, sizeof(path), "%s/properties", dir);
+	g->sdma_engines = prop_int(path, "num_sdma_engines");
+	g->sdma_xgmi_engines = prop_int(path, "num_sdma_xgmi_engines");
+	hive = prop(path, "hive_id");
+	g->xgmi_hive = hive < 0 ? -1 : hive != 0;
+	host_link(nodes, dir, g);
+	g->xnack_blockers = xnack_blockers(nodes, found[pick]);
+	return 0;
 }

@@ -1,7 +1,8 @@
 /*
  * kfd.h - what AMD's kernel driver (KFD) publishes about a GPU in its
  * topology (/sys/class/kfd/kfd/topology/nodes/N): the type of its link to
- * the CPU (PCIe or Infinity Fabric) and its SDMA copy engines.
+ * the CPU (PCIe or Infinity Fabric), its SDMA copy engines, whether it is in
+ * an xGMI hive, and the other GPUs that can keep XNACK from a process.
  */
 #ifndef HMB_KFD_H
 #define HMB_KFD_H
@@ -11,11 +12,21 @@ struct hmb_kfd_gpu {
 	int host_link_max_mbs;     /* that link's max_bandwidth in MB/s; -1 */
 	int sdma_engines;          /* num_sdma_engines; -1 */
 	int sdma_xgmi_engines;     /* num_sdma_xgmi_engines; -1 */
+	int xgmi_hive;             /* 1 hive_id != 0, 0 hive_id 0; -1 */
+	int xnack_blockers;        /* other GPU nodes that cannot select XNACK per
+				      process (hmb_gfx_xnack_per_process); -1 */
 };
 
 /* The GPU node with PCI bus id `pci_bus_id` under sysfs_root (NULL: "/sys").
+ * A GPU split into partitions (MI300X in DPX or CPX mode) has one node per
+ * partition at the same PCI location; `partition` is this device's index
+ * among the HIP devices that share its PCI bus id (-1 unknown), assumed to
+ * follow the order of the partitions' KFD node ids (not verified on
+ * hardware). Where HIP's bus id carries the partition in its function, as
+ * KFD's location_id does, that decides.
  * Returns 0 when the node was found (fields it lacks stay -1), -1 otherwise
- * (no KFD, or no such GPU), with every field -1. */
-int hmb_kfd_read(const char *pci_bus_id, const char *sysfs_root, struct hmb_kfd_gpu *out);
+ * (no KFD, no such GPU, or partitions but no partition), every field -1. */
+int hmb_kfd_read(const char *pci_bus_id, int partition, const char *sysfs_root,
+		 struct hmb_kfd_gpu *out);
 
 #endif

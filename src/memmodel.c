@@ -10,10 +10,10 @@
  * concurrentManagedAccess and managedMemory are both "SVM supported", which
  * does not depend on XNACK; pageableMemoryAccess is ROCr's
  * HSA_AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT, which holds exactly when
- * XNACK is on for the process. The gcnArchName carries "xnack+" or "xnack-"
- * for the mode the process runs in (ROCr sets it from the driver's answer to
- * HSA_XNACK), so it and pageableMemoryAccess are the evidence; HSA_XNACK is
- * only the request and is checked against them.
+ * every visible GPU is xnack+ (ROCr runtime.cpp). The gcnArchName carries
+ * "xnack+" or "xnack-" for the mode the process runs in (ROCr sets it from
+ * the driver's answer to HSA_XNACK), so it and pageableMemoryAccess are the
+ * evidence; HSA_XNACK is only the request and is checked against them.
  * APUs (MI300A): hipDeviceAttributeIntegrated is 1; host and device memory
  * are the same HBM, so nothing migrates and there is no host link.
  * Host link: a GPU's PCIe link trains down when idle, so the peak comes from
@@ -21,12 +21,30 @@
  * link to a CPU node: Infinity Fabric (xGMI, type 11) where the driver finds
  * the GPU "connected to CPU" (MI250X in HPE Cray EX), PCIe (2) otherwise.
  * Copy engines: on ROCm hipDeviceAttributeAsyncEngineCount is the number of
- * async queues (clr: deviceProps.asyncEngineCount = info.numAsyncQueues_),
- * not of SDMA engines; KFD's num_sdma_engines counts the engines.
+ * async queues (clr hip_device.cpp: asyncEngineCount = info.numAsyncQueues_,
+ * rocdevice.cpp: numAsyncQueues_ = kMaxAsyncQueues = 8), not of SDMA engines;
+ * KFD's num_sdma_engines counts the engines. Which engine takes a host copy
+ * (ROCr amd_gpu_agent.cpp, GpuAgent::DmaCopyStatus): gfx90a runs every
+ * host-to-device copy on SDMA0 ("a RAS issue"); elsewhere free xGMI SDMA
+ * engines are offered for host copies too.
  * Coherence of hipHostMalloc (clr hip_memory.cpp, and "Coherence control"):
  * flags 0, Coherent, Mapped, NumaUser or Uncached give fine-grained memory,
  * NonCoherent coarse-grained, any other flags (WriteCombined, Portable)
- * follow HIP_HOST_COHERENT (unset = 0 = coarse-grained).
+ * follow HIP_HOST_COHERENT (unset = 0 = coarse-grained). WriteCombined does
+ * nothing else: HIP 7.2's hip_runtime_api.h calls it "only for CUDA source
+ * compatibility but not functional within HIP runtime". hipHostRegister
+ * memory is fine-grained (clr ihipHostRegister: CL_MEM_SVM_ATOMICS) unless
+ * registered with hipExtHostRegisterCoarseGrained.
+ * Fine-grained device memory: ROCr exposes the fine-grained VRAM pool only
+ * in an xGMI hive or with HSA_FORCE_FINE_GRAIN_PCIE=1 (amd_gpu_agent.cpp:
+ * user_visible = HiveID != 0 || fine_grain_pcie); without the pool clr's
+ * Device::deviceLocalAlloc hands out coarse-grained memory instead.
+ * XNACK refused (amdkfd kfd_process.c, kfd_process_xnack_mode): gfx90a,
+ * gfx94x and gfx950 select XNACK per process, amdgpu.noretry only sets
+ * their default; XNACK is refused there on an SR-IOV guest without XNACK
+ * support, without SVM in the kernel (CONFIG_HSA_AMD_SVM; clr reports it as
+ * managedMemory=0), or when another GPU of the process cannot have it
+ * (gfx10 and later never, older gfx9 under noretry=1).
  * Hardware queues: ROCclr's GPU_MAX_HW_QUEUES, default 4.
  */
 #include "memmodel.h"
@@ -59,6 +77,40 @@ int hmb_arch_xnack(const char *arch)
 	if (strstr(arch, "xnack-"))
 		return 0;
 	return -1;
+}
+
+static unsigned hex_digit(char c)
+{
+	return c >= '0' && c <= '9' ? (unsigned)(c - '0') : (unsigned)(c - 'a' + 10);
+}
+
+unsigned hmb_gfx_version(const char *arch)
+{
+	unsigned major = 0;
+	size_t n = 0;
+
+	if (!arch || strncmp(arch, "gfx", 3) != 0)
+		return 0;
+	arch += 3;
+	while ((arch[n] >= '0' && arch[n] <= '9') || (arch[n] >= 'a' && arch[n] <= 'f'))
+		n++;
+	if (n < 3 || n > 4)
+		return 0;
+	/* major in decimal, then one hexadecimal digit each for minor and stepping */
+	for (size_t i = 0; i < n - 2; i++) {
+		if (arch[i] > '9')
+			return 0;
+		major = major * 10 + hex_digit(arch[i]);
+	}
+	return major * 10000 + hex_digit(arch[n - 2]) * 100 + hex_digit(arch[n - 1]);
+}
+
+int hmb_gfx_xnack_per_process(unsigned v)
+{
+	if (v < 90000)
+		return -1;
+	/* GC 9.4.2 (gfx90a), 9.4.3 and 9.4.4 (gfx940, gfx941, gfx942), 9.5.0 (gfx950) */
+	return v == 90010 || (v >= 90400 && v <= 90402) || v == 90500;
 }
 
 int hmb_amd_host_coherent(unsigned flags, const char *hip_host_coherent)
@@ -114,6 +166,44 @@ const char *hmb_link_kind_name(enum hmb_link_kind k)
 
 /* ---- XNACK and managed memory ---------------------------------------------- */
 
+/* Why the driver kept XNACK off although HSA_XNACK=1 asked for it: what the
+ * facts show, else what they leave open. */
+static size_t xnack_refused(const struct hmb_facts *f, char *e, size_t len)
+{
+	const unsigned v = hmb_gfx_version(f->arch);
+	const int per_process = hmb_gfx_xnack_per_process(v);
+	size_t n = (size_t)snprintf(e, len, "; HSA_XNACK=1 was asked for but is not in effect: ");
+
+	if (n >= len)
+		return len;
+	if (f->managed_memory == 0)
+		n += (size_t)snprintf(e + n, len - n, "the kernel has no SVM (managedMemory=0: built "
+				      "without CONFIG_HSA_AMD_SVM or HMM), and the driver keeps XNACK "
+				      "off without it");
+	else if (f->xnack_blockers > 0)
+		n += (size_t)snprintf(e + n, len - n, "%d other GPU(s) in the KFD topology cannot "
+				      "select XNACK per process (gfx10 and later never, older gfx9 "
+				      "under amdgpu.noretry=1), and the driver gives a process XNACK "
+				      "only where all its GPUs allow it; hiding them with "
+				      "ROCR_VISIBLE_DEVICES may help (assumed: not verified that the "
+				      "driver then leaves them out)", f->xnack_blockers);
+	else if (per_process == 1)
+		n += (size_t)snprintf(e + n, len - n, "the driver selects XNACK per process on this "
+				      "GPU (amdgpu.noretry only sets the default), so the cause left is "
+				      "an SR-IOV guest without XNACK support (assumed: not detectable "
+				      "here)%s",
+				      f->xnack_blockers < 0 ? " or another GPU that cannot select "
+				      "XNACK per process (the KFD topology was not readable)" : "");
+	else if (per_process == 0 && v >= 100000)
+		n += (size_t)snprintf(e + n, len - n, "gfx10 and later GPUs do not run with XNACK on");
+	else if (per_process == 0)
+		n += (size_t)snprintf(e + n, len - n, "on this GPU XNACK follows amdgpu.noretry, and "
+				      "noretry=1 refuses it (/sys/module/amdgpu/parameters/noretry)");
+	else
+		n += (size_t)snprintf(e + n, len - n, "the GPU has no XNACK, or the driver refused it");
+	return n < len ? n : len;
+}
+
 static void interpret_xnack(const struct hmb_facts *f, struct hmb_memmodel *m)
 {
 	int arch = hmb_arch_xnack(f->arch), pma = f->pageable_memory_access;
@@ -127,7 +217,11 @@ static void interpret_xnack(const struct hmb_facts *f, struct hmb_memmodel *m)
 	if (arch >= 0) {
 		m->xnack = arch;
 		n += (size_t)snprintf(e + n, len - n, "%s in the arch name", arch ? "xnack+" : "xnack-");
-		if (pma >= 0 && pma != arch)
+		if (arch == 1 && pma == 0)
+			n += (size_t)snprintf(e + n, len - n, ", pageableMemoryAccess=0: another "
+					      "visible GPU is not xnack+ (the runtime reports 1 only "
+					      "when every visible GPU is)");
+		else if (pma >= 0 && pma != arch)
 			n += (size_t)snprintf(e + n, len - n, ", but pageableMemoryAccess=%d "
 					      "contradicts it", pma);
 		else if (pma >= 0)
@@ -135,15 +229,14 @@ static void interpret_xnack(const struct hmb_facts *f, struct hmb_memmodel *m)
 	} else if (pma >= 0) {
 		m->xnack = pma;
 		n += (size_t)snprintf(e + n, len - n, "pageableMemoryAccess=%d (no xnack feature in "
-				      "the arch name%s)", pma, pma ? "" : ": this GPU cannot retry faults");
+				      "the arch name%s)", pma, pma ? "" : "; the runtime reports 0 "
+				      "when any visible GPU is not xnack+");
 	} else {
 		n += (size_t)snprintf(e + n, len - n, "neither the arch name nor "
 				      "pageableMemoryAccess says");
 	}
 	if (n < len && is_one(f->hsa_xnack) && m->xnack == 0)
-		n += (size_t)snprintf(e + n, len - n, "; HSA_XNACK=1 was asked for but is not in "
-				      "effect (the driver refused it: amdgpu.noretry=1 or no HMM, "
-				      "or the GPU has no XNACK)");
+		n += xnack_refused(f, e + n, len - n);
 	else if (n < len && is_zero(f->hsa_xnack) && m->xnack == 1)
 		n += (size_t)snprintf(e + n, len - n, "; HSA_XNACK=0 was asked for but XNACK is on");
 	else if (n < len && !set(f->hsa_xnack) && m->xnack >= 0)
@@ -205,6 +298,10 @@ static void interpret_system_allocator(const struct hmb_facts *f, struct hmb_mem
 	if (f->pageable_memory_access == 1)
 		snprintf(r, len, "pageableMemoryAccess=1%s", f->vendor == HMB_VENDOR_AMD ?
 			 " (XNACK on)" : " (HMM or ATS)");
+	else if (f->pageable_memory_access == 0 && f->vendor == HMB_VENDOR_AMD && m->xnack == 1)
+		snprintf(r, len, "pageableMemoryAccess=0: this GPU is xnack+ but another visible GPU "
+			 "is not, and the runtime does not promise malloc'd memory to kernels then "
+			 "(hide that GPU with ROCR_VISIBLE_DEVICES)");
 	else if (f->pageable_memory_access == 0 && f->vendor == HMB_VENDOR_AMD)
 		snprintf(r, len, "pageableMemoryAccess=0: XNACK is off, so a kernel touching "
 			 "malloc'd memory faults fatally (HSA_XNACK=1 on an xnack-capable GPU "
@@ -300,24 +397,40 @@ static void interpret_copies(const struct hmb_facts *f, struct hmb_memmodel *m)
 		return;
 	}
 	if (f->sdma_engines >= 0) {
+		const unsigned v = hmb_gfx_version(f->arch);
+		size_t n;
+
 		m->copy_engines = f->sdma_engines;
-		snprintf(m->copy_engines_source, sizeof(m->copy_engines_source), "KFD topology "
-			 "num_sdma_engines (plus %d xGMI SDMA engines for peer copies); "
-			 "asyncEngineCount (%d) counts queues, not engines",
-			 f->sdma_xgmi_engines > 0 ? f->sdma_xgmi_engines : 0, f->async_engines);
+		n = (size_t)snprintf(m->copy_engines_source, sizeof(m->copy_engines_source), "KFD "
+				     "topology num_sdma_engines (plus %d xGMI SDMA engines); "
+				     "asyncEngineCount (%d) counts queues, not engines",
+				     f->sdma_xgmi_engines > 0 ? f->sdma_xgmi_engines : 0,
+				     f->async_engines);
+		if (v == 90010)
+			snprintf(m->copy_engines_source + n, sizeof(m->copy_engines_source) - n,
+				 "; gfx90a runs every host-to-device copy on SDMA0 (ROCr: a RAS "
+				 "limit), so host-to-device copies never run side by side; "
+				 "device-to-host copies use SDMA1");
+		else if (f->sdma_xgmi_engines > 0 && !m->apu)
+			snprintf(m->copy_engines_source + n, sizeof(m->copy_engines_source) - n,
+				 "; ROCr also offers free xGMI SDMA engines for host copies, so more "
+				 "than %d may run at once (assumed: which engines HIP picks is not "
+				 "verified)", f->sdma_engines);
 	} else {
 		m->copy_engines = -1;
 		snprintf(m->copy_engines_source, sizeof(m->copy_engines_source), "unknown: on ROCm "
 			 "asyncEngineCount (%d) is the number of async queues, not SDMA engines, and "
 			 "the KFD topology was not readable", f->async_engines);
 	}
-	snprintf(m->copy_path, sizeof(m->copy_path), "%s%s",
+	snprintf(m->copy_path, sizeof(m->copy_path), "%s%s%s",
 		 is_zero(f->hsa_enable_sdma) ? "blit kernels on compute queues (HSA_ENABLE_SDMA=0)"
 		 : set(f->hsa_enable_sdma) ? "SDMA engines (HSA_ENABLE_SDMA set), blit kernels where "
 		 "the runtime prefers them" : "SDMA engines (HSA_ENABLE_SDMA unset: the default), "
 		 "blit kernels where the runtime prefers them",
 		 is_zero(f->hsa_enable_peer_sdma) ? "; peer copies by blit kernels "
-		 "(HSA_ENABLE_PEER_SDMA=0)" : "");
+		 "(HSA_ENABLE_PEER_SDMA=0)" : "",
+		 m->apu ? "; APU: host<->device copies are SDMA copies within the same HBM, so "
+		 "compare with an HSA_ENABLE_SDMA=0 run (blit kernels)" : "");
 	m->hw_queues = 4;
 	if (set(f->gpu_max_hw_queues)) {
 		char *end;
@@ -440,7 +553,21 @@ static void describe_kind(const struct hmb_facts *f, const struct hmb_memmodel *
 		if (k == HMB_KIND_HOST_UNCACHED && !f->have_host_uncached) {
 			o->supported = 0;
 			snprintf(o->reason, sizeof(o->reason), "this build's HIP has no "
-				 "hipHostMallocUncached (added in a later ROCm)");
+				 "hipHostMallocUncached (a ROCm 7 flag: not in HIP 6.4, in HIP 7.2)");
+			return;
+		}
+		if (amd && (k == HMB_KIND_WRITE_COMBINED || k == HMB_KIND_WRITE_COMBINED_COHERENT)) {
+			int fine = hmb_amd_host_coherent(kind_table[k].hm_flags, f->hip_host_coherent);
+			o->supported = 0;
+			snprintf(o->reason, sizeof(o->reason), "hipHostMallocWriteCombined does "
+				 "nothing in HIP (HIP 7.2 header: \"not functional\"; clr reads it "
+				 "only in its coherence rule): this is the %s allocation (%s), "
+				 "measured under that name",
+				 hmb_kind_name(fine ? HMB_KIND_PINNED_COHERENT :
+					       HMB_KIND_PINNED_NONCOHERENT),
+				 k == HMB_KIND_WRITE_COMBINED_COHERENT ? "fine-grained" :
+				 fine ? "fine-grained: HIP_HOST_COHERENT=1" :
+				 "coarse-grained: HIP_HOST_COHERENT unset");
 			return;
 		}
 		if (amd) {
@@ -462,13 +589,13 @@ static void describe_kind(const struct hmb_facts *f, const struct hmb_memmodel *
 			return;
 		}
 		if (amd)
-			snprintf(o->coherence, sizeof(o->coherence), "as the runtime registers it "
-				 "(no flag selects it)");
+			snprintf(o->coherence, sizeof(o->coherence), "fine-grained (hipHostRegister's "
+				 "default; hipExtHostRegisterCoarseGrained would make it coarse)");
 		break;
 	case HMB_KIND_SYSTEM:
 		if (m->system_allocator != 1) {
 			o->supported = 0;
-			snprintf(o->reason, sizeof(o->reason), "%s", m->system_allocator_reason);
+			snprintf(o->reason, sizeof(o->reason), "%.250s", m->system_allocator_reason);
 			return;
 		}
 		if (amd)
@@ -486,13 +613,24 @@ static void describe_kind(const struct hmb_facts *f, const struct hmb_memmodel *
 				 "on this device");
 			return;
 		}
-		snprintf(o->coherence, sizeof(o->coherence), "fine-grained");
+		if (f->xgmi_hive == 0 && !is_one(f->hsa_force_fine_grain_pcie)) {
+			o->supported = 0;
+			snprintf(o->reason, sizeof(o->reason), "no fine-grained device pool: outside an "
+				 "xGMI hive ROCr exposes it only with HSA_FORCE_FINE_GRAIN_PCIE=1; "
+				 "without it hipDeviceMallocFinegrained returns coarse-grained "
+				 "memory: run with HSA_FORCE_FINE_GRAIN_PCIE=1");
+			return;
+		}
+		snprintf(o->coherence, sizeof(o->coherence), "%s", f->xgmi_hive == 1 ?
+			 "fine-grained (the GPU is in an xGMI hive)" : f->xgmi_hive < 0 ?
+			 "fine-grained if the pool is exposed (assumed: xGMI hive unknown)" :
+			 "fine-grained (HSA_FORCE_FINE_GRAIN_PCIE=1)");
 		break;
 	case HMB_KIND_DEVICE_UNCACHED:
 		if (!f->have_device_uncached) {
 			o->supported = 0;
 			snprintf(o->reason, sizeof(o->reason), "this build's HIP has no "
-				 "hipDeviceMallocUncached (added in a later ROCm)");
+				 "hipDeviceMallocUncached (not in HIP 5.2, in HIP 6.4)");
 			return;
 		}
 		snprintf(o->coherence, sizeof(o->coherence), "fine-grained, uncached");
@@ -545,7 +683,8 @@ const char *hmb_managed_figure_meaning(enum hmb_access a, enum hmb_managed_figur
 			"pages moved by hipMemPrefetchAsync before the kernel (the only thing that "
 			"moves them with XNACK off)",
 			"what prefetching gains over reading across the link, not over fault migration",
-			"extra time per touched page of reading over the link: not a fault cost",
+			"extra time per touched page of reading it over the link rather than from "
+			"device memory (the resident run has it prefetched there): not a fault cost",
 		},
 		[HMB_ACCESS_APU_IN_PLACE] = {
 			"first kernel maps the pages (with XNACK on) but copies nothing: one memory",
@@ -581,4 +720,19 @@ int hmb_queue_warning(const struct hmb_memmodel *m, int streams, char *buf, size
 		 "multiplexed onto the same queues and cannot all run at once", streams,
 		 m->hw_queues, m->hw_queues_source, m->hw_queues);
 	return 1;
+}
+
+/* XNACK off: a kernel run reads host memory where it is and migrates nothing,
+ * while hipMemPrefetchAsync still moves the pages (KFD SVM migrates on a
+ * prefetch without XNACK, kfd_svm.c), so only it makes them resident. */
+int hmb_resident_by_prefetch(enum hmb_access a)
+{
+	return a == HMB_ACCESS_HOST_RESIDENT;
+}
+
+const char *hmb_per_page_metric(enum hmb_access a, int latency)
+{
+	if (a == HMB_ACCESS_HOST_RESIDENT)
+		return latency ? "us_per_page_over_link" : "pages_per_s_over_link";
+	return latency ? "us_per_fault" : "faults_per_s";
 }

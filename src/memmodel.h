@@ -40,9 +40,12 @@ struct hmb_facts {
 	int kfd_host_link;                 /* AMD: KFD io-link type to a CPU node */
 	int kfd_host_link_mbs;             /* AMD: its max_bandwidth in MB/s, 0 or -1 none */
 	int sdma_engines, sdma_xgmi_engines; /* AMD: KFD topology */
+	int xgmi_hive;                     /* AMD: 1 in an xGMI hive (KFD hive_id != 0), 0 not */
+	int xnack_blockers;                /* AMD: other KFD GPUs that cannot select XNACK per
+					      process (memmodel.c), -1 unknown */
 	/* Environment (NULL: unset) */
 	const char *hsa_xnack, *hsa_enable_sdma, *hsa_enable_peer_sdma, *gpu_max_hw_queues,
-		*hip_host_coherent;
+		*hip_host_coherent, *hsa_force_fine_grain_pcie;
 	double peak_override_gbps;         /* --peak-gbps; 0 none */
 	int have_host_uncached;            /* this build's HIP has hipHostMallocUncached */
 	int have_device_uncached;          /* ... and hipDeviceMallocUncached */
@@ -111,11 +114,11 @@ enum {
 struct hmb_memmodel {
 	int apu;                           /* 1: host and device share one memory */
 	int xnack;                         /* AMD: 1 on, 0 off, -1 unknown; -1 on NVIDIA */
-	char xnack_evidence[256];          /* what says so, and any contradiction */
+	char xnack_evidence[640];          /* what says so, and any contradiction */
 	enum hmb_access managed_access;
-	char managed_reason[512];
+	char managed_reason[1024];
 	int system_allocator;              /* kernels can use malloc'd memory: 1/0/-1 */
-	char system_allocator_reason[192];
+	char system_allocator_reason[320];
 	enum hmb_link_kind link_kind;
 	char link_reason[320];
 	double peak_gbps;                  /* for peak fractions; 0: none (see peak_reason) */
@@ -123,8 +126,8 @@ struct hmb_memmodel {
 	char peak_reason[256];             /* why there is no peak */
 	double link_reported_gbps;         /* driver's figure for a non-PCIe link, information */
 	int copy_engines;                  /* -1 unknown */
-	char copy_engines_source[224];
-	char copy_path[224];               /* AMD: SDMA or blit kernels */
+	char copy_engines_source[512];     /* what counts them, and which copies use them */
+	char copy_path[320];               /* AMD: SDMA or blit kernels */
 	int hw_queues;                     /* AMD hardware queues per device; -1 n/a */
 	char hw_queues_source[128];
 	struct hmb_kind_info kinds[HMB_KIND_COUNT];
@@ -145,6 +148,20 @@ void hmb_memmodel_interpret(const struct hmb_facts *f, struct hmb_memmodel *m);
 
 /* 1 "xnack+", 0 "xnack-", -1 neither in an arch name. */
 int hmb_arch_xnack(const char *arch);
+/* KFD's gfx_target_version of an arch name ("gfx90a..." 90010, "gfx942" 90402,
+ * "gfx1100" 110000); 0 when it is not one. */
+unsigned hmb_gfx_version(const char *arch);
+/* How the amdgpu driver treats XNACK on a GPU of that gfx_target_version
+ * (kfd_process_xnack_mode): 1 selected per process (gfx90a, gfx94x, gfx950),
+ * 0 not (the GPU can keep another GPU of the process from getting XNACK),
+ * -1 not considered (before gfx9). */
+int hmb_gfx_xnack_per_process(unsigned gfx_version);
+/* xnack module: 1 when its "/resident" case must move its pages to the
+ * device with hipMemPrefetchAsync (a kernel run migrates nothing there). */
+int hmb_resident_by_prefetch(enum hmb_access a);
+/* xnack module: the name of its per-page figure under an access mode, for
+ * the latency (us per page) or the throughput (pages per s) figure. */
+const char *hmb_per_page_metric(enum hmb_access a, int latency);
 /* Does hipHostMalloc with these HMB_HM_* flags give fine-grained (coherent,
  * 1) or coarse-grained (0) memory on AMD, given HIP_HOST_COHERENT? */
 int hmb_amd_host_coherent(unsigned flags, const char *hip_host_coherent);

@@ -23,10 +23,12 @@ def validator():
 
 def identity(r):
     """What compare matches a result by: module, case and parameters, less the
-    iteration count of a calibrated (named) load."""
+    iteration count of a calibrated (named) load and the coherence text that
+    explains the case's memory kind (src/json.c, result_identity)."""
     params = dict(r.get("params") or {})
     if "load" in params:
         params.pop("iters", None)
+    params.pop("coherence", None)
     return (r.get("module"), r.get("case"), json.dumps(params, sort_keys=True))
 
 

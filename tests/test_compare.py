@@ -259,3 +259,41 @@ def test_managed_access_mode_difference_warns(docs, tmp_path):
     same = with_access_mode(docs("c.json", results), "migrate-on-fault", tmp_path, "c2.json")
     q = compare(base, same, "--threshold", "50")
     assert "XNACK mode differs" not in q.stderr, q.stderr
+
+
+def amd_copy(case, kind, coherence, seed):
+    import random
+    rng = random.Random(seed)
+    s = [1e-3 * rng.uniform(0.99, 1.01) for _ in range(20)]
+    return synthetic.record("memcpy", case, {"size": 1 << 20, "direction": "h2d",
+                                             "host_memory": kind, "coherence": coherence,
+                                             "api": "hipMemcpyAsync"}, s, nbytes=1 << 20)
+
+
+def test_renamed_amd_write_combined_cases_match_their_new_names(docs):
+    """Issue 27: on AMD hipHostMallocWriteCombined does nothing, so an older
+    document's write-combined copies are matched with the pinned-noncoherent
+    (coarse-grained) or pinned-coherent (fine-grained) ones that replace them;
+    NVIDIA's write-combined (one coherence mode) keeps its name."""
+    old = docs("old.json", [
+        amd_copy("h2d/write-combined/async", "write-combined",
+                 "coarse-grained (HIP_HOST_COHERENT unset)", 1),
+        amd_copy("h2d/write-combined-coherent/async", "write-combined-coherent",
+                 "fine-grained (set by the flag)", 2)])
+    new = docs("new.json", [
+        amd_copy("h2d/pinned-noncoherent/async", "pinned-noncoherent",
+                 "coarse-grained (set by the flag)", 3),
+        amd_copy("h2d/pinned-coherent/async", "pinned-coherent",
+                 "fine-grained (set by the flag)", 4)])
+    p = hmb.run("--format", "csv", "compare", old, new, "--threshold", "5")
+    r = rows(p)
+    assert p.returncode == 0, p.stderr
+    assert sorted(x["result"] for x in r if x["figure"] == "GB/s") == [
+        "memcpy h2d/pinned-coherent/async size=1M", "memcpy h2d/pinned-noncoherent/async size=1M"]
+    assert all(x["base"] and x["other"] for x in r), r
+    assert "only" not in p.stderr, p.stderr
+
+    one_mode = "one coherence mode on this platform (no coherence flags)"
+    nv = docs("nv.json", [amd_copy("h2d/write-combined/async", "write-combined", one_mode, 5)])
+    p = hmb.run("--format", "csv", "compare", nv, new, "--threshold", "5")
+    assert "base only:  memcpy h2d/write-combined/async" in p.stderr, p.stderr

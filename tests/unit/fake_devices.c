@@ -1,4 +1,10 @@
-/* fake_devices.c - the fact sheets of fake_devices.h. */
+/*
+ * fake_devices.c - the fact sheets of fake_devices.h, as the runtime and the
+ * driver report them: asyncEngineCount is clr's numAsyncQueues_ (rocdevice.cpp,
+ * kMaxAsyncQueues = 8); link bandwidths are KFD's io_links max_bandwidth
+ * (amdgpu_amdkfd.c, amdgpu_amdkfd_get_xgmi_bandwidth_mbytes: 16 lanes x 25 Gb/s
+ * = 50000 MB/s per xGMI link); hive_id is non-zero for GPUs joined by xGMI.
+ */
 #include "fake_devices.h"
 
 #include <string.h>
@@ -15,10 +21,12 @@ static struct hmb_facts amd_base(void)
 	f.host_native_atomics = 0;
 	f.host_register = -1;             /* HIP 5.2 has no such attribute */
 	f.fine_grained = 1;
-	f.async_engines = 4;              /* ROCm: async queues */
+	f.async_engines = 8;              /* ROCm: async queues, 8 on every GPU */
 	f.link_gen = f.link_width = f.link_max_gen = f.link_max_width = -1;
 	f.kfd_host_link = f.kfd_host_link_mbs = -1;
 	f.sdma_engines = f.sdma_xgmi_engines = -1;
+	f.xgmi_hive = -1;
+	f.xnack_blockers = -1;
 	return f;
 }
 
@@ -34,9 +42,11 @@ struct hmb_facts hmb_fake_mi250x(int xnack)
 	f.link_max_gen = 4;
 	f.link_max_width = 16;
 	f.kfd_host_link = HMB_KFD_LINK_XGMI;
-	f.kfd_host_link_mbs = 36000;
+	f.kfd_host_link_mbs = 50000;      /* one xGMI link as KFD reports it */
 	f.sdma_engines = 2;
 	f.sdma_xgmi_engines = 3;
+	f.xgmi_hive = 1;                  /* the GCDs of a node form one hive */
+	f.xnack_blockers = 0;
 	return f;
 }
 
@@ -54,6 +64,8 @@ struct hmb_facts hmb_fake_mi300x(void)
 	f.kfd_host_link_mbs = 0;
 	f.sdma_engines = 2;
 	f.sdma_xgmi_engines = 14;
+	f.xgmi_hive = 1;                  /* 8 GPUs on one xGMI platform */
+	f.xnack_blockers = 0;
 	return f;
 }
 
@@ -67,6 +79,8 @@ struct hmb_facts hmb_fake_mi300a(void)
 	f.hsa_xnack = "1";
 	f.sdma_engines = 2;
 	f.sdma_xgmi_engines = 14;
+	f.xgmi_hive = 1;                  /* the APUs of a node are joined by xGMI */
+	f.xnack_blockers = 0;
 	return f;
 }
 
@@ -92,5 +106,6 @@ struct hmb_facts hmb_fake_h100(void)
 	f.link_max_width = 16;
 	f.kfd_host_link = f.kfd_host_link_mbs = -1;
 	f.sdma_engines = f.sdma_xgmi_engines = -1;
+	f.xgmi_hive = f.xnack_blockers = -1;
 	return f;
 }

@@ -86,14 +86,14 @@ void test_kfd_topology(void)
 	put(root, "type 2\nnode_from 2\nnode_to 0\nmax_bandwidth 0\n",
 	    "%s/2/io_links/0/properties", n);
 
-	CHECK(hmb_kfd_read("0000:c1:00.0", root, &g) == 0);
+	CHECK(hmb_kfd_read("0000:c1:00.0", -1, root, &g) == 0);
 	CHECK(g.host_link_type == HMB_KFD_LINK_XGMI && g.host_link_max_mbs == 36000);
 	CHECK(g.sdma_engines == 2 && g.sdma_xgmi_engines == 3);
-	CHECK(hmb_kfd_read("00000000:D1:00.0", root, &g) == 0);  /* CUDA-style bus id */
+	CHECK(hmb_kfd_read("00000000:D1:00.0", -1, root, &g) == 0);  /* CUDA-style bus id */
 	CHECK(g.host_link_type == HMB_KFD_LINK_PCIE && g.sdma_engines == -1);
-	CHECK(hmb_kfd_read("0001:c1:00.0", root, &g) == -1 && g.host_link_type == -1);
-	CHECK(hmb_kfd_read("garbage", root, &g) == -1);
-	CHECK(hmb_kfd_read("0000:c1:00.0", "/nonexistent", &g) == -1);
+	CHECK(hmb_kfd_read("0001:c1:00.0", -1, root, &g) == -1 && g.host_link_type == -1);
+	CHECK(hmb_kfd_read("garbage", -1, root, &g) == -1);
+	CHECK(hmb_kfd_read("0000:c1:00.0", -1, "/nonexistent", &g) == -1);
 
 	/* A newer kernel: keys unknown here, a line longer than the reader's
 	 * buffer of 255 characters whose tail looks like a key, a value beyond
@@ -110,9 +110,61 @@ void test_kfd_topology(void)
 	}
 	put(root, "type 2\nnode_from 3\nnode_to 0\nmax_bandwidth 99999999999\n"
 	    "recommended_sdma_engine_id_mask 3\n", "%s/3/io_links/0/properties", n);
-	CHECK(hmb_kfd_read("0000:e0:00.0", root, &g) == 0);
+	CHECK(hmb_kfd_read("0000:e0:00.0", -1, root, &g) == 0);
 	CHECK(g.sdma_engines == 4 && g.sdma_xgmi_engines == -1);
 	CHECK(g.host_link_type == HMB_KFD_LINK_PCIE && g.host_link_max_mbs == -1);
+	remove_tree(root);
+}
+
+/* Issue 27, 6: an MI300X in CPX mode has one KFD node per partition at the
+ * same PCI location (kfd_topology.c ORs the partition into location_id):
+ * each HIP device gets its own partition's node, never the first one found. */
+void test_kfd_partitions(void)
+{
+	char root[] = "/tmp/hmb-kfd-XXXXXX", text[256];
+	struct hmb_kfd_gpu g;
+	const char *n = "class/kfd/kfd/topology/nodes";
+
+	if (!mkdtemp(root)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	put(root, "cpu_cores_count 96\nsimd_count 0\nlocation_id 0\n", "%s/0/properties", n);
+	/* partitions 0..3 of the GPU at 0000:0c:00.0 (0x0c00 = 3072), listed in
+	 * reverse so that the first node found is not partition 0; each with its
+	 * own SDMA count to tell them apart */
+	for (int p = 3; p >= 0; p--) {
+		snprintf(text, sizeof(text), "simd_count 304\nlocation_id %d\ndomain 0\n"
+			 "num_sdma_engines %d\nhive_id 0\ngfx_target_version 90402\n", 3072 | p, 10 + p);
+		put(root, text, "%s/%d/properties", n, 4 - p);
+	}
+	put(root, "simd_count 80\nlocation_id 8192\ngfx_target_version 110000\n",
+	    "%s/5/properties", n);  /* a gfx1100 at 0000:20:00.0 */
+	CHECK(hmb_kfd_read("0000:0c:00.0", 2, root, &g) == 0 && g.sdma_engines == 12);
+	CHECK(hmb_kfd_read("0000:0c:00.0", 0, root, &g) == 0 && g.sdma_engines == 10);
+	/* HIP's id names the partition in its function, as KFD's location does */
+	CHECK(hmb_kfd_read("0000:0c:00.3", -1, root, &g) == 0 && g.sdma_engines == 13);
+	/* several partitions and no index: no guess */
+	CHECK(hmb_kfd_read("0000:0c:00.0", -1, root, &g) == -1 && g.sdma_engines == -1);
+	CHECK(g.xgmi_hive == -1 && g.xnack_blockers == -1);
+	/* hive_id 0: not in a hive; the gfx1100 can keep XNACK from the process */
+	CHECK(hmb_kfd_read("0000:0c:00.0", 1, root, &g) == 0 && g.xgmi_hive == 0);
+	CHECK(g.xnack_blockers == 1);
+	CHECK(hmb_kfd_read("0000:20:00.0", -1, root, &g) == 0 && g.xnack_blockers == 0);
+	CHECK(g.xgmi_hive == -1);
+	remove_tree(root);
+	/* bits 31-28 carry the partition in some kernels */
+	if (!mkdtemp(strcpy(root, "/tmp/hmb-kfd-XXXXXX"))) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	for (int p = 1; p >= 0; p--) {
+		snprintf(text, sizeof(text), "simd_count 304\nlocation_id %lld\nnum_sdma_engines %d\n"
+			 "hive_id 77\n", 3072LL | (long long)p << 28, 20 + p);
+		put(root, text, "%s/%d/properties", n, 1 + p);
+	}
+	CHECK(hmb_kfd_read("0000:0c:00.0", 1, root, &g) == 0 && g.sdma_engines == 21);
+	CHECK(g.xgmi_hive == 1);
 	remove_tree(root);
 }
 
@@ -277,7 +329,7 @@ void test_json_memory_model(void)
 	CHECK(strcmp(cJSON_GetObjectItem(link, "kind")->valuestring, "infinity-fabric") == 0);
 	CHECK(cJSON_IsNull(cJSON_GetObjectItem(link, "peak_gbps")));
 	CHECK(strstr(cJSON_GetObjectItem(link, "no_peak_reason")->valuestring, "--peak-gbps"));
-	CHECK(cJSON_GetObjectItem(link, "driver_reported_gbps")->valuedouble == 36.0);
+	CHECK(cJSON_GetObjectItem(link, "driver_reported_gbps")->valuedouble == 50.0);
 	CHECK(cJSON_GetObjectItem(cJSON_GetObjectItem(dev, "copy_engines"), "count")->valueint == 2);
 	CHECK(cJSON_GetObjectItem(cJSON_GetObjectItem(dev, "hardware_queues"), "count")->valueint == 4);
 	kinds = cJSON_GetObjectItem(dev, "memory_kinds");
@@ -292,7 +344,9 @@ void test_json_memory_model(void)
 		if (strcmp(cJSON_GetObjectItem(k, "kind")->valuestring, "managed-coarse-grained") == 0)
 			CHECK(strcmp(cJSON_GetObjectItem(k, "memory")->valuestring, "managed") == 0);
 	}
-	CHECK(unsupported == 3);  /* uncached, system (XNACK off), device-uncached */
+	/* write-combined and write-combined-coherent (not functional in HIP),
+	 * uncached, system (XNACK off), device-uncached */
+	CHECK(unsupported == 5);
 	cJSON_Delete(doc);
 	free(text);
 	hmb_report_free(&rep);

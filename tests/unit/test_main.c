@@ -34,6 +34,13 @@ void test_memmodel_kinds(void);
 void test_memmodel_peak(void);
 void test_memmodel_copies_and_queues(void);
 void test_memmodel_info(void);
+void test_memmodel_amd_write_combined(void);
+void test_memmodel_xnack_off_residency(void);
+void test_memmodel_xnack_refused(void);
+void test_memmodel_registered_and_uncached(void);
+void test_memmodel_copy_engines(void);
+void test_memmodel_visible_gpus_and_fine_grain(void);
+void test_kfd_partitions(void);
 void test_kfd_topology(void);
 void test_pcie_upstream_cap(void);
 void test_gpu_metrics(void);
@@ -402,6 +409,15 @@ int main(int argc, char **argv)
 		{ "memory model: copy engines, copy path, hardware queues",
 		  test_memmodel_copies_and_queues },
 		{ "memory model: what info prints", test_memmodel_info },
+		{ "memory model: AMD write-combined is plain pinned memory",
+		  test_memmodel_amd_write_combined },
+		{ "memory model: XNACK off, residency by prefetch", test_memmodel_xnack_off_residency },
+		{ "memory model: why HSA_XNACK=1 was refused", test_memmodel_xnack_refused },
+		{ "memory model: registered and uncached kinds", test_memmodel_registered_and_uncached },
+		{ "memory model: copy engines on ROCm", test_memmodel_copy_engines },
+		{ "memory model: visible GPUs, fine-grained device pool",
+		  test_memmodel_visible_gpus_and_fine_grain },
+		{ "kfd topology: partitions, hive, GPUs that block XNACK", test_kfd_partitions },
 		{ "kfd topology: host link type and SDMA engines", test_kfd_topology },
 		{ "pcie link: maximum capped by the upstream port", test_pcie_upstream_cap },
 		{ "gpu metrics (amdsmi, rocm-smi): power and throttle", test_gpu_metrics },

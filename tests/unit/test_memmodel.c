@@ -138,9 +138,6 @@ void test_memmodel_kinds(void)
 	CHECK(kind(&m, "pinned-noncoherent")->supported);
 	CHECK(strstr(kind(&m, "pinned")->coherence, "fine-grained"));
 	CHECK(strstr(kind(&m, "pinned-noncoherent")->coherence, "coarse-grained"));
-	CHECK(strcmp(kind(&m, "write-combined")->coherence,
-		     "coarse-grained (HIP_HOST_COHERENT unset)") == 0);
-	CHECK(strstr(kind(&m, "write-combined-coherent")->coherence, "fine-grained"));
 	CHECK(strstr(kind(&m, "device")->coherence, "coarse-grained"));
 	CHECK(strstr(kind(&m, "managed")->coherence, "fine-grained"));
 	CHECK(strstr(kind(&m, "managed-coarse-grained")->coherence, "coarse-grained"));
@@ -149,8 +146,6 @@ void test_memmodel_kinds(void)
 	f.hip_host_coherent = "1";
 	f.have_host_uncached = f.have_device_uncached = 1;
 	m = model(f);
-	CHECK(strcmp(kind(&m, "write-combined")->coherence,
-		     "fine-grained (from HIP_HOST_COHERENT)") == 0);
 	CHECK(strstr(kind(&m, "pinned-noncoherent")->coherence, "coarse-grained"));
 	CHECK(kind(&m, "uncached")->supported && kind(&m, "device-uncached")->supported);
 
@@ -183,7 +178,7 @@ void test_memmodel_peak(void)
 	m = model(hmb_fake_mi250x(0));
 	CHECK(m.link_kind == HMB_LINK_INFINITY_FABRIC && m.peak_gbps == 0);
 	CHECK(strstr(m.peak_reason, "Infinity Fabric") && strstr(m.peak_reason, "--peak-gbps"));
-	CHECK_NEAR(m.link_reported_gbps, 36.0, 1e-9);
+	CHECK_NEAR(m.link_reported_gbps, 50.0, 1e-9);  /* KFD: one xGMI link */
 	f = hmb_fake_mi250x(0);
 	f.peak_override_gbps = 36;
 	m = model(f);
@@ -304,7 +299,7 @@ void test_memmodel_info(void)
 		CHECK(strstr(t, "apu             no\n"));
 		CHECK(strstr(t, "host link       infinity-fabric ("));
 		CHECK(strstr(t, "peak            none: the host link is Infinity Fabric"));
-		CHECK(strstr(t, "the driver reports 36.0 GB/s"));
+		CHECK(strstr(t, "the driver reports 50.0 GB/s"));
 		CHECK(strstr(t, "xnack mode      off: xnack- in the arch name"));
 		CHECK(strstr(t, "managed access  host-resident, accessed over the link: XNACK off"));
 		CHECK(strstr(t, "malloc'd memory not usable by kernels"));
@@ -312,8 +307,9 @@ void test_memmodel_info(void)
 		CHECK(strstr(t, "copy path       blit kernels"));
 		CHECK(strstr(t, "hw queues       4 (runtime default"));
 		CHECK(strstr(t, "coherence       pinned: fine-grained"));
-		CHECK(strstr(t, "                write-combined: coarse-grained (HIP_HOST_COHERENT unset)"));
-		CHECK(strstr(t, "unsupported     uncached: this build's HIP"));
+		CHECK(strstr(t, "unsupported     write-combined: hipHostMallocWriteCombined does "
+			     "nothing in HIP"));
+		CHECK(strstr(t, "                uncached: this build's HIP"));
 		CHECK(strstr(t, "                device-uncached:"));
 		free(t);
 	}
@@ -346,4 +342,150 @@ void test_memmodel_info(void)
 	t = info_text(f);
 	CHECK(t && strstr(t, "peak            36.0 GB/s per direction (--peak-gbps)"));
 	free(t);
+}
+
+/* Issue 27, 1: hipHostMallocWriteCombined does nothing on AMD (HIP 7.2's
+ * header; clr hip_memory.cpp reads it only in its coherence rule), so the
+ * write-combined kinds are the pinned-noncoherent / pinned-coherent
+ * allocations and are not measured twice; on NVIDIA write-combined is real. */
+void test_memmodel_amd_write_combined(void)
+{
+	struct hmb_facts f = hmb_fake_mi300x();
+	struct hmb_memmodel m = model(f);
+
+	CHECK(unsupported_because(&m, "write-combined", "does nothing in HIP"));
+	CHECK(unsupported_because(&m, "write-combined", "the pinned-noncoherent allocation "
+				  "(coarse-grained: HIP_HOST_COHERENT unset)"));
+	CHECK(unsupported_because(&m, "write-combined-coherent", "the pinned-coherent allocation"));
+	CHECK(kind(&m, "pinned-noncoherent")->supported && kind(&m, "pinned-coherent")->supported);
+	f.hip_host_coherent = "1";
+	m = model(f);
+	CHECK(unsupported_because(&m, "write-combined", "the pinned-coherent allocation "
+				  "(fine-grained: HIP_HOST_COHERENT=1)"));
+	m = model(hmb_fake_h100());
+	CHECK(kind(&m, "write-combined")->supported);
+}
+
+/* Issue 27, 2: with XNACK off a kernel run migrates nothing, so the xnack
+ * module makes its "/resident" pages resident with hipMemPrefetchAsync and
+ * calls its per-page figure what it is; other modes keep their names. */
+void test_memmodel_xnack_off_residency(void)
+{
+	CHECK(hmb_resident_by_prefetch(model(hmb_fake_mi250x(0)).managed_access) == 1);
+	CHECK(hmb_resident_by_prefetch(model(hmb_fake_mi250x(1)).managed_access) == 0);
+	CHECK(hmb_resident_by_prefetch(model(hmb_fake_mi300a()).managed_access) == 0);
+	CHECK(hmb_resident_by_prefetch(model(hmb_fake_h100()).managed_access) == 0);
+	CHECK(strcmp(hmb_per_page_metric(HMB_ACCESS_HOST_RESIDENT, 1), "us_per_page_over_link") == 0);
+	CHECK(strcmp(hmb_per_page_metric(HMB_ACCESS_HOST_RESIDENT, 0), "pages_per_s_over_link") == 0);
+	/* NVIDIA's names stay */
+	CHECK(strcmp(hmb_per_page_metric(HMB_ACCESS_MIGRATE_ON_FAULT, 1), "us_per_fault") == 0);
+	CHECK(strcmp(hmb_per_page_metric(HMB_ACCESS_MIGRATE_ON_FAULT, 0), "faults_per_s") == 0);
+	CHECK(strcmp(hmb_per_page_metric(HMB_ACCESS_MIGRATE_AT_LAUNCH, 1), "us_per_fault") == 0);
+	CHECK(strstr(hmb_managed_figure_meaning(HMB_ACCESS_HOST_RESIDENT, HMB_FIG_PER_TOUCH),
+		     "prefetched"));
+}
+
+/* Issue 27, 3: on gfx90a/gfx94x/gfx950 the driver selects XNACK per process
+ * and amdgpu.noretry only sets the default (kfd_process_xnack_mode): a
+ * refused HSA_XNACK=1 names the causes the facts show, never noretry there. */
+void test_memmodel_xnack_refused(void)
+{
+	struct hmb_facts f = hmb_fake_mi250x(0);
+	struct hmb_memmodel m;
+
+	f.hsa_xnack = "1";
+	m = model(f);
+	CHECK(strstr(m.xnack_evidence, "HSA_XNACK=1 was asked for but is not in effect"));
+	CHECK(strstr(m.xnack_evidence, "selects XNACK per process"));
+	CHECK(strstr(m.xnack_evidence, "SR-IOV"));
+	CHECK(!strstr(m.xnack_evidence, "noretry=1"));
+	f.xnack_blockers = 2;
+	m = model(f);
+	CHECK(strstr(m.xnack_evidence, "2 other GPU(s) in the KFD topology cannot select XNACK"));
+	CHECK(strstr(m.xnack_evidence, "ROCR_VISIBLE_DEVICES") && strstr(m.xnack_evidence, "assumed"));
+	f.managed_memory = 0;
+	m = model(f);
+	CHECK(strstr(m.xnack_evidence, "no SVM") && strstr(m.xnack_evidence, "CONFIG_HSA_AMD_SVM"));
+	/* gfx908: XNACK does follow noretry; gfx10 and later never have it */
+	f = hmb_fake_mi250x(0);
+	f.hsa_xnack = "1";
+	f.arch = "gfx908:sramecc+:xnack-";
+	CHECK(strstr(model(f).xnack_evidence, "noretry=1 refuses it"));
+	f.arch = "gfx1100";
+	f.pageable_memory_access = 0;
+	CHECK(strstr(model(f).xnack_evidence, "gfx10 and later"));
+
+	CHECK(hmb_gfx_version("gfx90a:sramecc+:xnack-") == 90010);
+	CHECK(hmb_gfx_version("gfx942") == 90402 && hmb_gfx_version("gfx1100") == 110000);
+	CHECK(hmb_gfx_version("sm_90") == 0 && hmb_gfx_version(NULL) == 0);
+	CHECK(hmb_gfx_xnack_per_process(90010) == 1 && hmb_gfx_xnack_per_process(90402) == 1);
+	CHECK(hmb_gfx_xnack_per_process(90500) == 1 && hmb_gfx_xnack_per_process(90008) == 0);
+	CHECK(hmb_gfx_xnack_per_process(110000) == 0 && hmb_gfx_xnack_per_process(80003) == -1);
+}
+
+/* Issue 27, 4: hipHostRegister memory is fine-grained (clr ihipHostRegister),
+ * the host uncached flag is ROCm 7's, the device one older. */
+void test_memmodel_registered_and_uncached(void)
+{
+	struct hmb_memmodel m = model(hmb_fake_mi250x(0));
+
+	CHECK(strncmp(kind(&m, "registered")->coherence, "fine-grained", 12) == 0);
+	CHECK(strstr(kind(&m, "registered")->coherence, "hipExtHostRegisterCoarseGrained"));
+	CHECK(unsupported_because(&m, "uncached", "a ROCm 7 flag: not in HIP 6.4, in HIP 7.2"));
+	CHECK(unsupported_because(&m, "device-uncached", "not in HIP 5.2, in HIP 6.4"));
+}
+
+/* Issue 27, 5: asyncEngineCount is 8 on ROCm (queues); gfx90a runs every
+ * host-to-device copy on SDMA0; xGMI SDMA engines take host copies on
+ * MI300X; on an APU the HSA_ENABLE_SDMA=0 run is the comparison. */
+void test_memmodel_copy_engines(void)
+{
+	struct hmb_memmodel m = model(hmb_fake_mi250x(0));
+	char *t;
+
+	CHECK(m.copy_engines == 2 && strstr(m.copy_engines_source, "asyncEngineCount (8) counts "
+					    "queues"));
+	CHECK(strstr(m.copy_engines_source, "every host-to-device copy on SDMA0"));
+	m = model(hmb_fake_mi300x());
+	CHECK(!strstr(m.copy_engines_source, "SDMA0"));
+	CHECK(strstr(m.copy_engines_source, "xGMI SDMA engines for host copies") &&
+	      strstr(m.copy_engines_source, "assumed"));
+	m = model(hmb_fake_mi300a());
+	CHECK(strstr(m.copy_path, "APU: host<->device copies are SDMA copies within the same HBM"));
+	CHECK(strstr(m.copy_path, "HSA_ENABLE_SDMA=0"));
+	CHECK(!strstr(model(hmb_fake_mi300x()).copy_path, "APU"));
+	t = info_text(hmb_fake_mi300a());
+	CHECK(t && strstr(t, "asyncEngineCount (8)"));
+	free(t);
+}
+
+/* Issue 27, 6: pageableMemoryAccess is 1 only when every visible GPU is
+ * xnack+ (ROCr SVM_ACCESSIBLE_BY_DEFAULT); a PCIe-only GPU has no
+ * fine-grained device pool without HSA_FORCE_FINE_GRAIN_PCIE=1 (ROCr
+ * amd_gpu_agent.cpp; clr falls back to coarse-grained memory). */
+void test_memmodel_visible_gpus_and_fine_grain(void)
+{
+	struct hmb_facts f = hmb_fake_mi250x(1);
+	struct hmb_memmodel m;
+
+	f.pageable_memory_access = 0;
+	m = model(f);
+	CHECK(m.xnack == 1 && !strstr(m.xnack_evidence, "contradicts"));
+	CHECK(strstr(m.xnack_evidence, "another visible GPU is not xnack+"));
+	CHECK(m.system_allocator == 0 && strstr(m.system_allocator_reason, "another visible GPU"));
+
+	f = hmb_fake_mi300x();
+	f.xgmi_hive = 0;
+	m = model(f);
+	CHECK(unsupported_because(&m, "device-fine-grained", "HSA_FORCE_FINE_GRAIN_PCIE=1"));
+	f.hsa_force_fine_grain_pcie = "1";
+	m = model(f);
+	CHECK(kind(&m, "device-fine-grained")->supported);
+	CHECK(strstr(kind(&m, "device-fine-grained")->coherence, "HSA_FORCE_FINE_GRAIN_PCIE=1"));
+	m = model(hmb_fake_mi300x());
+	CHECK(strstr(kind(&m, "device-fine-grained")->coherence, "xGMI hive"));
+	f.xgmi_hive = -1;
+	f.hsa_force_fine_grain_pcie = NULL;
+	m = model(f);
+	CHECK(strstr(kind(&m, "device-fine-grained")->coherence, "assumed"));
 }
