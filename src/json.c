@@ -370,6 +370,7 @@ char *hmb_json_render(const struct hmb_report *rep)
 		cJSON_AddNumberToObject(x, "wall_s", m->wall_s);
 		cJSON_AddStringToObject(x, "process", m->isolated ? "own" : "shared");
 		add_int(x, "exit_status", m->exit_status);
+		add_int(x, "device", m->device);
 		cJSON_AddItemToArray(a, x);
 	}
 	cJSON_AddItemToObject(doc, "telemetry", telemetry_json(rep));
