@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """hmb_sweep.py - run hipmembench over a matrix of settings, one JSON per point.
 
-usage: hmb_sweep.py MATRIX.json OUTDIR [--hipmembench PATH] [--dry-run]
+usage: hmb_sweep.py MATRIX.json OUTDIR [--hipmembench PATH] [--shard K/N] [--dry-run]
 
 MATRIX.json says what to run and what to vary; every combination is a point:
   {
@@ -21,11 +21,21 @@ manifest.json (the matrix, and for every point its command line, environment, st
 exit status and times).
 
 Restartable: a point whose document is complete is not run again, so a batch job that
-hit its time limit goes on where it stopped when it is submitted again. On SIGTERM or
+hit its time limit goes on where it stopped when it is submitted again. A point of
+`all` (or of a module with --devices) that stopped part-way keeps the modules it
+finished, on each GPU: only the rest run again, each as its own hipmembench run, merged
+into the point's document as it ends (module_runs[].measured_utc says when each was
+measured, "resumed" lists the runs). On SIGTERM or
 SIGINT the running point is stopped (hipmembench keeps what it measured, marked
 interrupted) and the manifest is written before exiting. --dry-run lists the points.
 Where "numa" is given but numactl is missing, points run unbound and the manifest says
-so. Exit status: 0 every point done, 1 a point failed, 2 bad matrix, 130/143 stopped.
+so.
+
+Shards: --shard K/N (0 <= K < N) runs every N-th point from the K-th; inside a Slurm
+job array it is taken from SLURM_ARRAY_TASK_ID, _MIN, _STEP and _COUNT, so
+`sbatch --array=0-3` splits the sweep in four. Shards share OUTDIR: each writes its own
+points and manifest-shard-K-of-N.json; together they hold the points of one run.
+Exit status: 0 every point done, 1 a point failed, 2 bad matrix, 130/143 stopped.
 """
 import signal
 import sys
@@ -162,12 +172,224 @@ def write_json_atomic(path, data):
     os.replace(tmp, path)
 
 
-def complete_document(path):
+FINISHED = (0, 1)  # a module process that ran to its end (1: a case of it failed)
+
+
+def now_utc():
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def load_document(path):
+    """The hipmembench document at path, or None."""
     try:
         with open(path) as f:
-            return json.load(f).get("complete") is True
+            d = json.load(f)
     except (OSError, ValueError):
-        return False
+        return None
+    ok = isinstance(d, dict) and isinstance(d.get("tool"), dict) and \
+        d["tool"].get("name") == "hipmembench" and isinstance(d.get("results"), list)
+    return d if ok else None
+
+
+def shard_of(arg):
+    """(K, N) from --shard K/N, else from a Slurm job array, else (0, 1)."""
+    env = os.environ
+    if arg is None and env.get("SLURM_ARRAY_TASK_COUNT"):
+        try:
+            step = int(env.get("SLURM_ARRAY_TASK_STEP", "1")) or 1
+            k = (int(env["SLURM_ARRAY_TASK_ID"]) - int(env.get("SLURM_ARRAY_TASK_MIN", "0"))) // step
+            n = int(env["SLURM_ARRAY_TASK_COUNT"])
+        except ValueError:
+            fail_usage("SLURM_ARRAY_TASK_ID/_MIN/_STEP/_COUNT are not whole numbers")
+    elif arg is None:
+        return 0, 1
+    else:
+        m = re.fullmatch(r"(\d+)/(\d+)", arg)
+        if not m:
+            fail_usage(f"--shard {arg}: expected K/N, e.g. 0/4")
+        k, n = int(m.group(1)), int(m.group(2))
+    if not 0 <= k < n:
+        fail_usage(f"shard {k} of {n}: K must be from 0 to N-1")
+    return k, n
+
+
+def option_value(args, long, short=None):
+    """The value of the last --long V / --long=V / -s V in args, or None."""
+    v = None
+    for i, a in enumerate(args):
+        if a in (long, short) and i + 1 < len(args):
+            v = args[i + 1]
+        elif a.startswith(long + "="):
+            v = a.split("=", 1)[1]
+    return v
+
+
+def without_device_options(args):
+    out, skip = [], False
+    for a in args:
+        if skip:
+            skip = False
+        elif a in ("--devices", "--device", "-d"):
+            skip = True
+        elif not a.startswith(("--devices=", "--device=")):
+            out.append(a)
+    return out
+
+
+def record_unit(r, units_of_module):
+    """The (module, device) unit a record belongs to."""
+    m = r.get("module")
+    units = units_of_module.get(m, [])
+    if len(units) == 1:
+        return units[0]
+    return (m, (r.get("params") or {}).get("device"))
+
+
+def missing_work(doc, plan, args):
+    """What an incomplete document of `all` still lacks: [(module, devices)], where
+    devices None means the module as the point runs it; None when the document
+    cannot be resumed module by module."""
+    runs = doc.get("module_runs")
+    if not runs or any("device" not in r for r in runs):
+        return None  # nothing finished, or written before module_runs named the GPU
+    done = {(r["module"], r["device"]) for r in runs if r.get("exit_status") in FINISHED}
+    listed = option_value(args, "--devices")
+    if listed == "all":
+        count = (doc.get("device") or {}).get("count")
+        every = list(range(count)) if isinstance(count, int) else None
+    elif listed is not None:
+        every = [int(x) for x in listed.split(",")]
+    else:
+        every = None
+    todo = []
+    for m in plan:
+        mine = {dev for (mod, dev) in done if mod == m}
+        if not mine:
+            todo.append((m, None))
+        elif every is not None and None not in mine:
+            rest = [dev for dev in every if dev not in mine]
+            if rest:
+                todo.append((m, rest))
+    return todo
+
+
+def merge(doc, part, module, devices, rc, tag_device):
+    """doc with what part measured of module (on devices) in place of what doc had of
+    it: records, module runs (each saying when it was measured), telemetry."""
+    own = part.get("started_utc")
+    runs = part.get("module_runs") or [{"module": module, "order": 1, "wall_s": 0.0,
+                                          "device": devices[0] if devices else None}]
+    new_runs = []
+    for r in runs:
+        r = dict(r, measured_utc=own)
+        if r.get("exit_status") is None:  # in the part's own process, which the sweep ran
+            r.update(process="own", exit_status=rc)
+        if r.get("device") is None and devices and len(devices) == 1 and module != "node":
+            r["device"] = devices[0]
+        new_runs.append(r)
+    redone = {(r["module"], r["device"]) for r in new_runs} | {(module, None)} \
+        if devices is None else {(module, d) for d in devices}
+    kept_runs = [dict(r, measured_utc=r.get("measured_utc", doc.get("started_utc")))
+                 for r in doc["module_runs"]
+                 if (r["module"], r["device"]) not in redone and
+                 not (devices is None and r["module"] == module)]
+    units = {}
+    for r in kept_runs + new_runs:
+        units.setdefault(r["module"], []).append((r["module"], r["device"]))
+    old_units = {}
+    for r in doc["module_runs"]:
+        old_units.setdefault(r["module"], []).append((r["module"], r["device"]))
+    kept = [r for r in doc["results"] if r.get("module") != module or
+            (devices is not None and record_unit(r, old_units) not in redone)]
+    added = part.get("results", [])
+    if tag_device and devices and len(devices) == 1:
+        added = [dict(r, params=dict(r.get("params") or {}, device=devices[0])) for r in added]
+    order = {m: i for i, m in enumerate(dict.fromkeys(r["module"] for r in doc["module_runs"] + new_runs))}
+    all_runs = sorted(kept_runs + new_runs, key=lambda r: (order[r["module"]],
+                                                           r["device"] if r["device"] is not None else -1))
+    for i, r in enumerate(all_runs):
+        r["order"] = i + 1
+    doc = dict(doc)
+    doc["module_runs"] = all_runs
+    doc["modules"] = [r["module"] for r in all_runs]
+    doc["results"] = sorted(kept + added, key=lambda r: order.get(r.get("module"), len(order)))
+    tel, ptel = dict(doc.get("telemetry") or {}), part.get("telemetry") or {}
+    finished_before = {r["module"] for r in kept_runs}
+    for key in ("samples", "module_flags"):
+        tel[key] = [x for x in tel.get(key) or [] if x.get("module") != module or
+                    module in finished_before] + list(ptel.get(key) or [])
+    doc["telemetry"] = tel
+    seen = {d.get("ordinal") for d in doc.get("devices") or []}
+    for d in (part.get("devices") or []) + ([part["device"]] if part.get("device") else []):
+        if d.get("ordinal") not in seen:
+            doc.setdefault("devices", []).append(d)
+            seen.add(d.get("ordinal"))
+    if not doc.get("device"):
+        doc["device"] = part.get("device")
+    doc["resumed"] = list(doc.get("resumed") or []) + [{
+        "started_utc": own, "command_line": part.get("command_line"), "module": module,
+        "devices": devices, "complete": part.get("complete") is True, "exit_status": rc}]
+    return doc
+
+
+def run_child(cmd, env, log_path, append=False):
+    global child
+    with open(log_path, "a" if append else "w") as log:
+        child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log, env=env)
+        rc = child.wait()
+    child = None
+    return rc
+
+
+def resume_point(a, p, command, plan, doc_path, doc, prefix, entry, env, log_path):
+    """Run what doc lacks, module by module, merging each into doc_path as it ends.
+    The worst exit status, or None when doc cannot be resumed this way."""
+    todo = missing_work(doc, plan, p["args"])
+    if todo is None:
+        return None
+    tag_device = any("device" in (r.get("params") or {}) for r in doc["results"]) or \
+        (option_value(p["args"], "--devices") not in (None, "all") and
+         "," in option_value(p["args"], "--devices"))
+    part_path = doc_path[:-len(".json")] + ".part"
+    worst = 0
+    entry["resumed"] = f"from {doc.get('started_utc')}: " + \
+        (", ".join(m + (f" on GPU {','.join(map(str, d))}" if d else "") for m, d in todo) or "nothing")
+    for module, devices in todo:
+        if stop_signal:
+            break
+        args = p["args"]
+        if devices is not None:
+            args = without_device_options(args) + (
+                ["--devices", ",".join(map(str, devices))] if len(devices) > 1 else
+                ["--device", str(devices[0])])
+        cmd = prefix + [a.hipmembench, "--output", part_path] + args + [module]
+        print(f"hmb_sweep: {p['id']}: resumes: {' '.join(cmd)}", file=sys.stderr, flush=True)
+        rc = run_child(cmd, env, log_path, append=True)
+        part = load_document(part_path)
+        if part is not None:
+            doc = merge(doc, part, module, devices, rc, tag_device)
+        if os.path.exists(part_path):
+            os.unlink(part_path)
+        missing = missing_work(doc, plan, p["args"])
+        doc["complete"] = not missing and part is not None and not stop_signal
+        doc["interrupted"] = bool(stop_signal)
+        write_json_atomic(doc_path, doc)
+        if worst in FINISHED:
+            worst = rc if rc not in FINISHED else max(worst, rc)
+        if part is None and not stop_signal:
+            break
+    return worst
+
+
+def plan_of(hipmembench, p, command):
+    """The modules a point's command runs, in order (from its dry run)."""
+    r = subprocess.run([hipmembench, "--dry-run", "--format", "json", "--output", "-"] +
+                       p["args"] + [command], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                       env=dict(os.environ, **p["env"]))
+    try:
+        return json.loads(r.stdout).get("modules") or []
+    except (ValueError, AttributeError):
+        return []
 
 
 def main(argv):
@@ -175,10 +397,12 @@ def main(argv):
     ap.add_argument("matrix")
     ap.add_argument("outdir")
     ap.add_argument("--hipmembench", default=os.environ.get("HMB", "build/hipmembench"))
+    ap.add_argument("--shard", metavar="K/N", help="run every N-th point from the K-th")
     ap.add_argument("--dry-run", action="store_true", help="list the points, run nothing")
     a = ap.parse_args(argv[1:])
     m = read_matrix(a.matrix)
-    pts = points(m)
+    shard, shards = shard_of(a.shard)
+    pts = points(m)[shard::shards]
     command = m.get("command", "all")
     numactl = shutil.which("numactl")
     if a.dry_run:
@@ -196,49 +420,56 @@ def main(argv):
             os.makedirs(os.path.join(a.outdir, sub), exist_ok=True)
     except OSError as e:
         fail_usage(f"{a.outdir}: cannot make the output directory: {e.strerror}")
-    manifest_path = os.path.join(a.outdir, "manifest.json")
-    manifest = {"matrix": m, "hipmembench": a.hipmembench, "points": []}
+    name = "manifest.json" if shards == 1 else f"manifest-shard-{shard}-of-{shards}.json"
+    manifest_path = os.path.join(a.outdir, name)
+    manifest = {"matrix": m, "hipmembench": a.hipmembench, "shard": [shard, shards], "points": []}
     earlier = {}
     try:
         with open(manifest_path) as f:
             earlier = {e["id"]: e for e in json.load(f).get("points", [])}
-    except (OSError, ValueError, KeyError, AttributeError):
+    except (OSError, ValueError, KeyError, AttributeError, TypeError):
         pass
-    global child, running
+    global running
     running = True
     failed = 0
     for p in pts:
-        doc = os.path.join(a.outdir, "points", p["id"] + ".json")
-        entry = dict(p, json=os.path.relpath(doc, a.outdir))
+        doc_path = os.path.join(a.outdir, "points", p["id"] + ".json")
+        log_path = os.path.join(a.outdir, "logs", p["id"] + ".log")
+        entry = dict(p, json=os.path.relpath(doc_path, a.outdir))
         manifest["points"].append(entry)
         if stop_signal:
             entry["status"] = "pending"
             continue
-        if complete_document(doc):
+        doc = load_document(doc_path)
+        if doc is not None and doc.get("complete") is True:
             entry.update(earlier.get(p["id"], {}))
             entry["status"] = "done"
             entry["resumed"] = "complete from an earlier run: not run again"
             continue
-        cmd = [a.hipmembench, "--output", doc] + p["args"] + [command]
+        prefix = []
         if p["numa"] is not None:
             if numactl:
-                cmd = [numactl, f"--cpunodebind={p['numa']}", f"--membind={p['numa']}"] + cmd
+                prefix = [numactl, f"--cpunodebind={p['numa']}", f"--membind={p['numa']}"]
             else:
                 entry["numa_binding"] = "unavailable: numactl not found, ran unbound"
+        env = dict(os.environ, **p["env"])
+        cmd = prefix + [a.hipmembench, "--output", doc_path] + p["args"] + [command]
         entry["command_line"] = cmd
-        entry["started"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        entry["started"] = now_utc()
         write_json_atomic(manifest_path, manifest)
-        print(f"hmb_sweep: {p['id']}: {' '.join(cmd)}", file=sys.stderr, flush=True)
-        with open(os.path.join(a.outdir, "logs", p["id"] + ".log"), "w") as log:
-            child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log,
-                                     env=dict(os.environ, **p["env"]))
-            rc = child.wait()
-        child = None
-        entry["finished"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        rc = None
+        if doc is not None and doc.get("command") == command:
+            rc = resume_point(a, p, command, plan_of(a.hipmembench, p, command), doc_path, doc,
+                              prefix, entry, env, log_path)
+        if rc is None:
+            print(f"hmb_sweep: {p['id']}: {' '.join(cmd)}", file=sys.stderr, flush=True)
+            rc = run_child(cmd, env, log_path)
+        entry["finished"] = now_utc()
         entry["exit_status"] = rc
+        doc = load_document(doc_path)
         if stop_signal:
             entry["status"] = "interrupted"
-        elif rc == 0:
+        elif rc == 0 and doc is not None and doc.get("complete") is True:
             entry["status"] = "done"
         else:
             entry["status"] = "failed"

@@ -1,11 +1,14 @@
 """test_sweep.py - scripts/hmb_sweep.py over a small matrix of dry runs: one
 valid document per point and a manifest, resumption, SIGTERM mid-point, and a
-matrix with an unknown key."""
+matrix with an unknown key; a point of `all` on two GPUs killed part-way and
+resumed module by module (tests/fakegpu.py stands in for the GPU runs); shards
+that together make the points of one run."""
 import json
 import os
 import re
 import signal
 import subprocess
+import time
 
 import hmb
 import hmbdoc
@@ -70,3 +73,80 @@ def test_shipped_amd_matrix_is_xnack_by_sdma(tmp_path):
     points = [line for line in p.stdout.splitlines()
               if re.search(r"HSA_ENABLE_SDMA=[01] HSA_XNACK=[01] ", line)]
     assert len(points) == 4, p.stdout
+
+
+FAKE = str(hmb.ROOT / "tests" / "fakegpu.py")
+
+
+def test_point_killed_part_way_resumes_with_only_what_was_missing(tmp_path):
+    matrix = tmp_path / "matrix.json"
+    matrix.write_text(json.dumps({"command": "all", "args": ["--devices", "0,1"]}))
+    out, log = tmp_path / "sweep", tmp_path / "ran.log"
+    env = dict(os.environ, FAKE_HMB_REAL=str(hmb.BIN), FAKE_LOG=str(log), FAKE_HANG="managed:1")
+    cmd = [hmb.PY, SWEEP, "--hipmembench", FAKE, str(matrix), str(out)]
+    first = subprocess.Popen(cmd, env=env, start_new_session=True,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(200):  # at most 20 s
+            if log.exists() and "managed 1" in log.read_text():
+                break
+            time.sleep(0.1)
+        assert "managed 1" in log.read_text()
+    finally:
+        os.killpg(first.pid, signal.SIGKILL)  # the sweep and its hipmembench, as scancel does
+        first.wait(timeout=30)
+    doc_path = next((out / "points").glob("*.json"))
+    killed = json.loads(doc_path.read_text())
+    assert not killed["complete"]
+    assert [(r["module"], r["device"]) for r in killed["module_runs"]] == \
+        [("memcpy", 0), ("memcpy", 1), ("overlap", 0), ("overlap", 1), ("managed", 0)]
+
+    log.write_text("")
+    env.pop("FAKE_HANG")
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert log.read_text().splitlines() == ["managed 1", "xnack 0", "xnack 1", "pool 0", "pool 1",
+                                           "vmm 0", "vmm 1", "node None"]
+    doc = hmbdoc.assert_valid(doc_path, complete=True)
+    assert [(r["module"], r["device"]) for r in doc["module_runs"]] == \
+        [(m, d) for m in ("memcpy", "overlap", "managed", "xnack", "pool", "vmm")
+         for d in (0, 1)] + [("node", None)]
+    when = {(r["module"], r["device"]): r["measured_utc"] for r in doc["module_runs"]}
+    assert all(when[u] == killed["started_utc"] for u in when if u not in
+               {(x["module"], d) for x in doc["resumed"] for d in (x["devices"] or [0, 1, None])})
+    assert [(x["module"], x["devices"]) for x in doc["resumed"]] == [
+        ("managed", [1]), ("xnack", None), ("pool", None), ("vmm", None), ("node", None)]
+    assert when[("managed", 1)] == doc["resumed"][0]["started_utc"]
+    template = json.loads((hmb.ROOT / "results/nvidia-h100-pcie/all.json").read_text())["results"]
+    per_gpu = sum(r["module"] != "node" for r in template)
+    assert len(doc["results"]) == 2 * per_gpu + len(template) - per_gpu
+    managed1 = [r for r in doc["results"] if r["module"] == "managed" and r["params"]["device"] == 1]
+    assert len(managed1) == sum(r["module"] == "managed" for r in template)
+    assert not hmb.temp_files(out / "points") and not list((out / "points").glob("*.part"))
+
+
+def test_shards_together_are_the_points_of_one_run(tmp_path):
+    matrix = tmp_path / "matrix.json"
+    matrix.write_text(json.dumps(dict(MATRIX, variants=[["--reps", str(n)] for n in range(2, 7)])))
+    whole = sweep(matrix, tmp_path / "one")
+    assert whole.returncode == 0, whole.stderr
+    for k in range(3):
+        p = sweep(matrix, tmp_path / "three", "--shard", f"{k}/3")
+        assert p.returncode == 0, p.stderr
+    one = sorted(x.name for x in (tmp_path / "one" / "points").iterdir())
+    three = sorted(x.name for x in (tmp_path / "three" / "points").iterdir())
+    assert len(one) == 10 and one == three
+    shards = [json.loads((tmp_path / "three" / f"manifest-shard-{k}-of-3.json").read_text())
+              for k in range(3)]
+    assert sorted(len(s["points"]) for s in shards) == [3, 3, 4]
+
+
+def test_array_task_from_slurm_and_bad_shard(tmp_path):
+    matrix = tmp_path / "matrix.json"
+    matrix.write_text(json.dumps(MATRIX))
+    env = dict(os.environ, SLURM_ARRAY_TASK_ID="12", SLURM_ARRAY_TASK_MIN="10",
+               SLURM_ARRAY_TASK_STEP="2", SLURM_ARRAY_TASK_COUNT="2")
+    p = sweep(matrix, tmp_path / "s", "--dry-run", env=env)
+    assert p.returncode == 0 and [line.split()[0][:4] for line in p.stdout.splitlines()] == ["p001", "p003"]
+    p = sweep(matrix, tmp_path / "s", "--shard", "4/4")
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "shard 4 of 4" in p.stderr

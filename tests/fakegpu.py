@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""fakegpu.py - stands in for hipmembench on a GPU, for the sweep and fleet tests on
+machines without one: a dry run goes to the real binary (FAKE_HMB_REAL); anything
+else replays, module by module and GPU by GPU, the records of a committed document
+(FAKE_FROM, default results/nvidia-h100-pcie/all.json) into --output, written after
+each module as hipmembench's checkpoints are. FAKE_GPUS GPUs (2) are visible;
+FAKE_LOG gets one line "MODULE DEVICE" as each starts; FAKE_HANG=MODULE:DEVICE
+hangs there (for a test to kill it); FAKE_HOST names the host."""
+import json
+import os
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+COMMANDS = ["memcpy", "overlap", "managed", "xnack", "pool", "vmm", "node"]
+
+
+def option(argv, name, default=None):
+    for i, a in enumerate(argv):
+        if a == name and i + 1 < len(argv):
+            return argv[i + 1]
+    return default
+
+
+def write(path, doc):
+    tmp = f"{path}.tmp.{os.getpid()}"
+    with open(tmp, "w") as f:
+        json.dump(doc, f)
+    os.replace(tmp, path)
+
+
+def main(argv):
+    if "--dry-run" in argv:
+        os.execv(os.environ["FAKE_HMB_REAL"], [os.environ["FAKE_HMB_REAL"]] + argv[1:])
+    command = [a for a in argv if a in COMMANDS + ["all"]][-1]
+    out = option(argv, "--output")
+    gpus = int(os.environ.get("FAKE_GPUS", "2"))
+    listed = option(argv, "--devices")
+    devices = (list(range(gpus)) if listed == "all" else
+               [int(x) for x in listed.split(",")] if listed else
+               [int(option(argv, "--device", "0"))])
+    isolated = command == "all" or listed is not None
+    with open(os.environ.get("FAKE_FROM", os.path.join(ROOT, "results/nvidia-h100-pcie/all.json"))) as f:
+        src = json.load(f)
+    doc = dict(src, command=command, command_line=argv,
+               started_utc=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+               complete=False, interrupted=False, results=[], modules=[], module_runs=[],
+               devices=[], telemetry=dict(src["telemetry"], samples=[], module_flags=[]))
+    doc["settings"] = dict(src["settings"], device=devices[0])
+    doc["device"] = dict(src["device"], ordinal=devices[0], count=gpus)
+    if os.environ.get("FAKE_HOST"):
+        doc["host"] = dict(src["host"], hostname=os.environ["FAKE_HOST"])
+    tag = len(devices) > 1
+    for m in COMMANDS if command == "all" else [command]:
+        for dev in [None] if m == "node" else devices:
+            with open(os.environ.get("FAKE_LOG", os.devnull), "a") as log:
+                log.write(f"{m} {dev}\n")
+            if os.environ.get("FAKE_HANG") == f"{m}:{dev}":
+                time.sleep(60)
+            for r in src["results"]:
+                if r["module"] == m:
+                    doc["results"].append(dict(r, params=dict(r["params"], device=dev))
+                                          if tag and dev is not None else r)
+            doc["module_runs"].append({"module": m, "order": len(doc["module_runs"]) + 1,
+                                       "wall_s": 0.01, "process": "own" if isolated else "shared",
+                                       "exit_status": 0 if isolated else None, "device": dev})
+            doc["modules"].append(m)
+            doc["telemetry"]["samples"] += [s for s in src["telemetry"]["samples"] if s["module"] == m]
+            doc["telemetry"]["module_flags"] += [s for s in src["telemetry"]["module_flags"]
+                                                 if s["module"] == m]
+            if dev is not None and tag:
+                doc["devices"].append(dict(src["device"], ordinal=dev, count=gpus))
+            write(out, doc)
+    doc["complete"] = True
+    write(out, doc)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
