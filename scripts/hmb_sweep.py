@@ -59,6 +59,7 @@ signal.signal(signal.SIGTERM, on_signal)
 signal.signal(signal.SIGINT, on_signal)
 
 import argparse  # noqa: E402
+import glob  # noqa: E402
 import itertools  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
@@ -237,12 +238,13 @@ def without_device_options(args):
 
 
 def record_unit(r, units_of_module):
-    """The (module, device) unit a record belongs to."""
-    m = r.get("module")
+    """The (module, device) unit a record belongs to: its device where it is tagged
+    with one (several GPUs), else the module's one run."""
+    m, params = r.get("module"), r.get("params") or {}
     units = units_of_module.get(m, [])
-    if len(units) == 1:
-        return units[0]
-    return (m, (r.get("params") or {}).get("device"))
+    if "device" in params or len(units) != 1:
+        return (m, params.get("device"))
+    return units[0]
 
 
 def missing_work(doc, plan, args):
@@ -440,6 +442,10 @@ def main(argv):
         if stop_signal:
             entry["status"] = "pending"
             continue
+        # what a run killed while writing left (hipmembench writes NAME.tmp.PID, then renames)
+        for stray in glob.glob(glob.escape(doc_path) + ".tmp.*") + \
+                glob.glob(glob.escape(doc_path[:-len(".json")]) + ".part*"):
+            os.unlink(stray)
         doc = load_document(doc_path)
         if doc is not None and doc.get("complete") is True:
             entry.update(earlier.get(p["id"], {}))

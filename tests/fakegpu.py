@@ -5,9 +5,12 @@ else replays, module by module and GPU by GPU, the records of a committed docume
 (FAKE_FROM, default results/nvidia-h100-pcie/all.json) into --output, written after
 each module as hipmembench's checkpoints are. FAKE_GPUS GPUs (2) are visible;
 FAKE_LOG gets one line "MODULE DEVICE" as each starts; FAKE_HANG=MODULE:DEVICE
-hangs there (for a test to kill it); FAKE_HOST names the host."""
+hangs there (for a test to kill it) with half its records written; SIGTERM then ends
+it as hipmembench ends: that module's run recorded with exit status 143, the document
+marked interrupted. FAKE_HOST names the host."""
 import json
 import os
+import signal
 import sys
 import time
 
@@ -23,10 +26,25 @@ def option(argv, name, default=None):
 
 
 def write(path, doc):
-    tmp = f"{path}.tmp.{os.getpid()}"
-    with open(tmp, "w") as f:
-        json.dump(doc, f)
-    os.replace(tmp, path)
+    write.n = getattr(write, "n", 0) + 1
+    tmp = f"{path}.tmp.{os.getpid()}.{write.n}"
+    try:
+        with open(tmp, "w") as f:
+            json.dump(doc, f)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def stopped(out, doc, module, dev, isolated):
+    doc["module_runs"].append({"module": module, "order": len(doc["module_runs"]) + 1,
+                               "wall_s": 0.01, "process": "own" if isolated else "shared",
+                               "exit_status": 143 if isolated else None, "device": dev})
+    doc["modules"].append(module)
+    doc["interrupted"] = True
+    write(out, doc)
+    sys.exit(143)
 
 
 def main(argv):
@@ -53,14 +71,18 @@ def main(argv):
     tag = len(devices) > 1
     for m in COMMANDS if command == "all" else [command]:
         for dev in [None] if m == "node" else devices:
+            mine = [dict(r, params=dict(r["params"], device=dev)) if tag and dev is not None else r
+                    for r in src["results"] if r["module"] == m]
+            hang = os.environ.get("FAKE_HANG") == f"{m}:{dev}"
+            if hang:
+                signal.signal(signal.SIGTERM, lambda *_: stopped(out, doc, m, dev, isolated))
             with open(os.environ.get("FAKE_LOG", os.devnull), "a") as log:
                 log.write(f"{m} {dev}\n")
-            if os.environ.get("FAKE_HANG") == f"{m}:{dev}":
+            if hang:
+                doc["results"] += mine[:len(mine) // 2]
+                write(out, doc)
                 time.sleep(60)
-            for r in src["results"]:
-                if r["module"] == m:
-                    doc["results"].append(dict(r, params=dict(r["params"], device=dev))
-                                          if tag and dev is not None else r)
+            doc["results"] += mine
             doc["module_runs"].append({"module": m, "order": len(doc["module_runs"]) + 1,
                                        "wall_s": 0.01, "process": "own" if isolated else "shared",
                                        "exit_status": 0 if isolated else None, "device": dev})

@@ -10,6 +10,8 @@ import signal
 import subprocess
 import time
 
+import pytest
+
 import hmb
 import hmbdoc
 
@@ -78,7 +80,11 @@ def test_shipped_amd_matrix_is_xnack_by_sdma(tmp_path):
 FAKE = str(hmb.ROOT / "tests" / "fakegpu.py")
 
 
-def test_point_killed_part_way_resumes_with_only_what_was_missing(tmp_path):
+@pytest.mark.parametrize("how", ["SIGKILL", "SIGTERM"])
+def test_point_killed_part_way_resumes_with_only_what_was_missing(tmp_path, how):
+    """Killed (the sweep and its hipmembench, as scancel does) or stopped by the
+    time limit's SIGTERM in managed on GPU 1: started again, it runs only that and
+    what came after, and the document holds every record once."""
     matrix = tmp_path / "matrix.json"
     matrix.write_text(json.dumps({"command": "all", "args": ["--devices", "0,1"]}))
     out, log = tmp_path / "sweep", tmp_path / "ran.log"
@@ -92,14 +98,21 @@ def test_point_killed_part_way_resumes_with_only_what_was_missing(tmp_path):
                 break
             time.sleep(0.1)
         assert "managed 1" in log.read_text()
+        if how == "SIGKILL":
+            os.killpg(first.pid, signal.SIGKILL)
+        else:
+            first.send_signal(signal.SIGTERM)
+        assert first.wait(timeout=30) == (-9 if how == "SIGKILL" else 143)
     finally:
-        os.killpg(first.pid, signal.SIGKILL)  # the sweep and its hipmembench, as scancel does
-        first.wait(timeout=30)
+        if first.poll() is None:
+            os.killpg(first.pid, signal.SIGKILL)
+            first.wait(timeout=30)
     doc_path = next((out / "points").glob("*.json"))
     killed = json.loads(doc_path.read_text())
     assert not killed["complete"]
     assert [(r["module"], r["device"]) for r in killed["module_runs"]] == \
-        [("memcpy", 0), ("memcpy", 1), ("overlap", 0), ("overlap", 1), ("managed", 0)]
+        [("memcpy", 0), ("memcpy", 1), ("overlap", 0), ("overlap", 1), ("managed", 0)] + \
+        ([("managed", 1)] if how == "SIGTERM" else [])
 
     log.write_text("")
     env.pop("FAKE_HANG")
