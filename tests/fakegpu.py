@@ -5,7 +5,7 @@ else replays, module by module and GPU by GPU, the records of a committed docume
 (FAKE_FROM, default results/nvidia-h100-pcie/all.json) into --output, written after
 each module as hipmembench's checkpoints are. FAKE_GPUS GPUs (2) are visible;
 FAKE_LOG gets one line "MODULE DEVICE" as each starts; FAKE_HANG=MODULE:DEVICE
-hangs there (for a test to kill it) with half its records written; SIGTERM then ends
+hangs there (for a test to kill it) with half its records written (before its line); SIGTERM then ends
 it as hipmembench ends: that module's run recorded with exit status 143, the document
 marked interrupted. FAKE_HOST names the host."""
 import json
@@ -76,11 +76,12 @@ def main(argv):
             hang = os.environ.get("FAKE_HANG") == f"{m}:{dev}"
             if hang:
                 signal.signal(signal.SIGTERM, lambda *_: stopped(out, doc, m, dev, isolated))
-            with open(os.environ.get("FAKE_LOG", os.devnull), "a") as log:
-                log.write(f"{m} {dev}\n")
             if hang:
                 doc["results"] += mine[:len(mine) // 2]
                 write(out, doc)
+            with open(os.environ.get("FAKE_LOG", os.devnull), "a") as log:
+                log.write(f"{m} {dev}\n")
+            if hang:
                 time.sleep(60)
             doc["results"] += mine
             doc["module_runs"].append({"module": m, "order": len(doc["module_runs"]) + 1,

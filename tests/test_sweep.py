@@ -114,6 +114,8 @@ def test_point_killed_part_way_resumes_with_only_what_was_missing(tmp_path, how)
         [("memcpy", 0), ("memcpy", 1), ("overlap", 0), ("overlap", 1), ("managed", 0)] + \
         ([("managed", 1)] if how == "SIGTERM" else [])
 
+    assert sum(r["module"] == "managed" and r["params"]["device"] == 1 for r in killed["results"])
+    (doc_path.parent / (doc_path.name + ".tmp.99999")).write_text("{")  # a write cut short
     log.write_text("")
     env.pop("FAKE_HANG")
     p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
