@@ -12,7 +12,7 @@ DOCDIR      ?= $(DATADIR)/doc/hipmembench
 HELP2MAN    ?= help2man
 
 MAN     := $(BUILD)/hipmembench.1
-SCRIPTS := plot sweep gather
+SCRIPTS := plot sweep gather fleet
 DOCS    := README.md LICENSE $(wildcard docs/schema.*)
 DIST    := hipmembench-$(VERSION)
 MISSING_HELP2MAN := help2man not found (it makes the man page from --help): install \

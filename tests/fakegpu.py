@@ -7,7 +7,10 @@ each module as hipmembench's checkpoints are. FAKE_GPUS GPUs (2) are visible;
 FAKE_LOG gets one line "MODULE DEVICE" as each starts; FAKE_HANG=MODULE:DEVICE
 hangs there (for a test to kill it) with half its records written (before its line); SIGTERM then ends
 it as hipmembench ends: that module's run recorded with exit status 143, the document
-marked interrupted. FAKE_HOST names the host."""
+marked interrupted. Under Slurm the host is the node's name (SLURMD_NODENAME) and
+each task's GPU has its own PCI bus id (from SLURM_LOCALID); FAKE_HALF_LINK=NODE:TASK
+gives that task's GPU a link trained at x8, its large host<->device copies at half
+speed."""
 import json
 import os
 import signal
@@ -35,6 +38,14 @@ def write(path, doc):
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def slowed(r):
+    """r at half the bandwidth."""
+    r = dict(r, samples_s=[x * 2 for x in r["samples_s"]])
+    r["stats_s"] = {k: v if k == "count" else v * 2 for k, v in r["stats_s"].items()}
+    r.update({k: r[k] / 2 for k in ("gbps_median", "gbps_best") if r.get(k)})
+    return r
 
 
 def stopped(out, doc, module, dev, isolated):
@@ -66,8 +77,19 @@ def main(argv):
                devices=[], telemetry=dict(src["telemetry"], samples=[], module_flags=[]))
     doc["settings"] = dict(src["settings"], device=devices[0])
     doc["device"] = dict(src["device"], ordinal=devices[0], count=gpus)
-    if os.environ.get("FAKE_HOST"):
-        doc["host"] = dict(src["host"], hostname=os.environ["FAKE_HOST"])
+    node, task = os.environ.get("SLURMD_NODENAME"), os.environ.get("SLURM_LOCALID", "0")
+    if node:
+        doc["host"] = dict(src["host"], hostname=node)
+        doc["device"]["pci_bus_id"] = f"0000:{0x41 + int(task):02x}:00.0"
+        doc["environment"] = dict(src["environment"], CUDA_VISIBLE_DEVICES=task,
+                                  SLURM_JOB_ID=os.environ.get("SLURM_JOB_ID"))
+    half = os.environ.get("FAKE_HALF_LINK") == f"{node}:{task}"
+    if half:
+        doc["device"]["pcie_link"] = dict(src["device"]["pcie_link"], width=8)
+        src = dict(src, results=[slowed(r) if r["module"] == "memcpy" and
+                                 r["case"].startswith(("h2d/", "d2h/")) and
+                                 (r["params"].get("size") or 0) >= 1 << 20 else r
+                                 for r in src["results"]])
     tag = len(devices) > 1
     for m in COMMANDS if command == "all" else [command]:
         for dev in [None] if m == "node" else devices:
