@@ -210,18 +210,25 @@ def test_sweep_over_a_four_task_array_makes_the_points_of_one_run(slurm):
                    "env": {"HSA_XNACK": ["0", "1"]},
                    "variants": [["--reps", str(n)] for n in (2, 3, 4, 5, 6)]}, f)
     runs = {}
-    for name, array in (("one", []), ("array", ["--array=0-3"])):
+    p = subprocess.run([hmb.PY, str(hmb.ROOT / "scripts" / "hmb_sweep.py"), "--hipmembench",
+                        str(hmb.BIN), matrix, os.path.join(d, "one")], capture_output=True,
+                       text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    p = sbatch(env, "--wait", "--array=0-3", f"--output={d}/array-%a.log",
+               f"--export=ALL,HMB={hmb.BIN},HMB_MATRIX={matrix},HMB_RESULTS={d}/array",
+               TEMPLATES / "hipmembench-sweep.sbatch")
+    assert p.returncode == 0, p.stdout + p.stderr + logs(d)
+    for name in ("one", "array"):
         out = os.path.join(d, name)
-        p = sbatch(env, "--wait", *array, f"--output={d}/{name}-%a.log",
-                   f"--export=ALL,HMB={hmb.BIN},HMB_MATRIX={matrix},HMB_RESULTS={out}",
-                   TEMPLATES / "hipmembench-sweep.sbatch")
-        assert p.returncode == 0, p.stdout + p.stderr + logs(d)
         manifests = [n for n in os.listdir(out) if n.startswith("manifest")]
         points = []
         for m in manifests:
             with open(os.path.join(out, m)) as f:
                 points += [(e["id"], e["args"], e["env"], e["status"]) for e in json.load(f)["points"]]
         runs[name] = (sorted(os.listdir(os.path.join(out, "points"))), sorted(points), manifests)
+    with open(f"{d}/array-0.log") as f:
+        text = f.read()
+        assert "points done" in text and "of 10 points" not in text  # its share only
     assert len(runs["one"][0]) == 10 and runs["one"][0] == runs["array"][0]
     assert runs["one"][1] == runs["array"][1]
     assert sorted(runs["array"][2]) == [f"manifest-shard-{k}-of-4.json" for k in range(4)]
