@@ -38,6 +38,19 @@ static void file_value(const char *path, const char *key, char sep, char *out, s
 	fclose(f);
 }
 
+static int read_int_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int v = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1 || v < 0)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
 static int count_numa_nodes(void)
 {
 	DIR *d = opendir("/sys/devices/system/node");
@@ -89,4 +102,5 @@ void hmb_host_probe(struct hmb_host *h)
 	if (sysinfo(&si) == 0)
 		h->memory_bytes = (size_t)si.totalram * si.mem_unit;
 	read_thp(h->thp, sizeof(h->thp));
+	h->numa_balancing = read_int_file("/proc/sys/kernel/numa_balancing");
 }

@@ -10,6 +10,7 @@
 
 #include "device.h"
 #include "host.h"
+#include "numa_place.h"
 #include "options.h"
 #include "record.h"
 #include "telemetry.h"
@@ -43,6 +44,8 @@ struct hmb_report {
 	struct hmb_telemetry telemetry; /* GPU state before and after each module */
 	struct hmb_module_run runs[520]; /* in the order run */
 	int nruns;
+	struct hmb_where where;         /* where this process and its memory were */
+	int have_where;
 	char *device_json[16];          /* all: each GPU's device object, from the modules' documents */
 	int ndevice_json;
 };
