@@ -9,10 +9,17 @@ MATRIX.json says what to run and what to vary; every combination is a point:
     "args": ["--sizes", "4K:1G:x4"],           options for every point
     "env": {"HSA_XNACK": ["0", "1"]},          environment variables to vary
     "devices": [0, 1],                         --device values to vary
-    "numa": [0, 1],                            NUMA nodes: numactl --cpunodebind=N --membind=N
+    "numa": [0, 1],                            NUMA nodes: numactl --cpunodebind=N --membind=N;
+                                               "closest": each point's GPU's own node
+    "cpu": ["closest"],                        CPUs: "closest" (the GPU's local CPUs) or a
+                                               list such as "0-7,16-23": taskset -c
     "variants": [["--reps", "5"], ["--reps", "20"]]   extra option sets to vary
   }
-Every key but "command" may be left out; a value of the wrong type, an environment
+"closest" takes the GPU's NUMA node and local CPUs from hipmembench itself (`info`,
+placement), per point's device (0 without "devices"); where they are unknown (no GPU,
+a one-node host) the point runs unbound and the manifest says why. Each point's
+manifest entry says what placement was asked for and what its document found
+(placement: CPUs, memory nodes, the node of a touched page). Every key but "command" may be left out; a value of the wrong type, an environment
 name that is not one, --output in args or variants (the sweep sets it), or a point
 that hipmembench itself refuses (each point is checked first with --dry-run) stops
 the sweep before anything runs, with exit 2 and one line saying what. OUTDIR receives
@@ -68,7 +75,8 @@ import shutil  # noqa: E402
 import subprocess  # noqa: E402
 import time  # noqa: E402
 
-KEYS = {"command", "args", "env", "devices", "numa", "variants"}
+KEYS = {"command", "args", "env", "devices", "numa", "cpu", "variants"}
+CPU_LIST = re.compile(r"\d+(-\d+)?(,\d+(-\d+)?)*\Z")
 ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
@@ -114,9 +122,17 @@ def read_matrix(path):
                 not all(isinstance(v, (str, int, float)) and not isinstance(v, bool) and "\0" not in str(v)
                         for v in values)):
             fail_usage(f"{path}: \"env\": {name} must map to a non-empty list of strings or numbers")
-    for key in ("devices", "numa"):
-        if key in m and (not isinstance(m[key], list) or not m[key] or not all(is_index(v) for v in m[key])):
-            fail_usage(f"{path}: \"{key}\" must be a non-empty list of whole numbers from 0")
+    if "devices" in m and (not isinstance(m["devices"], list) or not m["devices"] or
+                           not all(is_index(v) for v in m["devices"])):
+        fail_usage(f"{path}: \"devices\" must be a non-empty list of whole numbers from 0")
+    if "numa" in m and (not isinstance(m["numa"], list) or not m["numa"] or
+                        not all(is_index(v) or v == "closest" for v in m["numa"])):
+        fail_usage(f"{path}: \"numa\" must be a non-empty list of NUMA nodes (whole numbers from 0) "
+                   "or \"closest\"")
+    if "cpu" in m and (not isinstance(m["cpu"], list) or not m["cpu"] or
+                       not all(isinstance(v, str) and (v == "closest" or CPU_LIST.match(v))
+                               for v in m["cpu"])):
+        fail_usage(f"{path}: \"cpu\" must be a non-empty list of \"closest\" or CPU lists such as \"0-7\"")
     if "variants" in m and (not isinstance(m["variants"], list) or not m["variants"] or
                             not all(is_str_list(v) for v in m["variants"])):
         fail_usage(f"{path}: \"variants\" must be a non-empty list of lists of strings")
@@ -143,9 +159,9 @@ def points(m):
     env_names = sorted(m.get("env", {}))
     env_values = [m["env"][n] for n in env_names]
     out = []
-    for envs, dev, numa, (vi, variant) in itertools.product(
+    for envs, dev, numa, cpu, (vi, variant) in itertools.product(
             itertools.product(*env_values) if env_names else [()],
-            m.get("devices", [None]), m.get("numa", [None]),
+            m.get("devices", [None]), m.get("numa", [None]), m.get("cpu", [None]),
             list(enumerate(m.get("variants", [[]])))):
         env = {n: str(v) for n, v in zip(env_names, envs)}
         parts = [f"{n}={v}" for n, v in env.items()]
@@ -153,6 +169,8 @@ def points(m):
             parts.append(f"dev{dev}")
         if numa is not None:
             parts.append(f"numa{numa}")
+        if cpu is not None:
+            parts.append(f"cpu{cpu}")
         if "variants" in m:
             parts.append(f"v{vi}")
         pid = f"p{len(out):03d}" + ("-" + "-".join(parts) if parts else "")
@@ -160,7 +178,7 @@ def points(m):
         args = list(m.get("args", [])) + [str(a) for a in variant]
         if dev is not None:
             args = ["--device", str(dev)] + args
-        out.append({"id": pid, "env": env, "device": dev, "numa": numa, "args": args})
+        out.append({"id": pid, "env": env, "device": dev, "numa": numa, "cpu": cpu, "args": args})
     return out
 
 
@@ -334,6 +352,48 @@ def merge(doc, part, module, devices, rc, tag_device):
     return doc
 
 
+def gpu_locality(hipmembench, device, env, cache={}):
+    """(NUMA node, local CPUs) of a GPU as hipmembench reads them (info's placement),
+    or (None, None, why)."""
+    if device not in cache:
+        r = subprocess.run([hipmembench, "--device", str(device), "--format", "json", "--output", "-",
+                            "info"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        try:
+            pl = json.loads(r.stdout).get("placement") or {}
+        except (ValueError, AttributeError):
+            pl = {}
+        why = (r.stderr.decode("utf-8", "replace").strip().splitlines() or [f"info exited {r.returncode}"])[0]
+        cache[device] = (pl.get("gpu_numa_node"), pl.get("gpu_local_cpus") or None, why)
+    return cache[device]
+
+
+def binding(a, p, numactl, env):
+    """The command prefix that places a point as its matrix asks, and what was asked
+    (or why it could not be)."""
+    numa, cpu, asked = p["numa"], p["cpu"], {}
+    if "closest" in (numa, cpu):
+        node, cpus, why = gpu_locality(a.hipmembench, p["device"] or 0, env)
+        if numa == "closest":
+            numa = node
+            if node is None:
+                asked["numa"] = f"closest: the GPU's NUMA node is unknown ({why}): unbound"
+        if cpu == "closest":
+            cpu = cpus
+            if cpus is None:
+                asked["cpu"] = f"closest: the GPU's local CPUs are unknown ({why}): unbound"
+    prefix = []
+    if numa is not None:
+        if numactl:
+            prefix = [numactl, f"--cpunodebind={numa}", f"--membind={numa}"]
+            asked["numa"] = numa
+        else:
+            asked["numa"] = f"{numa}: numactl not found, ran unbound"
+    if cpu is not None:
+        prefix += [shutil.which("taskset") or "taskset", "-c", cpu]
+        asked["cpu"] = cpu
+    return prefix, asked
+
+
 def run_child(cmd, env, log_path, append=False):
     global child
     with open(log_path, "a" if append else "w") as log:
@@ -452,13 +512,10 @@ def main(argv):
             entry["status"] = "done"
             entry["resumed"] = "complete from an earlier run: not run again"
             continue
-        prefix = []
-        if p["numa"] is not None:
-            if numactl:
-                prefix = [numactl, f"--cpunodebind={p['numa']}", f"--membind={p['numa']}"]
-            else:
-                entry["numa_binding"] = "unavailable: numactl not found, ran unbound"
         env = dict(os.environ, **p["env"])
+        prefix, asked = binding(a, p, numactl, env)
+        if asked:
+            entry["placement_asked"] = asked
         cmd = prefix + [a.hipmembench, "--output", doc_path] + p["args"] + [command]
         entry["command_line"] = cmd
         entry["started"] = now_utc()
@@ -473,6 +530,10 @@ def main(argv):
         entry["finished"] = now_utc()
         entry["exit_status"] = rc
         doc = load_document(doc_path)
+        if doc is not None and isinstance(doc.get("placement"), dict):
+            entry["placement_found"] = {k: doc["placement"].get(k) for k in
+                                        ("cpus_allowed", "cpus_numa_nodes", "mems_allowed",
+                                         "page_node", "gpu_numa_node")}
         if stop_signal:
             entry["status"] = "interrupted"
         elif rc == 0 and doc is not None and doc.get("complete") is True:

@@ -10,7 +10,8 @@ it as hipmembench ends: that module's run recorded with exit status 143, the doc
 marked interrupted. Under Slurm the host is the node's name (SLURMD_NODENAME) and
 each task's GPU has its own PCI bus id (from SLURM_LOCALID); FAKE_HALF_LINK=NODE:TASK
 gives that task's GPU a link trained at x8, its large host<->device copies at half
-speed."""
+speed. `info` says GPU N is on NUMA node N with local CPUs the N-th of
+FAKE_LOCAL_CPUS ("0|1": GPU 0 has CPU 0, GPU 1 CPU 1)."""
 import json
 import os
 import signal
@@ -61,7 +62,13 @@ def stopped(out, doc, module, dev, isolated):
 def main(argv):
     if "--dry-run" in argv:
         os.execv(os.environ["FAKE_HMB_REAL"], [os.environ["FAKE_HMB_REAL"]] + argv[1:])
-    command = [a for a in argv if a in COMMANDS + ["all"]][-1]
+    command = [a for a in argv if a in COMMANDS + ["all", "info"]][-1]
+    if command == "info":
+        dev = int(option(argv, "--device", "0"))
+        cpus = os.environ.get("FAKE_LOCAL_CPUS", "").split("|")
+        print(json.dumps({"tool": {"name": "hipmembench"}, "placement": {
+            "gpu_numa_node": dev, "gpu_local_cpus": cpus[dev] if dev < len(cpus) else None}}))
+        return 0
     out = option(argv, "--output")
     gpus = int(os.environ.get("FAKE_GPUS", "2"))
     listed = option(argv, "--devices")

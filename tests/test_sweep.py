@@ -6,6 +6,7 @@ that together make the points of one run."""
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import time
@@ -165,3 +166,47 @@ def test_array_task_from_slurm_and_bad_shard(tmp_path):
     assert p.returncode == 0 and [line.split()[0][:4] for line in p.stdout.splitlines()] == ["p001", "p003"]
     p = sweep(matrix, tmp_path / "s", "--shard", "4/4")
     assert p.returncode == 2 and p.stderr.count("\n") == 1 and "shard 4 of 4" in p.stderr
+
+
+def test_closest_placement_per_gpu_asked_and_found(tmp_path):
+    """cpu and numa "closest" follow each point's GPU (not crossed with every
+    device); the manifest says what was asked and what the document found."""
+    matrix = tmp_path / "matrix.json"
+    matrix.write_text(json.dumps({"command": "memcpy", "args": ["--dry-run", "--quick"],
+                                  "devices": [0, 1], "numa": ["closest"], "cpu": ["closest"]}))
+    cpus = sorted(os.sched_getaffinity(0))
+    local = f"{cpus[0]}|{cpus[-1]}"
+    env = dict(os.environ, FAKE_HMB_REAL=str(hmb.BIN), FAKE_LOCAL_CPUS=local)
+    p = subprocess.run([hmb.PY, SWEEP, "--hipmembench", FAKE, str(matrix), str(tmp_path / "s")],
+                       env=env, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    pts = json.loads((tmp_path / "s" / "manifest.json").read_text())["points"]
+    assert len(pts) == 2
+    for dev, pt in enumerate(pts):
+        want = local.split("|")[dev]
+        assert pt["placement_asked"]["cpu"] == want
+        assert pt["placement_found"]["cpus_allowed"] == want  # read back by hipmembench
+        if shutil.which("numactl"):
+            assert pt["placement_asked"]["numa"] == dev
+        else:
+            assert pt["placement_asked"]["numa"] == f"{dev}: numactl not found, ran unbound"
+        doc = hmbdoc.assert_valid(tmp_path / "s" / pt["json"])
+        assert doc["placement"]["cpus_allowed"] == want
+
+
+def test_closest_unknown_without_gpu_runs_unbound_saying_why(tmp_path):
+    matrix = tmp_path / "matrix.json"
+    matrix.write_text(json.dumps({"command": "memcpy", "args": ["--dry-run"], "numa": ["closest"]}))
+    p = sweep(matrix, tmp_path / "s")
+    assert p.returncode == 0, p.stderr
+    pt = json.loads((tmp_path / "s" / "manifest.json").read_text())["points"][0]
+    assert pt["placement_asked"]["numa"].startswith("closest: the GPU's NUMA node is unknown (")
+
+
+@pytest.mark.parametrize("bad", [{"numa": ["near"]}, {"cpu": ["0-"]}, {"cpu": []}])
+def test_bad_placement_refused_in_one_line(tmp_path, bad):
+    matrix = tmp_path / "matrix.json"
+    matrix.write_text(json.dumps(dict({"command": "memcpy"}, **bad)))
+    p = sweep(matrix, tmp_path / "s")
+    assert p.returncode == 2 and p.stderr.count("\n") == 1, p.stderr
+    assert "Traceback" not in p.stderr
