@@ -111,11 +111,12 @@ def gpus_of(path, doc):
     for dev in sorted({d for d, _ in figures}, key=lambda d: (d is None, d)):
         d = devices.get(dev) or main
         link = d.get("pcie_link") or {}
+        mine = placement if dev == main.get("ordinal") else {}  # the process placed for its GPU
         samples = tel.get(dev, [])
         clocks = [s["sm_clock_mhz"] for s in samples if isinstance(s.get("sm_clock_mhz"), (int, float))]
         out.append({
             "file": path, "host": host.get("hostname"), "gpu": dev, "pci_bus_id": d.get("pci_bus_id"),
-            "model": d.get("name"), "numa_node": d.get("numa_node"),
+            "model": d.get("name"), "numa_node": mine.get("gpu_numa_node"),
             "figures": {n: v for (g, n), (_, v) in figures.items() if g == dev},
             "link": {k: link.get(k) for k in ("generation", "width", "max_generation", "max_width")},
             "link_low_in_run": list(dict.fromkeys(f"x{s['pcie_width']} of x{s['pcie_max_width']} after {s['module']}"
@@ -126,7 +127,7 @@ def gpus_of(path, doc):
                                             f"{s['module']}" for s in samples if s.get("throttled") is True)),
             "sm_clock_mhz": statistics.median(clocks) if clocks else None,
             "numa_balancing": host.get("numa_balancing"),
-            "placement": (placement.get("devices") or {}).get(str(dev), placement) or None,
+            "placement": {k: mine.get(k) for k in ("cpus_numa_nodes", "mems_allowed", "page_node")},
         })
     return out
 
@@ -155,13 +156,15 @@ def reasons(g, headline, peers):
     if "host" in kinds:
         if g["numa_balancing"] not in (None, 0, False):
             why.append("NUMA balancing on (kernel.numa_balancing)")
-        pl = g["placement"] or {}
-        node = g["numa_node"] if g["numa_node"] is not None else pl.get("gpu_numa_node")
-        for key, what in (("mems_allowed", "host memory"), ("cpus_numa_nodes", "process")):
-            nodes = pl.get(key)
-            if isinstance(node, int) and node >= 0 and isinstance(nodes, list) and nodes and \
-                    node not in nodes:
-                why.append(f"{what} on NUMA node {','.join(map(str, nodes))}, the GPU on node {node}")
+        pl, node = g["placement"], g["numa_node"]
+        if isinstance(node, int):
+            for key, what in (("mems_allowed", "host memory"), ("cpus_numa_nodes", "process")):
+                nodes = pl.get(key)
+                if isinstance(nodes, list) and nodes and node not in nodes:
+                    why.append(f"{what} on NUMA node {','.join(map(str, nodes))}, the GPU on node {node}")
+            if isinstance(pl.get("page_node"), int) and pl["page_node"] != node and \
+                    node in (pl.get("mems_allowed") or [node]):
+                why.append(f"a page it touched landed on NUMA node {pl['page_node']}, the GPU on node {node}")
     return why or ["nothing in the metadata: look at the figures themselves"]
 
 

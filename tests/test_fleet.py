@@ -122,3 +122,25 @@ def test_bad_input_one_line_exit_2(tmp_path):
         p = fleet(*args)
         assert p.returncode == 2 and p.stderr.count("\n") == 1, p.stderr
         assert "Traceback" not in p.stderr
+
+
+def test_gpu_with_host_memory_on_the_far_numa_node(tmp_path):
+    docs = nodes(H100, 8, tmp_path)
+    for d in docs:
+        d["placement"] = {"gpu_numa_node": 0, "gpu_local_cpus": "0-15", "cpus_allowed": "0-15",
+                          "cpus_numa_nodes": [0], "mems_allowed": [0], "memory_policy": "bind",
+                          "memory_policy_nodes": [0], "page_node": 0}
+        d["host"]["numa_balancing"] = 0
+    far = docs[4]  # node05: memory bound to node 1, NUMA balancing on
+    far["placement"].update(mems_allowed=[1], memory_policy_nodes=[1], page_node=1)
+    far["host"]["numa_balancing"] = 1
+    for r in far["results"]:
+        if r["case"] == "h2d/pageable/async" and r["params"]["size"] >= 1 << 20:
+            scale(r, 1.3)
+    write(docs, tmp_path / "fleet")
+    p = fleet(tmp_path / "fleet")
+    summary = json.loads((tmp_path / "fleet" / "fleet-summary.json").read_text())
+    odd = [(f["figure"], x["host"], x["likely_reasons"]) for f in summary["figures"] for x in f["outliers"]]
+    assert p.returncode == 1 and odd == [("h2d pageable GB/s", "node05", [
+        "NUMA balancing on (kernel.numa_balancing)",
+        "host memory on NUMA node 1, the GPU on node 0"])], odd
