@@ -406,9 +406,13 @@ def run_child(cmd, env, log_path, append=False):
 def resume_point(a, p, command, plan, doc_path, doc, prefix, entry, env, log_path):
     """Run what doc lacks, module by module, merging each into doc_path as it ends.
     The worst exit status, or None when doc cannot be resumed this way."""
-    todo = missing_work(doc, plan, p["args"])
+    todo = missing_work(doc, plan, p["args"]) if plan else None
     if todo is None:
         return None
+    if not todo:  # every module finished: the run stopped before its last write
+        doc.update(complete=True, interrupted=False)
+        write_json_atomic(doc_path, doc)
+        return 0
     tag_device = any("device" in (r.get("params") or {}) for r in doc["results"]) or \
         (option_value(p["args"], "--devices") not in (None, "all") and
          "," in option_value(p["args"], "--devices"))

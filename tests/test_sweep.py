@@ -210,3 +210,20 @@ def test_bad_placement_refused_in_one_line(tmp_path, bad):
     p = sweep(matrix, tmp_path / "s")
     assert p.returncode == 2 and p.stderr.count("\n") == 1, p.stderr
     assert "Traceback" not in p.stderr
+
+
+def test_point_stopped_after_its_last_module_runs_nothing_again(tmp_path):
+    matrix = tmp_path / "matrix.json"
+    matrix.write_text(json.dumps({"command": "all"}))
+    out, log = tmp_path / "sweep", tmp_path / "ran.log"
+    env = dict(os.environ, FAKE_HMB_REAL=str(hmb.BIN), FAKE_LOG=str(log))
+    cmd = [hmb.PY, SWEEP, "--hipmembench", FAKE, str(matrix), str(out)]
+    assert subprocess.run(cmd, env=env, capture_output=True, timeout=120).returncode == 0
+    doc_path = next((out / "points").glob("*.json"))
+    doc = json.loads(doc_path.read_text())
+    doc["complete"] = False  # killed between its last module and its last write
+    doc_path.write_text(json.dumps(doc))
+    log.write_text("")
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert log.read_text() == "" and hmbdoc.load(doc_path)["complete"]
