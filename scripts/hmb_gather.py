@@ -8,8 +8,8 @@ Slurm array job, or of a sweep split over one: its shards' points together), wri
 DIR/index.json (one entry per run: file, host, device, complete, interrupted, failed
 and why, counts of ok/failed/unsupported/skipped results; sweep manifests and fleet
 summaries are not runs) and DIR/comparison.txt (`hipmembench compare BASE
-OTHERS...`; the base is --base or the first good file by name), and prints the index as a table. A run
-failed when its document says it did not finish ("complete": false: interrupted,
+OTHERS...`; the base is --base or the first good file by name), and prints the
+index as a table. A run failed when its document says it did not finish ("complete": false: interrupted,
 or stopped by an error) or when it measured without a device (no GPU found); a dry
 run needs no device. Failed runs and files that are not hipmembench documents are
 listed as such and left out of the comparison.

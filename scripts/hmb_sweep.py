@@ -19,7 +19,9 @@ MATRIX.json says what to run and what to vary; every combination is a point:
 placement), per point's device (0 without "devices"); where they are unknown (no GPU,
 a one-node host) the point runs unbound and the manifest says why. Each point's
 manifest entry says what placement was asked for and what its document found
-(placement: CPUs, memory nodes, the node of a touched page). Every key but "command" may be left out; a value of the wrong type, an environment
+(placement: CPUs, memory nodes, the node of a touched page).
+
+Every key but "command" may be left out; a value of the wrong type, an environment
 name that is not one, --output in args or variants (the sweep sets it), or a point
 that hipmembench itself refuses (each point is checked first with --dry-run) stops
 the sweep before anything runs, with exit 2 and one line saying what. OUTDIR receives
@@ -232,11 +234,11 @@ def shard_of(arg):
     return k, n
 
 
-def option_value(args, long, short=None):
-    """The value of the last --long V / --long=V / -s V in args, or None."""
+def option_value(args, long):
+    """The value of the last --long V or --long=V in args, or None."""
     v = None
     for i, a in enumerate(args):
-        if a in (long, short) and i + 1 < len(args):
+        if a == long and i + 1 < len(args):
             v = args[i + 1]
         elif a.startswith(long + "="):
             v = a.split("=", 1)[1]
@@ -307,20 +309,16 @@ def merge(doc, part, module, devices, rc, tag_device):
         if r.get("device") is None and devices and len(devices) == 1 and module != "node":
             r["device"] = devices[0]
         new_runs.append(r)
-    redone = {(r["module"], r["device"]) for r in new_runs} | {(module, None)} \
-        if devices is None else {(module, d) for d in devices}
+    # what part replaces: the module on devices, or the whole module
+    redone = {(module, d) for d in devices} if devices is not None else None
     kept_runs = [dict(r, measured_utc=r.get("measured_utc", doc.get("started_utc")))
                  for r in doc["module_runs"]
-                 if (r["module"], r["device"]) not in redone and
-                 not (devices is None and r["module"] == module)]
-    units = {}
-    for r in kept_runs + new_runs:
-        units.setdefault(r["module"], []).append((r["module"], r["device"]))
+                 if r["module"] != module or (redone and (r["module"], r["device"]) not in redone)]
     old_units = {}
     for r in doc["module_runs"]:
         old_units.setdefault(r["module"], []).append((r["module"], r["device"]))
     kept = [r for r in doc["results"] if r.get("module") != module or
-            (devices is not None and record_unit(r, old_units) not in redone)]
+            (redone and record_unit(r, old_units) not in redone)]
     added = part.get("results", [])
     if tag_device and devices and len(devices) == 1:
         added = [dict(r, params=dict(r.get("params") or {}, device=devices[0])) for r in added]
@@ -413,9 +411,9 @@ def resume_point(a, p, command, plan, doc_path, doc, prefix, entry, env, log_pat
         doc.update(complete=True, interrupted=False)
         write_json_atomic(doc_path, doc)
         return 0
-    tag_device = any("device" in (r.get("params") or {}) for r in doc["results"]) or \
-        (option_value(p["args"], "--devices") not in (None, "all") and
-         "," in option_value(p["args"], "--devices"))
+    # records name their GPU where the point measures several
+    listed = option_value(p["args"], "--devices") or ""
+    tag_device = "," in listed or any("device" in (r.get("params") or {}) for r in doc["results"])
     part_path = doc_path[:-len(".json")] + ".part"
     worst = 0
     entry["resumed"] = f"from {doc.get('started_utc')}: " + \

@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
-"""fakegpu.py - stands in for hipmembench on a GPU, for the sweep and fleet tests on
-machines without one: a dry run goes to the real binary (FAKE_HMB_REAL); anything
-else replays, module by module and GPU by GPU, the records of a committed document
-(FAKE_FROM, default results/nvidia-h100-pcie/all.json) into --output, written after
-each module as hipmembench's checkpoints are. FAKE_GPUS GPUs (2) are visible;
-FAKE_LOG gets one line "MODULE DEVICE" as each starts; FAKE_HANG=MODULE:DEVICE
-hangs there (for a test to kill it) with half its records written (before its line); SIGTERM then ends
-it as hipmembench ends: that module's run recorded with exit status 143, the document
-marked interrupted. Under Slurm the host is the node's name (SLURMD_NODENAME) and
-each task's GPU has its own PCI bus id (from SLURM_LOCALID); FAKE_HALF_LINK=NODE:TASK
-gives that task's GPU a link trained at x8, its large host<->device copies at half
-speed. `info` says GPU N is on NUMA node N with local CPUs the N-th of
-FAKE_LOCAL_CPUS ("0|1": GPU 0 has CPU 0, GPU 1 CPU 1)."""
+"""fakegpu.py - stands in for hipmembench on a GPU, for the sweep, fleet and Slurm
+tests on machines without one: a dry run goes to the real binary (FAKE_HMB_REAL);
+anything else replays, module by module and GPU by GPU, the records of a committed
+document (FAKE_FROM, default results/nvidia-h100-pcie/all.json) into --output,
+written after each module as hipmembench's checkpoints are.
+
+FAKE_GPUS GPUs (2) are visible. FAKE_LOG gets one line "MODULE DEVICE" as each
+starts. FAKE_HANG=MODULE:DEVICE hangs there (for a test to kill it) with half its
+records written (before its line); SIGTERM then ends it as hipmembench ends: that
+module's run recorded with exit status 143, the document marked interrupted. Under
+Slurm the host is the node's name (SLURMD_NODENAME) and each task's GPU has its own
+PCI bus id (from SLURM_LOCALID); FAKE_HALF_LINK=NODE:TASK gives that task's GPU a
+link trained at x8, its large host<->device copies at half speed. `info` says GPU N
+is on NUMA node N with local CPUs the N-th of FAKE_LOCAL_CPUS ("0|1": GPU 0 has
+CPU 0, GPU 1 CPU 1)."""
 import json
 import os
 import signal
