@@ -20,7 +20,7 @@ import pytest
 import hmb
 import hmbdoc
 
-TOOLS = ("munged", "slurmctld", "slurmd", "sbatch", "sinfo", "scontrol")
+TOOLS = ("munged", "slurmctld", "slurmd", "sbatch", "sinfo", "scontrol", "squeue", "scancel")
 PATH = os.environ.get("PATH", "") + ":/usr/sbin"
 
 CONF = """ClusterName=hmbtest
@@ -129,6 +129,17 @@ def slurm():
             timeout=30).stdout.split().count("idle") == len(NODES), 60)
         yield d, env
     finally:
+        # jobs a failed test left running first, so that none outlives the cluster
+        try:
+            jobs = subprocess.run(["squeue", "-h", "-o", "%A"], env=env, capture_output=True,
+                                  text=True, timeout=30).stdout.split()
+            if jobs:
+                subprocess.run(["scancel", *jobs], env=env, capture_output=True, timeout=30)
+                wait_for("the jobs to end", lambda: not subprocess.run(
+                    ["squeue", "-h"], env=env, capture_output=True, text=True,
+                    timeout=30).stdout.strip(), 30)
+        except (AssertionError, OSError, subprocess.SubprocessError):
+            pass  # the daemons stop below all the same
         subprocess.run(["scontrol", "shutdown"], env=env, capture_output=True, timeout=30)
         for pidfile in [f"slurmd-{n}.pid" for n in NODES] + ["slurmctld.pid", "munged.pid"]:
             stop(os.path.join(d, pidfile))
