@@ -4,11 +4,12 @@
 usage: hmb_gather.py DIR [DIR ...] [--base FILE] [--threshold PCT] [--hipmembench PATH]
 
 Finds every hipmembench document under the folders (e.g. the RESULTS folder of a
-Slurm array job), writes DIR/index.json (one entry per run: file, host, device,
-complete, interrupted, failed and why, counts of ok/failed/unsupported/skipped
-results) and DIR/comparison.txt (`hipmembench compare BASE OTHERS...`; the base is
---base or the first good file by name), and prints the index as a table. A run
-failed when its document says it did not finish ("complete": false: interrupted,
+Slurm array job, or of a sweep split over one: its shards' points together), writes
+DIR/index.json (one entry per run: file, host, device, complete, interrupted, failed
+and why, counts of ok/failed/unsupported/skipped results; sweep manifests and fleet
+summaries are not runs) and DIR/comparison.txt (`hipmembench compare BASE
+OTHERS...`; the base is --base or the first good file by name), and prints the
+index as a table. A run failed when its document says it did not finish ("complete": false: interrupted,
 or stopped by an error) or when it measured without a device (no GPU found); a dry
 run needs no device. Failed runs and files that are not hipmembench documents are
 listed as such and left out of the comparison.
@@ -60,14 +61,17 @@ def main(argv):
     for d in a.dirs:
         for root, _, names in os.walk(d):
             files += [os.path.join(root, n) for n in names
-                      if n.endswith(".json") and n not in ("index.json", "manifest.json")]
+                      if n.endswith(".json") and n not in ("index.json", "fleet-summary.json")
+                      and not n.startswith("manifest")]
     files.sort()
     index = [summarize(f) for f in files]
     valid = [e["file"] for e in index if e["valid"] and not e["failed"]]
     failed = [e for e in index if e["valid"] and e["failed"]]
     out_dir = a.dirs[0]
-    with open(os.path.join(out_dir, "index.json"), "w") as f:
+    index_path = os.path.join(out_dir, "index.json")
+    with open(f"{index_path}.tmp.{os.getpid()}", "w") as f:
         json.dump({"runs": index}, f, indent=1)
+    os.replace(f"{index_path}.tmp.{os.getpid()}", index_path)
     for e in index:
         if not e["valid"]:
             print(f"{e['file']}: left out: {e['problem']}")
@@ -93,8 +97,10 @@ def main(argv):
     cmd = [a.hipmembench, "compare", base] + others
     if a.threshold:
         cmd += ["--threshold", a.threshold]
-    with open(os.path.join(out_dir, "comparison.txt"), "w") as f:
+    comparison = os.path.join(out_dir, "comparison.txt")
+    with open(f"{comparison}.tmp.{os.getpid()}", "w") as f:
         rc = subprocess.call(cmd, stdout=f)
+    os.replace(f"{comparison}.tmp.{os.getpid()}", comparison)
     print(f"comparison of {len(others) + 1} runs against {base}: "
           f"{os.path.join(out_dir, 'comparison.txt')} (exit {rc})")
     return max(rc, 1) if failed else rc

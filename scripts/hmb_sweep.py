@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """hmb_sweep.py - run hipmembench over a matrix of settings, one JSON per point.
 
-usage: hmb_sweep.py MATRIX.json OUTDIR [--hipmembench PATH] [--dry-run]
+usage: hmb_sweep.py MATRIX.json OUTDIR [--hipmembench PATH] [--shard K/N] [--dry-run]
 
 MATRIX.json says what to run and what to vary; every combination is a point:
   {
@@ -9,9 +9,18 @@ MATRIX.json says what to run and what to vary; every combination is a point:
     "args": ["--sizes", "4K:1G:x4"],           options for every point
     "env": {"HSA_XNACK": ["0", "1"]},          environment variables to vary
     "devices": [0, 1],                         --device values to vary
-    "numa": [0, 1],                            NUMA nodes: numactl --cpunodebind=N --membind=N
+    "numa": [0, 1],                            NUMA nodes: numactl --cpunodebind=N --membind=N;
+                                               "closest": each point's GPU's own node
+    "cpu": ["closest"],                        CPUs: "closest" (the GPU's local CPUs) or a
+                                               list such as "0-7,16-23": taskset -c
     "variants": [["--reps", "5"], ["--reps", "20"]]   extra option sets to vary
   }
+"closest" takes the GPU's NUMA node and local CPUs from hipmembench itself (`info`,
+placement), per point's device (0 without "devices"); where they are unknown (no GPU,
+a one-node host) the point runs unbound and the manifest says why. Each point's
+manifest entry says what placement was asked for and what its document found
+(placement: CPUs, memory nodes, the node of a touched page).
+
 Every key but "command" may be left out; a value of the wrong type, an environment
 name that is not one, --output in args or variants (the sweep sets it), or a point
 that hipmembench itself refuses (each point is checked first with --dry-run) stops
@@ -21,11 +30,21 @@ manifest.json (the matrix, and for every point its command line, environment, st
 exit status and times).
 
 Restartable: a point whose document is complete is not run again, so a batch job that
-hit its time limit goes on where it stopped when it is submitted again. On SIGTERM or
+hit its time limit goes on where it stopped when it is submitted again. A point of
+`all` (or of a module with --devices) that stopped part-way keeps the modules it
+finished, on each GPU: only the rest run again, each as its own hipmembench run, merged
+into the point's document as it ends (module_runs[].measured_utc says when each was
+measured, "resumed" lists the runs). On SIGTERM or
 SIGINT the running point is stopped (hipmembench keeps what it measured, marked
 interrupted) and the manifest is written before exiting. --dry-run lists the points.
 Where "numa" is given but numactl is missing, points run unbound and the manifest says
-so. Exit status: 0 every point done, 1 a point failed, 2 bad matrix, 130/143 stopped.
+so.
+
+Shards: --shard K/N (0 <= K < N) runs every N-th point from the K-th; inside a Slurm
+job array it is taken from SLURM_ARRAY_TASK_ID, _MIN, _STEP and _COUNT, so
+`sbatch --array=0-3` splits the sweep in four. Shards share OUTDIR: each writes its own
+points and manifest-shard-K-of-N.json; together they hold the points of one run.
+Exit status: 0 every point done, 1 a point failed, 2 bad matrix, 130/143 stopped.
 """
 import signal
 import sys
@@ -49,6 +68,7 @@ signal.signal(signal.SIGTERM, on_signal)
 signal.signal(signal.SIGINT, on_signal)
 
 import argparse  # noqa: E402
+import glob  # noqa: E402
 import itertools  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
@@ -57,7 +77,8 @@ import shutil  # noqa: E402
 import subprocess  # noqa: E402
 import time  # noqa: E402
 
-KEYS = {"command", "args", "env", "devices", "numa", "variants"}
+KEYS = {"command", "args", "env", "devices", "numa", "cpu", "variants"}
+CPU_LIST = re.compile(r"\d+(-\d+)?(,\d+(-\d+)?)*\Z")
 ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
@@ -103,9 +124,17 @@ def read_matrix(path):
                 not all(isinstance(v, (str, int, float)) and not isinstance(v, bool) and "\0" not in str(v)
                         for v in values)):
             fail_usage(f"{path}: \"env\": {name} must map to a non-empty list of strings or numbers")
-    for key in ("devices", "numa"):
-        if key in m and (not isinstance(m[key], list) or not m[key] or not all(is_index(v) for v in m[key])):
-            fail_usage(f"{path}: \"{key}\" must be a non-empty list of whole numbers from 0")
+    if "devices" in m and (not isinstance(m["devices"], list) or not m["devices"] or
+                           not all(is_index(v) for v in m["devices"])):
+        fail_usage(f"{path}: \"devices\" must be a non-empty list of whole numbers from 0")
+    if "numa" in m and (not isinstance(m["numa"], list) or not m["numa"] or
+                        not all(is_index(v) or v == "closest" for v in m["numa"])):
+        fail_usage(f"{path}: \"numa\" must be a non-empty list of NUMA nodes (whole numbers from 0) "
+                   "or \"closest\"")
+    if "cpu" in m and (not isinstance(m["cpu"], list) or not m["cpu"] or
+                       not all(isinstance(v, str) and (v == "closest" or CPU_LIST.match(v))
+                               for v in m["cpu"])):
+        fail_usage(f"{path}: \"cpu\" must be a non-empty list of \"closest\" or CPU lists such as \"0-7\"")
     if "variants" in m and (not isinstance(m["variants"], list) or not m["variants"] or
                             not all(is_str_list(v) for v in m["variants"])):
         fail_usage(f"{path}: \"variants\" must be a non-empty list of lists of strings")
@@ -132,9 +161,9 @@ def points(m):
     env_names = sorted(m.get("env", {}))
     env_values = [m["env"][n] for n in env_names]
     out = []
-    for envs, dev, numa, (vi, variant) in itertools.product(
+    for envs, dev, numa, cpu, (vi, variant) in itertools.product(
             itertools.product(*env_values) if env_names else [()],
-            m.get("devices", [None]), m.get("numa", [None]),
+            m.get("devices", [None]), m.get("numa", [None]), m.get("cpu", [None]),
             list(enumerate(m.get("variants", [[]])))):
         env = {n: str(v) for n, v in zip(env_names, envs)}
         parts = [f"{n}={v}" for n, v in env.items()]
@@ -142,6 +171,8 @@ def points(m):
             parts.append(f"dev{dev}")
         if numa is not None:
             parts.append(f"numa{numa}")
+        if cpu is not None:
+            parts.append(f"cpu{cpu}")
         if "variants" in m:
             parts.append(f"v{vi}")
         pid = f"p{len(out):03d}" + ("-" + "-".join(parts) if parts else "")
@@ -149,7 +180,7 @@ def points(m):
         args = list(m.get("args", [])) + [str(a) for a in variant]
         if dev is not None:
             args = ["--device", str(dev)] + args
-        out.append({"id": pid, "env": env, "device": dev, "numa": numa, "args": args})
+        out.append({"id": pid, "env": env, "device": dev, "numa": numa, "cpu": cpu, "args": args})
     return out
 
 
@@ -162,12 +193,267 @@ def write_json_atomic(path, data):
     os.replace(tmp, path)
 
 
-def complete_document(path):
+FINISHED = (0, 1)  # a module process that ran to its end (1: a case of it failed)
+
+
+def now_utc():
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def load_document(path):
+    """The hipmembench document at path, or None."""
     try:
         with open(path) as f:
-            return json.load(f).get("complete") is True
+            d = json.load(f)
     except (OSError, ValueError):
-        return False
+        return None
+    ok = isinstance(d, dict) and isinstance(d.get("tool"), dict) and \
+        d["tool"].get("name") == "hipmembench" and isinstance(d.get("results"), list)
+    return d if ok else None
+
+
+def shard_of(arg):
+    """(K, N) from --shard K/N, else from a Slurm job array, else (0, 1)."""
+    env = os.environ
+    if arg is None and env.get("SLURM_ARRAY_TASK_COUNT"):
+        try:
+            step = int(env.get("SLURM_ARRAY_TASK_STEP", "1")) or 1
+            k = (int(env["SLURM_ARRAY_TASK_ID"]) - int(env.get("SLURM_ARRAY_TASK_MIN", "0"))) // step
+            n = int(env["SLURM_ARRAY_TASK_COUNT"])
+        except ValueError:
+            fail_usage("SLURM_ARRAY_TASK_ID/_MIN/_STEP/_COUNT are not whole numbers")
+    elif arg is None:
+        return 0, 1
+    else:
+        m = re.fullmatch(r"(\d+)/(\d+)", arg)
+        if not m:
+            fail_usage(f"--shard {arg}: expected K/N, e.g. 0/4")
+        k, n = int(m.group(1)), int(m.group(2))
+    if not 0 <= k < n:
+        fail_usage(f"shard {k} of {n}: K must be from 0 to N-1")
+    return k, n
+
+
+def option_value(args, long):
+    """The value of the last --long V or --long=V in args, or None."""
+    v = None
+    for i, a in enumerate(args):
+        if a == long and i + 1 < len(args):
+            v = args[i + 1]
+        elif a.startswith(long + "="):
+            v = a.split("=", 1)[1]
+    return v
+
+
+def without_device_options(args):
+    out, skip = [], False
+    for a in args:
+        if skip:
+            skip = False
+        elif a in ("--devices", "--device", "-d"):
+            skip = True
+        elif not a.startswith(("--devices=", "--device=")):
+            out.append(a)
+    return out
+
+
+def record_unit(r, units_of_module):
+    """The (module, device) unit a record belongs to: its device where it is tagged
+    with one (several GPUs), else the module's one run."""
+    m, params = r.get("module"), r.get("params") or {}
+    units = units_of_module.get(m, [])
+    if "device" in params or len(units) != 1:
+        return (m, params.get("device"))
+    return units[0]
+
+
+def missing_work(doc, plan, args):
+    """What an incomplete document of `all` still lacks: [(module, devices)], where
+    devices None means the module as the point runs it; None when the document
+    cannot be resumed module by module."""
+    runs = doc.get("module_runs")
+    if not runs or any("device" not in r for r in runs):
+        return None  # nothing finished, or written before module_runs named the GPU
+    done = {(r["module"], r["device"]) for r in runs if r.get("exit_status") in FINISHED}
+    listed = option_value(args, "--devices")
+    if listed == "all":
+        count = (doc.get("device") or {}).get("count")
+        every = list(range(count)) if isinstance(count, int) else None
+    elif listed is not None:
+        every = [int(x) for x in listed.split(",")]
+    else:
+        every = None
+    todo = []
+    for m in plan:
+        mine = {dev for (mod, dev) in done if mod == m}
+        if not mine:
+            todo.append((m, None))
+        elif every is not None and None not in mine:
+            rest = [dev for dev in every if dev not in mine]
+            if rest:
+                todo.append((m, rest))
+    return todo
+
+
+def merge(doc, part, module, devices, rc, tag_device):
+    """doc with what part measured of module (on devices) in place of what doc had of
+    it: records, module runs (each saying when it was measured), telemetry."""
+    own = part.get("started_utc")
+    runs = part.get("module_runs") or [{"module": module, "order": 1, "wall_s": 0.0,
+                                          "device": devices[0] if devices else None}]
+    new_runs = []
+    for r in runs:
+        r = dict(r, measured_utc=own)
+        if r.get("exit_status") is None:  # in the part's own process, which the sweep ran
+            r.update(process="own", exit_status=rc)
+        if r.get("device") is None and devices and len(devices) == 1 and module != "node":
+            r["device"] = devices[0]
+        new_runs.append(r)
+    # what part replaces: the module on devices, or the whole module
+    redone = {(module, d) for d in devices} if devices is not None else None
+    kept_runs = [dict(r, measured_utc=r.get("measured_utc", doc.get("started_utc")))
+                 for r in doc["module_runs"]
+                 if r["module"] != module or (redone and (r["module"], r["device"]) not in redone)]
+    old_units = {}
+    for r in doc["module_runs"]:
+        old_units.setdefault(r["module"], []).append((r["module"], r["device"]))
+    kept = [r for r in doc["results"] if r.get("module") != module or
+            (redone and record_unit(r, old_units) not in redone)]
+    added = part.get("results", [])
+    if tag_device and devices and len(devices) == 1:
+        added = [dict(r, params=dict(r.get("params") or {}, device=devices[0])) for r in added]
+    order = {m: i for i, m in enumerate(dict.fromkeys(r["module"] for r in doc["module_runs"] + new_runs))}
+    all_runs = sorted(kept_runs + new_runs, key=lambda r: (order[r["module"]],
+                                                           r["device"] if r["device"] is not None else -1))
+    for i, r in enumerate(all_runs):
+        r["order"] = i + 1
+    doc = dict(doc)
+    doc["module_runs"] = all_runs
+    doc["modules"] = [r["module"] for r in all_runs]
+    doc["results"] = sorted(kept + added, key=lambda r: order.get(r.get("module"), len(order)))
+    tel, ptel = dict(doc.get("telemetry") or {}), part.get("telemetry") or {}
+    finished_before = {r["module"] for r in kept_runs}
+    for key in ("samples", "module_flags"):
+        tel[key] = [x for x in tel.get(key) or [] if x.get("module") != module or
+                    module in finished_before] + list(ptel.get(key) or [])
+    doc["telemetry"] = tel
+    seen = {d.get("ordinal") for d in doc.get("devices") or []}
+    for d in (part.get("devices") or []) + ([part["device"]] if part.get("device") else []):
+        if d.get("ordinal") not in seen:
+            doc.setdefault("devices", []).append(d)
+            seen.add(d.get("ordinal"))
+    if not doc.get("device"):
+        doc["device"] = part.get("device")
+    doc["resumed"] = list(doc.get("resumed") or []) + [{
+        "started_utc": own, "command_line": part.get("command_line"), "module": module,
+        "devices": devices, "complete": part.get("complete") is True, "exit_status": rc}]
+    return doc
+
+
+def gpu_locality(hipmembench, device, env, cache={}):
+    """(NUMA node, local CPUs) of a GPU as hipmembench reads them (info's placement),
+    or (None, None, why)."""
+    if device not in cache:
+        r = subprocess.run([hipmembench, "--device", str(device), "--format", "json", "--output", "-",
+                            "info"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        try:
+            pl = json.loads(r.stdout).get("placement") or {}
+        except (ValueError, AttributeError):
+            pl = {}
+        why = (r.stderr.decode("utf-8", "replace").strip().splitlines() or [f"info exited {r.returncode}"])[0]
+        cache[device] = (pl.get("gpu_numa_node"), pl.get("gpu_local_cpus") or None, why)
+    return cache[device]
+
+
+def binding(a, p, numactl, env):
+    """The command prefix that places a point as its matrix asks, and what was asked
+    (or why it could not be)."""
+    numa, cpu, asked = p["numa"], p["cpu"], {}
+    if "closest" in (numa, cpu):
+        node, cpus, why = gpu_locality(a.hipmembench, p["device"] or 0, env)
+        if numa == "closest":
+            numa = node
+            if node is None:
+                asked["numa"] = f"closest: the GPU's NUMA node is unknown ({why}): unbound"
+        if cpu == "closest":
+            cpu = cpus
+            if cpus is None:
+                asked["cpu"] = f"closest: the GPU's local CPUs are unknown ({why}): unbound"
+    prefix = []
+    if numa is not None:
+        if numactl:
+            prefix = [numactl, f"--cpunodebind={numa}", f"--membind={numa}"]
+            asked["numa"] = numa
+        else:
+            asked["numa"] = f"{numa}: numactl not found, ran unbound"
+    if cpu is not None:
+        prefix += [shutil.which("taskset") or "taskset", "-c", cpu]
+        asked["cpu"] = cpu
+    return prefix, asked
+
+
+def run_child(cmd, env, log_path, append=False):
+    global child
+    with open(log_path, "a" if append else "w") as log:
+        child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log, env=env)
+        rc = child.wait()
+    child = None
+    return rc
+
+
+def resume_point(a, p, command, plan, doc_path, doc, prefix, entry, env, log_path):
+    """Run what doc lacks, module by module, merging each into doc_path as it ends.
+    The worst exit status, or None when doc cannot be resumed this way."""
+    todo = missing_work(doc, plan, p["args"]) if plan else None
+    if todo is None:
+        return None
+    if not todo:  # every module finished: the run stopped before its last write
+        doc.update(complete=True, interrupted=False)
+        write_json_atomic(doc_path, doc)
+        return 0
+    # records name their GPU where the point measures several
+    listed = option_value(p["args"], "--devices") or ""
+    tag_device = "," in listed or any("device" in (r.get("params") or {}) for r in doc["results"])
+    part_path = doc_path[:-len(".json")] + ".part"
+    worst = 0
+    entry["resumed"] = f"from {doc.get('started_utc')}: " + \
+        (", ".join(m + (f" on GPU {','.join(map(str, d))}" if d else "") for m, d in todo) or "nothing")
+    for module, devices in todo:
+        if stop_signal:
+            break
+        args = p["args"]
+        if devices is not None:
+            args = without_device_options(args) + (
+                ["--devices", ",".join(map(str, devices))] if len(devices) > 1 else
+                ["--device", str(devices[0])])
+        cmd = prefix + [a.hipmembench, "--output", part_path] + args + [module]
+        print(f"hmb_sweep: {p['id']}: resumes: {' '.join(cmd)}", file=sys.stderr, flush=True)
+        rc = run_child(cmd, env, log_path, append=True)
+        part = load_document(part_path)
+        if part is not None:
+            doc = merge(doc, part, module, devices, rc, tag_device)
+        if os.path.exists(part_path):
+            os.unlink(part_path)
+        missing = missing_work(doc, plan, p["args"])
+        doc["complete"] = not missing and part is not None and not stop_signal
+        doc["interrupted"] = bool(stop_signal)
+        write_json_atomic(doc_path, doc)
+        if worst in FINISHED:
+            worst = rc if rc not in FINISHED else max(worst, rc)
+        if part is None and not stop_signal:
+            break
+    return worst
+
+
+def plan_of(hipmembench, p, command):
+    """The modules a point's command runs, in order (from its dry run)."""
+    r = subprocess.run([hipmembench, "--dry-run", "--format", "json", "--output", "-"] +
+                       p["args"] + [command], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                       env=dict(os.environ, **p["env"]))
+    try:
+        return json.loads(r.stdout).get("modules") or []
+    except (ValueError, AttributeError):
+        return []
 
 
 def main(argv):
@@ -175,10 +461,12 @@ def main(argv):
     ap.add_argument("matrix")
     ap.add_argument("outdir")
     ap.add_argument("--hipmembench", default=os.environ.get("HMB", "build/hipmembench"))
+    ap.add_argument("--shard", metavar="K/N", help="run every N-th point from the K-th")
     ap.add_argument("--dry-run", action="store_true", help="list the points, run nothing")
     a = ap.parse_args(argv[1:])
     m = read_matrix(a.matrix)
-    pts = points(m)
+    shard, shards = shard_of(a.shard)
+    pts = points(m)[shard::shards]
     command = m.get("command", "all")
     numactl = shutil.which("numactl")
     if a.dry_run:
@@ -196,49 +484,61 @@ def main(argv):
             os.makedirs(os.path.join(a.outdir, sub), exist_ok=True)
     except OSError as e:
         fail_usage(f"{a.outdir}: cannot make the output directory: {e.strerror}")
-    manifest_path = os.path.join(a.outdir, "manifest.json")
-    manifest = {"matrix": m, "hipmembench": a.hipmembench, "points": []}
+    name = "manifest.json" if shards == 1 else f"manifest-shard-{shard}-of-{shards}.json"
+    manifest_path = os.path.join(a.outdir, name)
+    manifest = {"matrix": m, "hipmembench": a.hipmembench, "shard": [shard, shards], "points": []}
     earlier = {}
     try:
         with open(manifest_path) as f:
             earlier = {e["id"]: e for e in json.load(f).get("points", [])}
-    except (OSError, ValueError, KeyError, AttributeError):
+    except (OSError, ValueError, KeyError, AttributeError, TypeError):
         pass
-    global child, running
+    global running
     running = True
     failed = 0
     for p in pts:
-        doc = os.path.join(a.outdir, "points", p["id"] + ".json")
-        entry = dict(p, json=os.path.relpath(doc, a.outdir))
+        doc_path = os.path.join(a.outdir, "points", p["id"] + ".json")
+        log_path = os.path.join(a.outdir, "logs", p["id"] + ".log")
+        entry = dict(p, json=os.path.relpath(doc_path, a.outdir))
         manifest["points"].append(entry)
         if stop_signal:
             entry["status"] = "pending"
             continue
-        if complete_document(doc):
+        # what a run killed while writing left (hipmembench writes NAME.tmp.PID, then renames)
+        for stray in glob.glob(glob.escape(doc_path) + ".tmp.*") + \
+                glob.glob(glob.escape(doc_path[:-len(".json")]) + ".part*"):
+            os.unlink(stray)
+        doc = load_document(doc_path)
+        if doc is not None and doc.get("complete") is True:
             entry.update(earlier.get(p["id"], {}))
             entry["status"] = "done"
             entry["resumed"] = "complete from an earlier run: not run again"
             continue
-        cmd = [a.hipmembench, "--output", doc] + p["args"] + [command]
-        if p["numa"] is not None:
-            if numactl:
-                cmd = [numactl, f"--cpunodebind={p['numa']}", f"--membind={p['numa']}"] + cmd
-            else:
-                entry["numa_binding"] = "unavailable: numactl not found, ran unbound"
+        env = dict(os.environ, **p["env"])
+        prefix, asked = binding(a, p, numactl, env)
+        if asked:
+            entry["placement_asked"] = asked
+        cmd = prefix + [a.hipmembench, "--output", doc_path] + p["args"] + [command]
         entry["command_line"] = cmd
-        entry["started"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        entry["started"] = now_utc()
         write_json_atomic(manifest_path, manifest)
-        print(f"hmb_sweep: {p['id']}: {' '.join(cmd)}", file=sys.stderr, flush=True)
-        with open(os.path.join(a.outdir, "logs", p["id"] + ".log"), "w") as log:
-            child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log,
-                                     env=dict(os.environ, **p["env"]))
-            rc = child.wait()
-        child = None
-        entry["finished"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        rc = None
+        if doc is not None and doc.get("command") == command:
+            rc = resume_point(a, p, command, plan_of(a.hipmembench, p, command), doc_path, doc,
+                              prefix, entry, env, log_path)
+        if rc is None:
+            print(f"hmb_sweep: {p['id']}: {' '.join(cmd)}", file=sys.stderr, flush=True)
+            rc = run_child(cmd, env, log_path)
+        entry["finished"] = now_utc()
         entry["exit_status"] = rc
+        doc = load_document(doc_path)
+        if doc is not None and isinstance(doc.get("placement"), dict):
+            entry["placement_found"] = {k: doc["placement"].get(k) for k in
+                                        ("cpus_allowed", "cpus_numa_nodes", "mems_allowed",
+                                         "page_node", "gpu_numa_node")}
         if stop_signal:
             entry["status"] = "interrupted"
-        elif rc == 0:
+        elif rc == 0 and doc is not None and doc.get("complete") is True:
             entry["status"] = "done"
         else:
             entry["status"] = "failed"

@@ -22,6 +22,8 @@ void hmb_checkpoint(struct hmb_report *rep, int force)
 	if (!force && now - last_write < CHECKPOINT_EVERY_S)
 		return;
 	last_write = now;
+	hmb_where_read(rep->have_device ? rep->device.pci_bus_id : NULL, &rep->where);
+	rep->have_where = 1;
 	if (hmb_json_write(rep, path, err, sizeof(err)) != 0 && !warned) {
 		fprintf(stderr, "hipmembench: warning: %s\n", err);
 		warned = 1;

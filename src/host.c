@@ -12,7 +12,9 @@
 const char *const hmb_env_recorded[] = {
 	"HSA_XNACK", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES",
 	"HSA_ENABLE_SDMA", "HSA_ENABLE_PEER_SDMA", "HIP_HOST_COHERENT", "GPU_MAX_HW_QUEUES",
-	"HIP_LAUNCH_BLOCKING", "CUDA_LAUNCH_BLOCKING", "OMP_NUM_THREADS", "SLURM_JOB_ID", NULL,
+	"HIP_LAUNCH_BLOCKING", "CUDA_LAUNCH_BLOCKING", "OMP_NUM_THREADS", "SLURM_JOB_ID",
+	/* which node, and how many tasks of the step measure on it at once */
+	"SLURMD_NODENAME", "SLURM_STEP_TASKS_PER_NODE", "SLURM_LOCALID", NULL,
 };
 
 /* The value after "key" and a separator in a text file, or "" */
@@ -36,6 +38,19 @@ static void file_value(const char *path, const char *key, char sep, char *out, s
 		break;
 	}
 	fclose(f);
+}
+
+static int read_int_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int v = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1 || v < 0)
+			v = -1;
+		fclose(f);
+	}
+	return v;
 }
 
 static int count_numa_nodes(void)
@@ -89,4 +104,5 @@ void hmb_host_probe(struct hmb_host *h)
 	if (sysinfo(&si) == 0)
 		h->memory_bytes = (size_t)si.totalram * si.mem_unit;
 	read_thp(h->thp, sizeof(h->thp));
+	h->numa_balancing = read_int_file("/proc/sys/kernel/numa_balancing");
 }

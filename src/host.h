@@ -13,6 +13,7 @@ struct hmb_host {
 	int numa_nodes;            /* -1 unknown */
 	size_t memory_bytes;
 	char thp[32];              /* transparent huge pages: always, madvise, never, "" */
+	int numa_balancing;        /* kernel.numa_balancing: 0 off, 1 on (2, 3: tiering); -1 unknown */
 };
 
 /* Environment variables recorded with every run (NULL-terminated). */

@@ -82,6 +82,35 @@ static cJSON *host_json(const struct hmb_host *h)
 	add_int(o, "numa_nodes", h->numa_nodes);
 	add_positive(o, "memory_bytes", (double)h->memory_bytes);
 	add_str(o, "transparent_hugepages", h->thp);
+	add_int(o, "numa_balancing", h->numa_balancing);
+	return o;
+}
+
+static cJSON *node_list(const struct hmb_nodes *s)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (int i = 0; i < s->n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(s->id[i]));
+	return a;
+}
+
+/* Where the process and its memory were, as read back (numa_place.h). */
+static cJSON *placement_json(const struct hmb_report *rep)
+{
+	const struct hmb_where *w = &rep->where;
+	cJSON *o;
+
+	if (!rep->have_where)
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	add_int(o, "gpu_numa_node", w->gpu_node);
+	add_str(o, "gpu_local_cpus", w->gpu_cpus);
+	add_str(o, "cpus_allowed", w->cpus);
+	cJSON_AddItemToObject(o, "cpus_numa_nodes", node_list(&w->cpu_nodes));
+	cJSON_AddItemToObject(o, "mems_allowed", node_list(&w->mems));
+	add_str(o, "memory_policy", w->policy);
+	cJSON_AddItemToObject(o, "memory_policy_nodes", node_list(&w->policy_nodes));
+	add_int(o, "page_node", w->page_node);
 	return o;
 }
 
@@ -340,6 +369,7 @@ char *hmb_json_render(const struct hmb_report *rep)
 		cJSON_AddItemToObject(doc, "settings", settings_json(rep->opt));
 	cJSON_AddStringToObject(doc, "platform", HMB_PLATFORM_NAME);
 	cJSON_AddItemToObject(doc, "host", host_json(&rep->host));
+	cJSON_AddItemToObject(doc, "placement", placement_json(rep));
 	rt = cJSON_AddObjectToObject(doc, "runtime");
 	add_int(rt, "runtime_version", rep->device.runtime_version > 0 ? rep->device.runtime_version : -1);
 	add_int(rt, "driver_version", rep->device.driver_version > 0 ? rep->device.driver_version : -1);
@@ -370,6 +400,7 @@ char *hmb_json_render(const struct hmb_report *rep)
 		cJSON_AddNumberToObject(x, "wall_s", m->wall_s);
 		cJSON_AddStringToObject(x, "process", m->isolated ? "own" : "shared");
 		add_int(x, "exit_status", m->exit_status);
+		add_int(x, "device", m->device);
 		cJSON_AddItemToArray(a, x);
 	}
 	cJSON_AddItemToObject(doc, "telemetry", telemetry_json(rep));

@@ -89,6 +89,8 @@ static int emit(struct hmb_report *rep, int status)
 	const char *output = rep->opt->output;
 	char err[512];
 
+	hmb_where_read(rep->have_device ? rep->device.pci_bus_id : NULL, &rep->where);
+	rep->have_where = 1;
 	if (rep->opt->format == HMB_FORMAT_JSON && hmb_json_write(rep, "-", err, sizeof(err))) {
 		fprintf(stderr, "hipmembench: %s\n", err);
 		status = status ? status : EXIT_FAILED;

@@ -6,6 +6,7 @@
 #include <numa.h>
 #include <numaif.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -313,4 +314,91 @@ int hmb_thread_bind(const struct hmb_idset *cpus)
 		if (hmb_idset_has(cpus, c))
 			CPU_SET(c, &set);
 	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* ---- where the process really is ------------------------------------------------- */
+
+static void nodes_of(const struct hmb_idset *s, struct hmb_nodes *out)
+{
+	out->n = 0;
+	for (int id = 0; id < HMB_MAX_IDS && out->n < HMB_MAX_NODES; id++)
+		if (hmb_idset_has(s, id))
+			out->id[out->n++] = id;
+}
+
+static void mems_allowed(struct hmb_nodes *out)
+{
+	char line[4096];
+	struct hmb_idset s = { { 0 } };
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (f) {
+		while (fgets(line, sizeof(line), f))
+			if (strncmp(line, "Mems_allowed_list:", 18) == 0 &&
+			    hmb_idset_parse(line + 18, &s) != 0)
+				memset(&s, 0, sizeof(s));
+		fclose(f);
+	}
+	nodes_of(&s, out);
+}
+
+static const char *policy_name(int mode)
+{
+	switch (mode) {
+	case MPOL_DEFAULT: return "default";
+	case MPOL_PREFERRED: return "preferred";
+	case MPOL_BIND: return "bind";
+	case MPOL_INTERLEAVE: return "interleave";
+#ifdef MPOL_LOCAL
+	case MPOL_LOCAL: return "local";
+#endif
+	default: return "other";
+	}
+}
+
+void hmb_where_read(const char *pci_bus_id, struct hmb_where *w)
+{
+	struct hmb_numa_host *h = calloc(1, sizeof(*h));
+	struct hmb_gpu_topo g = { 0 };
+	struct hmb_idset cpus, cpu_nodes = { { 0 } }, policy_nodes = { { 0 } };
+	unsigned long mask[HMB_MAX_IDS / (8 * sizeof(unsigned long))] = { 0 };
+	const int bits = 8 * sizeof(unsigned long);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	int mode, status = -1;
+	void *p;
+
+	memset(w, 0, sizeof(*w));
+	w->gpu_node = w->page_node = -1;
+	if (pci_bus_id && *pci_bus_id) {
+		snprintf(g.pci_bus_id, sizeof(g.pci_bus_id), "%s", pci_bus_id);
+		hmb_topo_gpu_sysfs(NULL, &g);
+		w->gpu_node = g.numa_node;
+		hmb_idset_format(&g.local_cpus, w->gpu_cpus, sizeof(w->gpu_cpus));
+	}
+	hmb_thread_cpus(&cpus);
+	hmb_idset_format(&cpus, w->cpus, sizeof(w->cpus));
+	if (h && hmb_numa_host_read(NULL, h) == 0)
+		for (int i = 0; i < h->nnodes; i++) {
+			struct hmb_idset both;
+			hmb_idset_and(&both, &h->cpus[i], &cpus);
+			if (hmb_idset_count(&both))
+				hmb_idset_add(&cpu_nodes, h->id[i]);
+		}
+	free(h);
+	nodes_of(&cpu_nodes, &w->cpu_nodes);
+	mems_allowed(&w->mems);
+	if (get_mempolicy(&mode, mask, HMB_MAX_IDS, NULL, 0) == 0) {
+		w->policy = policy_name(mode);
+		for (int id = 0; id < HMB_MAX_IDS; id++)
+			if (mask[id / bits] >> (id % bits) & 1)
+				hmb_idset_add(&policy_nodes, id);
+		nodes_of(&policy_nodes, &w->policy_nodes);
+	}
+	/* a page of this process's own, touched here: where the kernel really put it */
+	if ((p = aligned_alloc(page, page))) {
+		memset(p, 1, page);
+		if (move_pages(0, 1, &p, NULL, &status, 0) == 0 && status >= 0)
+			w->page_node = status;
+		free(p);
+	}
 }

@@ -55,6 +55,28 @@ int hmb_place_local(const struct hmb_numa_host *h, const struct hmb_gpu_topo *g,
 int hmb_place_remote(const struct hmb_numa_host *h, const struct hmb_gpu_topo *g,
 		     const struct hmb_idset *allowed, struct hmb_placement *p);
 
+/* Where this process and its host memory really are (not where they were
+ * asked to be): recorded in every document as "placement". */
+struct hmb_nodes {
+	int n, id[HMB_MAX_NODES];
+};
+
+struct hmb_where {
+	int gpu_node;                  /* the GPU's NUMA node (sysfs); -1 unknown */
+	char gpu_cpus[512];            /* the GPU's local CPUs as a list (sysfs); "" unknown */
+	char cpus[512];                /* CPUs this process may run on (sched_getaffinity) */
+	struct hmb_nodes cpu_nodes;    /* the NUMA nodes of those CPUs */
+	struct hmb_nodes mems;         /* nodes its memory may come from (Mems_allowed_list) */
+	const char *policy;            /* get_mempolicy: default, preferred, bind, interleave,
+					* local; NULL unknown */
+	struct hmb_nodes policy_nodes; /* the policy's nodes */
+	int page_node;                 /* the node of a page just allocated and touched
+					* (move_pages); -1 unknown */
+};
+
+/* Read it, for the GPU at pci_bus_id ("" or NULL: no GPU known). */
+void hmb_where_read(const char *pci_bus_id, struct hmb_where *w);
+
 /* Pinned host memory placed on a node and mapped for the GPUs. */
 struct hmb_host_buf {
 	void *host;                /* the pages */

@@ -45,11 +45,11 @@ void hmb_report_free(struct hmb_report *rep)
 }
 
 void hmb_report_module_run(struct hmb_report *rep, const char *name, double wall_s,
-			   int exit_status)
+			   int exit_status, int device)
 {
 	if (rep->nruns < (int)(sizeof(rep->runs) / sizeof(rep->runs[0])))
 		rep->runs[rep->nruns++] = (struct hmb_module_run){ name, wall_s, exit_status >= 0,
-								   exit_status };
+								   exit_status, device };
 }
 
 size_t hmb_report_failures(const struct hmb_report *rep)

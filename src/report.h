@@ -10,6 +10,7 @@
 
 #include "device.h"
 #include "host.h"
+#include "numa_place.h"
 #include "options.h"
 #include "record.h"
 #include "telemetry.h"
@@ -24,6 +25,7 @@ struct hmb_module_run {
 	double wall_s;
 	int isolated;                   /* 1: a process of its own */
 	int exit_status;                /* that process's exit status; -1 in-process */
+	int device;                     /* the GPU it measured; -1 every GPU (node-level) */
 };
 
 struct hmb_report {
@@ -37,11 +39,13 @@ struct hmb_report {
 	size_t count;
 	int complete;                   /* the run reached its end */
 	int interrupted;                /* stopped by SIGINT/SIGTERM */
-	const char *modules[16];        /* modules run, in order */
+	const char *modules[520];       /* modules run, in order (64 GPUs x 8 modules) */
 	int nmodules;
 	struct hmb_telemetry telemetry; /* GPU state before and after each module */
-	struct hmb_module_run runs[16]; /* in the order run */
+	struct hmb_module_run runs[520]; /* in the order run */
 	int nruns;
+	struct hmb_where where;         /* where this process and its memory were */
+	int have_where;
 	char *device_json[16];          /* all: each GPU's device object, from the modules' documents */
 	int ndevice_json;
 };
@@ -50,9 +54,10 @@ void hmb_report_init(struct hmb_report *rep, const struct hmb_options *opt, cons
 void hmb_report_add(struct hmb_report *rep, struct hmb_record *r);
 void hmb_report_free(struct hmb_report *rep);
 /* Note how a module ran (module_runs): in a process of its own, which
- * exited with exit_status, or in this one (exit_status -1). */
+ * exited with exit_status, or in this one (exit_status -1), on GPU device
+ * (-1: a node-level module, every GPU). */
 void hmb_report_module_run(struct hmb_report *rep, const char *name, double wall_s,
-			   int exit_status);
+			   int exit_status, int device);
 /* Records that failed. */
 size_t hmb_report_failures(const struct hmb_report *rep);
 

@@ -105,7 +105,8 @@ void hmb_run_module(const struct hmb_bench *b, struct hmb_report *rep)
 	hmb_owned_release(&ctx, 0);
 	if (hmb_fault_armed)
 		hmb_fault_report(b->name, free_before, hmb_device_free_mem());
-	hmb_report_module_run(rep, b->name, hmb_now() - t0, -1);
+	hmb_report_module_run(rep, b->name, hmb_now() - t0, -1,
+			      b->node_level ? -1 : rep->opt->device);
 	hmb_telemetry_sample(&rep->telemetry, b->name, "after");
 	report_telemetry_flags(rep, b->name);
 	first = before ? before->next : rep->head;

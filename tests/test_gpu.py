@@ -58,6 +58,19 @@ def test_no_gpu_module_exits_3_with_a_valid_document(no_gpu, tmp_path):
     assert hmb.temp_files(tmp_path) == []
 
 
+def test_no_gpu_all_records_the_module_run_its_gpu_and_placement(no_gpu, tmp_path):
+    """What a sweep resumes by: the module run that stopped, on the GPU asked
+    for; and where the process was, read back."""
+    out = tmp_path / "nogpu-all.json"
+    p = hmb.run("--device", "1", "--output", out, "all")
+    assert p.returncode == 3, p.stderr
+    doc = hmbdoc.assert_valid(out)
+    assert [(r["module"], r["exit_status"], r["device"]) for r in doc["module_runs"]] == \
+        [("memcpy", 3, 1)]
+    assert doc["placement"]["cpus_allowed"] and doc["placement"]["mems_allowed"]
+    assert doc["host"]["numa_balancing"] in (None, 0, 1, 2, 3)
+
+
 def test_gpu_info_and_json(gpu, tmp_path):
     p = hmb.run("--format", "json", "info")
     assert p.returncode == 0, p.stderr
@@ -137,6 +150,8 @@ def test_gpu_records_state_their_timed_region_and_all_isolates_modules(gpu, tmp_
     runs = doc["module_runs"]
     assert [m["module"] for m in runs] == doc["modules"]
     assert all(m["process"] == "own" and m["exit_status"] == 0 for m in runs), runs
+    assert [m["device"] for m in runs] == [0] * (len(runs) - 1) + [None]  # node: every GPU
+    assert doc["placement"]["page_node"] is not None
 
 
 def test_gpu_case_selects_by_pattern_in_a_module_and_in_all(gpu, tmp_path):

@@ -1,8 +1,12 @@
-"""test_slurm.py - the Slurm template and the gather step against a real
-single-node Slurm: slurmctld and slurmd, authenticated by a private munged, are
-started in a temporary folder on their own ports and stopped afterwards. The
-job runs hipmembench --dry-run, which needs no GPU, so the plumbing is proven
-anywhere; skipped, saying why, without Slurm or root."""
+"""test_slurm.py - the Slurm templates, the sweep and the gather and fleet steps
+against a real Slurm of two nodes: slurmctld and two slurmd on this host (each
+its own node name and port), authenticated by a private munged, are started in a
+temporary folder and stopped afterwards, whatever happens. The jobs run
+hipmembench --dry-run, which needs no GPU, or tests/fakegpu.py where figures are
+needed, so the plumbing is proven anywhere: a sweep split over a four-task array
+gives the points of one run, a sweep whose job was cancelled part-way resumes with
+only what was missing, and the fleet template over both nodes names the GPU given
+a half-width link. Skipped, saying why, without Slurm or root."""
 import json
 import os
 import shutil
@@ -16,7 +20,7 @@ import pytest
 import hmb
 import hmbdoc
 
-TOOLS = ("munged", "slurmctld", "slurmd", "sbatch", "sinfo", "scontrol")
+TOOLS = ("munged", "slurmctld", "slurmd", "sbatch", "sinfo", "scontrol", "squeue", "scancel")
 PATH = os.environ.get("PATH", "") + ":/usr/sbin"
 
 CONF = """ClusterName=hmbtest
@@ -24,16 +28,16 @@ SlurmctldHost={host}
 SlurmUser=root
 SlurmdUser=root
 SlurmctldPort={ctld_port}
-SlurmdPort={slurmd_port}
 AuthType=auth/munge
 CredType=cred/munge
 AuthInfo=socket={d}/munge.socket
 StateSaveLocation={d}/state
-SlurmdSpoolDir={d}/spool
+SlurmdSpoolDir={d}/spool/%n
 SlurmctldPidFile={d}/slurmctld.pid
-SlurmdPidFile={d}/slurmd.pid
+SlurmdPidFile={d}/slurmd-%n.pid
 SlurmctldLogFile={d}/slurmctld.log
-SlurmdLogFile={d}/slurmd.log
+SlurmdLogFile={d}/slurmd-%n.log
+KillWait=5
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 JobAcctGatherType=jobacct_gather/none
@@ -42,9 +46,14 @@ SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 MpiDefault=none
 ReturnToService=2
-NodeName={host} CPUs={cpus} RealMemory=1000 State=UNKNOWN
-PartitionName=debug Nodes={host} Default=YES MaxTime=INFINITE State=UP
+{nodes}
+PartitionName=debug Nodes={names} Default=YES MaxTime=INFINITE State=UP
 """
+NODE = ("NodeName={name} NodeHostname={host} NodeAddr=127.0.0.1 Port={port} CPUs={cpus} "
+        "RealMemory=1000 State=UNKNOWN")
+NODES = ("hmbn1", "hmbn2")  # two slurmd on this host, told apart by name and port
+FAKE = str(hmb.ROOT / "tests" / "fakegpu.py")
+TEMPLATES = hmb.ROOT / "scripts" / "slurm"
 
 
 def logs(d):
@@ -64,6 +73,16 @@ def free_port():
         return s.getsockname()[1]
 
 
+def wait_for(what, check, timeout):
+    """Poll check() until it is true; fail naming what after timeout seconds."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if check():
+            return
+        time.sleep(0.3)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
 def stop(pidfile):
     """Stop the daemon whose pid is in pidfile and wait until it is gone."""
     try:
@@ -79,7 +98,7 @@ def stop(pidfile):
 
 @pytest.fixture
 def slurm():
-    """A running single-node cluster: yields (folder, environment for its clients)."""
+    """A running two-node cluster: yields (folder, environment for its clients)."""
     missing = [t for t in TOOLS if not shutil.which(t, path=PATH)]
     if missing:
         pytest.skip(f"{', '.join(missing)} not installed (Debian: slurm-wlm, munge)")
@@ -88,7 +107,7 @@ def slurm():
     d = tempfile.mkdtemp(prefix="hmb-slurm-")
     env = dict(os.environ, PATH=PATH, SLURM_CONF=f"{d}/slurm.conf")
     try:
-        for sub in ("state", "spool", "results"):
+        for sub in ["state", "spool", "results"] + [f"spool/{n}" for n in NODES]:
             os.mkdir(os.path.join(d, sub))
         with open(f"{d}/munge.key", "wb") as f:
             f.write(os.urandom(1024))
@@ -98,22 +117,31 @@ def slurm():
                         f"--log-file={d}/munged.log", f"--seed-file={d}/munge.seed"],
                        env=env, check=True, timeout=30)
         with open(f"{d}/slurm.conf", "w") as f:
-            f.write(CONF.format(host=socket.gethostname().split(".")[0], d=d,
-                                cpus=os.cpu_count(), ctld_port=free_port(),
-                                slurmd_port=free_port()))
-        for daemon in ("slurmctld", "slurmd"):
-            p = subprocess.run([daemon], env=env, capture_output=True, text=True, timeout=30)
-            assert p.returncode == 0, f"{daemon} did not start: {p.stderr}\n{logs(d)}"
-        for _ in range(60):
-            p = subprocess.run(["sinfo", "-h", "-o", "%t"], env=env, capture_output=True,
-                               text=True)
-            if "idle" in p.stdout:
-                break
-            time.sleep(0.5)
+            host = socket.gethostname().split(".")[0]
+            f.write(CONF.format(host=host, d=d, ctld_port=free_port(), names=",".join(NODES),
+                                nodes="\n".join(NODE.format(name=n, host=host, port=free_port(),
+                                                            cpus=os.cpu_count()) for n in NODES)))
+        for daemon in [["slurmctld"]] + [["slurmd", "-N", n] for n in NODES]:
+            p = subprocess.run(daemon, env=env, capture_output=True, text=True, timeout=30)
+            assert p.returncode == 0, f"{' '.join(daemon)} did not start: {p.stderr}\n{logs(d)}"
+        wait_for("both nodes idle", lambda: subprocess.run(
+            ["sinfo", "-h", "-N", "-o", "%t"], env=env, capture_output=True, text=True,
+            timeout=30).stdout.split().count("idle") == len(NODES), 60)
         yield d, env
     finally:
+        # jobs a failed test left running first, so that none outlives the cluster
+        try:
+            jobs = subprocess.run(["squeue", "-h", "-o", "%A"], env=env, capture_output=True,
+                                  text=True, timeout=30).stdout.split()
+            if jobs:
+                subprocess.run(["scancel", *jobs], env=env, capture_output=True, timeout=30)
+                wait_for("the jobs to end", lambda: not subprocess.run(
+                    ["squeue", "-h"], env=env, capture_output=True, text=True,
+                    timeout=30).stdout.strip(), 30)
+        except (AssertionError, OSError, subprocess.SubprocessError):
+            pass  # the daemons stop below all the same
         subprocess.run(["scontrol", "shutdown"], env=env, capture_output=True, timeout=30)
-        for pidfile in ("slurmd.pid", "slurmctld.pid", "munged.pid"):
+        for pidfile in [f"slurmd-{n}.pid" for n in NODES] + ["slurmctld.pid", "munged.pid"]:
             stop(os.path.join(d, pidfile))
         shutil.rmtree(d, ignore_errors=True)
 
@@ -178,3 +206,97 @@ def test_node_template_runs_every_gpu_of_its_node_in_turn(slurm):
     docs = [os.path.join(results, f"{host}-gpu{g}.json") for g in (0, 1)]
     assert all(os.path.exists(x) for x in docs), os.listdir(results)
     assert [hmbdoc.load(x)["settings"]["device"] for x in docs] == [0, 1]
+
+
+def sbatch(env, *args, timeout=120):
+    return subprocess.run(["sbatch", f"--chdir={hmb.ROOT}", *map(str, args)], env=env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def test_sweep_over_a_four_task_array_makes_the_points_of_one_run(slurm):
+    d, env = slurm
+    matrix = os.path.join(d, "matrix.json")
+    with open(matrix, "w") as f:
+        json.dump({"command": "memcpy", "args": ["--dry-run", "--quick"],
+                   "env": {"HSA_XNACK": ["0", "1"]},
+                   "variants": [["--reps", str(n)] for n in (2, 3, 4, 5, 6)]}, f)
+    runs = {}
+    p = subprocess.run([hmb.PY, str(hmb.ROOT / "scripts" / "hmb_sweep.py"), "--hipmembench",
+                        str(hmb.BIN), matrix, os.path.join(d, "one")], capture_output=True,
+                       text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    p = sbatch(env, "--wait", "--array=0-3", f"--output={d}/array-%a.log",
+               f"--export=ALL,HMB={hmb.BIN},HMB_MATRIX={matrix},HMB_RESULTS={d}/array",
+               TEMPLATES / "hipmembench-sweep.sbatch")
+    assert p.returncode == 0, p.stdout + p.stderr + logs(d)
+    for name in ("one", "array"):
+        out = os.path.join(d, name)
+        manifests = [n for n in os.listdir(out) if n.startswith("manifest")]
+        points = []
+        for m in manifests:
+            with open(os.path.join(out, m)) as f:
+                points += [(e["id"], e["args"], e["env"], e["status"]) for e in json.load(f)["points"]]
+        runs[name] = (sorted(os.listdir(os.path.join(out, "points"))), sorted(points), manifests)
+    with open(f"{d}/array-0.log") as f:
+        text = f.read()
+        assert "points done" in text and "of 10 points" not in text  # its share only
+    assert len(runs["one"][0]) == 10 and runs["one"][0] == runs["array"][0]
+    assert runs["one"][1] == runs["array"][1]
+    assert sorted(runs["array"][2]) == [f"manifest-shard-{k}-of-4.json" for k in range(4)]
+    for doc in runs["array"][0]:
+        hmbdoc.assert_valid(os.path.join(d, "array", "points", doc), complete=True)
+
+
+def test_sweep_job_cancelled_part_way_resumes_with_only_what_was_missing(slurm):
+    d, env = slurm
+    matrix, out, ran = (os.path.join(d, n) for n in ("matrix.json", "resume", "ran.log"))
+    with open(matrix, "w") as f:
+        json.dump({"command": "all", "args": ["--devices", "0,1"]}, f)
+    export = f"--export=ALL,HMB={FAKE},HMB_MATRIX={matrix},HMB_RESULTS={out}," \
+             f"FAKE_HMB_REAL={hmb.BIN},FAKE_LOG={ran}"
+    p = sbatch(env, "--parsable", f"--output={d}/resume-1.log", export + ",FAKE_HANG=managed:1",
+               TEMPLATES / "hipmembench-sweep.sbatch")
+    assert p.returncode == 0, p.stdout + p.stderr
+    job = p.stdout.strip().split(";")[0]
+    wait_for("the job to reach managed on GPU 1",
+             lambda: os.path.exists(ran) and "managed 1" in open(ran).read(), 60)
+    subprocess.run(["scancel", job], env=env, check=True, timeout=30)
+    wait_for("the cancelled job to end", lambda: not subprocess.run(
+        ["squeue", "-h", "-j", job], env=env, capture_output=True, text=True,
+        timeout=30).stdout.strip(), 60)
+    doc_path = os.path.join(out, "points", "p000.json")
+    assert not hmbdoc.load(doc_path)["complete"]
+    os.unlink(ran)
+    p = sbatch(env, "--wait", f"--output={d}/resume-2.log", export,
+               TEMPLATES / "hipmembench-sweep.sbatch")
+    assert p.returncode == 0, p.stdout + p.stderr + logs(d)
+    with open(ran) as f:
+        assert f.read().splitlines() == ["managed 1", "xnack 0", "xnack 1", "pool 0", "pool 1",
+                                         "vmm 0", "vmm 1", "node None"]
+    doc = hmbdoc.assert_valid(doc_path, complete=True)
+    assert [x["module"] for x in doc["resumed"]] == ["managed", "xnack", "pool", "vmm", "node"]
+
+
+def test_fleet_template_on_two_nodes_names_the_gpu_with_a_half_width_link(slurm):
+    d, env = slurm
+    out = os.path.join(d, "fleet")
+    # The template as shipped, less its GPU request: this test cluster has no GPUs.
+    with open(TEMPLATES / "hipmembench-fleet.sbatch") as f:
+        job = "".join(line for line in f if "--gpus-per-task" not in line)
+    with open(f"{d}/fleet.sbatch", "w") as f:
+        f.write(job)
+    p = sbatch(env, "--wait", "--nodes=2", "--ntasks-per-node=2", f"--output={d}/fleet.log",
+               f"--export=ALL,HMB={FAKE},HMB_RESULTS={out},FAKE_HMB_REAL={hmb.BIN},"
+               "FAKE_HALF_LINK=hmbn2:1", f"{d}/fleet.sbatch")
+    with open(f"{d}/fleet.log") as f:
+        log = f.read()
+    assert p.returncode == 1, p.stdout + p.stderr + log + logs(d)  # 1: an outlier was found
+    assert sorted(os.listdir(out)) == ["fleet-summary.json", "hmbn1-gpu0.json", "hmbn1-gpu1.json",
+                                       "hmbn2-gpu0.json", "hmbn2-gpu1.json"]
+    with open(os.path.join(out, "fleet-summary.json")) as f:
+        summary = json.load(f)
+    assert summary["documents"] == 4 and summary["gpus"] == 4
+    h2d = next(x for x in summary["figures"] if x["figure"] == "h2d pinned GB/s")
+    assert [(o["host"], o["pci_bus_id"], o["likely_reasons"][0]) for o in h2d["outliers"]] == \
+        [("hmbn2", "0000:42:00.0", "PCIe link width x8 of x16")]
+    assert "hmbn2 gpu 0 (0000:42:00.0)" in log

@@ -1,11 +1,17 @@
 """test_sweep.py - scripts/hmb_sweep.py over a small matrix of dry runs: one
 valid document per point and a manifest, resumption, SIGTERM mid-point, and a
-matrix with an unknown key."""
+matrix with an unknown key; a point of `all` on two GPUs killed part-way and
+resumed module by module (tests/fakegpu.py stands in for the GPU runs); shards
+that together make the points of one run."""
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
+import time
+
+import pytest
 
 import hmb
 import hmbdoc
@@ -70,3 +76,154 @@ def test_shipped_amd_matrix_is_xnack_by_sdma(tmp_path):
     points = [line for line in p.stdout.splitlines()
               if re.search(r"HSA_ENABLE_SDMA=[01] HSA_XNACK=[01] ", line)]
     assert len(points) == 4, p.stdout
+
+
+FAKE = str(hmb.ROOT / "tests" / "fakegpu.py")
+
+
+@pytest.mark.parametrize("how", ["SIGKILL", "SIGTERM"])
+def test_point_killed_part_way_resumes_with_only_what_was_missing(tmp_path, how):
+    """Killed (the sweep and its hipmembench, as scancel does) or stopped by the
+    time limit's SIGTERM in managed on GPU 1: started again, it runs only that and
+    what came after, and the document holds every record once."""
+    matrix = tmp_path / "matrix.json"
+    matrix.write_text(json.dumps({"command": "all", "args": ["--devices", "0,1"]}))
+    out, log = tmp_path / "sweep", tmp_path / "ran.log"
+    env = dict(os.environ, FAKE_HMB_REAL=str(hmb.BIN), FAKE_LOG=str(log), FAKE_HANG="managed:1")
+    cmd = [hmb.PY, SWEEP, "--hipmembench", FAKE, str(matrix), str(out)]
+    first = subprocess.Popen(cmd, env=env, start_new_session=True,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(200):  # at most 20 s
+            if log.exists() and "managed 1" in log.read_text():
+                break
+            time.sleep(0.1)
+        assert "managed 1" in log.read_text()
+        if how == "SIGKILL":
+            os.killpg(first.pid, signal.SIGKILL)
+        else:
+            first.send_signal(signal.SIGTERM)
+        assert first.wait(timeout=30) == (-9 if how == "SIGKILL" else 143)
+    finally:
+        if first.poll() is None:
+            os.killpg(first.pid, signal.SIGKILL)
+            first.wait(timeout=30)
+    doc_path = next((out / "points").glob("*.json"))
+    killed = json.loads(doc_path.read_text())
+    assert not killed["complete"]
+    assert [(r["module"], r["device"]) for r in killed["module_runs"]] == \
+        [("memcpy", 0), ("memcpy", 1), ("overlap", 0), ("overlap", 1), ("managed", 0)] + \
+        ([("managed", 1)] if how == "SIGTERM" else [])
+
+    assert sum(r["module"] == "managed" and r["params"]["device"] == 1 for r in killed["results"])
+    (doc_path.parent / (doc_path.name + ".tmp.99999")).write_text("{")  # a write cut short
+    log.write_text("")
+    env.pop("FAKE_HANG")
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert log.read_text().splitlines() == ["managed 1", "xnack 0", "xnack 1", "pool 0", "pool 1",
+                                           "vmm 0", "vmm 1", "node None"]
+    doc = hmbdoc.assert_valid(doc_path, complete=True)
+    assert [(r["module"], r["device"]) for r in doc["module_runs"]] == \
+        [(m, d) for m in ("memcpy", "overlap", "managed", "xnack", "pool", "vmm")
+         for d in (0, 1)] + [("node", None)]
+    when = {(r["module"], r["device"]): r["measured_utc"] for r in doc["module_runs"]}
+    assert all(when[u] == killed["started_utc"] for u in when if u not in
+               {(x["module"], d) for x in doc["resumed"] for d in (x["devices"] or [0, 1, None])})
+    assert [(x["module"], x["devices"]) for x in doc["resumed"]] == [
+        ("managed", [1]), ("xnack", None), ("pool", None), ("vmm", None), ("node", None)]
+    assert when[("managed", 1)] == doc["resumed"][0]["started_utc"]
+    template = json.loads((hmb.ROOT / "results/nvidia-h100-pcie/all.json").read_text())["results"]
+    per_gpu = sum(r["module"] != "node" for r in template)
+    assert len(doc["results"]) == 2 * per_gpu + len(template) - per_gpu
+    managed1 = [r for r in doc["results"] if r["module"] == "managed" and r["params"]["device"] == 1]
+    assert len(managed1) == sum(r["module"] == "managed" for r in template)
+    assert not hmb.temp_files(out / "points") and not list((out / "points").glob("*.part"))
+
+
+def test_shards_together_are_the_points_of_one_run(tmp_path):
+    matrix = tmp_path / "matrix.json"
+    matrix.write_text(json.dumps(dict(MATRIX, variants=[["--reps", str(n)] for n in range(2, 7)])))
+    whole = sweep(matrix, tmp_path / "one")
+    assert whole.returncode == 0, whole.stderr
+    for k in range(3):
+        p = sweep(matrix, tmp_path / "three", "--shard", f"{k}/3")
+        assert p.returncode == 0, p.stderr
+    one = sorted(x.name for x in (tmp_path / "one" / "points").iterdir())
+    three = sorted(x.name for x in (tmp_path / "three" / "points").iterdir())
+    assert len(one) == 10 and one == three
+    shards = [json.loads((tmp_path / "three" / f"manifest-shard-{k}-of-3.json").read_text())
+              for k in range(3)]
+    assert sorted(len(s["points"]) for s in shards) == [3, 3, 4]
+
+
+def test_array_task_from_slurm_and_bad_shard(tmp_path):
+    matrix = tmp_path / "matrix.json"
+    matrix.write_text(json.dumps(MATRIX))
+    env = dict(os.environ, SLURM_ARRAY_TASK_ID="12", SLURM_ARRAY_TASK_MIN="10",
+               SLURM_ARRAY_TASK_STEP="2", SLURM_ARRAY_TASK_COUNT="2")
+    p = sweep(matrix, tmp_path / "s", "--dry-run", env=env)
+    assert p.returncode == 0 and [line.split()[0][:4] for line in p.stdout.splitlines()] == ["p001", "p003"]
+    p = sweep(matrix, tmp_path / "s", "--shard", "4/4")
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "shard 4 of 4" in p.stderr
+
+
+def test_closest_placement_per_gpu_asked_and_found(tmp_path):
+    """cpu and numa "closest" follow each point's GPU (not crossed with every
+    device); the manifest says what was asked and what the document found."""
+    matrix = tmp_path / "matrix.json"
+    matrix.write_text(json.dumps({"command": "memcpy", "args": ["--dry-run", "--quick"],
+                                  "devices": [0, 1], "numa": ["closest"], "cpu": ["closest"]}))
+    cpus = sorted(os.sched_getaffinity(0))
+    local = f"{cpus[0]}|{cpus[-1]}"
+    env = dict(os.environ, FAKE_HMB_REAL=str(hmb.BIN), FAKE_LOCAL_CPUS=local)
+    p = subprocess.run([hmb.PY, SWEEP, "--hipmembench", FAKE, str(matrix), str(tmp_path / "s")],
+                       env=env, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    pts = json.loads((tmp_path / "s" / "manifest.json").read_text())["points"]
+    assert len(pts) == 2
+    for dev, pt in enumerate(pts):
+        want = local.split("|")[dev]
+        assert pt["placement_asked"]["cpu"] == want
+        assert pt["placement_found"]["cpus_allowed"] == want  # read back by hipmembench
+        if shutil.which("numactl"):
+            assert pt["placement_asked"]["numa"] == dev
+        else:
+            assert pt["placement_asked"]["numa"] == f"{dev}: numactl not found, ran unbound"
+        doc = hmbdoc.assert_valid(tmp_path / "s" / pt["json"])
+        assert doc["placement"]["cpus_allowed"] == want
+
+
+def test_closest_unknown_without_gpu_runs_unbound_saying_why(tmp_path):
+    matrix = tmp_path / "matrix.json"
+    matrix.write_text(json.dumps({"command": "memcpy", "args": ["--dry-run"], "numa": ["closest"]}))
+    p = sweep(matrix, tmp_path / "s")
+    assert p.returncode == 0, p.stderr
+    pt = json.loads((tmp_path / "s" / "manifest.json").read_text())["points"][0]
+    assert pt["placement_asked"]["numa"].startswith("closest: the GPU's NUMA node is unknown (")
+
+
+@pytest.mark.parametrize("bad", [{"numa": ["near"]}, {"cpu": ["0-"]}, {"cpu": []}])
+def test_bad_placement_refused_in_one_line(tmp_path, bad):
+    matrix = tmp_path / "matrix.json"
+    matrix.write_text(json.dumps(dict({"command": "memcpy"}, **bad)))
+    p = sweep(matrix, tmp_path / "s")
+    assert p.returncode == 2 and p.stderr.count("\n") == 1, p.stderr
+    assert "Traceback" not in p.stderr
+
+
+def test_point_stopped_after_its_last_module_runs_nothing_again(tmp_path):
+    matrix = tmp_path / "matrix.json"
+    matrix.write_text(json.dumps({"command": "all"}))
+    out, log = tmp_path / "sweep", tmp_path / "ran.log"
+    env = dict(os.environ, FAKE_HMB_REAL=str(hmb.BIN), FAKE_LOG=str(log))
+    cmd = [hmb.PY, SWEEP, "--hipmembench", FAKE, str(matrix), str(out)]
+    assert subprocess.run(cmd, env=env, capture_output=True, timeout=120).returncode == 0
+    doc_path = next((out / "points").glob("*.json"))
+    doc = json.loads(doc_path.read_text())
+    doc["complete"] = False  # killed between its last module and its last write
+    doc_path.write_text(json.dumps(doc))
+    log.write_text("")
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert log.read_text() == "" and hmbdoc.load(doc_path)["complete"]

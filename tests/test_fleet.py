@@ -1,0 +1,146 @@
+"""test_fleet.py - scripts/hmb_fleet.py on documents made from the committed
+results: 16 H100 nodes, one GPU at half link bandwidth (link trained x8), and 8
+two-GPU H200 nodes, one GPU throttled; the summary names the GPU, its node and the
+reason, and nothing else; bad input is one line and exit 2."""
+import copy
+import json
+import random
+import subprocess
+
+import pytest
+
+import hmb
+
+FLEET = str(hmb.ROOT / "scripts" / "hmb_fleet.py")
+H100 = hmb.ROOT / "results" / "nvidia-h100-pcie" / "all.json"
+H200 = hmb.ROOT / "results" / "nvidia-h200-x2" / "all.json"
+
+
+def fleet(*args):
+    return subprocess.run([hmb.PY, FLEET, *map(str, args)], capture_output=True, text=True,
+                          timeout=120)
+
+
+def scale(r, factor):
+    """r as if its operation took factor times as long."""
+    r["samples_s"] = [x * factor for x in r["samples_s"]]
+    r["stats_s"] = {k: v * factor if k not in ("count",) else v for k, v in r["stats_s"].items()}
+    for k in ("gbps_median", "gbps_best"):
+        if r.get(k):
+            r[k] /= factor
+    if r.get("us_per_op_median"):
+        r["us_per_op_median"] *= factor
+
+
+def nodes(src, n, tmp_path, seed=2):
+    """n documents of src, each from its own node, each figure within 3% of src's."""
+    base = json.loads(src.read_text())
+    rng = random.Random(seed)
+    docs = []
+    for i in range(n):
+        d = copy.deepcopy(base)
+        d["host"]["hostname"] = f"node{i + 1:02d}"
+        for r in d["results"]:
+            if r.get("samples_s"):
+                scale(r, rng.uniform(0.97, 1.03))
+        docs.append(d)
+    return docs
+
+
+def write(docs, folder):
+    folder.mkdir()
+    for d in docs:
+        (folder / f"{d['host']['hostname']}.json").write_text(json.dumps(d))
+
+
+@pytest.fixture(scope="module")
+def h100_fleet(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("h100") / "fleet"
+    docs = nodes(H100, 16, folder.parent)
+    slow = docs[6]  # node07: its GPU's link trained at x8, half the bandwidth of x16
+    slow["device"]["pcie_link"].update(width=8, peak_gbps_per_direction=31.5)
+    for s in slow["telemetry"]["samples"]:
+        s["pcie_width"] = 8
+    for r in slow["results"]:
+        if r["module"] == "memcpy" and r["case"].startswith(("h2d/", "d2h/")) and \
+                r["params"]["size"] >= 1 << 20:  # copies long enough to be bound by the link
+            scale(r, 2.0)
+    write(docs, folder)
+    return folder
+
+
+def test_half_link_gpu_named_with_node_and_link_width(h100_fleet):
+    p = fleet(h100_fleet)
+    assert p.returncode == 1, p.stdout + p.stderr
+    summary = json.loads((h100_fleet / "fleet-summary.json").read_text())
+    assert summary["documents"] == 16 and summary["gpus"] == 16
+    fig = {f["figure"]: f for f in summary["figures"]}
+    h2d = fig["h2d pinned GB/s"]
+    assert h2d["gpus"] == 16 and [(o["host"], o["gpu"]) for o in h2d["outliers"]] == [("node07", 0)]
+    o = h2d["outliers"][0]
+    assert o["pci_bus_id"] == json.loads(H100.read_text())["device"]["pci_bus_id"]
+    assert 45 < o["of_median_pct"] < 55
+    assert o["likely_reasons"][0] == "PCIe link width x8 of x16"
+    assert h2d["lowest"] == o["value"] and h2d["spread_pct"] > 40
+    # only what the slow link moves is odd; nothing else is
+    odd = {(f["figure"], x["host"]) for f in summary["figures"] for x in f["outliers"]}
+    assert odd == {(n, "node07") for n in ("h2d pinned GB/s", "d2h pinned GB/s",
+                                           "h2d pageable GB/s", "d2h pageable GB/s")}
+    assert "node07 gpu 0" in p.stdout and "PCIe link width x8 of x16" in p.stdout
+    assert not hmb.temp_files(h100_fleet)
+
+
+def test_throttled_gpu_of_a_two_gpu_node(tmp_path):
+    docs = nodes(H200, 8, tmp_path)
+    slow = docs[2]  # node03, GPU 1: throttled, its device copies at 80%
+    runs = slow["module_runs"]
+    samples = slow["telemetry"]["samples"]
+    i = 0
+    for run in runs:  # the samples of GPU 1's runs, before and after each, in order
+        while samples[i]["module"] != run["module"]:
+            i += 1
+        for s in samples[i:i + 2]:
+            if run["module"] != "node" and run["order"] % 2 == 0:
+                s.update(throttled=True, throttle_reasons="hw_slowdown")
+        i += 2
+    for r in slow["results"]:
+        if r["module"] == "memcpy" and r["case"].startswith("d2d/") and r["params"]["device"] == 1:
+            scale(r, 1.25)
+    write(docs, tmp_path / "fleet")
+    p = fleet(tmp_path / "fleet", "--output", tmp_path / "s.json")
+    assert p.returncode == 1, p.stdout + p.stderr
+    summary = json.loads((tmp_path / "s.json").read_text())
+    assert summary["gpus"] == 16
+    odd = [(f["figure"], x["host"], x["gpu"], x["likely_reasons"][0])
+           for f in summary["figures"] for x in f["outliers"]]
+    assert odd == [("d2d GB/s", "node03", 1, "throttled: hw_slowdown after memcpy")], odd
+
+
+def test_bad_input_one_line_exit_2(tmp_path):
+    (tmp_path / "x.json").write_text('{"name": "x"}')
+    for args in ([tmp_path], [tmp_path / "missing"], [tmp_path, "--threshold", "120"]):
+        p = fleet(*args)
+        assert p.returncode == 2 and p.stderr.count("\n") == 1, p.stderr
+        assert "Traceback" not in p.stderr
+
+
+def test_gpu_with_host_memory_on_the_far_numa_node(tmp_path):
+    docs = nodes(H100, 8, tmp_path)
+    for d in docs:
+        d["placement"] = {"gpu_numa_node": 0, "gpu_local_cpus": "0-15", "cpus_allowed": "0-15",
+                          "cpus_numa_nodes": [0], "mems_allowed": [0], "memory_policy": "bind",
+                          "memory_policy_nodes": [0], "page_node": 0}
+        d["host"]["numa_balancing"] = 0
+    far = docs[4]  # node05: memory bound to node 1, NUMA balancing on
+    far["placement"].update(mems_allowed=[1], memory_policy_nodes=[1], page_node=1)
+    far["host"]["numa_balancing"] = 1
+    for r in far["results"]:
+        if r["case"] == "h2d/pageable/async" and r["params"]["size"] >= 1 << 20:
+            scale(r, 1.3)
+    write(docs, tmp_path / "fleet")
+    p = fleet(tmp_path / "fleet")
+    summary = json.loads((tmp_path / "fleet" / "fleet-summary.json").read_text())
+    odd = [(f["figure"], x["host"], x["likely_reasons"]) for f in summary["figures"] for x in f["outliers"]]
+    assert p.returncode == 1 and odd == [("h2d pageable GB/s", "node05", [
+        "NUMA balancing on (kernel.numa_balancing)",
+        "host memory on NUMA node 1, the GPU on node 0"])], odd
