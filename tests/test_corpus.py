@@ -49,7 +49,8 @@ def long_path(tmp, n):
 def fixtures(tmp):
     (tmp / "file").write_bytes(b"")
     os.mkfifo(tmp / "fifo")
-    return {"{tmp}": str(tmp), "{file}": str(tmp / "file"), "{fifo}": str(tmp / "fifo")}
+    return {"{tmp}": str(tmp), "{file}": str(tmp / "file"), "{fifo}": str(tmp / "fifo"),
+            "{base}": str(BASE)}
 
 
 def substitute(arg, tmp, names):
