@@ -112,7 +112,7 @@ int hmb_opt_ints(const struct hmb_ctx *ctx, const char *name, const char *dflt, 
 		 int max);
 int hmb_opt_flag(const struct hmb_ctx *ctx, const char *name);
 
-/* Set by SIGINT/SIGTERM: modules stop between cases. */
+/* Set by a terminating signal (main.c): modules stop between cases. */
 int hmb_interrupted(void);
 
 /* The device's last-level cache in bytes: L2, plus AMD's Infinity Cache

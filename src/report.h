@@ -36,7 +36,7 @@ struct hmb_report {
 	struct hmb_record *head, *tail;
 	size_t count;
 	int complete;                   /* the run reached its end */
-	int interrupted;                /* stopped by SIGINT/SIGTERM */
+	int interrupted;                /* stopped by a signal */
 	const char *modules[16];        /* modules run, in order */
 	int nmodules;
 	struct hmb_telemetry telemetry; /* GPU state before and after each module */
