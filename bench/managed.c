@@ -856,6 +856,7 @@ static const struct hmb_opt_decl options[] = {
 
 const struct hmb_bench hmb_bench_managed = {
 	.name = "managed",
+	.oversubscribe = 1,
 	.summary = "hipMallocManaged with and without hipMemPrefetchAsync and hipMemAdvise",
 	.needs = HMB_NEEDS_MANAGED,
 	.options = options,

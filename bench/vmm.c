@@ -515,7 +515,26 @@ static const struct hmb_opt_decl options[] = {
 	{ NULL, 0, NULL, NULL, 0, 0, 0 },
 };
 
+/* A growth needs --limit above --start (defaults 64M and 8G, --quick 1G):
+ * refused when the command line is read, not skipped after a GPU is opened. */
+static int check(const struct hmb_options *o, char *err, size_t errlen)
+{
+	const char *sv = hmb_opt_value(o, "start"), *lv = hmb_opt_value(o, "limit");
+	size_t start = 64u << 20, limit = o->quick ? 1ull << 30 : 8ull << 30;
+	char why[256], a[32], b[32];
+
+	if ((sv && hmb_parse_size(sv, &start, why, sizeof(why))) ||
+	    (lv && hmb_parse_size(lv, &limit, why, sizeof(why))) || limit > start)
+		return 0;
+	snprintf(err, errlen, "vmm: --limit %s%s is not above --start %s%s: there is nothing to "
+		 "grow", hmb_format_size(limit, a, sizeof(a)), lv ? "" : o->quick ?
+		 " (the default with --quick)" : " (the default)", hmb_format_size(start, b, sizeof(b)),
+		 sv ? "" : " (the default)");
+	return -1;
+}
+
 const struct hmb_bench hmb_bench_vmm = {
+	.check = check,
 	.name = "vmm",
 	.summary = "growing a buffer with hipMemCreate/AddressReserve/Map/SetAccess vs "
 		   "realloc+copy",

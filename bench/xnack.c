@@ -745,6 +745,7 @@ static int run(struct hmb_ctx *ctx)
 
 const struct hmb_bench hmb_bench_xnack = {
 	.name = "xnack",
+	.oversubscribe = 1,
 	.summary = "GPU page faults: latency (one at a time) and throughput (all at once), "
 		   "XNACK/HMM on AMD, demand paging on NVIDIA; zero-copy as the contrast",
 	.needs = HMB_NEEDS_MANAGED,

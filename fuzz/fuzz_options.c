@@ -33,8 +33,11 @@ static const struct hmb_opt_decl vmm_opts[] = {
 	{ "call-sizes", HMB_OPT_SIZES, "LIST", "chunk sizes", 0, 0, 0 },
 	{ NULL, 0, NULL, NULL, 0, 0, 0 },
 };
+static const char *const memcpy_cases[] = { "h2d/pinned/sync", "d2h/pageable/async",
+					     "d2d/device/sync", NULL };
 static const struct hmb_bench memcpy_b = { .name = "memcpy", .summary = "copies",
-						.options = NULL, .help = "help" };
+						.options = NULL, .help = "help",
+						.cases = memcpy_cases, .oversubscribe = 1 };
 static const struct hmb_bench overlap_b = { .name = "overlap", .summary = "overlap",
 						.options = overlap_opts, .help = "help" };
 static const struct hmb_bench pool_b = { .name = "pool", .summary = "pools",

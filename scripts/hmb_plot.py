@@ -19,23 +19,23 @@ Each document (system) gets its own row of panels, sharing the axes with the oth
 every title names the device and the host. A document that did not complete is
 plotted and marked so; one without a device (no GPU was found) has nothing to plot
 and is left out, with a warning. A subject with no ok results is left out. Needs
-Python 3 and matplotlib (Debian: python3-matplotlib). Prints the files it wrote.
-Exit status: 0, 1 when nothing could be plotted, 2 for a file that cannot be read.
+Python 3 and matplotlib (Debian: python3-matplotlib). Prints the files it wrote,
+each whole (a temporary file renamed over it). Exit status: 0, 1 when nothing could
+be plotted, 2 for bad usage or a file that cannot be read or is not a hipmembench
+document of the expected types (one line naming it; never a traceback).
 """
 import argparse
 import json
 import math
 import os
 import re
+import stat
 import sys
+import tempfile
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.lines import Line2D  # noqa: E402
-from matplotlib.ticker import (FixedLocator, FuncFormatter, LogLocator, MaxNLocator,  # noqa: E402
-                               NullFormatter)
+# matplotlib, imported once the command line is read (need_matplotlib): --help and
+# bad usage need none, and its absence is one line naming the package
+plt = Line2D = FixedLocator = FuncFormatter = LogLocator = MaxNLocator = NullFormatter = None
 
 KIND_COLOURS = {"pageable": "tab:red", "pinned": "tab:blue", "registered": "tab:green",
                 "write-combined": "tab:purple", "device": "tab:orange"}
@@ -53,15 +53,98 @@ def fail(msg, status=2):
     sys.exit(status)
 
 
-def load(path):
+def need_matplotlib():
+    global plt, Line2D, FixedLocator, FuncFormatter, LogLocator, MaxNLocator, NullFormatter
     try:
-        with open(path) as f:
-            doc = json.load(f)
-    except (OSError, ValueError) as e:
-        fail(f"{path}: not a readable JSON document: {e}")
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from matplotlib.lines import Line2D
+        from matplotlib.ticker import (FixedLocator, FuncFormatter, LogLocator, MaxNLocator,
+                                       NullFormatter)
+    except ImportError as e:
+        fail(f"needs matplotlib ({e}): install python3-matplotlib (Debian, Ubuntu), "
+             "python3-matplotlib (Fedora) or `pip install matplotlib`")
+
+
+class Parser(argparse.ArgumentParser):
+    """Bad usage: one line, exit 2."""
+    def error(self, message):
+        fail(f"{message} (see --help)")
+
+
+def is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def read_json(path):
+    """The document at path, or one line naming why not (exit 2): a FIFO or a device
+    may never end, nesting too deep for Python, NaN and numbers beyond a double are
+    not JSON that hipmembench writes."""
+    def constant(name):
+        raise ValueError(f"{name} is not a JSON number")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO: no wait for a writer
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                fail(f"{path}: not a regular file")
+            os.set_blocking(fd, True)
+            return json.loads(f.read(), parse_constant=constant)
+    except (OSError, ValueError, RecursionError) as e:
+        fail(f"{path}: not a readable JSON document: {str(e) or type(e).__name__}")
+
+
+# Parameters the figures read as numbers (sizes, counts) and their limits.
+NUMBER_PARAMS = {"size": 2 ** 46, "start": 2 ** 46, "step": 2 ** 46, "streams": 10 ** 6,
+                 "chunks": 10 ** 6}
+
+
+def check(doc, path):
+    """The fields the figures read, of the types they need; exit 2 naming the first
+    that is not."""
+    def bad(what):
+        fail(f"{path}: {what}")
+    for key in ("device", "host"):
+        if doc.get(key) is not None and not isinstance(doc[key], dict):
+            bad(f"{key} is not an object")
+    link = (doc.get("device") or {}).get("pcie_link")
+    if link is not None and not isinstance(link, dict):
+        bad("device.pcie_link is not an object")
+    for i, r in enumerate(doc["results"]):
+        where = f"results[{i}]"
+        if not isinstance(r, dict):
+            bad(f"{where} is not an object")
+        for k in ("module", "case", "status"):
+            if not isinstance(r.get(k), str):
+                bad(f"{where}.{k} is not a string")
+        if r["status"] != "ok":
+            continue
+        params = r.get("params", {})
+        if not isinstance(params, dict):
+            bad(f"{where}.params is not an object")
+        for k, top in NUMBER_PARAMS.items():
+            if k in params and not (is_number(params[k]) and 0 <= params[k] <= top):
+                bad(f"{where}.params.{k} is not a number from 0 to {top}")
+        for k in ("gbps_median", "us_per_op_median", "peak_gbps"):
+            if r.get(k) is not None and not (is_number(r[k]) and r[k] >= 0):
+                bad(f"{where}.{k} is not a number of at least 0")
+        samples = r.get("samples_s", [])
+        if not isinstance(samples, list) or not all(is_number(v) for v in samples):
+            bad(f"{where}.samples_s is not a list of numbers")
+        metrics = r.get("metrics", {})
+        if metrics is not None and not isinstance(metrics, dict):
+            bad(f"{where}.metrics is not an object")
+        for name, m in (metrics or {}).items():
+            if not isinstance(m, dict) or (m.get("value") is not None and not is_number(m["value"])):
+                bad(f"{where}.metrics.{name} is not {{\"value\": number, \"unit\": string}}")
+
+
+def load(path):
+    doc = read_json(path)
     if not isinstance(doc, dict) or not isinstance(doc.get("tool"), dict) or \
             doc["tool"].get("name") != "hipmembench" or not isinstance(doc.get("results"), list):
         fail(f"{path}: not a hipmembench document")
+    check(doc, path)
     dev = doc.get("device") or {}
     host = (doc.get("host") or {}).get("hostname") or "?"
     doc["_path"] = path
@@ -509,8 +592,42 @@ SUBJECTS = [
 ]
 
 
+def out_folder(path):
+    """-o: a folder, made where missing; exit 2 naming why it cannot be."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        fail(f"-o {path}: not a folder")
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        fail(f"-o {path}: cannot make the folder: {e.strerror or e}")
+
+
+def save(fig, path):
+    """fig as PNG at path, whole or not at all: a new temporary file beside it
+    (mkstemp: never through a link planted there), renamed over it."""
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".",
+                               prefix=os.path.basename(path) + ".tmp.", suffix=".png")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            fig.savefig(f, format="png", dpi=110)
+        os.chmod(tmp, 0o666 & ~current_umask())
+        os.replace(tmp, path)
+    except OSError as e:
+        fail(f"cannot write {path}: {e.strerror or e}")
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        plt.close(fig)
+
+
+def current_umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def main(argv):
-    ap = argparse.ArgumentParser(description="hipmembench JSON to PNG figures")
+    ap = Parser(description="hipmembench JSON to PNG figures")
     ap.add_argument("-o", "--out", default="plots", help="folder for the PNG files")
     ap.add_argument("--label", help="name the files LABEL-SUBJECT.png")
     ap.add_argument("files", nargs="+", help="hipmembench JSON documents")
@@ -530,21 +647,19 @@ def main(argv):
         docs.append(doc)
     if not docs:
         fail("no document with results to plot", 1)
-    os.makedirs(args.out, exist_ok=True)
+    need_matplotlib()
+    out_folder(args.out)
     wrote = 0
     for name, fn in SUBJECTS:
-        fig = fn(docs)
+        try:
+            fig = fn(docs)
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError,
+                ZeroDivisionError) as e:  # a shape check() does not foresee: named, not a trace
+            fail(f"cannot draw {name} from these documents: {type(e).__name__}: {e}")
         if fig is None:
             continue
         path = os.path.join(args.out, f"{args.label}-{name}.png" if args.label else f"{name}.png")
-        tmp = f"{path}.tmp.{os.getpid()}.png"
-        try:
-            fig.savefig(tmp, dpi=110)
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            plt.close(fig)
+        save(fig, path)
         print(path)
         wrote += 1
     if not wrote:
@@ -552,5 +667,15 @@ def main(argv):
     return 0
 
 
+def run():
+    try:
+        sys.exit(main(sys.argv))
+    except KeyboardInterrupt:
+        fail("interrupted", 130)
+    except BrokenPipeError:  # stdout closed early (| head): nothing more to say there
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    run()

@@ -13,19 +13,20 @@ from figures typed in: each value is the record's own median figure.
                           sum) against all GPUs at once (stacked by each GPU's GB/s
                           while all copy, from the in-all records), local NUMA placement
 A figure with nothing to draw is left out. Needs Python 3 and matplotlib (Debian:
-python3-matplotlib). Prints the files it wrote; exit 1 when the document has no
-node results, 2 for a file that is not a hipmembench document.
+python3-matplotlib). Prints the files it wrote, each whole (a temporary file renamed
+over it); exit 1 when the document has no node results, 2 for bad usage or a file
+that cannot be read or is not a hipmembench document of the expected types (one
+line naming it; never a traceback).
 """
 import argparse
 import json
 import math
 import os
+import stat
 import sys
+import tempfile
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+plt = None  # matplotlib.pyplot, imported once the command line is read (need_matplotlib)
 
 MATRICES = [
     ("p2p/ce/write", "GB/s"),
@@ -38,28 +39,100 @@ MATRICES = [
 DIRECTIONS = ["h2d", "d2h", "bidir"]
 
 
-def load(path):
+def fail(msg, status=2):
+    print(f"hmb_plot_node.py: {msg}", file=sys.stderr)
+    sys.exit(status)
+
+
+def need_matplotlib():
+    global plt
     try:
-        with open(path) as f:
-            doc = json.load(f)
-    except (OSError, ValueError) as e:
-        print(f"hmb_plot_node.py: {path}: not a readable JSON document: {e}", file=sys.stderr)
-        sys.exit(2)
-    if not isinstance(doc, dict) or doc.get("tool", {}).get("name") != "hipmembench":
-        print(f"hmb_plot_node.py: {path}: not a hipmembench document", file=sys.stderr)
-        sys.exit(2)
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as e:
+        fail(f"needs matplotlib ({e}): install python3-matplotlib (Debian, Ubuntu, Fedora) "
+             "or `pip install matplotlib`")
+
+
+class Parser(argparse.ArgumentParser):
+    """Bad usage: one line, exit 2."""
+    def error(self, message):
+        fail(f"{message} (see --help)")
+
+
+def is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+MAX_GPU = 1023  # GPU ordinals, as hipmembench --devices takes them
+
+
+def check(doc, path):
+    """What the figures read of the node results, of the types they need; exit 2
+    naming the first field that is not."""
+    def bad(what):
+        fail(f"{path}: {what}")
+    for key in ("device", "host"):
+        if doc.get(key) is not None and not isinstance(doc[key], dict):
+            bad(f"{key} is not an object")
+    for i, r in enumerate(doc["results"]):
+        where = f"results[{i}]"
+        if not isinstance(r, dict):
+            bad(f"{where} is not an object")
+        if r.get("module") != "node" or r.get("status") != "ok":
+            continue
+        if not isinstance(r.get("case"), str):
+            bad(f"{where}.case is not a string")
+        params = r.get("params", {})
+        if not isinstance(params, dict):
+            bad(f"{where}.params is not an object")
+        for k in ("src", "dst", "gpu"):
+            v = params.get(k)
+            if v is not None and not (is_number(v) and v == int(v) and 0 <= v <= MAX_GPU):
+                bad(f"{where}.params.{k} is not a GPU ordinal from 0 to {MAX_GPU}")
+        if r.get("gbps_median") is not None and not (is_number(r["gbps_median"]) and
+                                                     r["gbps_median"] >= 0):
+            bad(f"{where}.gbps_median is not a number of at least 0")
+        metrics = r.get("metrics", {})
+        if metrics is not None and not isinstance(metrics, dict):
+            bad(f"{where}.metrics is not an object")
+        for name, m in (metrics or {}).items():
+            if not isinstance(m, dict) or (m.get("value") is not None and
+                                           not is_number(m["value"])):
+                bad(f"{where}.metrics.{name} is not {{\"value\": number, \"unit\": string}}")
+
+
+def load(path):
+    """The document, checked; one line and exit 2 where it cannot be read (a FIFO or a
+    device that may never end, nesting too deep, NaN) or is not hipmembench's."""
+    def constant(name):
+        raise ValueError(f"{name} is not a JSON number")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO: no wait for a writer
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                fail(f"{path}: not a regular file")
+            os.set_blocking(fd, True)
+            doc = json.loads(f.read(), parse_constant=constant)
+    except (OSError, ValueError, RecursionError) as e:
+        fail(f"{path}: not a readable JSON document: {str(e) or type(e).__name__}")
+    if not isinstance(doc, dict) or not isinstance(doc.get("tool"), dict) or \
+            doc["tool"].get("name") != "hipmembench" or not isinstance(doc.get("results"), list):
+        fail(f"{path}: not a hipmembench document")
+    check(doc, path)
     return doc
 
 
 def node_ok(doc):
-    return [r for r in doc.get("results", []) if r.get("module") == "node" and r.get("status") == "ok"]
+    return [r for r in doc["results"] if r.get("module") == "node" and r.get("status") == "ok"]
 
 
 def value(r, unit):
     """The record's figure: GB/s of the median, or ns per load of a chase."""
     if unit == "ns":
-        m = r.get("metrics", {}).get("ns_per_load")
-        return m["value"] if m else None
+        m = (r.get("metrics") or {}).get("ns_per_load")
+        return m.get("value") if m else None
     return r.get("gbps_median")
 
 
@@ -67,7 +140,7 @@ def gpu_count(results):
     n = 0
     for r in results:
         for key in ("src", "dst", "gpu"):
-            v = r["params"].get(key)
+            v = r.get("params", {}).get(key)
             if isinstance(v, (int, float)):
                 n = max(n, int(v) + 1)
     return n
@@ -76,7 +149,7 @@ def gpu_count(results):
 def matrix(results, case, unit, n):
     m = [[math.nan] * n for _ in range(n)]
     for r in results:
-        p = r["params"]
+        p = r.get("params", {})
         v = value(r, unit)
         if v is None:
             continue
@@ -118,15 +191,14 @@ def plot_matrices(results, title, path):
         ax.set_title(case, fontsize=10)
     fig.suptitle(f"{title}: peer-to-peer, rows source, columns destination", fontsize=11)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save(fig, path)
     return True
 
 
 def by_gpu(results, case):
     out = {}
     for r in results:
-        p = r["params"]
+        p = r.get("params", {})
         if r["case"] == case and p.get("placement", "local") == "local" and "gpu" in p \
                 and r.get("gbps_median"):
             out[int(p["gpu"])] = r["gbps_median"]
@@ -176,13 +248,36 @@ def plot_aggregate(results, title, path):
     if gpus:
         ax.legend(fontsize=8, loc="best")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save(fig, path)
     return True
 
 
+def current_umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def save(fig, path):
+    """fig as PNG at path, whole or not at all: a new temporary file beside it
+    (mkstemp: never through a link planted there), renamed over it."""
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".",
+                               prefix=os.path.basename(path) + ".tmp.", suffix=".png")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            fig.savefig(f, format="png", dpi=110)
+        os.chmod(tmp, 0o666 & ~current_umask())
+        os.replace(tmp, path)
+    except OSError as e:
+        fail(f"cannot write {path}: {e.strerror or e}")
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        plt.close(fig)
+
+
 def main(argv):
-    ap = argparse.ArgumentParser(description="node module figures from a hipmembench document")
+    ap = Parser(description="node module figures from a hipmembench document")
     ap.add_argument("-o", "--out", default="plots", help="folder for the PNG files")
     ap.add_argument("file", help="a hipmembench JSON document with node results")
     args = ap.parse_args(argv[1:])
@@ -192,14 +287,35 @@ def main(argv):
         print(f"hmb_plot_node.py: {args.file}: no node results", file=sys.stderr)
         return 1
     dev = doc.get("device") or {}
-    title = f"{doc.get('host', {}).get('hostname', '?')}, {dev.get('name', '?')}"
-    os.makedirs(args.out, exist_ok=True)
+    title = f"{(doc.get('host') or {}).get('hostname', '?')}, {dev.get('name', '?')}"
+    need_matplotlib()
+    if os.path.exists(args.out) and not os.path.isdir(args.out):
+        fail(f"-o {args.out}: not a folder")
+    try:
+        os.makedirs(args.out, exist_ok=True)
+    except OSError as e:
+        fail(f"-o {args.out}: cannot make the folder: {e.strerror or e}")
     for name, fn in (("node-p2p-matrix", plot_matrices), ("node-host-aggregate", plot_aggregate)):
         path = os.path.join(args.out, f"{name}.png")
-        if fn(results, title, path):
+        try:
+            drawn = fn(results, title, path)
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError,
+                ZeroDivisionError) as e:  # a shape check() does not foresee: named, not a trace
+            fail(f"cannot draw {name} from {args.file}: {type(e).__name__}: {e}")
+        if drawn:
             print(path)
     return 0
 
 
+def run():
+    try:
+        sys.exit(main(sys.argv))
+    except KeyboardInterrupt:
+        fail("interrupted", 130)
+    except BrokenPipeError:  # stdout closed early (| head): nothing more to say there
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    run()

@@ -47,6 +47,10 @@ struct hmb_bench {
 	const char *help;          /* how it uses --sizes and how to read it */
 	const char *const *cases;  /* every case name it can record, NULL-terminated */
 	int node_level;            /* measures every GPU at once: run once, not per GPU */
+	int oversubscribe;         /* allocates managed memory: --oversubscribe applies */
+	/* Its options together (each one alone is checked by type and limits): 0,
+	 * or -1 with one line naming the options; NULL: nothing to check. */
+	int (*check)(const struct hmb_options *opt, char *err, size_t errlen);
 	int (*run)(struct hmb_ctx *ctx);
 };
 
@@ -108,7 +112,7 @@ int hmb_opt_ints(const struct hmb_ctx *ctx, const char *name, const char *dflt, 
 		 int max);
 int hmb_opt_flag(const struct hmb_ctx *ctx, const char *name);
 
-/* Set by SIGINT/SIGTERM: modules stop between cases. */
+/* Set by a terminating signal (main.c): modules stop between cases. */
 int hmb_interrupted(void);
 
 /* The device's last-level cache in bytes: L2, plus AMD's Infinity Cache

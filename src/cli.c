@@ -2,10 +2,12 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "text.h"
@@ -35,25 +37,60 @@ static const struct global {
 	[HMB_G_DEVICES] = { "devices", 0, 1 },
 	[HMB_G_NO_ISOLATION] = { "no-isolation", 0, 0 },
 	[HMB_G_PEAK_GBPS] = { "peak-gbps", 0, 1 },
-	/* internal: a module of `all` in a process of its own (isolate.c) */
-	[HMB_G_CHILD_OUTPUT] = { "child-output", 0, 1 },
 };
+
+/* A module of `all` in a process of its own (isolate.c) is told where its
+ * document goes by HMB_CHILD_OUTPUT=PID:FILE, PID its parent's: not an option
+ * a user can give, and taken only from the process that started this one. */
+static const char *child_output(void)
+{
+	const char *v = getenv(HMB_CHILD_OUTPUT_ENV), *colon;
+	long pid;
+
+	if (!v || !(colon = strchr(v, ':')) || !colon[1])
+		return NULL;
+	pid = strtol(v, NULL, 10);
+	return pid > 0 && pid == (long)getppid() ? colon + 1 : NULL;
+}
 
 int hmb_parse_device_list(const char *text, int *out, int max)
 {
+	return hmb_device_list_why(text, out, max, NULL, 0);
+}
+
+int hmb_device_list_why(const char *text, int *out, int max, char *why, size_t whylen)
+{
 	int n = 0;
 	const char *q = text;
+	char dummy[8];
 
+	if (!why) {
+		why = dummy;
+		whylen = sizeof(dummy);
+	}
+	snprintf(why, whylen, "must be 'all' or a list of GPU ordinals such as 0,1,3");
 	while (*q) {
 		char *end;
 		long v;
+		if (*q < '0' || *q > '9')
+			return -1;
 		errno = 0;
 		v = strtol(q, &end, 10);
-		if (errno || end == q || v < 0 || v > 1023 || n == max || (*end && *end != ','))
+		if (errno || v > 1023) {
+			snprintf(why, whylen, "GPU ordinals go from 0 to 1023");
 			return -1;
+		}
+		if (*end && *end != ',')
+			return -1;
+		if (n == max) {
+			snprintf(why, whylen, "at most %d GPUs", max);
+			return -1;
+		}
 		for (int i = 0; i < n; i++)
-			if (out[i] == v)
+			if (out[i] == v) {
+				snprintf(why, whylen, "GPU %ld is named twice", v);
 				return -1;
+			}
 		out[n++] = (int)v;
 		q = *end ? end + 1 : end;
 		if (*end && !*q)
@@ -189,7 +226,13 @@ static int set_global(struct parser *p, int id, const char *v)
 	p->cli->given |= 1u << id;
 	switch (id) {
 	case HMB_G_DEVICE: return parse_whole(p, "device", v, 0, 1000000, &o->device);
-	case HMB_G_OUTPUT: o->output = v; return 0;
+	case HMB_G_OUTPUT:
+		/* `-o --dry-run memcpy`: an option taken for a file name */
+		if (v[0] == '-' && v[1])
+			return usage(p, "--output: '%s' looks like an option, not a file name (for a "
+				     "file of that name, give ./%s)", hmb_shown(v), hmb_shown(v));
+		o->output = v;
+		return 0;
 	case HMB_G_FORMAT: return set_format(p, v);
 	case HMB_G_SIZES: return set_sizes(p, v);
 	case HMB_G_REPS: return parse_whole(p, "reps", v, 1, 1000000, &o->reps);
@@ -206,13 +249,16 @@ static int set_global(struct parser *p, int id, const char *v)
 		if (hmb_parse_double(v, &x) || !(x >= 0) || x > 1000)
 			return usage(p, "--threshold: '%s' must be a percentage from 0 to 1000",
 				     hmb_shown(v));
-		o->threshold = x;
+		o->threshold = x == 0 ? 0 : x; /* "-0" is 0 */
 		return 0;
 	case HMB_G_HELP: p->cli->help = 1; return 0;
 	case HMB_G_VERSION: p->cli->version = 1; return 0;
 	case HMB_G_CASE: /* repeatable: every pattern counts */
 		if (!*v)
 			return usage(p, "--case: empty pattern");
+		if (v[0] == '-')
+			return usage(p, "--case: '%s' looks like an option, not a case pattern",
+				     hmb_shown(v));
 		if (o->ncases == (int)(sizeof(o->cases) / sizeof(o->cases[0])))
 			return usage(p, "--case: at most %d patterns",
 				     (int)(sizeof(o->cases) / sizeof(o->cases[0])));
@@ -221,9 +267,14 @@ static int set_global(struct parser *p, int id, const char *v)
 	case HMB_G_CASES: p->cli->list_cases = 1; return 0;
 	case HMB_G_DEVICES: {
 		int list[64];
-		if (strcmp(v, "all") != 0 && hmb_parse_device_list(v, list, 64) < 0)
-			return usage(p, "--devices: '%s' must be 'all' or a list of GPU ordinals "
-				     "such as 0,1,3", hmb_shown(v));
+		char why[128], shown[64];
+		if (strcmp(v, "all") != 0 && hmb_device_list_why(v, list, 64, why, sizeof(why)) < 0) {
+			snprintf(shown, 41, "%s", v);
+			hmb_utf8_trim(shown);
+			if (strlen(v) > 40)
+				strcat(shown, "...");
+			return usage(p, "--devices: '%s': %s", hmb_shown(shown), why);
+		}
 		o->devices = v;
 		return 0;
 	}
@@ -234,7 +285,6 @@ static int set_global(struct parser *p, int id, const char *v)
 				     "at most 100000", hmb_shown(v));
 		o->peak_gbps = x;
 		return 0;
-	case HMB_G_CHILD_OUTPUT: o->child_output = v; return 0;
 	}
 	return usage(p, "internal: unknown option id %d", id);
 }
@@ -375,6 +425,110 @@ static int check_help(struct parser *p)
 	return 0;
 }
 
+/* Edit distance of a and b (each cut at 63 bytes). */
+static int distance(const char *a, const char *b)
+{
+	int row[64], la = (int)strlen(a), lb = (int)strlen(b);
+
+	la = la > 63 ? 63 : la;
+	lb = lb > 63 ? 63 : lb;
+	for (int j = 0; j <= lb; j++)
+		row[j] = j;
+	for (int i = 1; i <= la; i++) {
+		int diag = row[0];
+		row[0] = i;
+		for (int j = 1; j <= lb; j++) {
+			int up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+/* Does a module run (the command's, or each of all's) have these cases? */
+static int case_candidate(const struct hmb_cli *c, const struct hmb_bench *b)
+{
+	return b->cases && (c->kind == HMB_CMD_ALL || b == c->bench);
+}
+
+/* Every --case pattern matches a case of the module (of some module for
+ * all): a typo is refused, naming the nearest cases. */
+static int check_cases(struct parser *p)
+{
+	struct hmb_cli *c = p->cli;
+	const struct hmb_options *o = &c->opt;
+
+	for (int k = 0; k < o->ncases; k++) {
+		const char *best[3] = { NULL, NULL, NULL };
+		int dist[3] = { 0, 0, 0 }, known = 0, matched = 0;
+		char near[256];
+		size_t used = 0;
+
+		for (int i = 0; p->benches[i] && !matched; i++) {
+			const struct hmb_bench *b = p->benches[i];
+			if (!case_candidate(c, b))
+				continue;
+			for (int j = 0; b->cases[j] && !matched; j++) {
+				int d = distance(o->cases[k], b->cases[j]), at = 3;
+				known = 1;
+				matched = fnmatch(o->cases[k], b->cases[j], 0) == 0;
+				while (at > 0 && (!best[at - 1] || d < dist[at - 1]))
+					at--;
+				if (at < 3) {
+					for (int m = 2; m > at; m--) {
+						best[m] = best[m - 1];
+						dist[m] = dist[m - 1];
+					}
+					best[at] = b->cases[j];
+					dist[at] = d;
+				}
+			}
+		}
+		if (matched || !known)
+			continue;
+		near[0] = '\0';
+		for (int m = 0; m < 3 && best[m] && used < sizeof(near); m++)
+			used += (size_t)snprintf(near + used, sizeof(near) - used, "%s%s",
+						 m ? ", " : "", best[m]);
+		return usage(p, "--case: '%s' matches no case of %s; nearest: %s (hipmembench list "
+			     "--cases lists them all)", hmb_shown(o->cases[k]),
+			     c->kind == HMB_CMD_ALL ? "any module" : c->bench->name, near);
+	}
+	return 0;
+}
+
+/* What a run's options ask that its modules would not do: refused. */
+static int check_modules(struct parser *p)
+{
+	struct hmb_cli *c = p->cli;
+	char why[512];
+
+	if ((c->given & 1u << HMB_G_OVERSUBSCRIBE) && c->kind == HMB_CMD_MODULE &&
+	    !c->bench->oversubscribe) {
+		char list[128];
+		size_t used = 0;
+		list[0] = '\0';
+		for (int i = 0; p->benches[i] && used < sizeof(list); i++)
+			if (p->benches[i]->oversubscribe)
+				used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
+							 used ? ", " : "", p->benches[i]->name);
+		return usage(p, "--oversubscribe does not go with %s, which allocates no managed "
+			     "memory (it goes with %s%sall)", c->bench->name, list, used ? ", " : "");
+	}
+	for (int i = 0; p->benches[i]; i++) {
+		const struct hmb_bench *b = p->benches[i];
+		if (b->check && (c->kind == HMB_CMD_ALL || b == c->bench) &&
+		    b->check(&c->opt, why, sizeof(why)) != 0)
+			return usage(p, "%s", why);
+	}
+	return 0;
+}
+
 /* info, all and the modules: what reaches a run. */
 static int check_run(struct parser *p)
 {
@@ -422,6 +576,8 @@ static int check_run(struct parser *p)
 		    p->opts[k].owner != c->bench)
 			return usage(p, "--%s is an option of the %s module, not of %s",
 				     p->opts[k].name, p->opts[k].owner->name, c->command);
+	if (c->kind != HMB_CMD_INFO && ((rc = check_cases(p)) || (rc = check_modules(p))))
+		return rc;
 	if (o->output && strcmp(o->output, "-") == 0) {
 		/* stdout carries the document: nothing else may go there */
 		if ((c->given & 1u << HMB_G_FORMAT) && o->format != HMB_FORMAT_JSON)
@@ -467,6 +623,9 @@ static int check_command(struct parser *p)
 				     "csv or markdown");
 		if (c->nargs < 2)
 			return usage(p, "compare needs a base document and at least one other");
+		for (int i = 0, stdin_seen = 0; i < c->nargs; i++)
+			if (strcmp(c->args[i], "-") == 0 && stdin_seen++)
+				return usage(p, "compare: '-' (standard input) can be given once");
 		return 0;
 	default:
 		return check_run(p);
@@ -480,6 +639,7 @@ int hmb_cli_parse(int argc, char **argv, const struct hmb_bench *const *benches,
 	int only_args = 0, rc = 0;
 
 	memset(out, 0, sizeof(*out));
+	out->opt.child_output = child_output();
 	out->opt.warmup = -1;
 	out->opt.threshold = -1;
 	out->opt.argc = argc;

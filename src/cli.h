@@ -23,7 +23,11 @@ enum hmb_command { HMB_CMD_NONE, HMB_CMD_HELP, HMB_CMD_LIST, HMB_CMD_COMPARE, HM
 enum { HMB_G_DEVICE, HMB_G_OUTPUT, HMB_G_FORMAT, HMB_G_SIZES, HMB_G_REPS, HMB_G_WARMUP,
        HMB_G_QUICK, HMB_G_DRY_RUN, HMB_G_OVERSUBSCRIBE, HMB_G_THRESHOLD, HMB_G_HELP,
        HMB_G_VERSION, HMB_G_CASE, HMB_G_CASES, HMB_G_DEVICES, HMB_G_NO_ISOLATION,
-       HMB_G_PEAK_GBPS, HMB_G_CHILD_OUTPUT, HMB_G_COUNT };
+       HMB_G_PEAK_GBPS, HMB_G_COUNT };
+
+/* isolate.c to a module of `all` in a process of its own: "PID:FILE", the
+ * parent's pid and where the module's document goes (cli.c). */
+#define HMB_CHILD_OUTPUT_ENV "HMB_CHILD_OUTPUT"
 
 struct hmb_cli {
 	struct hmb_options opt;
@@ -42,6 +46,8 @@ struct hmb_cli {
 
 /* "0,2,3" into GPU ordinals: how many, or -1 when malformed or repeated. */
 int hmb_parse_device_list(const char *text, int *out, int max);
+/* The same, with what is wrong in why (a GPU named twice, too many). */
+int hmb_device_list_why(const char *text, int *out, int max, char *why, size_t whylen);
 
 /* The names of the commands that are not modules, in help order. */
 extern const char *const hmb_builtin_commands[];

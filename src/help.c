@@ -83,24 +83,27 @@ static const struct {
 	  "Results are matched by module, case and parameters across the documents; every "
 	  "figure of OTHER is shown beside BASE's with their ratio. --threshold PCT marks a "
 	  "figure worse by more than PCT% and then exits 1. --format csv or markdown prints "
-	  "the table in that format." },
+	  "the table in that format. A document is a regular file, or '-' for standard "
+	  "input (once); a FIFO or a device is refused, not waited on." },
 };
 
 static const char *const global_options[][2] = {
 	{ "-d, --device N", "GPU ordinal (default 0)" },
 	{ "-o, --output FILE", "write the JSON document to FILE, a regular file, or to "
 			       "stdout with '-'; rewritten as the run goes, so nothing "
-			       "measured is lost" },
+			       "measured is lost (each time whole: FILE.tmp.PID.XXXXXX "
+			       "renamed over it, keeping its mode)" },
 	{ "-f, --format F", "stdout: table (default), json or csv; markdown for compare" },
 	{ "-s, --sizes LIST", "sizes, e.g. 4K,64M,1G or ranges 4K:1G:x4, 1M:8M:+1M; "
-			      "multiples of 4 bytes, at most 64" },
+			      "multiples of 4 bytes up to 64T, at most 64 of them" },
 	{ "-r, --reps N", "timed repetitions per case (1 to 1000000)" },
 	{ "-w, --warmup N", "untimed repetitions first (0 to 1000000)" },
 	{ "-q, --quick", "small sizes, few repetitions: a smoke run" },
 	{ "-n, --dry-run", "check the command line, list what would run and write the "
 			   "document without opening a GPU (checks a batch job's settings)" },
 	{ "-c, --case PATTERN", "only cases whose name matches the shell pattern, e.g. "
-				"'h2d/pinned/*' (repeatable; `list --cases` names them)" },
+				"'h2d/pinned/*' (repeatable; `list --cases` names them; a "
+				"pattern that matches none is refused)" },
 	{ "--devices all|LIST", "all or a module on each GPU of LIST in turn (all: every "
 				"visible GPU), each in a process of its own; records carry "
 				"their device" },
@@ -108,9 +111,9 @@ static const char *const global_options[][2] = {
 			    "modules may then change each other's figures)" },
 	{ "--peak-gbps X", "the host link's peak per direction in GB/s, where it is not "
 			   "PCIe (Infinity Fabric, NVLink-C2C) or cannot be read" },
-	{ "--oversubscribe F", "allow managed memory up to F x free device memory. Off by "
-			       "default: oversubscribing can make a shared GPU unresponsive "
-			       "for everyone on it." },
+	{ "--oversubscribe F", "managed, xnack and all: allow managed memory up to F x "
+			       "free device memory. Off by default: oversubscribing can make "
+			       "a shared GPU unresponsive for everyone on it." },
 	{ "--threshold PCT", "compare: exit 1 when a figure is worse by more than PCT%" },
 	{ "-h, --help", "help (after a command: that command's help)" },
 	{ "-V, --version", "version" },

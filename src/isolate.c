@@ -6,7 +6,7 @@
  * registrations, a sticky error) dies with its process, so no module can
  * change the next one's figures. This process never opens the GPU: it
  * starts the binary again for each module with the same options and
- * --child-output FILE, waits for it, and takes its document into the report
+ * HMB_CHILD_OUTPUT=PID:FILE in its environment (cli.c), waits for it, and takes its document into the report
  * (records, telemetry, the device). A signal is passed on to the module
  * running, whose results so far are kept; a module whose process dies is a
  * failed record naming the signal. The order of the modules, each one's
@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "checkpoint.h"
+#include "cli.h"
 #include "timing.h"
 #include "util.h"
 
@@ -71,7 +72,7 @@ static void failed_module(struct hmb_report *rep, const char *module, const char
 int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep, const struct hmb_cmdline *cl)
 {
 	char tmpl[] = "/tmp/hipmembench-module-XXXXXX";
-	char err[512], device[16];
+	char err[512], device[16], where[sizeof(tmpl) + 24];
 	struct hmb_record *before = rep->tail;
 	char **argv;
 	int fd, wstatus = 0, code = -1, n = 0;
@@ -85,12 +86,10 @@ int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep, const st
 		return 1;
 	}
 	close(fd);
-	/* argv: the binary, --child-output FILE, the options as given, then
-	 * --device N where one GPU of several is meant, then the module */
+	/* argv: the binary, the options as given, then --device N where one GPU
+	 * of several is meant, then the module */
 	argv = hmb_xcalloc((size_t)cl->argc + 6, sizeof(*argv));
 	argv[n++] = (char *)self_path(cl->argv[0]);
-	argv[n++] = "--child-output";
-	argv[n++] = tmpl;
 	for (int i = 1; i < cl->argc && i < cl->command_index; i++)
 		argv[n++] = cl->argv[i];
 	if (cl->device >= 0) {
@@ -105,6 +104,8 @@ int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep, const st
 
 	fflush(stdout);
 	fflush(stderr);
+	snprintf(where, sizeof(where), "%ld:%s", (long)getpid(), tmpl);
+	setenv(HMB_CHILD_OUTPUT_ENV, where, 1);
 	pid = fork();
 	if (pid == 0) {
 		execv(argv[0], argv);
@@ -112,6 +113,7 @@ int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep, const st
 		_exit(127);
 	}
 	free(argv);
+	unsetenv(HMB_CHILD_OUTPUT_ENV);
 	if (pid < 0 || wait_child(pid, &wstatus) != 0) {
 		fprintf(stderr, "hipmembench: cannot run module %s: %s\n", b->name, strerror(errno));
 		unlink(tmpl);

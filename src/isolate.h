@@ -14,7 +14,7 @@ struct hmb_cmdline {
 	int tag_device;    /* several GPUs in one document: params.device on each record */
 };
 
-/* Run module b as `BINARY --child-output TMP <options> b` and take its
+/* Run module b as `HMB_CHILD_OUTPUT=PID:TMP BINARY <options> b` and take its
  * document into rep. Returns the process's exit status (128 + signal when
  * it died by one). */
 int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep,

@@ -4,9 +4,9 @@
  *
  * Exit status: 0 all good (unsupported cases included), 1 a measurement
  * failed, 2 bad usage (one line on stderr, checked in full before a GPU is
- * opened or anything is written), 3 no usable GPU, 130/143 interrupted by
- * SIGINT/SIGTERM (results measured until then are written, marked
- * "interrupted").
+ * opened or anything is written), 3 no usable GPU, 128 + N interrupted by
+ * signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP, ...: results measured until
+ * then are written, marked "interrupted").
  */
 #include <errno.h>
 #include <signal.h>
@@ -31,9 +31,19 @@ enum { EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_NO_GPU = 3 };
 
 extern volatile sig_atomic_t hmb_signal_received;
 
+/* Every signal whose default is to end the process and that can be caught:
+ * each one leaves the document whole and no temporary file behind. */
+static const int stop_signals[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM,
+	SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF,
+};
+
 static void on_signal(int sig)
 {
 	if (hmb_signal_received) {
+		/* SIGPIPE again: stdout is still gone, the run is stopping anyway */
+		if (sig == SIGPIPE)
+			return;
 		/* A second signal: stop now, leaving no temporary file behind. */
 		hmb_json_discard_tmp();
 		signal(sig, SIG_DFL);
@@ -45,17 +55,19 @@ static void on_signal(int sig)
 /* Before anything is written: a signal then only sets a flag, so a document
  * being written is finished (or its temporary file removed) before exit.
  * Where modules run in processes of their own, no SA_RESTART: waitpid must
- * return on a signal, to pass it on to the module running (isolate.c). */
+ * return on a signal, to pass it on to the module running (isolate.c). A
+ * signal ignored already (nohup: SIGHUP) stays ignored. */
 static void install_signal_handlers(int restart)
 {
-	struct sigaction sa;
+	struct sigaction sa, old;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = restart ? SA_RESTART : 0;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		if (sigaction(stop_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(stop_signals[i], &sa, NULL);
 }
 
 /* Bad usage: one printable line on stderr, exit 2. */
@@ -135,10 +147,22 @@ static int dry_run(struct hmb_report *rep, const struct hmb_cli *cli)
 	else
 		fprintf(out, ", warmup module defaults%s\n", o->quick ? ", quick" : "");
 	for (int i = 0; hmb_benches[i]; i++) {
-		if (cli->kind == HMB_CMD_INFO || !(cli->kind == HMB_CMD_ALL || hmb_benches[i] == cli->bench))
+		const struct hmb_bench *b = hmb_benches[i];
+		struct hmb_ctx ctx = { .opt = o };
+		int n = 0, of = 0;
+		if (cli->kind == HMB_CMD_INFO || !(cli->kind == HMB_CMD_ALL || b == cli->bench) ||
+		    !hmb_bench_selected(b, o))
 			continue;
-		rep->modules[rep->nmodules++] = hmb_benches[i]->name;
-		fprintf(out, "  would run %-8s %s\n", hmb_benches[i]->name, hmb_benches[i]->summary);
+		rep->modules[rep->nmodules++] = b->name;
+		fprintf(out, "  would run %-8s %s\n", b->name, b->summary);
+		/* --case: the cases of the module that it selects */
+		for (int k = 0; o->ncases && b->cases && b->cases[k]; k++)
+			of++;
+		for (int k = 0; of && b->cases[k]; k++)
+			if (hmb_selected(&ctx, b->cases[k]))
+				fprintf(out, "%s%s", n++ ? ", " : "    cases: ", b->cases[k]);
+		if (n)
+			fprintf(out, " (%d of %d)\n", n, of);
 	}
 	for (int i = 0; i < o->nvalues; i++)
 		fprintf(out, "  option --%s %s\n", o->value_name[i], o->value[i]);

@@ -48,13 +48,16 @@ int hmb_parse_double(const char *text, double *out)
 {
 	char *end;
 
-	/* decimal only: no blanks, hex, "inf" or "nan" */
-	if (!((*text >= '0' && *text <= '9') || *text == '.') ||
+	const char *p = text + (text[0] == '-');
+
+	/* decimal only: no blanks, hex, "inf" or "nan"; a sign is the caller's
+	 * range to refuse ("-0" is 0), and a number too small for a double
+	 * (1e-320) its nearest value: only overflow is refused here */
+	if (!((*p >= '0' && *p <= '9') || *p == '.') ||
 	    strspn(text, "0123456789.eE+-") != strlen(text))
 		return -1;
-	errno = 0;
 	*out = strtod(text, &end);
-	return errno || *end || !isfinite(*out) ? -1 : 0;
+	return *end || !isfinite(*out) ? -1 : 0;
 }
 
 int hmb_parse_long_list(const char *opt, const char *text, long min, long max, long *vals,

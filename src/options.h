@@ -47,7 +47,7 @@ struct hmb_options {
 	const char *cases[16];     /* --case PATTERN (shell glob over case names) */
 	int ncases;
 	int no_isolation;          /* all: every module in this process (debugging) */
-	const char *child_output;  /* internal: a module run for `all`, its document here */
+	const char *child_output;  /* a module run for `all`: its document here (cli.c) */
 	int nvalues;               /* module options given; one entry per name */
 	const char *value_name[HMB_MAX_MODULE_OPTS];
 	const char *value[HMB_MAX_MODULE_OPTS];

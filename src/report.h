@@ -38,7 +38,7 @@ struct hmb_report {
 	struct hmb_record *head, *tail;
 	size_t count;
 	int complete;                   /* the run reached its end */
-	int interrupted;                /* stopped by SIGINT/SIGTERM */
+	int interrupted;                /* stopped by a signal */
 	const char *modules[520];       /* modules run, in order (64 GPUs x 8 modules) */
 	int nmodules;
 	struct hmb_telemetry telemetry; /* GPU state before and after each module */
@@ -63,15 +63,18 @@ size_t hmb_report_failures(const struct hmb_report *rep);
 
 /* json.c: the document as text (caller frees), or NULL. */
 char *hmb_json_render(const struct hmb_report *rep);
-/* Write the document to path atomically (temporary file, then rename);
- * "-" writes to stdout. 0, or -1 with a reason in err. */
+/* Write the document to path atomically (a new temporary file
+ * PATH.tmp.PID.XXXXXX with the mode of the file it replaces, fsynced, renamed
+ * over it, the folder fsynced); "-" writes to stdout. 0, or -1 with a reason
+ * in err. */
 int hmb_json_write(const struct hmb_report *rep, const char *path, char *err, size_t errlen);
 /* all: take a module's document (written by its own process) into the
  * report: its records, its telemetry samples and, first time, its device.
  * 0, or -1 with a reason in err. */
 int hmb_json_import(struct hmb_report *rep, const char *path, char *err, size_t errlen);
 /* Can path be written: "-", or a regular file (new or writable) in a
- * writable directory? Checked before any measurement; creates nothing. */
+ * directory where a file can be made (one is made and removed)? Checked
+ * before any measurement; leaves nothing behind. */
 int hmb_output_writable(const char *path, char *err, size_t errlen);
 /* Remove the temporary file of a write in progress; async-signal-safe. */
 void hmb_json_discard_tmp(void);

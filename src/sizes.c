@@ -54,6 +54,9 @@ static int parse_size_n(const char *text, size_t len, size_t *out, char *err, si
 		return fail(err, errlen, "invalid size '%s': must be greater than zero", buf);
 	if (value > (SIZE_MAX >> shift))
 		return fail(err, errlen, "invalid size '%s': out of range", buf);
+	if (value > (HMB_SIZE_LIMIT >> shift))
+		return fail(err, errlen, "invalid size '%s': above 64T, more than any GPU or host "
+			    "holds", buf);
 	*out = (size_t)(value << shift);
 	return 0;
 }

@@ -9,6 +9,8 @@
 #include <stddef.h>
 
 #define HMB_MAX_SIZES 64
+/* No size above this (64T) is taken: more than any GPU or host holds. */
+#define HMB_SIZE_LIMIT ((size_t)64 << 40)
 
 struct hmb_sizes {
 	size_t n;

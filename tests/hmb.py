@@ -50,7 +50,7 @@ def gpu_reason():
 
 
 def temp_files(folder):
-    """Names of leftover temporary files (NAME.tmp.PID) in folder."""
+    """Names of leftover temporary files (NAME.tmp.PID.XXXXXX) in folder."""
     return sorted(p.name for p in pathlib.Path(folder).iterdir() if ".tmp." in p.name)
 
 

@@ -49,7 +49,8 @@ def long_path(tmp, n):
 def fixtures(tmp):
     (tmp / "file").write_bytes(b"")
     os.mkfifo(tmp / "fifo")
-    return {"{tmp}": str(tmp), "{file}": str(tmp / "file"), "{fifo}": str(tmp / "fifo")}
+    return {"{tmp}": str(tmp), "{file}": str(tmp / "file"), "{fifo}": str(tmp / "fifo"),
+            "{base}": str(BASE)}
 
 
 def substitute(arg, tmp, names):
@@ -180,3 +181,16 @@ def test_corpus_size():
     """At least 150 cases in all, and every reproducer kind is there."""
     n = sum(len(load(f)) for f in ("cli.jsonl", "docs.jsonl", "sweep.jsonl"))
     assert n >= 150, n
+
+
+def test_corpus_runs_the_binary_under_test():
+    """The corpus runs HMB_BIN, so that `make sanitize` (which sets it to the build
+    with AddressSanitizer and UBSan, and sets ASAN_OPTIONS) runs every case under
+    them: there the binary must be that build."""
+    if "HMB_BIN" in os.environ:
+        assert pathlib.Path(BIN) == pathlib.Path(os.environ["HMB_BIN"]).resolve()
+    if "detect_leaks=1" in os.environ.get("ASAN_OPTIONS", ""):
+        with open(BIN, "rb") as f:
+            image = f.read()
+        assert b"__asan_init" in image and b"__ubsan_handle_" in image, \
+            f"{BIN} is not built with -fsanitize=address,undefined"

@@ -203,10 +203,223 @@ def test_second_signal_mid_write_removes_temporary_file(tmp_path):
                          stderr=subprocess.DEVNULL, env=traced_env())
     tmp = wait_until(lambda: tmp_files(tmp_path))
     assert tmp, "no temporary file seen"
-    pid = int(tmp[0].rsplit(".", 1)[1])
+    pid = int(tmp[0].split(".tmp.")[1].split(".")[0])  # NAME.tmp.PID.XXXXXX
     assert wait_until(lambda: syscall_of(pid) == FSYNC)
     os.kill(pid, signal.SIGTERM)
     assert wait_until(lambda: syscall_of(pid) == CLOSE)
     os.kill(pid, signal.SIGTERM)
     assert p.wait(timeout=60) == -signal.SIGTERM
     assert os.listdir(tmp_path) == [], "neither the document nor its temporary file"
+
+
+# ---- issue 26: output files that cannot be turned against the user -------------------
+
+def plant_and_run(tmp_path, plant, *args, timeout=20):
+    """Plant something at the name the temporary file had before (NAME.tmp.PID: the
+    shell's pid, which exec keeps), then run hipmembench ARGS in tmp_path."""
+    return subprocess.run(["sh", "-c", f'{plant} "out.json.tmp.$$" && exec "$0" "$@"', BIN, *args],
+                          cwd=tmp_path, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+@pytest.mark.parametrize("plant", ["ln -s victim", "mkfifo", "mkdir"])
+def test_nothing_planted_at_a_temporary_name_is_used(tmp_path, plant):
+    """A link planted where the temporary file goes is not written through (the
+    victim is untouched and out.json is a document, not a link); a FIFO does not
+    make the run hang; a directory does not make it fail."""
+    victim = tmp_path / "victim"
+    victim.write_text("precious")
+    r = plant_and_run(tmp_path, plant, "--dry-run", "-o", "out.json", "memcpy")
+    assert r.returncode == 0, r.stderr
+    assert victim.read_text() == "precious"
+    out = tmp_path / "out.json"
+    assert not out.is_symlink() and json.loads(out.read_text())["complete"] is True
+    planted = [n for n in os.listdir(tmp_path) if n.startswith("out.json.tmp.")]
+    assert len(planted) == 1, planted  # what was planted, left alone; nothing of ours
+
+
+@pytest.mark.skipif(not shutil.which("strace"), reason="strace is not installed")
+def test_temporary_file_is_made_exclusively(tmp_path):
+    """O_CREAT|O_EXCL|O_NOFOLLOW, a random name beside the output: mkstemp's way."""
+    r = subprocess.run(["strace", "-f", "-e", "trace=openat", BIN, "--dry-run", "-o",
+                        "out.json", "memcpy"], cwd=tmp_path, capture_output=True, text=True,
+                       timeout=120, env=traced_env())
+    assert r.returncode == 0, r.stderr[-2000:]
+    opens = [line for line in r.stderr.splitlines() if '"out.json.tmp.' in line]
+    assert opens, r.stderr[-2000:]
+    for line in opens:
+        assert re.search(r'"out\.json\.tmp\.\d+\.[A-Za-z0-9]{6}"', line), line
+        assert "O_EXCL" in line and "O_NOFOLLOW" in line and "O_TRUNC" not in line, line
+
+
+@pytest.mark.parametrize("mode", [0o600, 0o640, 0o444 | 0o200])
+def test_replaced_document_keeps_its_mode(tmp_path, mode):
+    out = tmp_path / "out.json"
+    out.write_text("old")
+    out.chmod(mode)
+    r = run("--dry-run", "-o", "out.json", "memcpy", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert stat.S_IMODE(out.stat().st_mode) == mode
+    assert json.loads(out.read_text())["complete"] is True
+
+
+@pytest.mark.parametrize("umask,mode", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o644)])
+def test_new_document_mode_is_0644_less_the_umask(tmp_path, umask, mode):
+    r = subprocess.run([BIN, "--dry-run", "-o", "out.json", "memcpy"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=120,
+                       preexec_fn=lambda: os.umask(umask))
+    assert r.returncode == 0, r.stderr
+    assert stat.S_IMODE((tmp_path / "out.json").stat().st_mode) == mode
+
+
+@pytest.mark.parametrize("dry", [[], ["--dry-run"]])
+def test_output_in_a_removed_folder_is_refused_before_measuring(tmp_path, dry):
+    """The folder is checked by making a file there, not by access(): a working
+    directory that was removed (and /proc, for root) fails at once, exit 2."""
+    (tmp_path / "gone").mkdir()
+    r = subprocess.run(["sh", "-c", 'cd gone && rmdir ../gone && exec "$0" "$@"', BIN, *dry,
+                        "-o", "out.json", "memcpy"], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.startswith("hipmembench: cannot write --output out.json: cannot create a "
+                               "file in its folder .: No such file or directory")
+    assert r.stderr.count("\n") == 1
+
+
+def dead_pid():
+    p = subprocess.Popen(["true"])
+    p.wait()
+    return p.pid
+
+
+def test_stale_temporaries_are_removed_by_the_next_write(tmp_path):
+    """NAME.tmp.PID.XXXXXX of a process that is gone (SIGKILL, power loss) goes when
+    the same output is written again; a live process's, a locked one, another
+    output's and names of another form stay."""
+    import fcntl
+    gone, me = dead_pid(), os.getpid()
+    stale = [f"out.json.tmp.{gone}.Ab3xYz", f"out.json.tmp.{gone}.000000"]
+    kept = [f"out.json.tmp.{me}.Ab3xYz", f"other.json.tmp.{gone}.Ab3xYz",
+            f"out.json.tmp.{gone}", f"out.json.tmp.{gone}.Ab3xYzz", f"out.json.tmp.{gone}.lock"]
+    for name in stale + kept:
+        (tmp_path / name).write_text("{")
+    (tmp_path / "out.json.tmp.{}.Lock01".format(gone)).write_text("{")
+    kept.append(f"out.json.tmp.{gone}.Lock01")
+    with open(tmp_path / f"out.json.tmp.{gone}.Lock01", "r+") as held:
+        fcntl.lockf(held, fcntl.LOCK_EX)  # a run elsewhere (another host) still writing
+        r = run("--dry-run", "-o", "out.json", "memcpy", cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+    left = sorted(os.listdir(tmp_path))
+    assert left == sorted(kept + ["out.json"]), left
+
+
+CATCHABLE = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGPIPE,
+             signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM, signal.SIGXCPU, signal.SIGXFSZ,
+             signal.SIGVTALRM, signal.SIGPROF]
+
+
+@pytest.fixture
+def no_core_dumps():
+    """SIGQUIT, SIGXCPU and SIGXFSZ dump core where not caught: not here."""
+    import resource
+    old = resource.getrlimit(resource.RLIMIT_CORE)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, old[1]))
+    yield
+    resource.setrlimit(resource.RLIMIT_CORE, old)
+
+
+def catches(pid, sig):
+    """Has process pid a handler for sig yet (SigCgt of /proc/PID/status)? None once
+    it is gone."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("SigCgt:"):
+                    return bool(int(line.split()[1], 16) >> (sig - 1) & 1)
+    except OSError:
+        pass
+    return None
+
+
+def signal_dry_run(tmp_path, sig, i, delay, preexec=None):
+    """A dry run replacing out{i}.json ("old"), sent sig delay seconds after its
+    handler is in place (at once if it never is): exit status, the output's text and
+    whether the handler was seen in place."""
+    out = tmp_path / f"out{i}.json"
+    out.write_text("old")
+    p = subprocess.Popen([BIN, "--dry-run", "-o", out.name, "all"], cwd=tmp_path,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         preexec_fn=preexec)
+    try:
+        deadline = time.monotonic() + 10
+        while not (seen := catches(p.pid, sig)) and p.poll() is None and \
+                time.monotonic() < deadline:
+            time.sleep(0.0002)
+        time.sleep(delay)
+        if p.poll() is None:
+            p.send_signal(sig)
+        return p.wait(timeout=60), out.read_text(), bool(seen)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
+@pytest.mark.parametrize("sig", CATCHABLE, ids=lambda s: signal.Signals(s).name)
+def test_every_terminating_signal_leaves_a_whole_document(tmp_path, sig, no_core_dumps):
+    """Each catchable terminating signal at 50 random moments of dry runs that
+    replace an old document (from its handler's installation to the end of the
+    write): never a temporary file left, the output either the old file or a whole
+    new document, marked interrupted where the signal was caught (exit 128 +
+    signal); and hipmembench has a handler for it."""
+    from concurrent.futures import ThreadPoolExecutor
+    # A background job (`make test &`, nohup) starts with SIGINT, SIGQUIT or SIGHUP
+    # ignored, which hipmembench then rightly keeps: its runs here start with the
+    # default (subprocess restores SIGPIPE and SIGXFSZ itself).
+    inherited = signal.getsignal(sig)
+    if inherited == signal.SIG_IGN and sig not in (signal.SIGPIPE, signal.SIGXFSZ):
+        signal.signal(sig, signal.SIG_DFL)
+    try:
+        signal_runs(tmp_path, sig)
+    finally:
+        if inherited == signal.SIG_IGN:
+            signal.signal(sig, inherited)
+
+
+def signal_runs(tmp_path, sig):
+    from concurrent.futures import ThreadPoolExecutor
+    rng = random.Random(2600 + int(sig))
+    # half at once after the handler is in place (before the write: caught), half
+    # at any moment up to the end of the write
+    delays = [0.0 if i % 2 else rng.uniform(0, 0.004) for i in range(50)]
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda a: signal_dry_run(tmp_path, sig, *a), enumerate(delays)))
+    for rc, text, seen in results:
+        assert rc in (0, 128 + sig, -sig), rc
+        if text != "old":
+            doc = json.loads(text)  # never half-written
+            assert doc["interrupted"] is (rc == 128 + sig), (rc, doc["interrupted"])
+        else:
+            assert rc == -sig, "the old document stays only where the run was killed"
+        assert not (seen and rc == -sig), "killed by a signal it has a handler for"
+    assert not tmp_files(tmp_path), tmp_files(tmp_path)
+    assert any(seen for _, _, seen in results), f"no handler for {signal.Signals(sig).name}"
+
+
+def test_ignored_hangup_stays_ignored(tmp_path):
+    """Under nohup (SIGHUP ignored) a hangup does not stop the run."""
+    def ignore_hup():
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    for i in range(5):
+        rc, text, _ = signal_dry_run(tmp_path, signal.SIGHUP, i, 0.001 * i, preexec=ignore_hup)
+        assert rc == 0 and json.loads(text)["interrupted"] is False
+
+
+def test_module_output_is_not_taken_from_a_stranger(tmp_path):
+    """Where a module's document goes is the parent's word only (HMB_CHILD_OUTPUT with
+    the parent's pid): set by anyone else, it is ignored."""
+    env = dict(os.environ, HMB_CHILD_OUTPUT=f"1:{tmp_path}/stolen.json")
+    r = subprocess.run([BIN, "--dry-run", "-o", "out.json", "memcpy"], cwd=tmp_path, env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert sorted(os.listdir(tmp_path)) == ["out.json"]
