@@ -54,6 +54,8 @@ static const struct context_param {
 	{ NULL, "figure_meaning", NULL, CTX_TEXT },
 	{ NULL, "metric", NULL, CTX_TEXT },
 	{ NULL, "baseline_case", NULL, CTX_TEXT },
+	{ "xnack", "figure", NULL, CTX_TEXT },       /* what the case's figure means */
+	{ "xnack", "pages_at_start", NULL, CTX_TEXT }, /* the case names where they start */
 	/* how the samples are timed, which the case names */
 	{ NULL, "clock", NULL, CTX_TIMING },
 	{ NULL, "sync", NULL, CTX_TIMING },

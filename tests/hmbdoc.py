@@ -44,6 +44,9 @@ def identity(r):
         params.pop("gpus", None)
     for k in CONTEXT:
         params.pop(k, None)
+    if r.get("module") == "xnack":
+        params.pop("figure", None)
+        params.pop("pages_at_start", None)
     return (r.get("module"), r.get("case"), json.dumps(params, sort_keys=True))
 
 
