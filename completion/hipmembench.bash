@@ -40,7 +40,7 @@ _hipmembench()
 		word=${COMP_WORDS[i]}
 		case $word in
 		-d | --device | -o | --output | -f | --format | -s | --sizes | -r | --reps | \
-			-w | --warmup | --oversubscribe | --threshold) ((i++)) ;;
+			-w | --warmup | --oversubscribe | --threshold | --gpu) ((i++)) ;;
 		-*) ;;
 		*) command=$word && break ;;
 		esac
@@ -55,7 +55,7 @@ _hipmembench()
 		COMPREPLY=($(compgen -W "table json csv markdown" -- "$cur"))
 		return
 		;;
-	-d | --device | -s | --sizes | -r | --reps | -w | --warmup | --oversubscribe | --threshold)
+	-d | --device | -s | --sizes | -r | --reps | -w | --warmup | --oversubscribe | --threshold | --gpu)
 		return
 		;;
 	--case | --cases | --only | --skip | --filter)

@@ -59,13 +59,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		hmb_loaded_free(&doc);
 		return 0;
 	}
+	hmb_compare_identify(&doc, 1);
 	for (size_t i = 0; i < doc.n; i++)
 		REQUIRE(printable_line(doc.fig[i].label) && printable_line(doc.fig[i].name));
 	REQUIRE(printable_line(doc.system) && printable_line(doc.settings));
 	unique = !has_duplicates(&doc);
 	hmb_loaded_free(&doc);
 	/* the table or CSV by the first byte, so that both are covered */
-	rc = hmb_compare(2, files, size && (data[0] & 1) ? HMB_FORMAT_CSV : HMB_FORMAT_TABLE, 0);
+	struct hmb_compare_options o = { size && (data[0] & 1) ? HMB_FORMAT_CSV : HMB_FORMAT_TABLE,
+					 0, -1, 0, 0 };
+	rc = hmb_compare(2, files, &o);
 	REQUIRE(unique ? rc == 0 : rc == 0 || rc == 1);
 	return 0;
 }

@@ -7,8 +7,9 @@ Finds every hipmembench document under the folders (e.g. the RESULTS folder of a
 Slurm array job, or of a sweep split over one: its shards' points together), writes
 DIR/index.json (one entry per run: file, host, device, complete, interrupted, failed
 and why, counts of ok/failed/unsupported/skipped results; sweep manifests and fleet
-summaries are not runs) and DIR/comparison.txt (`hipmembench compare BASE
-OTHERS...`; the base is --base or the first good file by name), and prints the
+summaries are not runs) and DIR/comparison.txt (`hipmembench compare --allow-partial
+BASE OTHERS...`: every run, however little of it matches, such as a dry run's plan;
+the base is --base or the first good file by name), and prints the
 index as a table. A run failed when its document says it did not finish ("complete": false: interrupted,
 or stopped by an error) or when it measured without a device (no GPU found); a dry
 run needs no device. Failed runs and files that are not hipmembench documents are
@@ -94,7 +95,7 @@ def main(argv):
     if not others:
         print("hmb_gather.py: one document only: nothing to compare", file=sys.stderr)
         return 1 if failed else 0
-    cmd = [a.hipmembench, "compare", base] + others
+    cmd = [a.hipmembench, "compare", "--allow-partial", base] + others
     if a.threshold:
         cmd += ["--threshold", a.threshold]
     comparison = os.path.join(out_dir, "comparison.txt")

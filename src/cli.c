@@ -37,6 +37,9 @@ static const struct global {
 	[HMB_G_DEVICES] = { "devices", 0, 1 },
 	[HMB_G_NO_ISOLATION] = { "no-isolation", 0, 0 },
 	[HMB_G_PEAK_GBPS] = { "peak-gbps", 0, 1 },
+	[HMB_G_GPU] = { "gpu", 0, 1 },
+	[HMB_G_ALLOW_PARTIAL] = { "allow-partial", 0, 0 },
+	[HMB_G_WIDE] = { "wide", 0, 0 },
 };
 
 /* A module of `all` in a process of its own (isolate.c) is told where its
@@ -98,6 +101,10 @@ int hmb_device_list_why(const char *text, int *out, int max, char *why, size_t w
 	}
 	return n ? n : -1;
 }
+
+/* The options of compare alone. */
+#define COMPARE_ONLY ((1u << HMB_G_THRESHOLD) | (1u << HMB_G_GPU) | \
+		      (1u << HMB_G_ALLOW_PARTIAL) | (1u << HMB_G_WIDE))
 
 /* One long option: a global (id >= 0) or a module's (decl). */
 struct longopt {
@@ -285,6 +292,9 @@ static int set_global(struct parser *p, int id, const char *v)
 				     "at most 100000", hmb_shown(v));
 		o->peak_gbps = x;
 		return 0;
+	case HMB_G_GPU: return parse_whole(p, "gpu", v, 0, 1023, &o->compare_gpu);
+	case HMB_G_ALLOW_PARTIAL: o->allow_partial = 1; return 0;
+	case HMB_G_WIDE: o->wide = 1; return 0;
 	}
 	return usage(p, "internal: unknown option id %d", id);
 }
@@ -534,8 +544,7 @@ static int check_run(struct parser *p)
 {
 	struct hmb_cli *c = p->cli;
 	struct hmb_options *o = &c->opt;
-	unsigned run_opts = ((1u << HMB_G_COUNT) - 1) & ~(1u << HMB_G_THRESHOLD) &
-			    ~(1u << HMB_G_CASES);
+	unsigned run_opts = ((1u << HMB_G_COUNT) - 1) & ~COMPARE_ONLY & ~(1u << HMB_G_CASES);
 	unsigned info_opts = (1u << HMB_G_DEVICE) | (1u << HMB_G_OUTPUT) | (1u << HMB_G_FORMAT) |
 			     (1u << HMB_G_DRY_RUN) | (1u << HMB_G_PEAK_GBPS);
 	int rc;
@@ -543,8 +552,9 @@ static int check_run(struct parser *p)
 	if (c->nargs)
 		return usage(p, "unexpected argument '%s' after '%s'", hmb_shown(c->args[0]),
 			     c->command);
-	if (c->given & 1u << HMB_G_THRESHOLD)
-		return usage(p, "--threshold goes with compare");
+	for (int g = 0; g < HMB_G_COUNT; g++)
+		if (c->given & COMPARE_ONLY & 1u << g)
+			return usage(p, "--%s goes with compare", globals[g].name);
 	if (o->format == HMB_FORMAT_MARKDOWN)
 		return usage(p, "--format markdown goes with compare");
 	if (c->kind == HMB_CMD_INFO) {
@@ -615,8 +625,7 @@ static int check_command(struct parser *p)
 			return usage(p, "unexpected argument '%s' after 'list'", hmb_shown(c->args[0]));
 		return refuse_options(p, 1u << HMB_G_CASES, 0, "list");
 	case HMB_CMD_COMPARE:
-		if ((rc = refuse_options(p, (1u << HMB_G_FORMAT) | (1u << HMB_G_THRESHOLD), 0,
-					 "compare")))
+		if ((rc = refuse_options(p, (1u << HMB_G_FORMAT) | COMPARE_ONLY, 0, "compare")))
 			return rc;
 		if (c->opt.format == HMB_FORMAT_JSON)
 			return usage(p, "compare: --format json is not a comparison format: use table, "
@@ -642,6 +651,7 @@ int hmb_cli_parse(int argc, char **argv, const struct hmb_bench *const *benches,
 	out->opt.child_output = child_output();
 	out->opt.warmup = -1;
 	out->opt.threshold = -1;
+	out->opt.compare_gpu = -1;
 	out->opt.argc = argc;
 	out->opt.argv = argv;
 	out->args = hmb_xcalloc((size_t)(argc > 0 ? argc : 1), sizeof(*out->args));

@@ -1,4 +1,5 @@
-/* compare.c - matching figures across documents and printing their ratios. */
+/* compare.c - which parameters identify a result, matching figures across
+ * documents, and printing their ratios. */
 #include "compare.h"
 
 #include <math.h>
@@ -9,7 +10,176 @@
 
 #include "loaded.h"
 #include "significance.h"
+#include "text.h"
 #include "util.h"
+
+/* ---- identity ------------------------------------------------------------- */
+
+/* Parameters that are context, not identity: kept in the record and shown
+ * (--wide), never a reason for two systems' results not to match. A result is
+ * identified by its module, case and every other parameter, whatever their
+ * order in the document. */
+enum context_kind { CTX_GPU, CTX_TUNED, CTX_TEXT, CTX_TIMING, CTX_GEOMETRY };
+
+static const struct context_param {
+	const char *module;    /* NULL: every module */
+	const char *name;
+	const char *only_with; /* context only where the result has this parameter too */
+	enum context_kind kind;
+} context_params[] = {
+	/* the GPU a result ran on: compared GPU against GPU (--gpu picks one) */
+	{ NULL, "device", NULL, CTX_GPU },
+	{ "node", "gpu", NULL, CTX_GPU },
+	/* tuned to the machine: the same workload, sized to what the system has */
+	{ NULL, "buffer_sets", NULL, CTX_TUNED },   /* d2d buffers that outgrow the L2 */
+	{ NULL, "iters", "load", CTX_TUNED },       /* a named load's calibrated steps */
+	{ "node", "gpus", NULL, CTX_TUNED },        /* the node's GPU count */
+	{ NULL, "busy_kernel", NULL, CTX_TUNED },   /* the spin kernel's calibrated steps */
+	{ NULL, "copy_engines", NULL, CTX_TUNED },
+	{ NULL, "copy_engines_source", NULL, CTX_TUNED },
+	{ NULL, "async_engine_count", NULL, CTX_TUNED },
+	{ NULL, "hw_queues", NULL, CTX_TUNED },
+	{ NULL, "threads_launched", NULL, CTX_TUNED },
+	{ NULL, "resident_thread_capacity", NULL, CTX_TUNED },
+	/* text that describes the workload the case and the other parameters define */
+	{ NULL, "timed", NULL, CTX_TEXT },
+	{ NULL, "coherence", NULL, CTX_TEXT },
+	{ NULL, "ideal_bound", NULL, CTX_TEXT },
+	{ NULL, "before_each_sample", NULL, CTX_TEXT },
+	{ NULL, "untimed_before_each_sample", NULL, CTX_TEXT },
+	{ NULL, "untimed_setup", NULL, CTX_TEXT },
+	{ NULL, "verification", NULL, CTX_TEXT },
+	{ NULL, "attach", NULL, CTX_TEXT },
+	{ NULL, "bytes_counted", NULL, CTX_TEXT },
+	{ NULL, "figure_meaning", NULL, CTX_TEXT },
+	{ NULL, "metric", NULL, CTX_TEXT },
+	{ NULL, "baseline_case", NULL, CTX_TEXT },
+	{ "xnack", "figure", NULL, CTX_TEXT },       /* what the case's figure means */
+	{ "xnack", "pages_at_start", NULL, CTX_TEXT }, /* the case names where they start */
+	/* how the samples are timed, which the case names */
+	{ NULL, "clock", NULL, CTX_TIMING },
+	{ NULL, "sync", NULL, CTX_TIMING },
+	{ NULL, "latch", NULL, CTX_TIMING },
+	/* launch geometry, sized to the GPU */
+	{ NULL, "block_threads", NULL, CTX_GEOMETRY },
+	{ NULL, "elements_per_thread", NULL, CTX_GEOMETRY },
+	{ NULL, "grid", NULL, CTX_GEOMETRY },
+	{ NULL, "grid_blocks", NULL, CTX_GEOMETRY },
+	{ NULL, "grid_stride", NULL, CTX_GEOMETRY },
+};
+
+static int has_param(const struct hmb_result *r, const char *name)
+{
+	for (size_t k = 0; k < r->np; k++)
+		if (!strcmp(r->p[k].name, name))
+			return 1;
+	return 0;
+}
+
+int hmb_compare_is_context(const struct hmb_result *r, const char *param)
+{
+	for (size_t i = 0; i < sizeof(context_params) / sizeof(context_params[0]); i++) {
+		const struct context_param *c = &context_params[i];
+		if (strcmp(c->name, param) || (c->module && strcmp(c->module, r->module)))
+			continue;
+		if (!c->only_with || has_param(r, c->only_with))
+			return 1;
+	}
+	return 0;
+}
+
+/* A text parameter whose value the case names (direction=h2d of
+ * h2d/pinned/async) adds nothing to a label. */
+static int named_by_case(const struct hmb_result *r, const struct hmb_param *p)
+{
+	size_t n = strlen(p->text);
+	const char *c = r->kase;
+
+	if (!p->is_text || !n)
+		return 0;
+	while (c) {
+		if (!strncmp(c, p->text, n) && (c[n] == '/' || !c[n]))
+			return 1;
+		c = strchr(c, '/');
+		c = c ? c + 1 : NULL;
+	}
+	return 0;
+}
+
+/* Shown in a label: identity parameters the case does not name already. */
+static int in_label(const struct hmb_result *r, const struct hmb_param *p)
+{
+	return !hmb_compare_is_context(r, p->name) && !named_by_case(r, p);
+}
+
+static int cmp_param(const void *x, const void *y)
+{
+	const struct hmb_param *a = *(const struct hmb_param *const *)x;
+	const struct hmb_param *b = *(const struct hmb_param *const *)y;
+	int c = strcmp(a->name, b->name);
+	return c ? c : strcmp(a->exact, b->exact);
+}
+
+/* The key of result r: module, case, identity parameters in name order, and
+ * the GPU where GPUs are matched one to one. */
+static char *result_key(const struct hmb_result *r, int with_gpu)
+{
+	const struct hmb_param **s = hmb_xcalloc(r->np + 1, sizeof(*s));
+	size_t n = 0, len = strlen(r->module) + strlen(r->kase) + 32, used;
+	char *key;
+
+	for (size_t k = 0; k < r->np; k++)
+		if (!hmb_compare_is_context(r, r->p[k].name)) {
+			s[n++] = &r->p[k];
+			len += strlen(r->p[k].name) + strlen(r->p[k].exact) + 2;
+		}
+	qsort(s, n, sizeof(*s), cmp_param);
+	key = hmb_xcalloc(len, 1);
+	used = (size_t)snprintf(key, len, "%s\x1f%s", r->module, r->kase);
+	for (size_t k = 0; k < n; k++)
+		used += (size_t)snprintf(key + used, len - used, "\x1f%s=%s", s[k]->name, s[k]->exact);
+	if (with_gpu && r->gpu >= 0)
+		snprintf(key + used, len - used, "\x1fGPU%d", r->gpu);
+	free(s);
+	return key;
+}
+
+/* module case params (and GPU where GPUs are matched one to one), for people. */
+static char *result_label(const struct hmb_result *r, int with_gpu)
+{
+	size_t len = 4 * (strlen(r->module) + strlen(r->kase)) + 64, used;
+	char *label;
+
+	for (size_t k = 0; k < r->np; k++)
+		len += strlen(r->p[k].name) + strlen(r->p[k].text) + 2;
+	label = hmb_xcalloc(len, 1);
+	used = (size_t)snprintf(label, len, "%s %s", hmb_shown(r->module), hmb_shown(r->kase));
+	for (size_t k = 0; k < r->np; k++)
+		if (in_label(r, &r->p[k]))
+			used += (size_t)snprintf(label + used, len - used, " %s=%s", r->p[k].name,
+						 r->p[k].text);
+	if (with_gpu && r->gpu >= 0)
+		snprintf(label + used, len - used, " GPU %d", r->gpu);
+	return label;
+}
+
+void hmb_compare_identify(struct hmb_loaded *l, int with_gpu)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct hmb_result *r = &l->res[l->fig[i].result];
+		free(l->fig[i].key);
+		free(l->fig[i].label);
+		if (i && l->fig[i - 1].result == l->fig[i].result) {
+			l->fig[i].key = hmb_xstrdup(l->fig[i - 1].key);
+			l->fig[i].label = hmb_xstrdup(l->fig[i - 1].label);
+		} else {
+			l->fig[i].key = result_key(r, with_gpu);
+			l->fig[i].label = result_label(r, with_gpu);
+		}
+	}
+}
+
+/* ---- matching ------------------------------------------------------------- */
 
 /* Identity order: key, figure name, then place in the document, so that
  * repeated identities pair up in the order they appear. */
@@ -31,14 +201,17 @@ static int same_identity(const struct hmb_figure *a, const struct hmb_figure *b)
 	return !strcmp(a->key, b->key) && !strcmp(a->name, b->name);
 }
 
-/* The figures of a document in identity order (O(n log n)). */
-static const struct hmb_figure **sorted_figures(const struct hmb_loaded *l)
+/* The figures of a document this comparison takes, in identity order
+ * (O(n log n)); *n: how many. */
+static const struct hmb_figure **sorted_figures(const struct hmb_loaded *l, size_t *n)
 {
 	const struct hmb_figure **s = hmb_xcalloc(l->n + 1, sizeof(*s));
 
+	*n = 0;
 	for (size_t i = 0; i < l->n; i++)
-		s[i] = &l->fig[i];
-	qsort(s, l->n, sizeof(*s), cmp_identity);
+		if (!l->fig[i].skip)
+			s[(*n)++] = &l->fig[i];
+	qsort(s, *n, sizeof(*s), cmp_identity);
 	return s;
 }
 
@@ -60,14 +233,14 @@ static void report_repeats(const char *file, const struct hmb_figure **s, size_t
 /* match[i]: the index in other of base figure i, or SIZE_MAX; matched[j] marks
  * the other's figures that found a partner. A merge of the two sorted lists. */
 static void match_figures(const struct hmb_loaded *base, const struct hmb_figure **sb,
-			  const struct hmb_loaded *other, const struct hmb_figure **so,
-			  size_t *match, char *matched)
+			  size_t nb, const struct hmb_loaded *other,
+			  const struct hmb_figure **so, size_t no, size_t *match, char *matched)
 {
 	size_t i = 0, j = 0;
 
 	for (size_t k = 0; k < base->n; k++)
 		match[k] = SIZE_MAX;
-	while (i < base->n && j < other->n) {
+	while (i < nb && j < no) {
 		int c = strcmp(sb[i]->key, so[j]->key);
 		if (!c)
 			c = strcmp(sb[i]->name, so[j]->name);
@@ -85,6 +258,83 @@ static void match_figures(const struct hmb_loaded *base, const struct hmb_figure
 	}
 }
 
+/* ---- which GPU ---------------------------------------------------------- */
+
+/* How many GPUs a document's results ran on, and the lowest. */
+static int gpus_of(const struct hmb_loaded *l, int *lowest)
+{
+	char seen[1024] = { 0 };
+	int n = 0;
+
+	*lowest = -1;
+	for (size_t i = 0; i < l->nres; i++) {
+		int g = l->res[i].gpu;
+		if (g < 0)
+			continue;
+		if (*lowest < 0 || g < *lowest)
+			*lowest = g;
+		if (g >= (int)sizeof(seen)) {
+			n += 2; /* beyond any node: counted as several */
+			continue;
+		}
+		n += !seen[g];
+		seen[g] = 1;
+	}
+	return n;
+}
+
+static int has_gpu(const struct hmb_loaded *l, int gpu)
+{
+	for (size_t i = 0; i < l->nres; i++)
+		if (l->res[i].gpu == gpu)
+			return 1;
+	return 0;
+}
+
+/* ---- output ------------------------------------------------------------- */
+
+#define TABLE_WIDTH 120
+
+/* text as lines of at most width columns, the ones after the first indented. */
+static void print_wrapped(FILE *to, const char *text, int indent, int width)
+{
+	int col = 0, first = 1;
+
+	while (*text) {
+		const char *w = text;
+		int len;
+		while (*w == ' ')
+			w++;
+		len = (int)strcspn(w, " ");
+		if (!len)
+			break;
+		if (!first && col + 1 + len > width && len <= width - indent) {
+			fprintf(to, "\n%*s", indent, "");
+			col = indent;
+			first = 1;
+		}
+		while (len > width - col - !first) { /* a word longer than a line */
+			int room = width - col - !first;
+			if (room <= 0) {
+				fprintf(to, "\n%*s", indent, "");
+				col = indent;
+				first = 1;
+				continue;
+			}
+			fprintf(to, "%s%.*s", first ? "" : " ", room, w);
+			w += room;
+			len -= room;
+			col = width;
+			first = 0;
+		}
+		fprintf(to, "%s%.*s", first ? "" : " ", len, w);
+		col += len + !first;
+		first = 0;
+		text = w + len;
+	}
+	fputc('\n', to);
+}
+
 static void csv_field(const char *s, int last)
 {
 	putchar('"');
@@ -97,40 +347,49 @@ static void csv_field(const char *s, int last)
 	putchar(last ? '\n' : ',');
 }
 
+/* The figure for people, its unit once: "GB/s", "us/op", "median (s)". */
+static void figure_text(const struct hmb_figure *f, char *buf, size_t len)
+{
+	size_t n = strlen(f->name), u = strlen(f->unit);
+
+	if (!u || !strcmp(f->name, f->unit) || !strcmp(f->unit, "?") ||
+	    (!strncmp(f->name, f->unit, u) && f->name[u] == '/') ||
+	    (n > u && f->name[n - u - 1] == '_' && !strcmp(f->name + n - u, f->unit)))
+		snprintf(buf, len, "%s", f->name);
+	else
+		snprintf(buf, len, "%s (%s)", f->name, f->unit);
+}
+
+/* The other against the base, which way is better: "1.07x faster" (GB/s,
+ * times), "0.90x worse" (speedups, ratios), "1.07x" (information). */
+static void change_text(const struct hmb_figure *a, const struct hmb_figure *b, char *buf,
+			size_t len)
+{
+	static const char *const speeds[] = { "GB/s", "faults/s", "s", "ms", "us", "ns", NULL };
+	int speed = 0;
+	double c;
+
+	if (!(a->value > 0) || !(b->value > 0) || !isfinite(a->value) || !isfinite(b->value)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	for (int i = 0; speeds[i]; i++)
+		speed |= !strcmp(a->unit, speeds[i]);
+	c = a->direction < 0 ? a->value / b->value : b->value / a->value;
+	if (a->direction == 0)
+		snprintf(buf, len, c < 9.995 ? "%.2fx" : "%.0fx", c);
+	else if (c >= 0.995 && c < 1.005)
+		snprintf(buf, len, "1.00x same");
+	else
+		snprintf(buf, len, c < 9.995 ? "%.2fx %s" : "%.0fx %s", c,
+			 c > 1 ? (speed ? "faster" : "better") : (speed ? "slower" : "worse"));
+}
+
 struct row {
-	const char *base_file, *other_file, *label, *name, *unit;
-	char base[32], other[32], ratio[32], p[32];
+	const struct hmb_figure *a, *b;
+	char base[32], other[32], ratio[32], change[32], p[32];
 	const char *verdict;
 };
-
-static void print_row(enum hmb_format f, const struct row *r)
-{
-	if (f == HMB_FORMAT_CSV) {
-		csv_field(r->base_file, 0);
-		csv_field(r->other_file, 0);
-		csv_field(r->label, 0);
-		csv_field(r->name, 0);
-		csv_field(r->unit, 0);
-		printf("%s,%s,%s,%s,", r->base, r->other, r->ratio, r->p);
-		csv_field(r->verdict, 1);
-	} else if (f == HMB_FORMAT_MARKDOWN) {
-		printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", r->label, r->name, r->unit,
-		       r->base, r->other, r->ratio, r->p, r->verdict);
-	} else {
-		printf("%-70s %-20s %6s %12s %12s %8s %8s  %s\n", r->label, r->name, r->unit,
-		       r->base, r->other, r->ratio, r->p, r->verdict);
-	}
-}
-
-static void print_header(enum hmb_format f)
-{
-	struct row h = { "base_file", "other_file", "result", "figure", "unit", "base", "other",
-			 "ratio", "p", "verdict" };
-
-	print_row(f, &h);
-	if (f == HMB_FORMAT_MARKDOWN)
-		printf("|---|---|---|---:|---:|---:|---:|---|\n");
-}
 
 struct tally {
 	int worse, not_significant, too_few, tested;
@@ -142,22 +401,254 @@ static void fmt_num(char *buf, size_t len, enum hmb_format f, const char *table_
 	snprintf(buf, len, f == HMB_FORMAT_CSV ? "%.10g" : table_fmt, v);
 }
 
+/* Parameters shown in a label, for the table's groups. */
+static size_t label_params(const struct hmb_loaded *l, size_t result, const struct hmb_param **out,
+			   size_t max)
+{
+	const struct hmb_result *r = &l->res[result];
+	size_t n = 0;
+
+	for (size_t k = 0; k < r->np && n < max; k++)
+		if (in_label(r, &r->p[k]))
+			out[n++] = &r->p[k];
+	return n;
+}
+
+static int same_case(const struct hmb_loaded *l, size_t x, size_t y)
+{
+	const struct hmb_result *a = &l->res[x], *b = &l->res[y];
+	return !strcmp(a->module, b->module) && !strcmp(a->kase, b->kase) && a->gpu == b->gpu;
+}
+
+#define MAX_LABEL_PARAMS 64
+#define ROW_LABEL 36
+
+/* A line without the blanks at its end. */
+static void print_trimmed(char *line)
+{
+	size_t n = strlen(line);
+	while (n && line[n - 1] == ' ')
+		line[--n] = '\0';
+	puts(line);
+}
+
+static void table_header(void)
+{
+	char line[256];
+	snprintf(line, sizeof(line), "  %-*s %-26s %10s %10s  %-13s %7s %s", ROW_LABEL, "",
+		 "figure", "base", "other", "other vs base", "p", "verdict");
+	print_trimmed(line);
+}
+
+/* Machine-tuned parameters that differ between the two sides of a group's
+ * results (numbers; the GPU index and descriptive text aside): a line under
+ * the group's heading. */
+static void print_context_differences(const struct hmb_loaded *base,
+				      const struct hmb_loaded *other, const struct row *rows,
+				      size_t n)
+{
+	char text[1024] = "context differs, base vs other:";
+	size_t used = strlen(text), found = 0, results = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct hmb_result *a = &base->res[rows[i].a->result];
+		const struct hmb_result *b = &other->res[rows[i].b->result];
+		if (i && rows[i].a->result == rows[i - 1].a->result)
+			continue;
+		results++;
+		for (size_t k = 0; k < a->np; k++) {
+			const struct hmb_param *p = &a->p[k];
+			if (p->is_text || !hmb_compare_is_context(a, p->name) ||
+			    !strcmp(p->name, "device") || !strcmp(p->name, "gpu"))
+				continue;
+			for (size_t j = 0; j < b->np; j++)
+				if (!strcmp(b->p[j].name, p->name) && strcmp(b->p[j].text, p->text) &&
+				    !strstr(text, p->name) && used < sizeof(text)) {
+					used += (size_t)snprintf(text + used, sizeof(text) - used,
+								 "%s %s %s vs %s", found++ ? "," : "",
+								 p->name, p->text, b->p[j].text);
+				}
+		}
+	}
+	if (found) {
+		if (results > 1 && used < sizeof(text))
+			snprintf(text + used, sizeof(text) - used, " (the first row's; --wide: each "
+				 "row's)");
+		printf("    ");
+		print_wrapped(stdout, text, 4, TABLE_WIDTH - 4);
+	}
+}
+
+/* One group of rows (the figures of one case, in the base's order): the
+ * parameters every row shares in its heading, the rest in each row. */
+static void print_group(const struct hmb_loaded *base, const struct hmb_loaded *other,
+			int with_gpu, const struct row *rows, size_t n)
+{
+	const struct hmb_param *first[MAX_LABEL_PARAMS];
+	char shared[MAX_LABEL_PARAMS] = { 0 };
+	size_t nf = label_params(base, rows[0].a->result, first, MAX_LABEL_PARAMS);
+	const struct hmb_result *r0 = &base->res[rows[0].a->result];
+	size_t hlen = 4 * (strlen(r0->module) + strlen(r0->kase)) + 64, used;
+	char *heading;
+
+	for (size_t k = 0; k < nf; k++) {
+		shared[k] = 1;
+		for (size_t i = 1; i < n && shared[k]; i++) {
+			const struct hmb_param *p[MAX_LABEL_PARAMS];
+			size_t np = label_params(base, rows[i].a->result, p, MAX_LABEL_PARAMS), j;
+			for (j = 0; j < np; j++)
+				if (!strcmp(p[j]->name, first[k]->name) &&
+				    !strcmp(p[j]->text, first[k]->text))
+					break;
+			shared[k] = j < np;
+		}
+		if (shared[k])
+			hlen += strlen(first[k]->name) + strlen(first[k]->text) + 2;
+	}
+	heading = hmb_xcalloc(hlen, 1);
+	used = (size_t)snprintf(heading, hlen, "%s %s", hmb_shown(r0->module), hmb_shown(r0->kase));
+	if (with_gpu && r0->gpu >= 0)
+		used += (size_t)snprintf(heading + used, hlen - used, " GPU %d", r0->gpu);
+	for (size_t k = 0; k < nf; k++)
+		if (shared[k])
+			used += (size_t)snprintf(heading + used, hlen - used, " %s=%s", first[k]->name,
+						 first[k]->text);
+	putchar('\n');
+	print_wrapped(stdout, heading, 4, TABLE_WIDTH);
+	free(heading);
+	print_context_differences(base, other, rows, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct hmb_param *p[MAX_LABEL_PARAMS];
+		size_t np = label_params(base, rows[i].a->result, p, MAX_LABEL_PARAMS);
+		char label[512] = "", fig[64], line[512];
+		size_t at = 0;
+
+		for (size_t k = 0; k < np; k++) {
+			int is_shared = 0;
+			for (size_t j = 0; j < nf; j++)
+				is_shared |= shared[j] && !strcmp(first[j]->name, p[k]->name);
+			if (!is_shared && at < sizeof(label))
+				at += (size_t)snprintf(label + at, sizeof(label) - at, "%s%s=%s",
+						       at ? " " : "", p[k]->name, p[k]->text);
+		}
+		if (i && rows[i].a->result == rows[i - 1].a->result)
+			label[0] = '\0'; /* the same result: its label once */
+		if (strlen(label) > ROW_LABEL) {
+			printf("  ");
+			print_wrapped(stdout, label, 4, TABLE_WIDTH - 2);
+			label[0] = '\0';
+		}
+		figure_text(rows[i].a, fig, sizeof(fig));
+		snprintf(line, sizeof(line), "  %-*s %-26.26s %10s %10s  %-13s %7s %s", ROW_LABEL,
+			 label, fig, rows[i].base, rows[i].other, rows[i].change, rows[i].p,
+			 rows[i].verdict);
+		print_trimmed(line);
+	}
+}
+
+/* Context parameters of a result pair for --wide: "k=v", "k=v|w" where they differ. */
+static void context_text(const struct hmb_result *a, const struct hmb_result *b, char *buf,
+			 size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < a->np && used < len; k++) {
+		const struct hmb_param *p = &a->p[k];
+		const char *w = NULL;
+		if (!hmb_compare_is_context(a, p->name))
+			continue;
+		for (size_t j = 0; j < b->np; j++)
+			if (!strcmp(b->p[j].name, p->name))
+				w = b->p[j].text;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s=%s%s%s", used ? "; " : "",
+					 p->name, p->text, w && strcmp(w, p->text) ? " | " : "",
+					 w && strcmp(w, p->text) ? w : "");
+	}
+}
+
+static void print_row(enum hmb_format f, int wide, const char *base_file,
+		      const char *other_file, const struct hmb_loaded *base,
+		      const struct hmb_loaded *other, const struct row *r)
+{
+	char fig[64], ctx[4096];
+
+	if (f == HMB_FORMAT_CSV) {
+		csv_field(base_file, 0);
+		csv_field(other_file, 0);
+		csv_field(r->a->label, 0);
+		csv_field(r->a->name, 0);
+		csv_field(r->a->unit, 0);
+		printf("%s,%s,%s,%s,", r->base, r->other, r->ratio, r->p);
+		csv_field(r->verdict, 1);
+		return;
+	}
+	figure_text(r->a, fig, sizeof(fig));
+	if (f == HMB_FORMAT_MARKDOWN) {
+		printf("| %s | %s | %s | %s | %s | %s | %s |", r->a->label, fig, r->base, r->other,
+		       r->change, r->p, r->verdict);
+	} else {
+		printf("%s  %s  %s  %s  %s  %s  %s  %s", r->a->label, fig, r->base, r->other,
+		       r->ratio, r->change, r->p, r->verdict);
+	}
+	if (wide) {
+		context_text(&base->res[r->a->result], &other->res[r->b->result], ctx, sizeof(ctx));
+		printf(f == HMB_FORMAT_MARKDOWN ? " %s |" : "  %s", ctx[0] ? ctx : "-");
+	}
+	putchar('\n');
+}
+
+/* The rows of one pair, in the base's order. */
+static void print_rows(enum hmb_format f, int wide, int with_gpu, const char *base_file,
+		       const char *other_file, const struct hmb_loaded *base,
+		       const struct hmb_loaded *other, const struct row *rows, size_t n)
+{
+	if (f == HMB_FORMAT_CSV) {
+		for (size_t i = 0; i < n; i++)
+			print_row(f, wide, base_file, other_file, base, other, &rows[i]);
+		return;
+	}
+	if (f == HMB_FORMAT_MARKDOWN) {
+		printf("| result | figure | base | other | other vs base | p | verdict |%s\n"
+		       "|---|---|---:|---:|---|---:|---|%s\n", wide ? " context |" : "",
+		       wide ? "---|" : "");
+		for (size_t i = 0; i < n; i++)
+			print_row(f, wide, base_file, other_file, base, other, &rows[i]);
+		return;
+	}
+	if (wide) {
+		printf("result  figure  base  other  ratio  other-vs-base  p  verdict  context\n");
+		for (size_t i = 0; i < n; i++)
+			print_row(f, wide, base_file, other_file, base, other, &rows[i]);
+		return;
+	}
+	table_header();
+	for (size_t i = 0, start = 0; i < n; i++)
+		if (i + 1 == n || !same_case(base, rows[i + 1].a->result, rows[start].a->result)) {
+			print_group(base, other, with_gpu, rows + start, i + 1 - start);
+			start = i + 1;
+		}
+}
+
+static void print_note(FILE *to, enum hmb_format f, const char *text)
+{
+	if (f == HMB_FORMAT_TABLE)
+		print_wrapped(to, text, 0, TABLE_WIDTH);
+	else
+		fprintf(to, "%s\n", text);
+}
+
 /* One OTHER against BASE: the rows, and the counts behind the exit status. */
-static void compare_pair(const struct hmb_loaded *base, const struct hmb_figure **sb,
-			 const char *base_file, const struct hmb_loaded *other,
-			 const char *other_file, enum hmb_format f, double threshold,
+static void compare_pair(const struct hmb_loaded *base, const char *base_file,
+			 const struct hmb_loaded *other, const char *other_file,
+			 const struct hmb_compare_options *o, const size_t *match, int with_gpu,
 			 struct tally *t)
 {
-	const struct hmb_figure **so = sorted_figures(other);
-	size_t *match = hmb_xcalloc(base->n + 1, sizeof(*match));
-	char *matched = hmb_xcalloc(other->n + 1, 1);
+	enum hmb_format f = o->format;
 	double *p = hmb_xcalloc(base->n + 1, sizeof(*p));
-	int only_base = 0, only_other = 0;
-	FILE *notes = f == HMB_FORMAT_CSV ? stderr : stdout;
+	struct row *rows = hmb_xcalloc(base->n + 1, sizeof(*rows));
+	size_t nrows = 0;
 
-	if (strcmp(other_file, base_file))
-		report_repeats(other_file, so, other->n);
-	match_figures(base, sb, other, so, match, matched);
 	for (size_t i = 0; i < base->n; i++) {
 		const struct hmb_figure *a = &base->fig[i];
 		p[i] = NAN;
@@ -169,37 +660,35 @@ static void compare_pair(const struct hmb_loaded *base, const struct hmb_figure 
 	}
 	hmb_adjust_bh(p, base->n);
 
-	if (f != HMB_FORMAT_CSV) {
-		printf("\n%s vs %s\n", other_file, base_file);
-		print_header(f);
-	}
 	for (size_t i = 0; i < base->n; i++) {
 		const struct hmb_figure *a = &base->fig[i], *b;
-		struct row r = { base_file, other_file, a->label, a->name, a->unit,
-				 "", "", "", "", "" };
+		struct row *r = &rows[nrows];
 
-		if (match[i] == SIZE_MAX) {
-			only_base++;
+		if (match[i] == SIZE_MAX)
 			continue;
-		}
+		nrows++;
 		b = &other->fig[match[i]];
-		fmt_num(r.base, sizeof(r.base), f, "%.4g", a->value);
-		fmt_num(r.other, sizeof(r.other), f, "%.4g", b->value);
+		r->a = a;
+		r->b = b;
+		r->verdict = "";
+		fmt_num(r->base, sizeof(r->base), f, "%.4g", a->value);
+		fmt_num(r->other, sizeof(r->other), f, "%.4g", b->value);
+		change_text(a, b, r->change, sizeof(r->change));
 		if (!isnan(p[i]))
-			fmt_num(r.p, sizeof(r.p), f, "%.2g", p[i]);
+			fmt_num(r->p, sizeof(r->p), f, "%.2g", p[i]);
 		else if (f != HMB_FORMAT_CSV)
-			strcpy(r.p, "-");
+			strcpy(r->p, "-");
 		if (a->value != 0) {
 			double ratio = b->value / a->value;
-			fmt_num(r.ratio, sizeof(r.ratio), f, "%.3f", ratio);
-			if (threshold >= 0 && a->direction != 0) {
+			fmt_num(r->ratio, sizeof(r->ratio), f, "%.3f", ratio);
+			if (o->threshold >= 0 && a->direction != 0) {
 				double change = a->direction > 0 ? 1.0 - ratio : ratio - 1.0; /* >0 worse */
-				if (fabs(change) * 100.0 > threshold) {
+				if (fabs(change) * 100.0 > o->threshold) {
 					if (p[i] < HMB_COMPARE_ALPHA) {
-						r.verdict = change > 0 ? "WORSE" : "better";
+						r->verdict = change > 0 ? "WORSE" : "better";
 						t->worse += change > 0;
 					} else {
-						r.verdict = "n.s.";
+						r->verdict = "n.s.";
 						t->not_significant++;
 						t->too_few += !(hmb_mann_whitney_min_p(a->nsamples, b->nsamples) <
 								HMB_COMPARE_ALPHA);
@@ -207,28 +696,20 @@ static void compare_pair(const struct hmb_loaded *base, const struct hmb_figure 
 				}
 			}
 		} else if (f != HMB_FORMAT_CSV) {
-			strcpy(r.ratio, "-");
+			strcpy(r->ratio, "-");
 		}
-		print_row(f, &r);
 	}
-	for (size_t j = 0; j < other->n; j++)
-		only_other += !matched[j];
-	if (only_base || only_other) {
-		fprintf(notes, "\n%d figure(s) only in the base, %d only in %s:\n", only_base,
-			only_other, other_file);
-		for (size_t i = 0; i < base->n; i++)
-			if (match[i] == SIZE_MAX)
-				fprintf(notes, "  base only:  %s %s\n", base->fig[i].label,
-					base->fig[i].name);
-		for (size_t j = 0; j < other->n; j++)
-			if (!matched[j])
-				fprintf(notes, "  other only: %s %s\n", other->fig[j].label,
-					other->fig[j].name);
+	if (f != HMB_FORMAT_CSV) {
+		size_t len = strlen(other_file) + strlen(base_file) + 8;
+		char *title = hmb_xcalloc(len, 1);
+		snprintf(title, len, "%s vs %s", other_file, base_file);
+		putchar('\n');
+		print_note(stdout, f, title);
+		free(title);
 	}
+	print_rows(f, o->wide, with_gpu, base_file, other_file, base, other, rows, nrows);
+	free(rows);
 	free(p);
-	free(matched);
-	free(match);
-	free(so);
 }
 
 /* The fewest samples per side with which a difference can reach HMB_COMPARE_ALPHA. */
@@ -240,26 +721,171 @@ static size_t reps_needed(void)
 	return n;
 }
 
-static void print_summary(FILE *to, double threshold, const struct tally *t)
+static void print_summary(FILE *to, enum hmb_format f, double threshold, const struct tally *t)
 {
-	fprintf(to, "\np: Mann-Whitney U test of the two results' timed samples (every figure of a "
-		"result is derived from them), two-sided, adjusted for the number of figures each "
-		"pair of documents compares (Benjamini-Hochberg; %d in all); '-': no samples.\n",
-		t->tested);
-	if (threshold >= 0)
-		fprintf(to, "verdict: moved by more than %g%% with p < %g, the wrong way in capitals; "
-			"n.s.: moved by more than %g%% but not significantly.\n", threshold,
-			HMB_COMPARE_ALPHA, threshold);
+	char text[1024];
+
+	snprintf(text, sizeof(text), "p: Mann-Whitney U test of the two results' timed samples "
+		 "(every figure of a result is derived from them), two-sided, adjusted for the "
+		 "number of figures each pair of documents compares (Benjamini-Hochberg; %d in "
+		 "all); '-': no samples.", t->tested);
+	fputc('\n', to);
+	print_note(to, f, text);
+	if (f != HMB_FORMAT_CSV)
+		print_note(to, f, "other vs base: faster, slower (GB/s, times), better, worse "
+			   "(speedups, ratios) by that factor; information (bytes, fractions) as "
+			   "other/base.");
+	if (threshold >= 0) {
+		snprintf(text, sizeof(text), "verdict: moved by more than %g%% with p < %g, the "
+			 "wrong way in capitals; n.s.: moved by more than %g%% but not "
+			 "significantly.", threshold, HMB_COMPARE_ALPHA, threshold);
+		print_note(to, f, text);
+	}
 }
 
-int hmb_compare(int nfiles, char **files, enum hmb_format f, double threshold)
+/* ---- how much matched ------------------------------------------------- */
+
+/* "memcpy 20, node 5": how many unmatched figures per module, in order of
+ * first appearance. */
+static void per_module(const struct hmb_loaded *l, const char *unmatched, char *buf, size_t len)
+{
+	const char *name[32];
+	size_t count[32], n = 0, other = 0, used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < l->n; i++) {
+		const char *m = l->res[l->fig[i].result].module;
+		size_t k;
+		if (!unmatched[i])
+			continue;
+		for (k = 0; k < n && strcmp(name[k], m); k++)
+			;
+		if (k == n && n == sizeof(name) / sizeof(name[0])) {
+			other++;
+			continue;
+		}
+		if (k == n) {
+			name[n] = m;
+			count[n++] = 0;
+		}
+		count[k]++;
+	}
+	for (size_t k = 0; k < n && used < len; k++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s %zu", k ? ", " : "",
+					 hmb_shown(name[k]), count[k]);
+	if (other && used < len)
+		snprintf(buf + used, len - used, ", other modules %zu", other);
+}
+
+#define UNMATCHED_SHOWN 10
+
+static void list_unmatched(const char *what, const struct hmb_loaded *l, const char *unmatched,
+			   int all)
+{
+	size_t shown = 0, total = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		if (!unmatched[i])
+			continue;
+		if (all || shown < UNMATCHED_SHOWN) {
+			fprintf(stderr, "  %s only:  %s %s\n", what, l->fig[i].label, l->fig[i].name);
+			shown++;
+		}
+		total++;
+	}
+	if (total > shown)
+		fprintf(stderr, "  ... and %zu more only in the %s (--wide lists them all)\n",
+			total - shown, what);
+}
+
+/* What matched of one pair and why the rest did not, on stderr. 1 when fewer
+ * than half of the base's figures matched. */
+static int report_matching(const struct hmb_loaded *base, const char *base_file,
+			   const struct hmb_loaded *other, const char *other_file,
+			   const size_t *match, const char *matched, int wide)
+{
+	char *ub = hmb_xcalloc(base->n + 1, 1), *uo = hmb_xcalloc(other->n + 1, 1);
+	char mods_b[512], mods_o[512];
+	size_t nb = 0, no = 0, nmatched = 0, skipped = 0;
+
+	for (size_t i = 0; i < base->n; i++) {
+		if (base->fig[i].skip)
+			continue;
+		nb++;
+		nmatched += match[i] != SIZE_MAX;
+		ub[i] = match[i] == SIZE_MAX;
+	}
+	for (size_t j = 0; j < other->n; j++) {
+		skipped += other->fig[j].skip;
+		uo[j] = !other->fig[j].skip && !matched[j];
+		no += uo[j];
+	}
+	per_module(base, ub, mods_b, sizeof(mods_b));
+	per_module(other, uo, mods_o, sizeof(mods_o));
+	if (nmatched == nb && !no)
+		fprintf(stderr, "hipmembench: compare: %s vs %s: all %zu figures of the base "
+			"matched\n", other_file, base_file, nb);
+	else
+		fprintf(stderr, "hipmembench: compare: %s vs %s: %zu of the base's %zu figures "
+			"matched; %zu only in the base%s%s%s, %zu only in %s%s%s%s\n", other_file,
+			base_file, nmatched, nb, nb - nmatched, *mods_b ? " (" : "", mods_b,
+			*mods_b ? ")" : "", no, other_file, *mods_o ? " (" : "", mods_o,
+			*mods_o ? ")" : "");
+	list_unmatched("base", base, ub, wide);
+	list_unmatched("other", other, uo, wide);
+	free(ub);
+	free(uo);
+	(void)skipped;
+	return nmatched * 2 < nb;
+}
+
+/* ---- the command ---------------------------------------------------------- */
+
+/* Which GPU of each document takes part: with --gpu N, GPU N of every
+ * document that holds several; else, where every document holds several, GPU
+ * against GPU (the index is identity), and otherwise the lowest GPU of those
+ * that hold several against the single-GPU documents. 0, or 2 with a line. */
+static int choose_gpus(struct hmb_loaded *docs, char **files, int nfiles, int want,
+		       int *with_gpu)
+{
+	int all_multi = 1, lowest;
+
+	for (int i = 0; i < nfiles; i++)
+		all_multi &= gpus_of(&docs[i], &lowest) > 1;
+	*with_gpu = want < 0 && all_multi;
+	for (int i = 0; i < nfiles; i++) {
+		int n = gpus_of(&docs[i], &lowest), pick = want >= 0 ? want : lowest;
+		size_t left = 0;
+		if (n < 2 || *with_gpu)
+			continue;
+		if (!has_gpu(&docs[i], pick)) {
+			fprintf(stderr, "hipmembench: compare: --gpu %d: %s has no results of GPU %d\n",
+				want, files[i], want);
+			return 2;
+		}
+		for (size_t k = 0; k < docs[i].n; k++) {
+			int g = docs[i].res[docs[i].fig[k].result].gpu;
+			docs[i].fig[k].skip = g >= 0 && g != pick;
+			left += docs[i].fig[k].skip;
+		}
+		fprintf(stderr, "hipmembench: compare: %s holds %d GPUs' results: GPU %d compared, "
+			"%zu figures of the others left out%s\n", files[i], n, pick, left,
+			want < 0 ? " (--gpu N picks another)" : "");
+	}
+	return 0;
+}
+
+int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o)
 {
 	struct hmb_loaded *docs = hmb_xcalloc((size_t)nfiles, sizeof(*docs));
-	const struct hmb_figure **sb = NULL;
+	const struct hmb_figure ***sorted = hmb_xcalloc((size_t)nfiles, sizeof(*sorted));
+	size_t *nsorted = hmb_xcalloc((size_t)nfiles, sizeof(*nsorted));
+	size_t **match = hmb_xcalloc((size_t)nfiles, sizeof(*match));
 	struct tally t = { 0, 0, 0, 0 };
+	enum hmb_format f = o->format;
 	FILE *notes = f == HMB_FORMAT_CSV ? stderr : stdout;
 	char err[1024];
-	int status = 0;
+	int status = 0, with_gpu = 0, partial = 0;
 
 	for (int i = 0; i < nfiles; i++)
 		if (hmb_json_load(files[i], &docs[i], err, sizeof(err)) != 0) {
@@ -267,8 +893,37 @@ int hmb_compare(int nfiles, char **files, enum hmb_format f, double threshold)
 			status = 2;
 			goto out;
 		}
-	for (int i = 0; i < nfiles; i++)
-		fprintf(notes, "%s %s: %s\n", i ? "other" : "base ", files[i], docs[i].system);
+	if ((status = choose_gpus(docs, files, nfiles, o->gpu, &with_gpu)))
+		goto out;
+	for (int i = 0; i < nfiles; i++) {
+		hmb_compare_identify(&docs[i], with_gpu);
+		sorted[i] = sorted_figures(&docs[i], &nsorted[i]);
+		if (!i || strcmp(files[i], files[0]))
+			report_repeats(files[i], sorted[i], nsorted[i]);
+	}
+	for (int i = 1; i < nfiles; i++) {
+		char *matched = hmb_xcalloc(docs[i].n + 1, 1);
+		match[i] = hmb_xcalloc(docs[0].n + 1, sizeof(**match));
+		match_figures(&docs[0], sorted[0], nsorted[0], &docs[i], sorted[i], nsorted[i],
+			      match[i], matched);
+		partial |= report_matching(&docs[0], files[0], &docs[i], files[i], match[i],
+					   matched, o->wide);
+		free(matched);
+	}
+	if (partial && !o->allow_partial) {
+		fprintf(stderr, "hipmembench: compare: fewer than half of the base's figures "
+			"matched: these documents measure different things (--allow-partial "
+			"compares them anyway)\n");
+		status = 2;
+		goto out;
+	}
+	for (int i = 0; i < nfiles; i++) {
+		char line[1024];
+		snprintf(line, sizeof(line), "%s %s:", i ? "other" : "base ", files[i]);
+		print_note(notes, f, line);
+		snprintf(line, sizeof(line), "      %s", docs[i].system);
+		print_note(notes, f, line);
+	}
 	for (int i = 1; i < nfiles; i++) {
 		if (docs[i].schema_version != docs[0].schema_version)
 			fprintf(stderr, "hipmembench: compare: warning: %s has schema version %d, the "
@@ -281,29 +936,32 @@ int hmb_compare(int nfiles, char **files, enum hmb_format f, double threshold)
 			fprintf(stderr, "hipmembench: compare: warning: XNACK mode differs (%s: %s; "
 				"base: %s)\n", files[i], docs[i].xnack, docs[0].xnack);
 	}
-	sb = sorted_figures(&docs[0]);
-	report_repeats(files[0], sb, docs[0].n);
 	if (f == HMB_FORMAT_CSV)
-		print_header(f);
+		printf("base_file,other_file,result,figure,unit,base,other,ratio,p,verdict\n");
 	for (int i = 1; i < nfiles; i++)
-		compare_pair(&docs[0], sb, files[0], &docs[i], files[i], f, threshold, &t);
-	print_summary(notes, threshold, &t);
-	if (threshold >= 0 && t.not_significant)
+		compare_pair(&docs[0], files[0], &docs[i], files[i], o, match[i], with_gpu, &t);
+	print_summary(notes, f, o->threshold, &t);
+	if (o->threshold >= 0 && t.not_significant)
 		fprintf(stderr, "hipmembench: compare: %d figure(s) moved by more than %g%% but not "
-			"significantly (n.s.)\n", t.not_significant, threshold);
-	if (threshold >= 0 && t.too_few)
+			"significantly (n.s.)\n", t.not_significant, o->threshold);
+	if (o->threshold >= 0 && t.too_few)
 		fprintf(stderr, "hipmembench: compare: %d of them have too few samples to reach p < "
 			"%g at all: measure with --reps %zu or more\n", t.too_few, HMB_COMPARE_ALPHA,
 			reps_needed());
-	if (threshold >= 0 && t.worse) {
+	if (o->threshold >= 0 && t.worse) {
 		fprintf(stderr, "hipmembench: compare: %d figure(s) worse than the base by more "
-			"than %g%% (p < %g)\n", t.worse, threshold, HMB_COMPARE_ALPHA);
+			"than %g%% (p < %g)\n", t.worse, o->threshold, HMB_COMPARE_ALPHA);
 		status = 1;
 	}
 out:
-	free(sb);
-	for (int i = 0; i < nfiles; i++)
+	for (int i = 0; i < nfiles; i++) {
+		free(sorted[i]);
+		free(match[i]);
 		hmb_loaded_free(&docs[i]);
+	}
+	free(sorted);
+	free(nsorted);
+	free(match);
 	free(docs);
 	hmb_significance_release();
 	return status;

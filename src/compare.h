@@ -1,14 +1,18 @@
 /*
  * compare.h - `hipmembench compare BASE.json OTHER.json...`: results matched
- * by module, case and parameters across files, with the ratio of each figure,
- * the p-value of the difference in the result's timed samples and, with
- * --threshold, an exit status for regressions that are more than noise.
+ * by module, case and the parameters that define the workload across files
+ * (compare.c declares which parameters are context: the GPU index, what is
+ * tuned to the machine, descriptive text, launch geometry), with the ratio of
+ * each figure, which way is better, the p-value of the difference in the
+ * result's timed samples and, with --threshold, an exit status for
+ * regressions that are more than noise.
  */
 #ifndef HMB_COMPARE_H
 #define HMB_COMPARE_H
 
 #include <stddef.h>
 
+#include "loaded.h"
 #include "options.h"
 
 /* A figure is worse (or better) when it moved by more than the threshold and the
@@ -17,7 +21,22 @@
  * p < HMB_COMPARE_ALPHA. */
 #define HMB_COMPARE_ALPHA 0.01
 
-/* Returns the exit status: 0, 1 (a figure worse than threshold_pct) or 2. */
-int hmb_compare(int nfiles, char **files, enum hmb_format format, double threshold_pct);
+struct hmb_compare_options {
+	enum hmb_format format;
+	double threshold;   /* percent; -1: no verdicts */
+	int gpu;            /* --gpu N: that GPU of a multi-GPU document; -1: the default */
+	int allow_partial;  /* go on when fewer than half of the base's figures match */
+	int wide;           /* every figure with every parameter, no width limit */
+};
+
+/* Returns the exit status: 0, 1 (a figure worse than threshold) or 2 (a file
+ * that cannot be read, or documents that hardly match). */
+int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o);
+
+/* Parameter `param` of result r is context (shown, not matched). */
+int hmb_compare_is_context(const struct hmb_result *r, const char *param);
+/* Fill the key and label of every figure of l; with_gpu: the GPU index is
+ * part of the identity (GPU against GPU). */
+void hmb_compare_identify(struct hmb_loaded *l, int with_gpu);
 
 #endif

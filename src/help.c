@@ -78,13 +78,19 @@ static const struct {
 	{ "help", "help [COMMAND]", "hipmembench help [COMMAND]",
 	  "this text, or a command's help", "Help on hipmembench, or on one command or module." },
 	{ "compare", "compare BASE OTHER...",
-	  "hipmembench [-f table|csv|markdown] [--threshold PCT] compare BASE.json OTHER.json...",
+	  "hipmembench compare [-f table|csv|markdown] [--threshold PCT] [--gpu N] [--wide] "
+	  "[--allow-partial] BASE.json OTHER.json...",
 	  "figures of runs side by side, with ratios",
-	  "Results are matched by module, case and parameters across the documents; every "
-	  "figure of OTHER is shown beside BASE's with their ratio. --threshold PCT marks a "
-	  "figure worse by more than PCT% and then exits 1. --format csv or markdown prints "
-	  "the table in that format. A document is a regular file, or '-' for standard "
-	  "input (once); a FIFO or a device is refused, not waited on." },
+	  "Results are matched by module, case and the parameters that define the workload; "
+	  "the GPU index, parameters tuned to the machine, descriptive text and launch "
+	  "geometry are context, shown with --wide. Every figure of OTHER is shown beside "
+	  "BASE's, which way is better and by what factor. A document of several GPUs "
+	  "against one of a single GPU compares GPU 0 (--gpu N picks another). stderr says "
+	  "how many figures matched and why the rest did not; fewer than half of the base's "
+	  "matched exits 2 unless --allow-partial. --threshold PCT marks a figure worse by "
+	  "more than PCT% and then exits 1. --format csv or markdown prints the table in that "
+	  "format. A document is a regular file, or '-' for standard input (once); a FIFO "
+	  "or a device is refused, not waited on." },
 };
 
 static const char *const global_options[][2] = {
@@ -115,6 +121,9 @@ static const char *const global_options[][2] = {
 			       "free device memory. Off by default: oversubscribing can make "
 			       "a shared GPU unresponsive for everyone on it." },
 	{ "--threshold PCT", "compare: exit 1 when a figure is worse by more than PCT%" },
+	{ "--gpu N", "compare: GPU N of a document of several GPUs (default 0)" },
+	{ "--wide", "compare: every figure with every parameter, context too, unwrapped" },
+	{ "--allow-partial", "compare: go on when fewer than half of the base's figures match" },
 	{ "-h, --help", "help (after a command: that command's help)" },
 	{ "-V, --version", "version" },
 };

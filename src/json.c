@@ -925,8 +925,7 @@ static const char *reps_text(const cJSON *settings, char *buf, size_t len)
 	return buf;
 }
 
-static void add_figure(struct hmb_loaded *l, const char *key, const char *label,
-		       const char *name, const char *unit, double value)
+static void add_figure(struct hmb_loaded *l, const char *name, const char *unit, double value)
 {
 	struct hmb_figure *f;
 	if (l->n == l->cap) {
@@ -934,23 +933,48 @@ static void add_figure(struct hmb_loaded *l, const char *key, const char *label,
 		l->fig = hmb_xrealloc(l->fig, l->cap * sizeof(*l->fig));
 	}
 	f = &l->fig[l->n++];
-	f->key = hmb_xstrdup(key);
-	f->label = hmb_xstrdup(label);
+	memset(f, 0, sizeof(*f));
+	f->result = l->nres - 1;
 	f->name = hmb_xstrdup(hmb_shown(name));
 	f->unit = hmb_xstrdup(hmb_shown(unit));
 	f->value = value;
 	f->direction = hmb_unit_direction(unit);
 }
 
-/* A number param for people: sizes as typed ("64M") where they are whole. */
-static void param_text(const cJSON *p, char *buf, size_t len)
+/* A parameter as it is: for people (sizes as typed where they are whole,
+ * whole numbers whole) and for identity (its type and every digit). */
+static void param_of(const cJSON *p, struct hmb_param *out)
 {
-	double v = p->valuedouble;
+	char buf[64], *t = NULL;
+	size_t len;
 
-	if (strcmp(p->string, "size") == 0 && v >= 1 && v <= 9007199254740992.0 && v == floor(v))
-		hmb_format_size((size_t)v, buf, len);
-	else
-		snprintf(buf, len, "%g", v);
+	out->name = hmb_xstrdup(hmb_shown(p->string));
+	out->is_text = cJSON_IsString(p);
+	if (cJSON_IsNumber(p)) {
+		double v = p->valuedouble;
+		if (strcmp(p->string, "size") == 0 && v >= 1 && v <= 9007199254740992.0 &&
+		    v == floor(v))
+			hmb_format_size((size_t)v, buf, sizeof(buf));
+		else
+			hmb_number_text(v, buf, sizeof(buf));
+		out->text = hmb_xstrdup(buf);
+		snprintf(buf, sizeof(buf), "n:%.17g", v);
+		out->exact = hmb_xstrdup(buf);
+		return;
+	}
+	if (cJSON_IsBool(p)) {
+		out->text = hmb_xstrdup(cJSON_IsTrue(p) ? "yes" : "no");
+		out->exact = hmb_xstrdup(cJSON_IsTrue(p) ? "b:1" : "b:0");
+		return;
+	}
+	if (!out->is_text)
+		t = cJSON_PrintUnformatted(p);
+	out->text = hmb_xstrdup(hmb_shown(out->is_text ? p->valuestring : t ? t : "?"));
+	len = strlen(out->is_text ? p->valuestring : t ? t : "?") + 3;
+	out->exact = hmb_xcalloc(len, 1);
+	snprintf(out->exact, len, "%c:%s", out->is_text ? 's' : 'j',
+		 out->is_text ? p->valuestring : t ? t : "?");
+	free(t);
 }
 
 /* Cases renamed since older documents were written: compare matches their
@@ -990,44 +1014,47 @@ static const char *current_name(const char *module, const char *name, cJSON *par
 	return name;
 }
 
-/* The identity of a result (key, caller frees): parameters calibrated per
- * system (the iteration count of a named load) are left out, so such results
- * still match, and so is the coherence the platform gives the case's memory
- * kind, which explains the kind the case names; renamed cases match under
- * their new name. The label is the same for people, printable. */
-static char *result_identity(const cJSON *r, char *label, size_t llen)
+/* A result as compare reads it (compare.c decides what identifies it):
+ * renamed cases under their new name, every parameter as written. */
+static void add_result(struct hmb_loaded *l, const cJSON *r)
 {
 	cJSON *params = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(r, "params"), 1);
 	const char *module = str_of(r, "module"), *name = str_of(r, "case");
+	const char *gpu_params[] = { "device", "gpu" };
+	struct hmb_result *res;
 	const cJSON *p;
-	char *text, *key, now[256];
-	size_t used, klen;
+	char now[256];
 
 	if (!cJSON_IsObject(params)) {
 		cJSON_Delete(params);
 		params = cJSON_CreateObject();
 	}
-	if (cJSON_GetObjectItemCaseSensitive(params, "load"))
-		cJSON_DeleteItemFromObjectCaseSensitive(params, "iters");
 	name = current_name(module, name, params, now, sizeof(now));
-	cJSON_DeleteItemFromObjectCaseSensitive(params, "coherence");
-	text = cJSON_PrintUnformatted(params);
-	klen = strlen(module) + strlen(name) + (text ? strlen(text) : 0) + 3;
-	key = hmb_xcalloc(klen, 1);
-	snprintf(key, klen, "%s|%s|%s", module, name, text ? text : "");
-	free(text);
-	used = (size_t)snprintf(label, llen, "%s %s", hmb_shown(module), hmb_shown(name));
-	cJSON_ArrayForEach(p, params) {
-		char v[64];
-		if (used >= llen)
-			break;
-		if (!cJSON_IsNumber(p))
-			continue; /* text params are named by the case already */
-		param_text(p, v, sizeof(v));
-		used += (size_t)snprintf(label + used, llen - used, " %s=%s", hmb_shown(p->string), v);
+	if (l->nres == l->rcap) {
+		l->rcap = l->rcap ? 2 * l->rcap : 64;
+		l->res = hmb_xrealloc(l->res, l->rcap * sizeof(*l->res));
 	}
+	res = &l->res[l->nres++];
+	memset(res, 0, sizeof(*res));
+	res->module = hmb_xstrdup(module);
+	res->kase = hmb_xstrdup(name);
+	res->gpu = -1;
+	/* the GPU a per-GPU result ran on: `device` where --devices gave several,
+	 * node's `gpu` where it measures one GPU of the node at a time */
+	for (size_t i = 0; i < 2 && res->gpu < 0; i++) {
+		const cJSON *g = cJSON_GetObjectItemCaseSensitive(params, gpu_params[i]);
+		if (cJSON_IsNumber(g) && g->valuedouble >= 0 && g->valuedouble <= 1000000 &&
+		    g->valuedouble == floor(g->valuedouble) &&
+		    (i == 0 || strcmp(module, "node") == 0))
+			res->gpu = (int)g->valuedouble;
+	}
+	cJSON_ArrayForEach(p, params)
+		res->np++;
+	res->p = hmb_xcalloc(res->np + 1, sizeof(*res->p));
+	res->np = 0;
+	cJSON_ArrayForEach(p, params)
+		param_of(p, &res->p[res->np++]);
 	cJSON_Delete(params);
-	return key;
 }
 
 /* Compare's significance test: each figure of a result carries a copy of the
@@ -1054,29 +1081,30 @@ static void attach_samples(struct hmb_loaded *l, size_t first, const cJSON *r)
 	}
 }
 
+/* The figures of a result: GB/s where it moved bytes, else its median time,
+ * which us/op replaces where the result counts operations (the same samples
+ * in another unit: one figure of them), then its metrics. */
 static void load_result(struct hmb_loaded *l, const cJSON *r)
 {
 	size_t first = l->n;
-	char label[512], *key;
 	const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(r, "metrics"), *m;
 	const cJSON *stats = cJSON_GetObjectItemCaseSensitive(r, "stats_s");
 
 	if (strcmp(str_of(r, "status"), "ok") != 0)
 		return;
-	key = result_identity(r, label, sizeof(label));
+	add_result(l, r);
 	if (num_of(r, "gbps_median") > 0)
-		add_figure(l, key, label, "GB/s", "GB/s", num_of(r, "gbps_median"));
+		add_figure(l, "GB/s", "GB/s", num_of(r, "gbps_median"));
+	else if (num_of(r, "us_per_op_median") > 0)
+		add_figure(l, "us/op", "us", num_of(r, "us_per_op_median"));
 	else if (cJSON_IsObject(stats) && num_of(stats, "median") >= 0)
-		add_figure(l, key, label, "median", "s", num_of(stats, "median"));
-	if (num_of(r, "us_per_op_median") > 0)
-		add_figure(l, key, label, "us/op", "us", num_of(r, "us_per_op_median"));
+		add_figure(l, "median", "s", num_of(stats, "median"));
 	if (!cJSON_IsObject(metrics))
 		metrics = NULL;
 	cJSON_ArrayForEach(m, metrics)
 		if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(m, "value")))
-			add_figure(l, key, label, m->string, str_of(m, "unit"), num_of(m, "value"));
+			add_figure(l, m->string, str_of(m, "unit"), num_of(m, "value"));
 	attach_samples(l, first, r);
-	free(key);
 }
 
 /* The document's host, device and settings, for people (printable). */

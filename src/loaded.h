@@ -1,21 +1,42 @@
 /*
- * loaded.h - what compare reads of a document: its figures, each with the
- * samples it comes from, and a description of the system. json.c fills it
- * (hmb_json_load), compare.c compares two; neither needs the other.
+ * loaded.h - what compare reads of a document: its results (module, case,
+ * every parameter as written) and their figures, each with the samples it
+ * comes from, and a description of the system. json.c fills it
+ * (hmb_json_load); compare.c decides which parameters identify a result and
+ * compares two; neither needs the other.
  */
 #ifndef HMB_LOADED_H
 #define HMB_LOADED_H
 
 #include <stddef.h>
 
+/* One parameter of a result, as the document has it. */
+struct hmb_param {
+	char *name;
+	char *text;      /* for people: sizes as typed ("64M"), whole numbers whole, yes/no */
+	char *exact;     /* for identity: the type and every digit ("n:1048576", "s:near") */
+	int is_text;     /* a string (not a number or a boolean) */
+};
+
+/* One result: what compare's identity is made of. */
+struct hmb_result {
+	char *module;
+	char *kase;              /* the case, under its current name */
+	struct hmb_param *p;     /* in document order */
+	size_t np;
+	int gpu;                 /* the GPU it ran on (param device, node's gpu), or -1 */
+};
+
 /* One comparable figure of one result. */
 struct hmb_figure {
-	char *key;       /* module|case|params: what must match across files */
-	char *label;     /* module case params, for people */
+	size_t result;   /* index into hmb_loaded.res */
+	char *key;       /* what must match across files (compare fills it) */
+	char *label;     /* module case params, for people (compare fills it) */
 	char *name;      /* "GB/s", "median", "us/op" or a metric's name */
 	char *unit;
 	double value;
 	int direction;   /* +1 higher is better, -1 lower is better, 0 information */
+	int skip;        /* left out of this comparison (another GPU's) */
 	double *samples; /* the result's timed samples (samples_s) that value comes from */
 	size_t nsamples;
 };
@@ -26,6 +47,8 @@ struct hmb_loaded {
 	char system[512];          /* host, device, platform, runtime versions */
 	char settings[256];        /* what changes the meaning of a figure */
 	char xnack[192];           /* HSA_XNACK, arch xnack flag, managed access mode */
+	struct hmb_result *res;
+	size_t nres, rcap;
 	struct hmb_figure *fig;
 	size_t n, cap;
 };
@@ -35,5 +58,8 @@ int hmb_json_load(const char *path, struct hmb_loaded *out, char *err, size_t er
 void hmb_loaded_free(struct hmb_loaded *l);
 /* Which way is better for a unit: +1, -1 or 0. */
 int hmb_unit_direction(const char *unit);
+/* A number for people: whole numbers as integers (1048576, not 1.04858e+06),
+ * others in %g. */
+const char *hmb_number_text(double v, char *buf, size_t len);
 
 #endif

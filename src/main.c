@@ -331,8 +331,10 @@ int main(int argc, char **argv)
 		}
 		status = finish_stdout(0);
 	} else if (cli.kind == HMB_CMD_COMPARE) {
-		status = finish_stdout(hmb_compare(cli.nargs, cli.args, cli.opt.format,
-						   cli.opt.threshold));
+		struct hmb_compare_options co = { cli.opt.format, cli.opt.threshold,
+						  cli.opt.compare_gpu, cli.opt.allow_partial,
+						  cli.opt.wide };
+		status = finish_stdout(hmb_compare(cli.nargs, cli.args, &co));
 	} else {
 		status = run(&cli);
 	}

@@ -44,6 +44,9 @@ struct hmb_options {
 	double oversubscribe;      /* managed memory beyond free: 0 = refused */
 	double peak_gbps;          /* --peak-gbps: the host link's peak; 0 = found or none */
 	double threshold;          /* compare: worse by more than this % fails; -1 off */
+	int compare_gpu;           /* compare --gpu N; -1: GPU 0 of a multi-GPU document */
+	int allow_partial;         /* compare: go on when fewer than half the figures match */
+	int wide;                  /* compare: every figure and parameter, no width limit */
 	const char *cases[16];     /* --case PATTERN (shell glob over case names) */
 	int ncases;
 	int no_isolation;          /* all: every module in this process (debugging) */

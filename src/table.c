@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loaded.h"
 #include "platform/hip.h"
 #include "report.h"
 #include "sizes.h"
@@ -27,6 +28,7 @@ static void params_text(const struct hmb_record *r, char *buf, size_t len, char 
 			size_t slen)
 {
 	size_t used = 0;
+	char num[64];
 
 	buf[0] = '\0';
 	snprintf(size, slen, "-");
@@ -45,8 +47,8 @@ static void params_text(const struct hmb_record *r, char *buf, size_t len, char 
 			used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "",
 						 kv->key, kv->num ? "yes" : "no");
 		else
-			used += (size_t)snprintf(buf + used, len - used, "%s%s=%g", used ? " " : "",
-						 kv->key, kv->num);
+			used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "",
+						 kv->key, hmb_number_text(kv->num, num, sizeof(num)));
 	}
 }
 

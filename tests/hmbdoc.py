@@ -21,14 +21,32 @@ def validator():
     return _validator
 
 
+# The parameters compare treats as context (src/compare.c, context_params),
+# the GPU index aside: within one document it tells results apart.
+CONTEXT = {"buffer_sets", "busy_kernel", "copy_engines", "copy_engines_source",
+           "async_engine_count", "hw_queues", "threads_launched", "resident_thread_capacity",
+           "timed", "coherence", "ideal_bound", "before_each_sample",
+           "untimed_before_each_sample", "untimed_setup", "verification", "attach",
+           "bytes_counted", "figure_meaning", "metric", "baseline_case", "clock", "sync",
+           "latch", "block_threads", "elements_per_thread", "grid", "grid_blocks",
+           "grid_stride"}
+
+
 def identity(r):
-    """What compare matches a result by: module, case and parameters, less the
-    iteration count of a calibrated (named) load and the coherence text that
-    explains the case's memory kind (src/json.c, result_identity)."""
+    """What compare matches a result by within a document: module, case and
+    the parameters that define the workload, in any order, with the GPU it ran
+    on; context (src/compare.c) left out: the iteration count of a calibrated
+    (named) load, node's GPU count, descriptive text, launch geometry."""
     params = dict(r.get("params") or {})
     if "load" in params:
         params.pop("iters", None)
-    params.pop("coherence", None)
+    if r.get("module") == "node":
+        params.pop("gpus", None)
+    for k in CONTEXT:
+        params.pop(k, None)
+    if r.get("module") == "xnack":
+        params.pop("figure", None)
+        params.pop("pages_at_start", None)
     return (r.get("module"), r.get("case"), json.dumps(params, sort_keys=True))
 
 

@@ -49,10 +49,19 @@ def overlap_result(scale=1.0, speedup=2.0, seed=3):
                              "iters": 7}, s, metrics={"speedup": (speedup, "x")})
 
 
+def group(out, heading):
+    """The lines of the table group whose heading starts with `heading`."""
+    for block in out.split("\n\n"):
+        if block.startswith(heading):
+            return block.splitlines()
+    raise AssertionError(f"no group {heading!r} in:\n{out}")
+
+
 def test_document_against_itself(sample_doc):
     p = compare(sample_doc, sample_doc, "--threshold", "1")
     assert p.returncode == 0, p.stderr
-    assert "1.000" in p.stdout and "WORSE" not in p.stdout
+    assert "1.00x same" in p.stdout and "WORSE" not in p.stdout
+    assert not re.search(r"x (faster|slower|better|worse)", p.stdout)
 
 
 def test_slower_bandwidth_is_worse_higher_speedup_is_better(docs):
@@ -62,11 +71,12 @@ def test_slower_bandwidth_is_worse_higher_speedup_is_better(docs):
     p = compare(base, slower, "--threshold", "10")
     out = p.stdout + p.stderr
     assert p.returncode == 1, out
-    assert re.search(r"h2d/pinned/async size=512M +GB/s +GB/s .* 0\.800 +\S+ +WORSE", out), out
-    assert re.search(r"speedup +x .* 1\.500 +\S+ +better", out), out
+    h2d = "\n".join(group(p.stdout, "memcpy h2d/pinned/async"))
+    assert re.search(r"^  size=512M +GB/s +\S+ +\S+ +0\.80x slower +\S+ +WORSE$", h2d, re.M), h2d
+    assert re.search(r"^ +speedup \(x\) +\S+ +\S+ +1\.50x better +\S+ +better$", out, re.M), out
     assert "other-node" in out and "warning: settings differ" in out
-    assert "d2h/pinned/async size=512M" in out
-    assert not re.search(r"d2h/.*WORSE", out)
+    d2h = "\n".join(group(p.stdout, "memcpy d2h/pinned/async"))
+    assert re.search(r"^  size=512M +GB/s ", d2h, re.M) and "WORSE" not in d2h
     assert p.returncode == 1 and "worse than the base by more than 10%" in p.stderr
 
 
@@ -80,8 +90,9 @@ def test_markdown_table(docs):
     base = docs("base.json", synthetic.copies(n_sizes=2))
     p = hmb.run("--format", "markdown", "compare", base, base)
     assert p.returncode == 0
-    assert re.search(r"^\| memcpy h2d/pageable/async size=4K \| GB/s \|", p.stdout, re.M), p.stdout
-    assert "| result | figure | unit | base | other | ratio | p | verdict |" in p.stdout
+    assert re.search(r"^\| memcpy h2d/pageable/async size=4K \| GB/s \| [0-9.]+ \| [0-9.]+ \| "
+                     r"1\.00x same \| 1 \|  \|$", p.stdout, re.M), p.stdout
+    assert "| result | figure | base | other | other vs base | p | verdict |" in p.stdout
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
@@ -176,8 +187,9 @@ def test_committed_document_against_itself_at_threshold_0():
     doc = hmb.ROOT / "results" / "nvidia-h100-pcie" / "all.json"
     p = compare(doc, doc, "--threshold", "0")
     assert p.returncode == 0, p.stderr
-    assert "WORSE" not in p.stdout and "better" not in p.stdout
-    assert "only in" not in p.stdout
+    assert not re.search(r"(WORSE|better)$", p.stdout, re.M)
+    assert "only in" not in p.stdout + p.stderr
+    assert re.search(r"all \d+ figures of the base matched", p.stderr), p.stderr
 
 
 @pytest.mark.parametrize("what,content,message", [
@@ -289,7 +301,8 @@ def test_renamed_amd_write_combined_cases_match_their_new_names(docs):
     r = rows(p)
     assert p.returncode == 0, p.stderr
     assert sorted(x["result"] for x in r if x["figure"] == "GB/s") == [
-        "memcpy h2d/pinned-coherent/async size=1M", "memcpy h2d/pinned-noncoherent/async size=1M"]
+        "memcpy h2d/pinned-coherent/async size=1M api=hipMemcpyAsync",
+        "memcpy h2d/pinned-noncoherent/async size=1M api=hipMemcpyAsync"]
     assert all(x["base"] and x["other"] for x in r), r
     assert "only" not in p.stderr, p.stderr
 
@@ -297,3 +310,161 @@ def test_renamed_amd_write_combined_cases_match_their_new_names(docs):
     nv = docs("nv.json", [amd_copy("h2d/write-combined/async", "write-combined", one_mode, 5)])
     p = hmb.run("--format", "csv", "compare", nv, new, "--threshold", "5")
     assert "base only:  memcpy h2d/write-combined/async" in p.stderr, p.stderr
+
+
+# ---- identity: what defines a result, what is context (issues 20 and 28) ----
+
+def copy_result(params, scale=1.0, seed=1, nbytes=1 << 20, module="memcpy",
+                case="h2d/pinned/async"):
+    import random
+    rng = random.Random(seed)
+    s = [1e-4 * scale * rng.uniform(0.99, 1.01) for _ in range(10)]
+    return synthetic.record(module, case, params, s, nbytes=nbytes)
+
+
+def matched(p):
+    """(matched, of) from compare's count on stderr."""
+    m = re.search(r"all (\d+) figures of the base matched", p.stderr)
+    if m:
+        return int(m[1]), int(m[1])
+    m = re.search(r"(\d+) of the base's (\d+) figures matched", p.stderr)
+    assert m, p.stderr
+    return int(m[1]), int(m[2])
+
+
+def test_key_order_does_not_change_identity(docs):
+    params = {"size": 1 << 20, "direction": "h2d", "host_memory": "pinned", "api": "x"}
+    a = docs("a.json", [copy_result(params)])
+    b = docs("b.json", [copy_result(dict(reversed(list(params.items()))), seed=2)])
+    p = hmb.run("--format", "csv", "compare", a, b)
+    assert p.returncode == 0, p.stderr
+    assert len(rows(p)) == 1 and matched(p) == (1, 1)
+
+
+@pytest.mark.parametrize("what,change", [
+    ("a number", {"size": 2 << 20}),
+    ("a workload text parameter", {"placement": "far"}),
+])
+def test_one_defining_parameter_apart_is_another_result(docs, what, change):
+    params = {"size": 1 << 20, "placement": "near"}
+    near = copy_result(params, module="node", case="host/h2d/alone")
+    other = copy_result(dict(params, **change), module="node", case="host/h2d/alone")
+    a = docs("a.json", [near, copy_result({"size": 4096}, seed=5)])
+    b = docs("b.json", [other, copy_result({"size": 4096}, seed=6)])
+    p = hmb.run("--format", "csv", "compare", a, b)
+    assert p.returncode == 0, p.stderr  # one of two matched: half is enough
+    assert [x["result"] for x in rows(p)] == ["memcpy h2d/pinned/async size=4K"]
+    assert matched(p) == (1, 2)
+    assert re.search(r"1 only in the base \(node 1\), 1 only in \S+b\.json \(node 1\)", p.stderr)
+
+
+def test_results_apart_in_a_text_parameter_print_apart(docs):
+    """Two results that differ only in a text parameter (placement) never share a label."""
+    near = copy_result({"size": 1 << 20, "placement": "near"}, module="node",
+                       case="host/h2d/alone")
+    far = copy_result({"size": 1 << 20, "placement": "far"}, module="node",
+                      case="host/h2d/alone", scale=2)
+    a = docs("a.json", [near, far])
+    p = hmb.run("--format", "csv", "compare", a, a)
+    labels = [x["result"] for x in rows(p)]
+    assert labels == ["node host/h2d/alone size=1M placement=near",
+                      "node host/h2d/alone size=1M placement=far"], labels
+    assert "repeat an identity" not in p.stderr
+    t = compare(a, a)
+    assert "placement=near" in t.stdout and "placement=far" in t.stdout, t.stdout
+
+
+def test_context_parameters_do_not_stop_a_match(docs):
+    """The GPU index, machine-tuned and descriptive parameters, launch geometry:
+    context, shown with --wide, never a reason not to match."""
+    ctx_a = {"device": 0, "buffer_sets": 8, "timed": "hipMemcpyAsync; 8 buffers",
+             "grid_blocks": 1 << 20, "block_threads": 256, "coherence": "one mode"}
+    ctx_b = {"device": 1, "buffer_sets": 9, "timed": "hipMemcpyAsync; 9 buffers",
+             "grid_blocks": 1 << 21, "block_threads": 512, "coherence": "another"}
+    a = docs("a.json", [copy_result(dict({"size": 4096, "loads": 1 << 20}, **ctx_a))])
+    b = docs("b.json", [copy_result(dict({"size": 4096, "loads": 1 << 20}, **ctx_b))])
+    p = hmb.run("--format", "csv", "compare", a, b)
+    assert p.returncode == 0, p.stderr
+    assert [x["result"] for x in rows(p)] == ["memcpy h2d/pinned/async size=4K loads=1048576"]
+    w = compare(a, b, "--wide")
+    assert "buffer_sets=8 | 9" in w.stdout and "grid_blocks=1048576 | 2097152" in w.stdout, w.stdout
+    t = compare(a, b)
+    assert "context differs, base vs other: buffer_sets 8 vs 9" in t.stdout, t.stdout
+    assert "e+0" not in t.stdout + w.stdout
+
+
+def multi_gpu(gpus, scale=1.0):
+    out = []
+    for g in gpus:
+        out += [copy_result({"size": s, "device": g}, scale=scale * (1 + g), seed=s + g)
+                for s in (4096, 8192)]
+    return out
+
+
+def test_multi_gpu_document_against_a_single_gpu_one(docs):
+    single = docs("one.json", [copy_result({"size": s}, seed=s) for s in (4096, 8192)])
+    two = docs("two.json", multi_gpu([0, 1]))
+    p = hmb.run("--format", "csv", "compare", single, two)
+    assert p.returncode == 0, p.stderr
+    r = rows(p)
+    assert len(r) == 2 and all(abs(float(x["ratio"]) - 1) < 0.05 for x in r), r
+    assert "two.json holds 2 GPUs' results: GPU 0 compared" in p.stderr, p.stderr
+    assert matched(p) == (2, 2)
+    q = hmb.run("--format", "csv", "compare", single, two, "--gpu", "1")
+    assert q.returncode == 0, q.stderr
+    assert all(abs(float(x["ratio"]) - 0.5) < 0.05 for x in rows(q)), q.stdout  # GPU 1: 2x slower
+    bad = compare(single, two, "--gpu", "3")
+    assert bad.returncode == 2 and "two.json has no results of GPU 3" in bad.stderr
+    # two multi-GPU documents: GPU against GPU
+    both = hmb.run("--format", "csv", "compare", two, two)
+    assert both.returncode == 0 and len(rows(both)) == 4, both.stderr
+    assert "repeat an identity" not in both.stderr
+
+
+def test_fewer_than_half_matched_exits_2_unless_allowed(docs):
+    base = docs("a.json", [copy_result({"size": 4096 << i}, seed=i) for i in range(4)])
+    other = docs("b.json", [copy_result({"size": 4096}, seed=9),
+                            copy_result({"size": 4096, "stream": "other"}, seed=8)])
+    p = compare(base, other)
+    assert p.returncode == 2 and p.stdout == "", p.stdout
+    assert re.search(r"1 of the base's 4 figures matched; 3 only in the base \(memcpy 3\), "
+                     r"1 only in \S+b\.json \(memcpy 1\)", p.stderr), p.stderr
+    assert p.stderr.strip().splitlines()[-1].endswith(
+        "fewer than half of the base's figures matched: these documents measure different "
+        "things (--allow-partial compares them anyway)")
+    q = compare(base, other, "--allow-partial")
+    assert q.returncode == 0 and "size=4K" in q.stdout, q.stderr
+
+
+def test_median_and_us_per_op_of_the_same_samples_are_one_figure(docs):
+    r = synthetic.record("pool", "hipMalloc/loop", {"size": 4096, "loop": 10}, [1e-3] * 5, ops=10)
+    a = docs("a.json", [r])
+    p = hmb.run("--format", "csv", "compare", a, a)
+    assert [(x["figure"], x["unit"]) for x in rows(p)] == [("us/op", "us")]
+
+
+H100 = hmb.ROOT / "results" / "nvidia-h100-pcie" / "all.json"
+H200_X2 = hmb.ROOT / "results" / "nvidia-h200-x2" / "all.json"
+
+
+def test_committed_h100_against_two_h200s():
+    """Issue 20: one H100 against a two-GPU document made with --devices all:
+    at least 90% of the H100's figures match (GPU 0 of the other), stderr says
+    what did not and why, and the default table fits 120 columns, the unit once,
+    which way is better in every row."""
+    p = compare(H100, H200_X2)
+    assert p.returncode == 0, p.stderr
+    n, of = matched(p)
+    assert n >= 0.9 * of and of > 800, p.stderr
+    assert "all.json holds 2 GPUs' results: GPU 0 compared" in p.stderr
+    assert re.search(r"only in \S+all\.json \(node \d+\)", p.stderr), p.stderr
+    long = [line for line in p.stdout.splitlines() if len(line) > 120]
+    assert not long, long[:3]
+    assert not re.search(r"GB/s +GB/s", p.stdout)
+    body = [line for line in p.stdout.splitlines() if re.match(r"  \S.* [0-9.e+-]+ +[0-9.e+-]+ ", line)
+            or re.match(r" {20,}\S", line)]
+    assert len(body) >= n
+    assert re.search(r"x faster", p.stdout) and re.search(r"x slower", p.stdout)
+    assert not re.search(r"=[0-9.]+e[+-]?\d", p.stdout)
+    w = compare(H100, H200_X2, "--wide")
+    assert w.returncode == 0 and "grid_blocks=1048576" in w.stdout
