@@ -1256,11 +1256,8 @@ static void import_telemetry(struct hmb_telemetry *t, const cJSON *o)
 	if (!t->available && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "reason")))
 		snprintf(t->reason, sizeof(t->reason), "%s", str_of(o, "reason"));
 	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(o, "samples")) {
-		struct hmb_gpu_sample *x;
+		struct hmb_gpu_sample *x = hmb_telemetry_add(t);
 		const cJSON *thr = cJSON_GetObjectItemCaseSensitive(s, "throttled");
-		if (t->n == HMB_TELEMETRY_MAX)
-			break;
-		x = &t->s[t->n++];
 		snprintf(x->module, sizeof(x->module), "%s", str_of(s, "module"));
 		snprintf(x->when, sizeof(x->when), "%s", str_of(s, "when"));
 		x->sm_clock_mhz = num_of(s, "sm_clock_mhz");

@@ -175,10 +175,9 @@ static void link_from_telemetry(struct hmb_report *rep)
 {
 	struct hmb_gpu_sample *s;
 
-	if (rep->device.link.peak_gbps > 0 || !rep->telemetry.available)
+	if (rep->device.link.peak_gbps > 0 ||
+	    !(s = hmb_telemetry_sample(&rep->telemetry, "start", "now")))
 		return;
-	hmb_telemetry_sample(&rep->telemetry, "start", "now");
-	s = &rep->telemetry.s[rep->telemetry.n - 1];
 	hmb_link_from_generation(&rep->device.link, s->link_gen, s->link_width, s->link_max_gen,
 				 s->link_max_width, rep->telemetry.source);
 }

@@ -42,6 +42,7 @@ void hmb_report_free(struct hmb_report *rep)
 	for (int i = 0; i < rep->ndevice_json; i++)
 		free(rep->device_json[i]);
 	rep->ndevice_json = 0;
+	hmb_telemetry_free(&rep->telemetry);
 }
 
 void hmb_report_module_run(struct hmb_report *rep, const char *name, double wall_s,

@@ -34,11 +34,12 @@ static const char *missing_capability(unsigned needs, const struct hmb_device *d
 static void report_telemetry_flags(const struct hmb_report *rep, const char *module)
 {
 	int throttled, slow_link;
+	const struct hmb_gpu_sample *after =
+		hmb_telemetry_flags(&rep->telemetry, module, &throttled, &slow_link);
 
-	hmb_telemetry_flags(&rep->telemetry, module, &throttled, &slow_link);
 	if (throttled == 1)
 		fprintf(stderr, "[%s] warning: the GPU was throttled after this module (%s)\n",
-			module, rep->telemetry.s[rep->telemetry.n - 1].throttle);
+			module, after->throttle);
 	if (slow_link == 1)
 		fprintf(stderr, "[%s] warning: the PCIe link ran below its maximum after this "
 			"module\n", module);

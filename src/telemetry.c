@@ -3,9 +3,11 @@
 
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "platform/hip.h"
+#include "util.h"
 
 /* The first backend of the platform's list that opens wins; without any,
  * the reasons of all are kept. */
@@ -41,14 +43,24 @@ void hmb_telemetry_open(struct hmb_telemetry *t, const char *pci_bus_id)
 	memcpy(t->reason, reasons, sizeof(t->reason));
 }
 
-void hmb_telemetry_sample(struct hmb_telemetry *t, const char *module, const char *when)
+struct hmb_gpu_sample *hmb_telemetry_add(struct hmb_telemetry *t)
+{
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 32;
+		t->s = hmb_xrealloc(t->s, (size_t)t->cap * sizeof(*t->s));
+	}
+	memset(&t->s[t->n], 0, sizeof(t->s[0]));
+	return &t->s[t->n++];
+}
+
+struct hmb_gpu_sample *hmb_telemetry_sample(struct hmb_telemetry *t, const char *module,
+					    const char *when)
 {
 	struct hmb_gpu_sample *s;
 
-	if (!t->available || t->n == HMB_TELEMETRY_MAX)
-		return;
-	s = &t->s[t->n++];
-	memset(s, 0, sizeof(*s));
+	if (!t->available)
+		return NULL;
+	s = hmb_telemetry_add(t);
 	snprintf(s->module, sizeof(s->module), "%s", module);
 	snprintf(s->when, sizeof(s->when), "%s", when);
 	s->sm_clock_mhz = s->mem_clock_mhz = s->temperature_c = s->power_w = -1;
@@ -56,6 +68,7 @@ void hmb_telemetry_sample(struct hmb_telemetry *t, const char *module, const cha
 	s->throttle_mask = -1;
 	s->throttled = -1;
 	t->backend->read(t, s);
+	return s;
 }
 
 void hmb_telemetry_close(struct hmb_telemetry *t)
@@ -68,18 +81,30 @@ void hmb_telemetry_close(struct hmb_telemetry *t)
 	t->available = 0;
 }
 
-void hmb_telemetry_flags(const struct hmb_telemetry *t, const char *module, int *throttled,
-			 int *link_below_max)
+void hmb_telemetry_free(struct hmb_telemetry *t)
 {
+	free(t->s);
+	t->s = NULL;
+	t->n = t->cap = 0;
+}
+
+const struct hmb_gpu_sample *hmb_telemetry_flags(const struct hmb_telemetry *t,
+						 const char *module, int *throttled,
+						 int *link_below_max)
+{
+	const struct hmb_gpu_sample *found = NULL;
+
 	*throttled = *link_below_max = -1;
 	for (int i = 0; i < t->n; i++) {
 		const struct hmb_gpu_sample *s = &t->s[i];
 		if (strcmp(s->module, module) != 0 || strcmp(s->when, "after") != 0)
 			continue;
+		found = s;
 		*throttled = s->throttled;
 		if (s->link_gen > 0 && s->link_max_gen > 0 && s->link_width > 0 &&
 		    s->link_max_width > 0)
 			*link_below_max = s->link_gen < s->link_max_gen ||
 					  s->link_width < s->link_max_width;
 	}
+	return found;
 }

@@ -9,8 +9,6 @@
 #ifndef HMB_TELEMETRY_H
 #define HMB_TELEMETRY_H
 
-#define HMB_TELEMETRY_MAX 64
-
 /* One reading; a negative number means "not readable". */
 struct hmb_gpu_sample {
 	char module[32];
@@ -31,8 +29,8 @@ struct hmb_telemetry {
 	const struct hmb_telemetry_backend *backend;
 	void *lib;                     /* dlopen handle */
 	void *dev;                     /* the backend's device handle or index */
-	struct hmb_gpu_sample s[HMB_TELEMETRY_MAX];
-	int n;
+	struct hmb_gpu_sample *s;      /* every sample, in the order taken (grows) */
+	int n, cap;
 };
 
 struct hmb_telemetry_backend {
@@ -48,12 +46,21 @@ extern const struct hmb_telemetry_backend hmb_telemetry_nvml, hmb_telemetry_amds
 /* Open the platform's library for the device at pci_bus_id. Never fails:
  * without a library, available is 0 and reason says why. */
 void hmb_telemetry_open(struct hmb_telemetry *t, const char *pci_bus_id);
-void hmb_telemetry_sample(struct hmb_telemetry *t, const char *module, const char *when);
+/* Take a sample (none where no library is available): the new sample, or NULL. */
+struct hmb_gpu_sample *hmb_telemetry_sample(struct hmb_telemetry *t, const char *module,
+					    const char *when);
+/* A new zeroed sample at the end, the array grown as needed (also for
+ * samples read back from a module's document). */
+struct hmb_gpu_sample *hmb_telemetry_add(struct hmb_telemetry *t);
+/* Close the library; the samples stay until hmb_telemetry_free. */
 void hmb_telemetry_close(struct hmb_telemetry *t);
+void hmb_telemetry_free(struct hmb_telemetry *t);
 /* For a module: throttled (1/0/-1) and link below its maximum (1/0/-1) in
  * the sample taken after it (an idle GPU may lower its link; the "before"
- * sample is information only). */
-void hmb_telemetry_flags(const struct hmb_telemetry *t, const char *module, int *throttled,
-			 int *link_below_max);
+ * sample is information only). Returns that sample, or NULL where there is
+ * none. */
+const struct hmb_gpu_sample *hmb_telemetry_flags(const struct hmb_telemetry *t,
+						 const char *module, int *throttled,
+						 int *link_below_max);
 
 #endif

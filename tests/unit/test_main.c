@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fake_devices.h"
 #include "harness.h"
@@ -24,6 +25,7 @@
 #include "report.h"
 #include "sizes.h"
 #include "stats.h"
+#include "telemetry.h"
 
 int hmb_test_failed_checks;
 void test_topology(void);
@@ -296,6 +298,57 @@ static void sample_report(struct hmb_report *rep, struct hmb_options *opt)
 	rep->complete = 1;
 }
 
+/* Telemetry keeps every sample: `all --devices all` on 8 GPUs takes 2 per
+ * module run and imports the modules' own, far more than a fixed array held
+ * (64 before: the rest were dropped). 500 samples go into a document and come
+ * back whole; the throttle warning reads the sample it judged. */
+static void test_telemetry_keeps_every_sample(void)
+{
+	struct hmb_report rep, back;
+	struct hmb_options opt, opt2;
+	char path[] = "/tmp/hmb-telemetry-XXXXXX", err[256];
+	const struct hmb_gpu_sample *after;
+	int throttled, slow, fd;
+
+	sample_report(&rep, &opt);
+	rep.telemetry.available = 1;
+	snprintf(rep.telemetry.source, sizeof(rep.telemetry.source), "nvml");
+	for (int i = 0; i < 500; i++) {
+		struct hmb_gpu_sample *s = hmb_telemetry_add(&rep.telemetry);
+		snprintf(s->module, sizeof(s->module), "gpu%d-m%d", i / 2 % 8, i / 16);
+		snprintf(s->when, sizeof(s->when), "%s", i % 2 ? "after" : "before");
+		s->sm_clock_mhz = i;
+		s->link_gen = s->link_max_gen = 5;
+		s->link_width = s->link_max_width = 16;
+		s->throttled = i == 499;
+		snprintf(s->throttle, sizeof(s->throttle), "sample %d", i);
+	}
+	/* a later sample of another module: the warning must not read it */
+	snprintf(hmb_telemetry_add(&rep.telemetry)->module, 32, "other");
+	CHECK(rep.telemetry.n == 501);
+	after = hmb_telemetry_flags(&rep.telemetry, "gpu1-m31", &throttled, &slow);
+	CHECK(after && throttled == 1 && slow == 0 && strcmp(after->throttle, "sample 499") == 0);
+	CHECK(hmb_telemetry_flags(&rep.telemetry, "nowhere", &throttled, &slow) == NULL &&
+	      throttled == -1);
+
+	fd = mkstemp(path);
+	CHECK(fd >= 0);
+	if (fd >= 0)
+		close(fd);
+	CHECK(hmb_json_write(&rep, path, err, sizeof(err)) == 0);
+	memset(&opt2, 0, sizeof(opt2));
+	hmb_report_init(&back, &opt2, "all");
+	CHECK(hmb_json_import(&back, path, err, sizeof(err)) == 0);
+	CHECK(back.telemetry.n == 501);
+	if (back.telemetry.n == 501) {
+		CHECK(back.telemetry.s[499].sm_clock_mhz == 499);
+		CHECK(strcmp(back.telemetry.s[499].throttle, "sample 499") == 0);
+	}
+	unlink(path);
+	hmb_report_free(&back);
+	hmb_report_free(&rep);
+}
+
 static void test_json_document(void)
 {
 	struct hmb_report rep;
@@ -401,6 +454,7 @@ int main(int argc, char **argv)
 		{ "registry", test_registry },
 		{ "pcie link from sysfs", test_pcie_link },
 		{ "json document", test_json_document },
+		{ "telemetry: 500 samples kept, written and read back", test_telemetry_keeps_every_sample },
 		{ "json atomic write", test_json_atomic_write },
 		{ "memory model: managed access mode (MI250X xnack-/+, MI300X, MI300A, H100)",
 		  test_memmodel_access_mode },
