@@ -397,10 +397,8 @@ out:
 	release_host(nd);
 	(void)hmb_thread_bind(&nd->allowed);
 	(void)hipSetDevice(nd->home);
-	if (rc == 0) { /* a failure while cleaning up belongs to no record */
-		char none[8];
-		hmb_take_error(none, sizeof(none));
-	}
+	if (rc == 0) /* a failure while cleaning up belongs to no record */
+		hmb_clear_error();
 	if (ctx->opt->format == HMB_FORMAT_TABLE && nd->n > 0) {
 		fputc('\n', stdout);
 		hmb_topology_print(stdout, &nd->topo);

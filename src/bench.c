@@ -35,6 +35,11 @@ void hmb_set_error(const char *fmt, ...)
 	va_end(ap);
 }
 
+void hmb_clear_error(void)
+{
+	pending_error[0] = '\0';
+}
+
 const char *hmb_take_error(char *buf, size_t len)
 {
 	snprintf(buf, len, "%s", pending_error[0] ? pending_error

@@ -72,6 +72,10 @@ void hmb_hip_error(const char *call, hipError_t err, const char *file, int line)
 /* Set the pending error for a failure that is not a HIP call (e.g. bad data);
  * the first one stands until it is taken. */
 void hmb_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Forget the pending error: a failure that belongs to no record (cleanup
+ * after success), and, by the engine, at the start of every case, so that
+ * no case is failed with another one's reason. */
+void hmb_clear_error(void);
 /* Copy the pending error into buf and clear it ("unknown error" if none). */
 const char *hmb_take_error(char *buf, size_t len);
 

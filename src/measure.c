@@ -196,6 +196,7 @@ int hmb_measure(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_case
 	double t0 = hmb_now();
 
 	describe(r, c, warmup);
+	hmb_clear_error(); /* this case's failure is this case's reason */
 	/* The engine's own events outlive the case: made before the mark. */
 	if (t->clock == HMB_CLOCK_EVENTS && engine_ready(ctx)) {
 		hmb_record_status(r, HMB_FAILED, "%s", hmb_take_error(why, sizeof(why)));

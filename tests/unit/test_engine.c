@@ -293,6 +293,40 @@ static void test_corrupt_fault(void)
 	}
 }
 
+/* A case fails with its own reason: an error left pending by something
+ * before it (a failed optional call, another case's cleanup) is not taken for
+ * its reason (the pending error is first-wins within a case). */
+static int failing_verify(struct hmb_ctx *ctx, void *st)
+{
+	(void)ctx;
+	((struct copy_case *)st)->verifies++;
+	hmb_set_error("verification failed: this case's own reason");
+	return -1;
+}
+
+static void test_case_error_is_the_cases_own(void)
+{
+	static struct hmb_options opt;
+	struct hmb_ctx ctx = { &opt, NULL, NULL, "unit", NULL, NULL, { 0 } };
+	struct copy_case k;
+	struct hmb_case c = {
+		.what = "memcpy of 64 KiB",
+		.timing = { .clock = HMB_CLOCK_HOST, .sync = HMB_SYNC_NONE, .ops_per_sample = 1,
+			    .reps = 2, .warmup = 0 },
+		.ops = { copy_setup, copy_prepare, copy_op, failing_verify, copy_teardown },
+		.state = &k,
+	};
+	struct hmb_record *r = hmb_record_new("unit", "copy/own-reason");
+
+	memset(&k, 0, sizeof(k));
+	opt.warmup = -1;
+	hmb_set_error("hipFoo failed: a stale error from before this case");
+	CHECK(hmb_measure(&ctx, r, &c) == -1);
+	CHECK(r->status == HMB_FAILED && r->reason &&
+	      strcmp(r->reason, "verification failed: this case's own reason") == 0);
+	hmb_record_free(r);
+}
+
 void test_engine(void)
 {
 	test_fault_parse();
@@ -300,4 +334,5 @@ void test_engine(void)
 	test_engine_failure_paths();
 	test_engine_events_failure();
 	test_corrupt_fault();
+	test_case_error_is_the_cases_own();
 }
