@@ -1294,15 +1294,18 @@ int hmb_json_import(struct hmb_report *rep, const char *path, char *err, size_t 
 		return -1;
 	}
 	dev = cJSON_GetObjectItemCaseSensitive(doc, "device");
-	if (cJSON_IsObject(dev) && rep->ndevice_json < 16) {
+	if (cJSON_IsObject(dev)) {
 		int seen = 0;
 		for (int i = 0; i < rep->ndevice_json; i++) {
 			cJSON *d = cJSON_Parse(rep->device_json[i]);
 			seen |= num_of(d, "ordinal") == num_of(dev, "ordinal");
 			cJSON_Delete(d);
 		}
-		if (!seen)
+		if (!seen) {
+			rep->device_json = hmb_xrealloc(rep->device_json, (size_t)(rep->ndevice_json + 1) *
+							sizeof(*rep->device_json));
 			rep->device_json[rep->ndevice_json++] = cJSON_PrintUnformatted(dev);
+		}
 	}
 	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results"))
 		if (cJSON_IsObject(r))

@@ -41,6 +41,8 @@ void hmb_report_free(struct hmb_report *rep)
 	rep->count = 0;
 	for (int i = 0; i < rep->ndevice_json; i++)
 		free(rep->device_json[i]);
+	free(rep->device_json);
+	rep->device_json = NULL;
 	rep->ndevice_json = 0;
 	hmb_telemetry_free(&rep->telemetry);
 }

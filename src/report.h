@@ -46,7 +46,7 @@ struct hmb_report {
 	int nruns;
 	struct hmb_where where;         /* where this process and its memory were */
 	int have_where;
-	char *device_json[16];          /* all: each GPU's device object, from the modules' documents */
+	char **device_json;             /* all: each GPU's device object, from the modules' documents */
 	int ndevice_json;
 };
 

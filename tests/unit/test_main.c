@@ -349,6 +349,33 @@ static void test_telemetry_keeps_every_sample(void)
 	hmb_report_free(&rep);
 }
 
+/* `all --devices` keeps each GPU's device object from its modules'
+ * documents: 20 GPUs give 20 (16 before; the rest were dropped). */
+static void test_all_keeps_every_gpus_device(void)
+{
+	struct hmb_report rep, back;
+	struct hmb_options opt, opt2;
+	char path[] = "/tmp/hmb-devices-XXXXXX", err[256];
+	int fd = mkstemp(path);
+
+	CHECK(fd >= 0);
+	if (fd >= 0)
+		close(fd);
+	memset(&opt2, 0, sizeof(opt2));
+	hmb_report_init(&back, &opt2, "all");
+	for (int gpu = 0; gpu < 20; gpu++) {
+		sample_report(&rep, &opt);
+		rep.device.ordinal = gpu;
+		CHECK(hmb_json_write(&rep, path, err, sizeof(err)) == 0);
+		CHECK(hmb_json_import(&back, path, err, sizeof(err)) == 0);
+		CHECK(hmb_json_import(&back, path, err, sizeof(err)) == 0); /* the same GPU again */
+		hmb_report_free(&rep);
+	}
+	CHECK(back.ndevice_json == 20);
+	unlink(path);
+	hmb_report_free(&back);
+}
+
 static void test_json_document(void)
 {
 	struct hmb_report rep;
@@ -455,6 +482,7 @@ int main(int argc, char **argv)
 		{ "pcie link from sysfs", test_pcie_link },
 		{ "json document", test_json_document },
 		{ "telemetry: 500 samples kept, written and read back", test_telemetry_keeps_every_sample },
+		{ "all: 20 GPUs' device objects kept", test_all_keeps_every_gpus_device },
 		{ "json atomic write", test_json_atomic_write },
 		{ "memory model: managed access mode (MI250X xnack-/+, MI300X, MI300A, H100)",
 		  test_memmodel_access_mode },
