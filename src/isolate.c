@@ -133,8 +133,7 @@ int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep, const st
 		for (struct hmb_record *r = before ? before->next : rep->head; r; r = r->next)
 			hmb_param_num(r, "device", cl->device);
 	unlink(tmpl);
-	if (rep->nmodules < (int)(sizeof(rep->modules) / sizeof(rep->modules[0])))
-		rep->modules[rep->nmodules++] = b->name;
+	hmb_report_add_module(rep, b->name);
 	hmb_report_module_run(rep, b->name, hmb_now() - t0,
 			      WIFEXITED(wstatus) ? code : 128 + WTERMSIG(wstatus),
 			      b->node_level ? -1 : cl->device >= 0 ? cl->device : rep->opt->device);

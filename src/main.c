@@ -153,7 +153,7 @@ static int dry_run(struct hmb_report *rep, const struct hmb_cli *cli)
 		if (cli->kind == HMB_CMD_INFO || !(cli->kind == HMB_CMD_ALL || b == cli->bench) ||
 		    !hmb_bench_selected(b, o))
 			continue;
-		rep->modules[rep->nmodules++] = b->name;
+		hmb_report_add_module(rep, b->name);
 		fprintf(out, "  would run %-8s %s\n", b->name, b->summary);
 		/* --case: the cases of the module that it selects */
 		for (int k = 0; o->ncases && b->cases && b->cases[k]; k++)

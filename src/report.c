@@ -5,6 +5,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "util.h"
+
 void hmb_report_init(struct hmb_report *rep, const struct hmb_options *opt, const char *command)
 {
 	time_t now = time(NULL);
@@ -44,15 +46,27 @@ void hmb_report_free(struct hmb_report *rep)
 	free(rep->device_json);
 	rep->device_json = NULL;
 	rep->ndevice_json = 0;
+	free(rep->modules);
+	rep->modules = NULL;
+	rep->nmodules = 0;
+	free(rep->runs);
+	rep->runs = NULL;
+	rep->nruns = 0;
 	hmb_telemetry_free(&rep->telemetry);
+}
+
+void hmb_report_add_module(struct hmb_report *rep, const char *name)
+{
+	rep->modules = hmb_xrealloc(rep->modules, (size_t)(rep->nmodules + 1) * sizeof(*rep->modules));
+	rep->modules[rep->nmodules++] = name;
 }
 
 void hmb_report_module_run(struct hmb_report *rep, const char *name, double wall_s,
 			   int exit_status, int device)
 {
-	if (rep->nruns < (int)(sizeof(rep->runs) / sizeof(rep->runs[0])))
-		rep->runs[rep->nruns++] = (struct hmb_module_run){ name, wall_s, exit_status >= 0,
-								   exit_status, device };
+	rep->runs = hmb_xrealloc(rep->runs, (size_t)(rep->nruns + 1) * sizeof(*rep->runs));
+	rep->runs[rep->nruns++] = (struct hmb_module_run){ name, wall_s, exit_status >= 0,
+							   exit_status, device };
 }
 
 size_t hmb_report_failures(const struct hmb_report *rep)

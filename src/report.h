@@ -39,10 +39,10 @@ struct hmb_report {
 	size_t count;
 	int complete;                   /* the run reached its end */
 	int interrupted;                /* stopped by a signal */
-	const char *modules[520];       /* modules run, in order (64 GPUs x 8 modules) */
+	const char **modules;           /* modules run, in order (grows) */
 	int nmodules;
 	struct hmb_telemetry telemetry; /* GPU state before and after each module */
-	struct hmb_module_run runs[520]; /* in the order run */
+	struct hmb_module_run *runs;    /* in the order run (grows) */
 	int nruns;
 	struct hmb_where where;         /* where this process and its memory were */
 	int have_where;
@@ -53,6 +53,8 @@ struct hmb_report {
 void hmb_report_init(struct hmb_report *rep, const struct hmb_options *opt, const char *command);
 void hmb_report_add(struct hmb_report *rep, struct hmb_record *r);
 void hmb_report_free(struct hmb_report *rep);
+/* Note a module as run (modules, in order). */
+void hmb_report_add_module(struct hmb_report *rep, const char *name);
 /* Note how a module ran (module_runs): in a process of its own, which
  * exited with exit_status, or in this one (exit_status -1), on GPU device
  * (-1: a node-level module, every GPU). */

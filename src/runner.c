@@ -90,8 +90,7 @@ void hmb_run_module(const struct hmb_bench *b, struct hmb_report *rep)
 		warm_pass(b, rep);
 	free_before = hmb_fault_armed ? hmb_device_free_mem() : 0;
 	t0 = hmb_now();
-	if (rep->nmodules < (int)(sizeof(rep->modules) / sizeof(rep->modules[0])))
-		rep->modules[rep->nmodules++] = b->name;
+	hmb_report_add_module(rep, b->name);
 	hmb_telemetry_sample(&rep->telemetry, b->name, "before");
 	if (missing) {
 		module_record(&ctx, HMB_UNSUPPORTED, missing);

@@ -274,7 +274,7 @@ static void sample_report(struct hmb_report *rep, struct hmb_options *opt)
 		struct hmb_facts f = hmb_fake_h100();
 		hmb_memmodel_interpret(&f, &rep->device.model);
 	}
-	rep->modules[rep->nmodules++] = "memcpy";
+	hmb_report_add_module(rep, "memcpy");
 
 	r = hmb_record_new("memcpy", "h2d/pinned/async");
 	hmb_param_num(r, "size", 4096);
@@ -346,6 +346,32 @@ static void test_telemetry_keeps_every_sample(void)
 	}
 	unlink(path);
 	hmb_report_free(&back);
+	hmb_report_free(&rep);
+}
+
+/* No module run is dropped: `all --devices` on 64 GPUs runs 449 module
+ * processes; 600 recorded runs (and modules) all reach the document. */
+static void test_every_module_run_is_kept(void)
+{
+	struct hmb_report rep;
+	struct hmb_options opt;
+	char *text;
+	cJSON *doc;
+
+	sample_report(&rep, &opt);
+	for (int i = 0; i < 600; i++) {
+		hmb_report_add_module(&rep, "memcpy");
+		hmb_report_module_run(&rep, "memcpy", 1.0 + i, 0, i % 8);
+	}
+	CHECK(rep.nmodules == 601 && rep.nruns == 600);
+	text = hmb_json_render(&rep);
+	doc = text ? cJSON_Parse(text) : NULL;
+	CHECK(doc && cJSON_GetArraySize(cJSON_GetObjectItem(doc, "module_runs")) == 600);
+	CHECK(doc && cJSON_GetArraySize(cJSON_GetObjectItem(doc, "modules")) == 601);
+	CHECK(doc && cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "module_runs"),
+							    599), "wall_s")->valuedouble == 600.0);
+	cJSON_Delete(doc);
+	free(text);
 	hmb_report_free(&rep);
 }
 
@@ -483,6 +509,7 @@ int main(int argc, char **argv)
 		{ "json document", test_json_document },
 		{ "telemetry: 500 samples kept, written and read back", test_telemetry_keeps_every_sample },
 		{ "all: 20 GPUs' device objects kept", test_all_keeps_every_gpus_device },
+		{ "all: 600 module runs kept", test_every_module_run_is_kept },
 		{ "json atomic write", test_json_atomic_write },
 		{ "memory model: managed access mode (MI250X xnack-/+, MI300X, MI300A, H100)",
 		  test_memmodel_access_mode },
