@@ -177,6 +177,26 @@ def copy_tree(dest, with_build):
                         if pathlib.Path(d) == build else [])
 
 
+def run_group(cmd, timeout=None, **kw):
+    """cmd in a process group of its own, which goes whole (pytest's children
+    too) on a timeout or an interruption: (exit status or None on a timeout,
+    what it printed)."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True, **kw)
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+        return proc.returncode, out
+    except subprocess.TimeoutExpired:
+        return None, ""
+    finally:
+        if proc.returncode is None:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            proc.communicate()
+
+
 class Runner:
     def __init__(self, tree, timeout):
         self.tree, self.timeout = tree, timeout
@@ -197,8 +217,8 @@ class Runner:
             self.env.pop(v, None)
 
     def build(self):
-        p = subprocess.run(self.make, cwd=self.tree, capture_output=True, text=True, env=self.env)
-        return p.returncode == 0, p.stdout + p.stderr
+        rc, out = run_group(self.make, cwd=self.tree, env=self.env)
+        return rc == 0, out
 
     def kill(self, sel):
         """Runs one selector: 'pass', 'fail' or 'timeout', and what it printed."""
@@ -209,16 +229,13 @@ class Runner:
         else:
             cmd = [self.python, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
                    f"--basetemp={self.tree / BUILD / 'pytest'}", *shlex.split(arg)]
-        try:
-            p = subprocess.run(cmd, cwd=self.tree, capture_output=True, text=True,
-                               env=self.env, timeout=self.timeout)
-        except subprocess.TimeoutExpired:
+        rc, out = run_group(cmd, timeout=self.timeout, cwd=self.tree, env=self.env)
+        if rc is None:
             return "timeout", ""
-        out = p.stdout + p.stderr
-        if kind == "pytest" and p.returncode not in (0, 1, 2):
+        if kind == "pytest" and rc not in (0, 1, 2):
             # 3: internal error, 4: usage, 5: no tests: the selector, not the code
-            return f"error (pytest exit {p.returncode})", out
-        return ("pass" if p.returncode == 0 else "fail"), out
+            return f"error (pytest exit {rc})", out
+        return ("pass" if rc == 0 else "fail"), out
 
 
 def tail(text, n=15):
@@ -236,6 +253,8 @@ def main():
     except SystemExit as e:
         return 2 if e.code else 0
     try:
+        if pathlib.PurePath(BUILD).is_absolute() or ".." in pathlib.PurePath(BUILD).parts:
+            raise BadInput(f"BUILD={BUILD}: must be a folder inside the tree, named from its top")
         mutants = parse_list(args.list)
         check_texts(mutants, ROOT)
         check_selectors(mutants, ROOT, os.environ.get("HMB_UNIT", ROOT / BUILD / "unit_tests"))
@@ -254,7 +273,8 @@ def main():
 
     def stop(signum, frame):
         raise KeyboardInterrupt
-    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGTERM, stop)  # as Ctrl-C: the scratch copy goes, and the tests
+    signal.signal(signal.SIGHUP, stop)
     t_all = time.monotonic()
     scratch = pathlib.Path(tempfile.mkdtemp(prefix="hmb-mutate-"))
     try:

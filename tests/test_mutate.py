@@ -3,10 +3,12 @@ every mutant): its list fits the code (every text once, every test it names
 there) and spans the project; bad lists are one line and exit 2; a run says
 killed or survived per mutant, exits 1 on a survivor or when a test fails on
 the unchanged code, and leaves neither the checkout changed nor its scratch
-copy behind."""
+copy behind, nor tests running when stopped by SIGTERM."""
 import os
 import pathlib
+import signal
 import subprocess
+import time
 
 import hmb
 
@@ -95,3 +97,43 @@ def test_a_test_failing_on_the_unchanged_code_stops_the_run(tmp_path):
     p = mutate("--list", path)
     assert p.returncode == 1 and "does not pass on the unchanged code" in p.stdout, \
         p.stdout + p.stderr
+
+
+def test_sigterm_mid_run_leaves_no_scratch_copy_and_no_tests_running(tmp_path):
+    """A mutant that makes the gather script hang; SIGTERM while its test runs."""
+    path = tmp_path / "mutants.txt"
+    path.write_text(block("hangs", "scripts/hmb_gather.py", "return max(rc, 1) if failed else rc",
+                          '__import__("time").sleep(600)',
+                          "pytest: tests/test_gather.py::test_failed_runs_are_shown_and_left_out"))
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    proc = subprocess.Popen([hmb.PY, str(SCRIPT), "--list", str(path), "--timeout", "120"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, TMPDIR=str(scratch)))
+    try:
+        assert "every selector passes" in proc.stdout.readline()
+        deadline = time.monotonic() + 30
+        while not running_in(scratch) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert running_in(scratch), "the mutant's test never started"
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130 and "interrupted" in err, err
+    assert list(scratch.iterdir()) == [], "the scratch copy was left behind"
+    assert running_in(scratch) == [], "tests of the scratch copy still run"
+
+
+def running_in(folder):
+    """Processes whose command line names folder."""
+    found = []
+    for p in pathlib.Path("/proc").iterdir():
+        try:
+            if p.name.isdigit() and str(folder) in (p / "cmdline").read_bytes().decode(errors="replace"):
+                found.append(int(p.name))
+        except OSError:
+            pass
+    return found
