@@ -249,6 +249,19 @@ static void test_pcie_link(void)
 	CHECK(strcmp(link.source, "sysfs") == 0);
 	CHECK(hmb_link_from_sysfs("0000:c2:00.0", &link, root) == -1);
 	CHECK(hmb_link_from_sysfs("garbage", &link, root) == -1);
+
+	/* from the management library (NVML, ROCm SMI) where sysfs has none */
+	memset(&link, 0, sizeof(link));
+	hmb_link_from_generation(&link, 3, 8, 4, 16, "nvml");
+	CHECK(link.gen == 3 && link.width == 8 && link.max_gen == 4 && link.max_width == 16);
+	CHECK_NEAR(link.gts, 8.0, 1e-9);
+	CHECK_NEAR(link.peak_gbps, 31.508, 0.001); /* gen4 x16, the maximum, not gen3 x8 */
+	CHECK(strcmp(link.source, "nvml") == 0);
+	hmb_link_from_generation(&link, 3, 8, 0, 0, "nvml"); /* no maximum: the link as found */
+	CHECK_NEAR(link.peak_gbps, 7.877, 0.001);
+	memset(&link, 0, sizeof(link));
+	hmb_link_from_generation(&link, 0, 16, 4, 16, "nvml"); /* no generation: nothing known */
+	CHECK(link.gen == 0 && link.peak_gbps == 0 && link.source[0] == '\0');
 }
 
 /* A report with one record of each status, as a module would leave it. */
