@@ -15,6 +15,10 @@ change, rebuilds, runs its tests and puts the file back.
              every test it names there (unit tests: those of HMB_UNIT, else
              build/unit_tests, where built)
   --only     these mutants alone (the list is still checked whole)
+  --timeout  seconds one run of tests may take (300); past that it is stopped,
+             and a mutant's tests stopped so count as failed (a hang is a bug)
+
+It needs a git checkout (the files copied are those git lists).
 
 A mutant is killed when its tests fail (or hang past --timeout), survives
 when they pass, is broken when it does not build (a mutant that does not
@@ -23,7 +27,8 @@ Exit 0: every mutant killed; 1: one survived or was broken, or the tests
 fail on the unchanged code; 2: bad input (the list, an option).
 
 Environment: BUILD (build), PLATFORM, CUDA_ARCH, OFFLOAD_ARCH as for the build
-there (make passes them; that build is copied and built on), PYTHON (/usr/bin/python3,
+there (make passes them; that build is copied and built on: give the settings
+it was made with, or it is built again in full), PYTHON (/usr/bin/python3,
 else this one), MAKE (make), HMB_MUTATE_JOBS (2). Where every mutant chosen is
 of a Python script, nothing is built: the tests use HMB_BIN and HMB_UNIT (else
 build/'s binaries) as they are."""
@@ -39,7 +44,12 @@ import tempfile
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-BUILD = os.environ.get("BUILD") or "build"  # as make's BUILD: relative to the top
+# make's BUILD, the build copied in: under the same name where it is inside the
+# tree (make then finds it current), else as build/ (then built again in full)
+SOURCE_BUILD = ROOT / (os.environ.get("BUILD") or "build")
+_inside = not pathlib.PurePath(os.environ.get("BUILD") or "build").is_absolute() and \
+    ".." not in pathlib.PurePath(os.environ.get("BUILD") or "build").parts
+BUILD = (os.environ.get("BUILD") or "build") if _inside else "build"
 KEYS = ("id", "file", "find", "replace", "kill")
 
 
@@ -163,16 +173,18 @@ def copy_tree(dest, with_build):
     p = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
                        cwd=ROOT, capture_output=True, check=True)
     for name in sorted(set(p.stdout.decode().split("\0")) - {""}):
+        if name.startswith(BUILD.rstrip("/") + "/"):
+            continue  # a build folder git does not ignore: copied whole below
         src = ROOT / name
         if not src.is_file() or src.is_symlink() and not src.exists():
             continue  # deleted in the working tree, or a submodule
         (dest / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(src, dest / name, follow_symlinks=False)
-    build = ROOT / BUILD
+    build = SOURCE_BUILD
     if with_build and build.is_dir():
         # the objects and binaries; not pytest's folders or other builds kept there
         skip = ("pytest", "sanitize", "fuzz")
-        shutil.copytree(build, dest / BUILD, symlinks=True,
+        shutil.copytree(build, dest / BUILD, symlinks=True, dirs_exist_ok=True,
                         ignore=lambda d, names: [n for n in names if n in skip]
                         if pathlib.Path(d) == build else [])
 
@@ -253,11 +265,9 @@ def main():
     except SystemExit as e:
         return 2 if e.code else 0
     try:
-        if pathlib.PurePath(BUILD).is_absolute() or ".." in pathlib.PurePath(BUILD).parts:
-            raise BadInput(f"BUILD={BUILD}: must be a folder inside the tree, named from its top")
         mutants = parse_list(args.list)
         check_texts(mutants, ROOT)
-        check_selectors(mutants, ROOT, os.environ.get("HMB_UNIT", ROOT / BUILD / "unit_tests"))
+        check_selectors(mutants, ROOT, os.environ.get("HMB_UNIT", SOURCE_BUILD / "unit_tests"))
         if args.only:
             want = [w for w in args.only.split(",") if w]
             unknown = [w for w in want if w not in {m["id"] for m in mutants}]
@@ -291,7 +301,7 @@ def main():
         else:
             run.build = lambda: (True, "")
             for v, name in (("HMB_BIN", "hipmembench"), ("HMB_UNIT", "unit_tests")):
-                run.env[v] = str(pathlib.Path(os.environ.get(v, ROOT / BUILD / name)).resolve())
+                run.env[v] = str(pathlib.Path(os.environ.get(v, SOURCE_BUILD / name)).resolve())
         t0 = time.monotonic()
         for sel in sorted({s for m in mutants for s in m["kill"]}):
             verdict, out = run.kill(sel)
