@@ -35,6 +35,7 @@ build/'s binaries) as they are."""
 import argparse
 import os
 import pathlib
+import re
 import shlex
 import shutil
 import signal
@@ -247,6 +248,8 @@ class Runner:
         if kind == "pytest" and rc not in (0, 1, 2):
             # 3: internal error, 4: usage, 5: no tests: the selector, not the code
             return f"error (pytest exit {rc})", out
+        if kind == "pytest" and rc == 0 and not re.search(r"\b[1-9]\d* passed", out):
+            return "error (every test skipped here: it tests nothing)", out
         return ("pass" if rc == 0 else "fail"), out
 
 
