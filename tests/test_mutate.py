@@ -124,16 +124,21 @@ def test_sigterm_mid_run_leaves_no_scratch_copy_and_no_tests_running(tmp_path):
             proc.communicate()
     assert proc.returncode == 130 and "interrupted" in err, err
     assert list(scratch.iterdir()) == [], "the scratch copy was left behind"
+    deadline = time.monotonic() + 10  # SIGKILL'd processes take a moment to go
+    while running_in(scratch) and time.monotonic() < deadline:
+        time.sleep(0.1)
     assert running_in(scratch) == [], "tests of the scratch copy still run"
 
 
 def running_in(folder):
-    """Processes whose command line names folder."""
+    """Live processes (not zombies) whose command line names folder."""
     found = []
     for p in pathlib.Path("/proc").iterdir():
         try:
-            if p.name.isdigit() and str(folder) in (p / "cmdline").read_bytes().decode(errors="replace"):
+            if p.name.isdigit() and \
+                    str(folder) in (p / "cmdline").read_bytes().decode(errors="replace") and \
+                    (p / "stat").read_text().rsplit(")", 1)[1].split()[0] not in ("Z", "X"):
                 found.append(int(p.name))
-        except OSError:
+        except (OSError, IndexError):
             pass
     return found
