@@ -9,6 +9,9 @@
 #   make test              unit, command-line, script and Slurm tests (python3, pytest
 #                          and jsonschema installed first where missing: scripts/setup.sh
 #                          --tests); GPU tests skip themselves where no GPU is usable
+#   make mutate            mutation testing: each seeded bug of tests/mutants.txt, one
+#                          at a time in a scratch copy of the tree, must fail its tests
+#                          (tests/mutate.py; a few minutes on 2 cores)
 #   make check-amd-layouts AMD_INCLUDE_ROOTS="/usr/include /other/usr/include"
 #                          the AMD telemetry's layout table against the real
 #                          rocm_smi.h / amdsmi.h under each root (no GPU, no ROCm)
@@ -74,7 +77,7 @@ TEST_C  := $(wildcard tests/unit/*.c)
 
 LINK = $(LINKER) $(LDFLAGS) $(HMB_LDFLAGS) -o $@ $^ $(HMB_LDLIBS) $(PLATFORM_LIBS) $(LDLIBS)
 
-.PHONY: all test test-deps clean portable man install uninstall dist check-amd-layouts
+.PHONY: all test test-deps mutate clean portable man install uninstall dist check-amd-layouts
 all: $(BIN) $(MANAGED_STATIC)
 
 ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
@@ -153,6 +156,13 @@ test-deps:
 test: test-deps $(BIN) $(MANAGED_STATIC) $(TEST_BIN)
 	HMB_BIN=$(BIN) HMB_UNIT=$(TEST_BIN) PYTHONDONTWRITEBYTECODE=1 \
 		$(PYTHON) -m pytest tests --basetemp=$(BUILD)/pytest
+
+# The build here is copied into the scratch copy and built on there, with the
+# same settings: only what a mutant touches is compiled again.
+mutate: test-deps $(BIN) $(MANAGED_STATIC) $(TEST_BIN)
+	BUILD=$(BUILD) PLATFORM=$(PLATFORM) $(if $(CUDA_ARCH),CUDA_ARCH='$(CUDA_ARCH)') \
+		$(if $(OFFLOAD_ARCH),OFFLOAD_ARCH='$(OFFLOAD_ARCH)') PYTHON=$(PYTHON) \
+		$(PYTHON) tests/mutate.py
 
 AMD_INCLUDE_ROOTS ?= /usr/include
 check-amd-layouts:

@@ -92,6 +92,8 @@ static void test_size_parsing(void)
 	CHECK(strcmp(hmb_format_size(4096, buf, sizeof(buf)), "4K") == 0);
 	CHECK(strcmp(hmb_format_size(3u << 30, buf, sizeof(buf)), "3G") == 0);
 	CHECK(strcmp(hmb_format_size(1000, buf, sizeof(buf)), "1000") == 0);
+	CHECK(strcmp(hmb_format_size(1536, buf, sizeof(buf)), "1536") == 0); /* not 1K */
+	CHECK(strcmp(hmb_format_size(1536u << 10, buf, sizeof(buf)), "1536K") == 0);
 }
 
 static void test_stats(void)
@@ -164,6 +166,7 @@ static void test_options(void)
 	CHECK(hmb_opt_validate(&size, "0", err, sizeof(err)) == -1 && strstr(err, "--limit"));
 	CHECK(hmb_opt_validate(&dbl, "1.5", err, sizeof(err)) == 0);
 	CHECK(hmb_opt_validate(&dbl, "-1", err, sizeof(err)) == -1);
+	CHECK(hmb_opt_validate(&dbl, "0", err, sizeof(err)) == -1 && strstr(err, "above 0"));
 	CHECK(hmb_opt_validate(&one, "12", err, sizeof(err)) == 0);
 	CHECK(hmb_opt_validate(&one, "12x", err, sizeof(err)) == -1);
 
@@ -248,6 +251,19 @@ static void test_pcie_link(void)
 	CHECK(strcmp(link.source, "sysfs") == 0);
 	CHECK(hmb_link_from_sysfs("0000:c2:00.0", &link, root) == -1);
 	CHECK(hmb_link_from_sysfs("garbage", &link, root) == -1);
+
+	/* from the management library (NVML, ROCm SMI) where sysfs has none */
+	memset(&link, 0, sizeof(link));
+	hmb_link_from_generation(&link, 3, 8, 4, 16, "nvml");
+	CHECK(link.gen == 3 && link.width == 8 && link.max_gen == 4 && link.max_width == 16);
+	CHECK_NEAR(link.gts, 8.0, 1e-9);
+	CHECK_NEAR(link.peak_gbps, 31.508, 0.001); /* gen4 x16, the maximum, not gen3 x8 */
+	CHECK(strcmp(link.source, "nvml") == 0);
+	hmb_link_from_generation(&link, 3, 8, 0, 0, "nvml"); /* no maximum: the link as found */
+	CHECK_NEAR(link.peak_gbps, 7.877, 0.001);
+	memset(&link, 0, sizeof(link));
+	hmb_link_from_generation(&link, 0, 16, 4, 16, "nvml"); /* no generation: nothing known */
+	CHECK(link.gen == 0 && link.peak_gbps == 0 && link.source[0] == '\0');
 }
 
 /* A report with one record of each status, as a module would leave it. */
@@ -445,6 +461,22 @@ static void test_json_document(void)
 	CHECK(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetArrayItem(results, 1), "stats_s")));
 	cJSON_Delete(doc);
 	free(text);
+	/* three samples, 2, 3 and 10 us: the median is not the mean */
+	hmb_sample(rep.head, 10e-6);
+	text = hmb_json_render(&rep);
+	doc = text ? cJSON_Parse(text) : NULL;
+	CHECK(doc != NULL);
+	if (doc) {
+		cJSON *st = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "results"),
+								   0), "stats_s");
+		CHECK(cJSON_GetObjectItem(st, "count")->valuedouble == 3);
+		CHECK_NEAR(cJSON_GetObjectItem(st, "median")->valuedouble, 3e-6, 1e-15);
+		CHECK_NEAR(cJSON_GetObjectItem(st, "mean")->valuedouble, 5e-6, 1e-15);
+		CHECK_NEAR(cJSON_GetObjectItem(st, "min")->valuedouble, 2e-6, 1e-15);
+		CHECK_NEAR(cJSON_GetObjectItem(st, "max")->valuedouble, 10e-6, 1e-15);
+	}
+	cJSON_Delete(doc);
+	free(text);
 	hmb_report_free(&rep);
 }
 
@@ -493,6 +525,8 @@ static int write_sample(const char *path)
 void test_kernel_geometry(void); /* test_geometry.c */
 void test_host_verify(void);     /* test_verify.c */
 void test_engine(void);          /* test_engine.c */
+void test_case_selection(void);  /* test_select.c */
+void test_report_and_csv(void);  /* test_select.c */
 
 int main(int argc, char **argv)
 {
@@ -541,6 +575,8 @@ int main(int argc, char **argv)
 		{ "significance", hmb_test_significance },
 		{ "engine: failure at every HMB_FAULT point gives everything back", test_engine },
 		{ "topology and NUMA placement (test_topology.c)", test_topology },
+		{ "case selection", test_case_selection },
+		{ "report: failures counted, CSV fields quoted", test_report_and_csv },
 	};
 	const size_t ntests = sizeof(tests) / sizeof(tests[0]);
 	const char *only = argc == 2 && strcmp(argv[1], "--list") ? argv[1] : NULL;

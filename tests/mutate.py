@@ -1,0 +1,365 @@
+#!/usr/bin/env python3
+"""mutate.py - mutation testing: seeded bugs that the tests must catch.
+
+Each mutant of tests/mutants.txt is one change to one file (a text that must
+occur there exactly once, and its replacement) with the tests that must fail
+once it is made. In a scratch copy of the tree (tracked and untracked files,
+never the checkout itself; build/ copied in so that only what a mutant
+touches is compiled again), this script first runs every mutant's tests on
+the unchanged code, which must pass; then, one mutant at a time: makes the
+change, rebuilds, runs its tests and puts the file back.
+
+  tests/mutate.py [--list FILE] [--only ID,...] [--check] [--timeout S]
+
+  --check    only check the list: every file there, every text exactly once,
+             every test it names there (unit tests: those of HMB_UNIT, else
+             build/unit_tests, where built)
+  --only     these mutants alone (the list is still checked whole)
+  --timeout  seconds one run of tests may take (300); past that it is stopped,
+             and a mutant's tests stopped so count as failed (a hang is a bug)
+
+It needs a git checkout (the files copied are those git lists).
+
+A mutant is killed when its tests fail (or hang past --timeout), survives
+when they pass, is broken when it does not build (a mutant that does not
+build tests nothing: fix its text). One line per mutant, then a summary.
+Exit 0: every mutant killed; 1: one survived or was broken, or the tests
+fail on the unchanged code; 2: bad input (the list, an option).
+
+Environment: BUILD (build), PLATFORM, CUDA_ARCH, OFFLOAD_ARCH as for the build
+there (make passes them; that build is copied and built on: give the settings
+it was made with, or it is built again in full), PYTHON (/usr/bin/python3,
+else this one), MAKE (make), HMB_MUTATE_JOBS (2). Where every mutant chosen is
+of a Python script, nothing is built: the tests use HMB_BIN and HMB_UNIT (else
+build/'s binaries) as they are."""
+import argparse
+import os
+import pathlib
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+# make's BUILD, the build copied in: under the same name where it is inside the
+# tree (make then finds it current), else as build/ (then built again in full)
+SOURCE_BUILD = ROOT / (os.environ.get("BUILD") or "build")
+_inside = not pathlib.PurePath(os.environ.get("BUILD") or "build").is_absolute() and \
+    ".." not in pathlib.PurePath(os.environ.get("BUILD") or "build").parts
+BUILD = (os.environ.get("BUILD") or "build") if _inside else "build"
+KEYS = ("id", "file", "find", "replace", "kill")
+
+
+class BadInput(Exception):
+    pass
+
+
+def unescape(text):
+    """\\n, \\t and \\\\ in find and replace texts; anything else as written."""
+    out, i = [], 0
+    while i < len(text):
+        c = text[i]
+        if c == "\\" and i + 1 < len(text) and text[i + 1] in "nt\\":
+            out.append({"n": "\n", "t": "\t", "\\": "\\"}[text[i + 1]])
+            i += 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def parse_list(path):
+    """Mutants: blocks of `key: value` lines (id, file, find, replace, one or
+    more kill), separated by blank lines; lines starting with # are comments."""
+    try:
+        lines = pathlib.Path(path).read_text().splitlines()
+    except OSError as e:
+        raise BadInput(f"cannot read {path}: {e.strerror}")
+    mutants, cur, start = [], None, 0
+    lines.append("")
+    for no, line in enumerate(lines, 1):
+        if line.startswith("#"):
+            continue
+        if not line.strip():
+            if cur is not None:
+                missing = [k for k in KEYS if k not in cur or k == "kill" and not cur[k]]
+                if missing:
+                    raise BadInput(f"{path}:{start}: mutant without {', '.join(missing)}")
+                mutants.append(cur)
+                cur = None
+            continue
+        key, sep, value = line.partition(": ")
+        if not sep and line.endswith(":"):
+            key, sep, value = line[:-1], ":", ""
+        if not sep or key not in KEYS:
+            raise BadInput(f"{path}:{no}: expected `KEY: VALUE` with KEY one of "
+                           f"{', '.join(KEYS)}, got {line[:60]!r}")
+        if cur is None:
+            cur, start = {"line": no, "kill": []}, no
+        if key == "kill":
+            cur["kill"].append(value.strip())
+        elif key in cur:
+            raise BadInput(f"{path}:{no}: second {key} in one mutant")
+        else:
+            cur[key] = value if key in ("find", "replace") else value.strip()
+    ids = set()
+    for m in mutants:
+        if m["id"] in ids:
+            raise BadInput(f"{path}:{m['line']}: mutant {m['id']} named twice")
+        ids.add(m["id"])
+        m["find"], m["replace"] = unescape(m["find"]), unescape(m["replace"])
+        if not m["find"] or m["find"] == m["replace"]:
+            raise BadInput(f"{path}:{m['line']}: {m['id']}: empty find, or replace the same")
+        for k in m["kill"]:
+            if not (k.startswith("unit:") or k.startswith("pytest:")) or not k.partition(":")[2].strip():
+                raise BadInput(f"{path}:{m['line']}: {m['id']}: kill must be `unit: NAME` or "
+                               f"`pytest: ARGS`, got {k!r}")
+    return mutants
+
+
+def check_texts(mutants, tree):
+    """Every file there and every find text in it exactly once."""
+    problems = []
+    for m in mutants:
+        f = tree / m["file"]
+        try:
+            text = f.read_text()
+        except OSError:
+            problems.append(f"{m['id']}: no file {m['file']}")
+            continue
+        n = text.count(m["find"])
+        if n != 1:
+            problems.append(f"{m['id']}: {m['file']} has its text {n} times, not once: "
+                            f"{m['find'][:70]!r}")
+    if problems:
+        raise BadInput("the mutant list no longer fits the code:\n  " + "\n  ".join(problems))
+
+
+def check_selectors(mutants, tree, unit):
+    """Every `unit:` name a test of unit (its --list), every pytest file there."""
+    problems = []
+    names = None
+    if unit and os.access(unit, os.X_OK):
+        p = subprocess.run([str(unit), "--list"], capture_output=True, text=True)
+        if p.returncode == 0:
+            names = set(p.stdout.splitlines())
+    for m in mutants:
+        for sel in m["kill"]:
+            kind, _, arg = sel.partition(":")
+            arg = arg.strip()
+            if kind == "unit" and names is not None and arg not in names:
+                problems.append(f"{m['id']}: no unit test named {arg!r}")
+            if kind == "pytest":
+                try:
+                    words = shlex.split(arg)
+                except ValueError as e:
+                    problems.append(f"{m['id']}: kill: {e}")
+                    continue
+                for w in words:
+                    f = w.split("::")[0]
+                    if f.endswith(".py") and not (tree / f).is_file():
+                        problems.append(f"{m['id']}: no test file {f}")
+    if problems:
+        raise BadInput("the mutant list names tests that are not there:\n  " +
+                       "\n  ".join(problems))
+
+
+def copy_tree(dest, with_build):
+    """The checkout's tracked and untracked (not ignored) files, and build/
+    without pytest's folders, into dest."""
+    p = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                       cwd=ROOT, capture_output=True, check=True)
+    for name in sorted(set(p.stdout.decode().split("\0")) - {""}):
+        if name.startswith(BUILD.rstrip("/") + "/"):
+            continue  # a build folder git does not ignore: copied whole below
+        src = ROOT / name
+        if not src.is_file() or src.is_symlink() and not src.exists():
+            continue  # deleted in the working tree, or a submodule
+        (dest / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, dest / name, follow_symlinks=False)
+    build = SOURCE_BUILD
+    if with_build and build.is_dir():
+        # the objects and binaries; not pytest's folders or other builds kept there
+        skip = ("pytest", "sanitize", "fuzz")
+        shutil.copytree(build, dest / BUILD, symlinks=True, dirs_exist_ok=True,
+                        ignore=lambda d, names: [n for n in names if n in skip]
+                        if pathlib.Path(d) == build else [])
+
+
+def run_group(cmd, timeout=None, **kw):
+    """cmd in a process group of its own, which goes whole (pytest's children
+    too) on a timeout or an interruption: (exit status or None on a timeout,
+    what it printed)."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True, **kw)
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+        return proc.returncode, out
+    except subprocess.TimeoutExpired:
+        return None, ""
+    finally:
+        if proc.returncode is None:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            proc.communicate()
+
+
+class Runner:
+    def __init__(self, tree, timeout):
+        self.tree, self.timeout = tree, timeout
+        (tree / BUILD).mkdir(parents=True, exist_ok=True)  # pytest's --basetemp is made in it
+        # as `make test`: /usr/bin/python3 where present, not a shim on PATH
+        self.python = os.environ.get("PYTHON") or (
+            "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else sys.executable)
+        jobs = os.environ.get("HMB_MUTATE_JOBS", "2")
+        # the settings of the build copied in (make's defaults where not given),
+        # so that only what a mutant touches is compiled again
+        self.make = [os.environ.get("MAKE", "make"), f"-j{jobs}", f"BUILD={BUILD}"]
+        self.make += [f"{v}={os.environ[v]}" for v in ("PLATFORM", "CUDA_ARCH", "OFFLOAD_ARCH")
+                      if os.environ.get(v)]
+        self.make += [f"{BUILD}/hipmembench", f"{BUILD}/unit_tests"]
+        self.env = dict(os.environ, HMB_BIN=str(tree / BUILD / "hipmembench"),
+                        HMB_UNIT=str(tree / BUILD / "unit_tests"), PYTHONDONTWRITEBYTECODE="1")
+        for v in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL"):
+            self.env.pop(v, None)
+
+    def build(self):
+        rc, out = run_group(self.make, cwd=self.tree, env=self.env)
+        return rc == 0, out
+
+    def kill(self, sel):
+        """Runs one selector: 'pass', 'fail' or 'timeout', and what it printed."""
+        kind, _, arg = sel.partition(":")
+        arg = arg.strip()
+        if kind == "unit":
+            cmd = [str(self.tree / BUILD / "unit_tests"), arg]
+        else:
+            cmd = [self.python, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
+                   f"--basetemp={self.tree / BUILD / 'pytest'}", *shlex.split(arg)]
+        rc, out = run_group(cmd, timeout=self.timeout, cwd=self.tree, env=self.env)
+        if rc is None:
+            return "timeout", ""
+        if kind == "pytest" and rc not in (0, 1, 2):
+            # 3: internal error, 4: usage, 5: no tests: the selector, not the code
+            return f"error (pytest exit {rc})", out
+        if kind == "pytest" and rc == 0 and not re.search(r"\b[1-9]\d* passed", out):
+            return "error (every test skipped here: it tests nothing)", out
+        return ("pass" if rc == 0 else "fail"), out
+
+
+def tail(text, n=15):
+    return "\n".join("    " + line for line in text.strip().splitlines()[-n:])
+
+
+def main():
+    ap = argparse.ArgumentParser(description="Seeded bugs that the tests must catch.")
+    ap.add_argument("--list", default=str(ROOT / "tests/mutants.txt"))
+    ap.add_argument("--only", default="")
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--timeout", type=int, default=300)
+    try:
+        args = ap.parse_args()
+    except SystemExit as e:
+        return 2 if e.code else 0
+    try:
+        mutants = parse_list(args.list)
+        check_texts(mutants, ROOT)
+        check_selectors(mutants, ROOT, os.environ.get("HMB_UNIT", SOURCE_BUILD / "unit_tests"))
+        if args.only:
+            want = [w for w in args.only.split(",") if w]
+            unknown = [w for w in want if w not in {m["id"] for m in mutants}]
+            if unknown:
+                raise BadInput(f"--only: no mutant named {', '.join(unknown)}")
+            mutants = [m for m in mutants if m["id"] in want]
+    except BadInput as e:
+        print(f"mutate: {e}", file=sys.stderr)
+        return 2
+    if args.check:
+        print(f"mutate: {len(mutants)} mutants, each text found once, their tests there")
+        return 0
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, stop)  # as Ctrl-C: the scratch copy goes, and the tests
+    signal.signal(signal.SIGHUP, stop)
+    t_all = time.monotonic()
+    scratch = pathlib.Path(tempfile.mkdtemp(prefix="hmb-mutate-"))
+    try:
+        needs_build = any(not m["file"].endswith(".py") for m in mutants)
+        copy_tree(scratch, with_build=needs_build)
+        run = Runner(scratch, args.timeout)
+        if needs_build:
+            t0 = time.monotonic()
+            ok, out = run.build()
+            if not ok:
+                print(f"mutate: the unchanged tree does not build:\n{tail(out)}")
+                return 1
+            print(f"build of the unchanged tree: {time.monotonic() - t0:.0f} s", flush=True)
+        else:
+            run.build = lambda: (True, "")
+            for v, name in (("HMB_BIN", "hipmembench"), ("HMB_UNIT", "unit_tests")):
+                run.env[v] = str(pathlib.Path(os.environ.get(v, SOURCE_BUILD / name)).resolve())
+        t0 = time.monotonic()
+        for sel in sorted({s for m in mutants for s in m["kill"]}):
+            verdict, out = run.kill(sel)
+            if verdict != "pass":
+                print(f"mutate: {sel!r} does not pass on the unchanged code ({verdict}): "
+                      f"it would kill every mutant\n{tail(out)}")
+                return 1
+        print(f"every selector passes on the unchanged code: {time.monotonic() - t0:.0f} s",
+              flush=True)
+
+        counts = {"killed": 0, "survived": 0, "broken": 0, "error": 0}
+        bad = []
+        for m in mutants:
+            t0 = time.monotonic()
+            path = scratch / m["file"]
+            original = path.read_bytes()
+            text = original.decode()
+            try:
+                path.write_text(text.replace(m["find"], m["replace"], 1))
+                ok, out = run.build()
+                if not ok:
+                    verdict, by, detail = "broken", "", tail(out)
+                else:
+                    verdict, by, detail = "survived", "", ""
+                    for sel in m["kill"]:
+                        v, out = run.kill(sel)
+                        if v in ("fail", "timeout"):
+                            verdict, by = "killed", f"by {sel}" + (" (timeout)" if v == "timeout" else "")
+                            break
+                        if v != "pass":
+                            verdict, by, detail = "error", f"{sel}: {v}", tail(out)
+                            break
+            finally:
+                path.write_bytes(original)
+            counts[verdict] += 1
+            print(f"{verdict:8} {m['id']:34} {time.monotonic() - t0:5.0f} s  {by}", flush=True)
+            if verdict != "killed":
+                bad.append(m["id"])
+                if detail:
+                    print(detail, flush=True)
+        print(f"mutants: {len(mutants)}, " + ", ".join(f"{k} {v}" for k, v in counts.items())
+              + f"; {time.monotonic() - t_all:.0f} s")
+        if bad:
+            print("not killed: " + ", ".join(bad) + " (add the test that catches each)")
+            return 1
+        return 0
+    except KeyboardInterrupt:
+        print("mutate: interrupted", file=sys.stderr)
+        return 130
+    except (OSError, subprocess.SubprocessError) as e:
+        print(f"mutate: {e}", file=sys.stderr)
+        return 1
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,97 @@
+/*
+ * test_select.c - what the GPU runs cannot show without a GPU: `--case`
+ * selection (shell globs over case names, any of them; every case when none
+ * is given), the run's count of failures (skipped and unsupported cases are
+ * not failures), the quoting of CSV fields and the table's time columns.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "harness.h"
+#include "options.h"
+#include "record.h"
+#include "report.h"
+
+void test_case_selection(void)
+{
+	static const char *const cases[] = { "h2d/pinned/async", "d2h/pinned/async",
+					     "h2d/pageable/sync", NULL };
+	struct hmb_bench b = { .name = "memcpy", .cases = cases };
+	struct hmb_options opt;
+	struct hmb_ctx ctx = { .opt = &opt };
+
+	memset(&opt, 0, sizeof(opt));
+	CHECK(hmb_selected(&ctx, "h2d/pinned/async")); /* no --case: every case */
+	CHECK(hmb_bench_selected(&b, &opt));
+	opt.cases[opt.ncases++] = "h2d/*";
+	CHECK(hmb_selected(&ctx, "h2d/pinned/async"));
+	CHECK(hmb_selected(&ctx, "h2d/pageable/sync"));
+	CHECK(!hmb_selected(&ctx, "d2h/pinned/async"));
+	CHECK(hmb_bench_selected(&b, &opt));
+	opt.cases[opt.ncases++] = "*/pinned/async"; /* any of the patterns */
+	CHECK(hmb_selected(&ctx, "d2h/pinned/async"));
+	CHECK(!hmb_selected(&ctx, "d2h/pageable/sync"));
+	opt.ncases = 0;
+	opt.cases[opt.ncases++] = "nothing/*";
+	CHECK(!hmb_selected(&ctx, "h2d/pinned/async"));
+	CHECK(!hmb_bench_selected(&b, &opt)); /* no case of this module */
+}
+
+void test_report_and_csv(void)
+{
+	static struct hmb_options opt;
+	struct hmb_report rep;
+	struct hmb_record *r;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	memset(&rep, 0, sizeof(rep));
+	rep.opt = &opt;
+	r = hmb_record_new("memcpy", "h2d/pinned/async");
+	hmb_sample(r, 0.001);
+	hmb_report_add(&rep, r);
+	r = hmb_record_new("memcpy", "h2d/\"odd\"/async");
+	hmb_record_status(r, HMB_SKIPPED, "refused: \"too big\"");
+	hmb_report_add(&rep, r);
+	r = hmb_record_new("memcpy", "d2h/pinned/async");
+	hmb_record_status(r, HMB_FAILED, "hipMemcpyAsync failed");
+	hmb_report_add(&rep, r);
+	CHECK(rep.count == 3);
+	CHECK(hmb_report_failures(&rep) == 1); /* the skipped case is not a failure */
+
+	out = open_memstream(&text, &len);
+	CHECK(out != NULL);
+	if (!out)
+		return;
+	hmb_csv_print(out, rep.head, 1);
+	fclose(out);
+	/* a quote inside a field is doubled, the field quoted */
+	CHECK(text && strstr(text, "\"h2d/\"\"odd\"\"/async\""));
+	CHECK(text && strstr(text, "\"refused: \"\"too big\"\"\""));
+	free(text);
+
+	/* the table: the median and the best time each in its column */
+	r = rep.head;
+	hmb_sample(r, 0.004);
+	hmb_sample(r, 0.002); /* 1, 4 and 2 ms: median 2 ms, best 1 ms */
+	text = NULL;
+	out = open_memstream(&text, &len);
+	CHECK(out != NULL);
+	if (!out)
+		return;
+	hmb_table_print(out, rep.head);
+	fclose(out);
+	{
+		const char *line = text ? strstr(text, "\nh2d/pinned/async ") : NULL;
+		const char *med = line ? strstr(line, " 2.000 ms") : NULL;
+		const char *best = line ? strstr(line, " 1.000 ms") : NULL;
+		const char *end = line ? strchr(line + 1, '\n') : NULL;
+
+		CHECK(med && best && end && med < best && best < end); /* median, then best */
+	}
+	free(text);
+	hmb_report_free(&rep);
+}
