@@ -3,7 +3,10 @@ folder, runs that did not complete or found no device shown as failed and left
 out of the comparison, and a non-zero exit when a run failed."""
 import copy
 import json
+import os
 import subprocess
+
+import pytest
 
 import hmb
 
@@ -57,3 +60,99 @@ def test_all_good_runs_exit_0(tmp_path, sample_doc):
 def test_nothing_to_gather_exit_2(tmp_path):
     p = gather(tmp_path)
     assert p.returncode == 2 and "no hipmembench document" in p.stderr
+
+
+# Bad input: never a traceback or a wait, under `python -X dev -W error`; where the
+# gather fails (exit 2) it writes nothing.
+DEV = [hmb.PY, "-X", "dev", "-W", "error"]
+
+
+def dev_gather(*args, binary=hmb.BIN, timeout=60):
+    return subprocess.run([*DEV, GATHER, *map(str, args), "--hipmembench", str(binary)],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def one_line(p, status=2):
+    assert "Traceback" not in p.stderr, p.stderr
+    assert p.returncode == status, (p.returncode, p.stderr)
+    assert p.stderr.endswith("\n") and p.stderr.count("\n") == 1, p.stderr
+    return p.stderr
+
+
+def two_good(folder, sample_doc):
+    folder.mkdir(exist_ok=True)
+    for name in ("a.json", "b.json"):
+        (folder / name).write_text(sample_doc.read_text())
+
+
+def test_missing_folder_is_one_line_and_writes_nothing(tmp_path):
+    err = one_line(dev_gather(tmp_path / "nowhere"))
+    assert f"{tmp_path / 'nowhere'}: no such folder" in err
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_missing_binary_is_one_line_and_writes_nothing(tmp_path, sample_doc):
+    two_good(tmp_path / "r", sample_doc)
+    err = one_line(dev_gather(tmp_path / "r", binary=tmp_path / "no-hipmembench"))
+    assert "not an executable" in err
+    assert sorted(x.name for x in (tmp_path / "r").iterdir()) == ["a.json", "b.json"]
+
+
+def test_failed_comparison_writes_nothing(tmp_path, sample_doc):
+    two_good(tmp_path / "r", sample_doc)
+    fake = tmp_path / "hipmembench"
+    fake.write_text("#!/bin/sh\necho half a table\necho 'compare: bad' >&2\nexit 2\n")
+    fake.chmod(0o755)
+    p = dev_gather(tmp_path / "r", binary=fake)
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    assert "compare` exited 2: nothing written" in p.stderr
+    assert sorted(x.name for x in (tmp_path / "r").iterdir()) == ["a.json", "b.json"]
+
+
+BAD = [
+    ("not-utf8", b'{"tool": {"name": "hipmembench"}, "host": {"hostname": "\xe9"}}', "not UTF-8"),
+    ("deep-nesting", b"[" * 100000 + b"]" * 100000, "not readable JSON"),
+    ("results-object", b'{"tool": {"name": "hipmembench"}, "results": {}}', "results is not a list"),
+    ("result-number", b'{"tool": {"name": "hipmembench"}, "results": [7]}',
+     "results[0] is not an object"),
+    ("device-string", b'{"tool": {"name": "hipmembench"}, "results": [], "device": "gpu"}',
+     "device is not an object"),
+    ("status-list", b'{"tool": {"name": "hipmembench"}, "results": [{"status": []}]}',
+     "results[0].status is not a string"),
+]
+
+
+@pytest.mark.parametrize("name,data,message", BAD, ids=[b[0] for b in BAD])
+def test_unreadable_document_is_named_and_fails_the_gather(tmp_path, sample_doc, name, data,
+                                                           message):
+    """Beside two good runs, a document that cannot be read is named on stderr, left
+    out, and the exit status says so (1); the comparison is still made."""
+    r = tmp_path / "r"
+    two_good(r, sample_doc)
+    (r / "c-bad.json").write_bytes(data)
+    p = dev_gather(r)
+    assert "Traceback" not in p.stderr and p.returncode == 1, (p.returncode, p.stderr)
+    assert f"{r / 'c-bad.json'}: left out: {message}" in p.stderr, p.stderr
+    runs = json.loads((r / "index.json").read_text())["runs"]
+    assert [x["valid"] for x in runs] == [True, True, False]
+    assert "c-bad" not in (r / "comparison.txt").read_text()
+
+
+def test_fifo_document_is_refused_not_waited_on(tmp_path, sample_doc):
+    two_good(tmp_path / "r", sample_doc)
+    os.mkfifo(tmp_path / "r" / "c-fifo.json")
+    p = dev_gather(tmp_path / "r", timeout=20)
+    assert p.returncode == 1 and "c-fifo.json: left out: not a regular file" in p.stderr, p.stderr
+
+
+def test_fifo_base_is_refused_not_waited_on(tmp_path, sample_doc):
+    two_good(tmp_path / "r", sample_doc)
+    os.mkfifo(tmp_path / "base.json")
+    err = one_line(dev_gather(tmp_path / "r", "--base", tmp_path / "base.json", timeout=20))
+    assert "base.json: not a regular file" in err
+    assert sorted(x.name for x in (tmp_path / "r").iterdir()) == ["a.json", "b.json"]
+
+
+def test_bad_usage_is_one_line(tmp_path):
+    assert "(see --help)" in one_line(dev_gather("--frob"))
