@@ -202,9 +202,15 @@ def main(argv):
             written.append((tmp, comparison))
             with f:
                 try:
-                    rc = subprocess.call(cmd, stdout=f)
+                    proc = subprocess.Popen(cmd, stdout=f)
                 except OSError as e:
                     fail(f"{a.hipmembench}: cannot run it: {e.strerror or e}")
+                try:
+                    rc = proc.wait()
+                finally:  # stopped (Ctrl-C, SIGTERM): the comparison goes with us
+                    if proc.poll() is None:
+                        proc.kill()
+                        proc.wait()
             if rc not in (0, 1):
                 fail(f"`{a.hipmembench} compare` exited {rc}: nothing written")
         f, tmp = temporary(index_path)

@@ -6,6 +6,7 @@ import copy
 import json
 import os
 import random
+import signal
 import subprocess
 
 import pytest
@@ -218,3 +219,38 @@ def test_fifo_is_refused_not_waited_on(tmp_path):
 def test_bad_usage_is_one_line(tmp_path):
     p = dev_fleet("--frob")
     assert p.returncode == 2 and p.stderr.count("\n") == 1 and "(see --help)" in p.stderr
+
+
+def corpus_documents():
+    import test_corpus
+    return [c for c in test_corpus.load("docs.jsonl") if c.values[0].get("generate") != "huge"]
+
+
+@pytest.mark.parametrize("case", corpus_documents())
+def test_no_traceback_on_the_corpus(tmp_path, case):
+    """Every malformed document of the corpus beside a good one: left out or
+    summarized, never a traceback or a warning."""
+    import test_corpus
+    folder = good_and(tmp_path, "b-corpus.json", b"")
+    test_corpus.write_doc(case, folder / "b-corpus.json")
+    p = dev_fleet(folder)
+    assert "Traceback" not in p.stderr and "Warning" not in p.stderr, p.stderr
+    assert p.returncode in (0, 1), (p.returncode, p.stderr)
+    assert not hmb.temp_files(folder)
+
+
+@pytest.mark.parametrize("sig,status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_stopped_while_reading_leaves_nothing(tmp_path, sig, status):
+    """Stopped while it reads a folder of many documents, it ends quietly and writes
+    no summary."""
+    folder = tmp_path / "fleet"
+    folder.mkdir()
+    text = H100.read_text()
+    for i in range(400):
+        (folder / f"n{i:03d}.json").write_text(text)
+    err = tmp_path / "err"
+    with open(err, "w") as f:
+        rc = hmb.signal_when([*DEV, FLEET, folder], lambda: True, sig, settle=0.5, timeout=60,
+                             stderr=f)
+    assert rc == status and "Traceback" not in err.read_text(), err.read_text()
+    assert not (folder / "fleet-summary.json").exists() and not hmb.temp_files(folder)

@@ -4,6 +4,7 @@ out of the comparison, and a non-zero exit when a run failed."""
 import copy
 import json
 import os
+import signal
 import subprocess
 
 import pytest
@@ -156,3 +157,37 @@ def test_fifo_base_is_refused_not_waited_on(tmp_path, sample_doc):
 
 def test_bad_usage_is_one_line(tmp_path):
     assert "(see --help)" in one_line(dev_gather("--frob"))
+
+
+def corpus_documents():
+    import test_corpus
+    return [c for c in test_corpus.load("docs.jsonl") if c.values[0].get("generate") != "huge"]
+
+
+@pytest.mark.parametrize("case", corpus_documents())
+def test_no_traceback_on_the_corpus(tmp_path, sample_doc, case):
+    """Every malformed document of the corpus beside two good runs: listed, never a
+    traceback or a warning; the good runs are still compared."""
+    import test_corpus
+    two_good(tmp_path / "r", sample_doc)
+    test_corpus.write_doc(case, tmp_path / "r" / "c-corpus.json")
+    p = dev_gather(tmp_path / "r")
+    assert "Traceback" not in p.stderr and "Warning" not in p.stderr, p.stderr
+    assert p.returncode in (0, 1), (p.returncode, p.stderr)
+    assert (tmp_path / "r" / "comparison.txt").exists() and not hmb.temp_files(tmp_path / "r")
+
+
+def test_sigint_during_the_comparison_writes_nothing(tmp_path, sample_doc):
+    two_good(tmp_path / "r", sample_doc)
+    fake = tmp_path / "hipmembench"
+    fake.write_text(f"#!/bin/sh\necho started > '{tmp_path}/started'\nexec sleep 30\n")
+    fake.chmod(0o755)
+    cmd = [*DEV, GATHER, tmp_path / "r", "--hipmembench", fake]
+    for sig, status in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
+        err = tmp_path / "err"
+        with open(err, "w") as f:
+            rc = hmb.signal_when(cmd, lambda: (tmp_path / "started").exists(), sig, settle=0.2,
+                                 timeout=30, stderr=f)
+        assert rc == status and "Traceback" not in err.read_text(), err.read_text()
+        assert sorted(x.name for x in (tmp_path / "r").iterdir()) == ["a.json", "b.json"]
+        os.unlink(tmp_path / "started")
