@@ -209,6 +209,8 @@ def check_points(hipmembench, pts, command):
         cmd = [hipmembench, "--dry-run"] + p["args"] + [command]
         r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                            env=dict(os.environ, **p["env"]))
+        if stop_signal:  # Ctrl-C reached the check too: stopped, not refused
+            sys.exit(128 + stop_signal)
         if r.returncode != 0:
             why = r.stderr.decode("utf-8", "replace").strip().splitlines()
             fail_usage(f"point {p['id']} is refused: {why[0] if why else f'exit {r.returncode}'}")

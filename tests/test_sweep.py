@@ -357,3 +357,30 @@ def test_wrong_typed_earlier_manifest_is_one_line(tmp_path, text, message):
     err = one_line(dev_sweep(matrix, out))
     assert f"{out / 'manifest.json'}: " in err and message in err, err
     assert (out / "manifest.json").read_text() == text
+
+
+@pytest.mark.parametrize("sig,status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_stopped_while_checking_ends_quietly_leaving_nothing(tmp_path, sig, status):
+    """Ctrl-C (to the whole process group, as a terminal sends it) or SIGTERM while the
+    points are checked: exit 128+signal, no traceback, no OUTDIR."""
+    fake = tmp_path / "hipmembench"
+    fake.write_text(f"#!/bin/sh\ntouch '{tmp_path}/checking'\nexec sleep 30\n")
+    fake.chmod(0o755)
+    matrix = tmp_path / "matrix.json"
+    matrix.write_text(json.dumps({"command": "memcpy"}))
+    proc = subprocess.Popen([*DEV, SWEEP, "--hipmembench", str(fake), str(matrix),
+                             str(tmp_path / "s")], stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        for _ in range(100):
+            if (tmp_path / "checking").exists():
+                break
+            time.sleep(0.1)
+        time.sleep(0.2)
+        os.killpg(proc.pid, sig) if sig == signal.SIGINT else proc.send_signal(sig)
+        err = proc.communicate(timeout=30)[1].decode()
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == status and "Traceback" not in err and "refused" not in err, err
+    assert not (tmp_path / "s").exists()
