@@ -254,3 +254,13 @@ def test_stopped_while_reading_leaves_nothing(tmp_path, sig, status):
                              stderr=f)
     assert rc == status and "Traceback" not in err.read_text(), err.read_text()
     assert not (folder / "fleet-summary.json").exists() and not hmb.temp_files(folder)
+
+
+def test_character_device_is_refused_not_read(tmp_path):
+    folder = good_and(tmp_path, "b-bad.json", b"{}")
+    os.unlink(folder / "b-bad.json")
+    os.symlink("/dev/zero", folder / "b-zero.json")
+    p = dev_fleet(folder, timeout=20)
+    assert p.returncode == 1 and "b-zero.json: not a regular file" in p.stdout, p.stderr
+    p = dev_fleet("/dev/zero", timeout=20)
+    assert p.returncode == 2 and "/dev/zero: not a regular file or a folder" in p.stderr

@@ -191,3 +191,10 @@ def test_sigint_during_the_comparison_writes_nothing(tmp_path, sample_doc):
         assert rc == status and "Traceback" not in err.read_text(), err.read_text()
         assert sorted(x.name for x in (tmp_path / "r").iterdir()) == ["a.json", "b.json"]
         os.unlink(tmp_path / "started")
+
+
+def test_character_device_document_is_refused_not_read(tmp_path, sample_doc):
+    two_good(tmp_path / "r", sample_doc)
+    os.symlink("/dev/zero", tmp_path / "r" / "c-zero.json")
+    p = dev_gather(tmp_path / "r", timeout=20)
+    assert p.returncode == 1 and "c-zero.json: left out: not a regular file" in p.stderr, p.stderr

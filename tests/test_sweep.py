@@ -384,3 +384,8 @@ def test_stopped_while_checking_ends_quietly_leaving_nothing(tmp_path, sig, stat
             proc.wait()
     assert proc.returncode == status and "Traceback" not in err and "refused" not in err, err
     assert not (tmp_path / "s").exists()
+
+
+def test_character_device_matrix_is_refused_not_read(tmp_path):
+    err = one_line(dev_sweep("/dev/zero", tmp_path / "s", "--dry-run", timeout=20))
+    assert "/dev/zero: not a readable JSON matrix: not a regular file" in err
