@@ -192,6 +192,9 @@ def main(argv):
     comparison = os.path.join(out_dir, "comparison.txt")
     base = a.base or (valid[0] if valid else None)
     others = [f for f in valid if f != base]
+    for path in (index_path, comparison):
+        if os.path.lexists(path) and not os.path.isfile(path):
+            fail(f"{path}: exists and is not a regular file: nothing written")
     written, rc = [], None
     try:
         if base and others:  # the comparison first: where it fails, nothing is written
@@ -219,6 +222,8 @@ def main(argv):
             json.dump({"runs": index}, f, indent=1)
         for tmp, path in written:
             os.replace(tmp, path)
+    except OSError as e:
+        fail(f"{out_dir}: cannot write the index and the comparison: {e.strerror or e}")
     finally:
         for tmp, _ in written:
             if os.path.exists(tmp):

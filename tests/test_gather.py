@@ -198,3 +198,12 @@ def test_character_device_document_is_refused_not_read(tmp_path, sample_doc):
     os.symlink("/dev/zero", tmp_path / "r" / "c-zero.json")
     p = dev_gather(tmp_path / "r", timeout=20)
     assert p.returncode == 1 and "c-zero.json: left out: not a regular file" in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("taken", ["index.json", "comparison.txt"])
+def test_output_name_taken_by_a_folder_is_one_line_writes_nothing(tmp_path, sample_doc, taken):
+    two_good(tmp_path / "r", sample_doc)
+    (tmp_path / "r" / taken).mkdir()
+    err = one_line(dev_gather(tmp_path / "r"))
+    assert f"{taken}: exists and is not a regular file" in err
+    assert sorted(x.name for x in (tmp_path / "r").iterdir()) == sorted(["a.json", "b.json", taken])
