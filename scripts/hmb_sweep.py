@@ -652,8 +652,11 @@ def main(argv):
     name = "manifest.json" if shards == 1 else f"manifest-shard-{shard}-of-{shards}.json"
     manifest_path = os.path.join(a.outdir, name)
     earlier = earlier_manifest(manifest_path)
-    for p in pts:  # every earlier point document checked before anything runs
+    for p in pts:  # every earlier point document and log checked before anything runs
         earlier_document(os.path.join(a.outdir, "points", p["id"] + ".json"))
+        log = os.path.join(a.outdir, "logs", p["id"] + ".log")
+        if os.path.lexists(log) and not os.path.isfile(log):
+            fail_usage(f"{log}: exists and is not a regular file (move it away)")
     try:
         for sub in ("points", "logs"):
             os.makedirs(os.path.join(a.outdir, sub), exist_ok=True)
@@ -726,6 +729,10 @@ def run():
         sys.exit(130)
     except BrokenPipeError:  # stdout closed early (--dry-run | head): nothing more to say there
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
+    except OSError as e:  # a manifest or log that cannot be written (a full disk): named
+        print(f"hmb_sweep.py: {e.filename or 'OUTDIR'}: cannot write it: {e.strerror or e}",
+              file=sys.stderr)
         sys.exit(1)
 
 

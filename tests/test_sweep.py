@@ -389,3 +389,13 @@ def test_stopped_while_checking_ends_quietly_leaving_nothing(tmp_path, sig, stat
 def test_character_device_matrix_is_refused_not_read(tmp_path):
     err = one_line(dev_sweep("/dev/zero", tmp_path / "s", "--dry-run", timeout=20))
     assert "/dev/zero: not a readable JSON matrix: not a regular file" in err
+
+
+def test_fifo_log_is_refused_not_waited_on(tmp_path):
+    matrix, out, doc_path = dry_point(tmp_path)
+    doc_path.unlink()
+    log = out / "logs" / (doc_path.stem + ".log")
+    log.unlink()
+    os.mkfifo(log)
+    err = one_line(dev_sweep(matrix, out, timeout=20))
+    assert f"{log}: exists and is not a regular file" in err
