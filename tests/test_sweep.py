@@ -301,7 +301,8 @@ def test_closed_stdout_ends_quietly(tmp_path):
     proc = subprocess.Popen([*DEV, SWEEP, str(matrix), str(tmp_path / "s"), "--dry-run"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     proc.stdout.close()  # as `| head -0` does
-    err = proc.stderr.read().decode()
+    with proc.stderr:
+        err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 1 and err == "", err
 
 
