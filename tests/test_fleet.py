@@ -264,3 +264,13 @@ def test_character_device_is_refused_not_read(tmp_path):
     assert p.returncode == 1 and "b-zero.json: not a regular file" in p.stdout, p.stderr
     p = dev_fleet("/dev/zero", timeout=20)
     assert p.returncode == 2 and "/dev/zero: not a regular file or a folder" in p.stderr
+
+
+def test_closed_stdout_ends_quietly(tmp_path):
+    folder = good_and(tmp_path, "b.json", H100.read_bytes())
+    proc = subprocess.Popen([*DEV, FLEET, str(folder), "--output", "-"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # as `| head -0` does
+    with proc.stderr:
+        err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 1 and "Traceback" not in err, err

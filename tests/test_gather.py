@@ -207,3 +207,14 @@ def test_output_name_taken_by_a_folder_is_one_line_writes_nothing(tmp_path, samp
     err = one_line(dev_gather(tmp_path / "r"))
     assert f"{taken}: exists and is not a regular file" in err
     assert sorted(x.name for x in (tmp_path / "r").iterdir()) == sorted(["a.json", "b.json", taken])
+
+
+def test_closed_stdout_ends_quietly(tmp_path, sample_doc):
+    two_good(tmp_path / "r", sample_doc)
+    proc = subprocess.Popen([*DEV, GATHER, str(tmp_path / "r"), "--hipmembench", str(hmb.BIN)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # as `| head -0` does
+    with proc.stderr:
+        err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 1 and "Traceback" not in err, err
+    assert not hmb.temp_files(tmp_path / "r")
