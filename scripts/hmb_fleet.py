@@ -17,14 +17,21 @@ dry runs and files that are not hipmembench documents are listed and left out.
 
 Writes the summary as JSON to --output (default DIR/fleet-summary.json for one folder;
 '-' for stdout) atomically, and prints it as a table (--format json: the JSON).
+A .json file that cannot be read as a document (not a regular file, such as a FIFO or
+a device, which is never waited on; not UTF-8; not JSON; nesting too deep; a field of
+the wrong type) is left out, naming why; a path given that is neither a file nor a
+folder is refused.
 Exit status: 0 no outlier, 1 an outlier or a document left out, 2 bad usage or no
 document to summarize.
 """
 import argparse
 import json
 import os
+import signal
+import stat
 import statistics
 import sys
+import tempfile
 
 # Headline figures: name -> (module, case, size taken, figure, better, what can explain it).
 # "link": the host link (copies between host and GPU); "gpu": clocks and throttling;
@@ -55,11 +62,103 @@ def fail_usage(msg):
     sys.exit(2)
 
 
+class Parser(argparse.ArgumentParser):
+    """Bad usage: one line, exit 2."""
+    def error(self, message):
+        fail_usage(f"{message} (see --help)")
+
+
+class BadFile(Exception):
+    """A file that is not what it should be: the message names why."""
+
+
+def read_json(path):
+    """The JSON at path; BadFile naming why not: a FIFO or a device (never waited on),
+    bytes that are not UTF-8, nesting too deep for Python, NaN or Infinity."""
+    def constant(name):
+        raise ValueError(f"{name} is not a JSON number")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO: no wait for a writer
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise BadFile("not a regular file")
+            os.set_blocking(fd, True)
+            data = f.read()
+    except OSError as e:
+        raise BadFile(f"cannot read it: {e.strerror or e}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise BadFile(f"not UTF-8 (byte {e.start})") from None
+    try:
+        return json.loads(text, parse_constant=constant)
+    except (ValueError, RecursionError) as e:
+        raise BadFile(f"not readable JSON: {str(e) or type(e).__name__}") from None
+
+
+def is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) < 1e15
+
+
+def shape_problem(doc):
+    """None when the fields the summary reads are of the types it needs, else the
+    first that is not."""
+    for key in ("host", "device", "placement", "telemetry", "settings"):
+        if doc.get(key) is not None and not isinstance(doc[key], dict):
+            return f"{key} is not an object"
+    for key in ("results", "devices", "module_runs"):
+        xs = doc.get(key)
+        if xs is not None and (not isinstance(xs, list) or not all(isinstance(x, dict) for x in xs)):
+            return f"{key} is not a list of objects"
+    samples = (doc.get("telemetry") or {}).get("samples")
+    if samples is not None and (not isinstance(samples, list) or
+                                not all(isinstance(x, dict) for x in samples)):
+        return "telemetry.samples is not a list of objects"
+    for i, d in enumerate((doc.get("devices") or []) + [doc.get("device") or {}]):
+        where = f"devices[{i}]" if i < len(doc.get("devices") or []) else "device"
+        if d.get("ordinal") is not None and not is_int(d["ordinal"]):
+            return f"{where}.ordinal is not a whole number"
+        if d.get("pcie_link") is not None and not isinstance(d["pcie_link"], dict):
+            return f"{where}.pcie_link is not an object"
+        for k in ("name", "pci_bus_id"):
+            if d.get(k) is not None and not isinstance(d[k], str):
+                return f"{where}.{k} is not a string"
+    for i, r in enumerate(doc.get("module_runs") or []):
+        if r.get("device") is not None and not is_int(r["device"]):
+            return f"module_runs[{i}].device is not a whole number"
+        if r.get("module") is not None and not isinstance(r["module"], str):
+            return f"module_runs[{i}].module is not a string"
+    for i, r in enumerate(doc.get("results") or []):
+        for k in ("module", "case"):
+            if r.get(k) is not None and not isinstance(r[k], str):
+                return f"results[{i}].{k} is not a string"
+        params = r.get("params")
+        if params is not None and not isinstance(params, dict):
+            return f"results[{i}].params is not an object"
+        params = params or {}
+        if params.get("device") is not None and not is_int(params["device"]):
+            return f"results[{i}].params.device is not a whole number"
+        if params.get("size") is not None and not (is_number(params["size"]) and params["size"] >= 0):
+            return f"results[{i}].params.size is not a number of at least 0"
+        metrics = r.get("metrics")
+        if metrics is not None and (not isinstance(metrics, dict) or
+                                    not all(isinstance(m, dict) for m in metrics.values())):
+            return f"results[{i}].metrics is not an object of objects"
+    if (doc.get("host") or {}).get("hostname") is not None and \
+            not isinstance(doc["host"]["hostname"], str):
+        return "host.hostname is not a string"
+    return None
+
+
 def figure(r, key):
     v = r.get(key)
     if v is None:
         v = ((r.get("metrics") or {}).get(key) or {}).get("value")
-    return v if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 else None
+    return v if is_number(v) and v > 0 else None
 
 
 def telemetry_by_device(doc):
@@ -68,7 +167,7 @@ def telemetry_by_device(doc):
     samples = list((doc.get("telemetry") or {}).get("samples") or [])
     out, i, nth = {}, 0, {}
     default = (doc.get("device") or {}).get("ordinal")
-    ordinals = sorted(d.get("ordinal") for d in doc.get("devices") or [] if isinstance(d, dict))
+    ordinals = sorted(d["ordinal"] for d in doc.get("devices") or [] if is_int(d.get("ordinal")))
     for run in doc.get("module_runs") or []:
         k = nth[run.get("module")] = nth.get(run.get("module"), -1) + 1
         while i < len(samples) and samples[i].get("module") != run.get("module"):
@@ -110,21 +209,21 @@ def gpus_of(path, doc):
     out = []
     for dev in sorted({d for d, _ in figures}, key=lambda d: (d is None, d)):
         d = devices.get(dev) or main
-        link = d.get("pcie_link") or {}
+        link = {k: v if is_int(v) else None for k, v in (d.get("pcie_link") or {}).items()}
         mine = placement if dev == main.get("ordinal") else {}  # the process placed for its GPU
         samples = tel.get(dev, [])
-        clocks = [s["sm_clock_mhz"] for s in samples if isinstance(s.get("sm_clock_mhz"), (int, float))]
+        clocks = [s["sm_clock_mhz"] for s in samples if is_number(s.get("sm_clock_mhz"))]
         out.append({
             "file": path, "host": host.get("hostname"), "gpu": dev, "pci_bus_id": d.get("pci_bus_id"),
             "model": d.get("name"), "numa_node": mine.get("gpu_numa_node"),
             "figures": {n: v for (g, n), (_, v) in figures.items() if g == dev},
             "link": {k: link.get(k) for k in ("generation", "width", "max_generation", "max_width")},
-            "link_low_in_run": list(dict.fromkeys(f"x{s['pcie_width']} of x{s['pcie_max_width']} after {s['module']}"
-                                       for s in samples if isinstance(s.get("pcie_width"), int) and
-                                       isinstance(s.get("pcie_max_width"), int) and
+            "link_low_in_run": list(dict.fromkeys(f"x{s['pcie_width']} of x{s['pcie_max_width']} after {s.get('module')}"
+                                       for s in samples if is_int(s.get("pcie_width")) and
+                                       is_int(s.get("pcie_max_width")) and
                                        s["pcie_width"] < s["pcie_max_width"])),
             "throttled": list(dict.fromkeys(f"{s.get('throttle_reasons') or 'throttled'} after "
-                                            f"{s['module']}" for s in samples if s.get("throttled") is True)),
+                                            f"{s.get('module')}" for s in samples if s.get("throttled") is True)),
             "sm_clock_mhz": statistics.median(clocks) if clocks else None,
             "numa_balancing": host.get("numa_balancing"),
             "placement": {k: mine.get(k) for k in ("cpus_numa_nodes", "mems_allowed", "page_node")},
@@ -162,7 +261,7 @@ def reasons(g, headline, peers):
                 nodes = pl.get(key)
                 if isinstance(nodes, list) and nodes and node not in nodes:
                     why.append(f"{what} on NUMA node {','.join(map(str, nodes))}, the GPU on node {node}")
-            if isinstance(pl.get("page_node"), int) and pl["page_node"] != node and \
+            if is_int(pl.get("page_node")) and pl["page_node"] != node and \
                     node in (pl.get("mems_allowed") or [node]):
                 why.append(f"a page it touched landed on NUMA node {pl['page_node']}, the GPU on node {node}")
     return why or ["nothing in the metadata: look at the figures themselves"]
@@ -196,25 +295,39 @@ def summarize(gpus, threshold):
     return out
 
 
+def current_umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def write_json_atomic(path, data):
-    tmp = f"{path}.tmp.{os.getpid()}"
+    """data at path, whole or not at all: a new temporary file beside it (never
+    through a link planted there), renamed over it; removed if anything stops it."""
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".",
+                               prefix=os.path.basename(path) + ".tmp.")
     try:
-        with open(tmp, "w") as f:
+        with os.fdopen(fd, "w") as f:
             json.dump(data, f, indent=1)
             f.flush()
             os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~current_umask())
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
 
 
+def walk_error(e):
+    fail_usage(f"{e.filename}: cannot list the folder: {e.strerror or e}")
+
+
 def documents(paths):
     for p in paths:
-        if os.path.isfile(p):
+        if not os.path.isdir(p):
             yield p
             continue
-        for root, _, names in os.walk(p):
+        for root, _, names in os.walk(p, onerror=walk_error):
             for n in sorted(names):
                 if n.endswith(".json") and not n.startswith(("manifest", "index", "fleet-summary")):
                     yield os.path.join(root, n)
@@ -235,7 +348,7 @@ def table(summary):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(description="fleet summary: median, spread and outliers per headline figure")
+    ap = Parser(description="fleet summary: median, spread and outliers per headline figure")
     ap.add_argument("paths", nargs="+", metavar="DIR|FILE")
     ap.add_argument("--threshold", type=float, default=90.0,
                     help="percent of the median below which a GPU is an outlier (default 90)")
@@ -247,18 +360,22 @@ def main(argv):
     for p in a.paths:
         if not os.path.exists(p):
             fail_usage(f"{p}: no such file or folder")
+        if not os.path.isdir(p) and not os.path.isfile(p):
+            fail_usage(f"{p}: not a regular file or a folder")
     output = a.output or (os.path.join(a.paths[0], "fleet-summary.json")
                           if len(a.paths) == 1 and os.path.isdir(a.paths[0]) else "-")
     gpus, left_out, used = [], [], 0
     for path in documents(a.paths):
         try:
-            with open(path) as f:
-                doc = json.load(f)
-        except (OSError, ValueError) as e:
-            left_out.append({"file": path, "why": f"not readable JSON ({e.__class__.__name__})"})
+            doc = read_json(path)
+        except BadFile as e:
+            left_out.append({"file": path, "why": str(e)})
             continue
-        if not isinstance(doc, dict) or (doc.get("tool") or {}).get("name") != "hipmembench":
+        if not isinstance(doc, dict) or not isinstance(doc.get("tool"), dict) or \
+                doc["tool"].get("name") != "hipmembench":
             left_out.append({"file": path, "why": "not a hipmembench document"})
+        elif shape_problem(doc):
+            left_out.append({"file": path, "why": shape_problem(doc)})
         elif (doc.get("settings") or {}).get("dry_run"):
             left_out.append({"file": path, "why": "a dry run: nothing measured"})
         elif doc.get("complete") is not True:
@@ -286,7 +403,12 @@ def main(argv):
     return 1 if outliers or left_out else 0
 
 
+def on_sigterm(sig, _frame):
+    sys.exit(128 + sig)  # as Ctrl-C: the temporary goes, nothing half-written stays
+
+
 if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, on_sigterm)
     try:
         sys.exit(main(sys.argv))
     except KeyboardInterrupt:

@@ -14,25 +14,103 @@ index as a table. A run failed when its document says it did not finish ("comple
 or stopped by an error) or when it measured without a device (no GPU found); a dry
 run needs no device. Failed runs and files that are not hipmembench documents are
 listed as such and left out of the comparison.
+A .json file that cannot be read as a document (not a regular file, such as a FIFO or
+a device, which is never waited on; not UTF-8; not JSON; nesting too deep; a field of
+the wrong type) is named on stderr, listed and left out, and makes the exit status
+at least 1.
 Exit status: that of the comparison (1: a figure worse than --threshold), at least 1
-when a run failed, 2 when no document was found.
+when a run failed or a document could not be read, 2 when no document was found or
+on bad usage (a folder that is not one, a --base that is not a document, a
+hipmembench that is not an executable); then nothing is written.
 """
 import argparse
 import json
+import math
 import os
+import signal
+import stat
 import subprocess
 import sys
+import tempfile
+
+
+def fail(msg, status=2):
+    print(f"hmb_gather.py: {msg}", file=sys.stderr)
+    sys.exit(status)
+
+
+class Parser(argparse.ArgumentParser):
+    """Bad usage: one line, exit 2."""
+    def error(self, message):
+        fail(f"{message} (see --help)")
+
+
+class BadFile(Exception):
+    """A file that is not what it should be: the message names why."""
+
+
+def read_json(path):
+    """The JSON at path; BadFile naming why not: a FIFO or a device (never waited on),
+    bytes that are not UTF-8, nesting too deep for Python, NaN or Infinity."""
+    def constant(name):
+        raise ValueError(f"{name} is not a JSON number")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO: no wait for a writer
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise BadFile("not a regular file")
+            os.set_blocking(fd, True)
+            data = f.read()
+    except OSError as e:
+        raise BadFile(f"cannot read it: {e.strerror or e}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise BadFile(f"not UTF-8 (byte {e.start})") from None
+    try:
+        return json.loads(text, parse_constant=constant)
+    except (ValueError, RecursionError) as e:
+        raise BadFile(f"not readable JSON: {str(e) or type(e).__name__}") from None
+
+
+def is_document(d):
+    return isinstance(d, dict) and isinstance(d.get("tool"), dict) and \
+        d["tool"].get("name") == "hipmembench"
+
+
+def shape_problem(d):
+    """None when the fields the index reads are of the right type, else the first
+    that is not."""
+    if not isinstance(d.get("results", []), list):
+        return "results is not a list"
+    for key in ("device", "host", "settings", "environment"):
+        if d.get(key) is not None and not isinstance(d[key], dict):
+            return f"{key} is not an object"
+    for i, r in enumerate(d.get("results", [])):
+        if not isinstance(r, dict):
+            return f"results[{i}] is not an object"
+        if r.get("status") is not None and not isinstance(r["status"], str):
+            return f"results[{i}].status is not a string"
+    for key, field in (("device", "name"), ("device", "pci_bus_id"), ("host", "hostname"),
+                       ("environment", "SLURM_JOB_ID")):
+        v = (d.get(key) or {}).get(field)
+        if v is not None and not isinstance(v, str):
+            return f"{key}.{field} is not a string"
+    if d.get("command") is not None and not isinstance(d["command"], str):
+        return "command is not a string"
+    return None
 
 
 def summarize(path):
     try:
-        with open(path) as f:
-            d = json.load(f)
-    except (OSError, ValueError) as e:
-        return {"file": path, "valid": False, "problem": f"not readable JSON: {e}"}
-    if not isinstance(d, dict) or not isinstance(d.get("tool"), dict) or \
-            d["tool"].get("name") != "hipmembench":
+        d = read_json(path)
+    except BadFile as e:
+        return {"file": path, "valid": False, "unreadable": True, "problem": str(e)}
+    if not is_document(d):
         return {"file": path, "valid": False, "problem": "not a hipmembench document"}
+    why = shape_problem(d)
+    if why:
+        return {"file": path, "valid": False, "unreadable": True, "problem": why}
     counts = {}
     for r in d.get("results", []):
         counts[r.get("status")] = counts.get(r.get("status"), 0) + 1
@@ -45,22 +123,59 @@ def summarize(path):
         why.append("no device")
     return {"file": path, "valid": True, "host": (d.get("host") or {}).get("hostname"),
             "device": dev.get("name"), "pci_bus_id": dev.get("pci_bus_id"),
-            "command": d.get("command"), "complete": d.get("complete"),
-            "interrupted": d.get("interrupted"), "dry_run": dry_run,
+            "command": d.get("command"), "complete": d.get("complete") is True,
+            "interrupted": d.get("interrupted") is True, "dry_run": dry_run,
             "failed": bool(why), "why": ", ".join(why) or None, "results": counts,
             "slurm_job_id": (d.get("environment") or {}).get("SLURM_JOB_ID")}
 
 
+def current_umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def temporary(path):
+    """A new temporary file beside path (never through a link planted there): its
+    file object and name."""
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".",
+                               prefix=os.path.basename(path) + ".tmp.")
+    os.chmod(tmp, 0o666 & ~current_umask())
+    return os.fdopen(fd, "w"), tmp
+
+
+def walk_error(e):
+    fail(f"{e.filename}: cannot list the folder: {e.strerror or e}")
+
+
 def main(argv):
-    ap = argparse.ArgumentParser(description="collect and compare hipmembench runs")
+    ap = Parser(description="collect and compare hipmembench runs")
     ap.add_argument("dirs", nargs="+")
     ap.add_argument("--base", help="the document the others are compared with")
     ap.add_argument("--threshold", help="percentage: exit 1 when a figure is worse")
     ap.add_argument("--hipmembench", default=os.environ.get("HMB", "build/hipmembench"))
     a = ap.parse_args(argv[1:])
+    for d in a.dirs:
+        if not os.path.isdir(d):
+            fail(f"{d}: {'not a folder' if os.path.lexists(d) else 'no such folder'}")
+    if a.threshold is not None:
+        try:
+            ok = math.isfinite(float(a.threshold)) and float(a.threshold) >= 0
+        except ValueError:
+            ok = False
+        if not ok:
+            fail(f"--threshold {a.threshold}: a percentage of at least 0")
+    if a.base is not None:
+        try:
+            if not is_document(read_json(a.base)):
+                fail(f"--base {a.base}: not a hipmembench document")
+        except BadFile as e:
+            fail(f"--base {a.base}: {e}")
+    if not os.path.isfile(a.hipmembench) or not os.access(a.hipmembench, os.X_OK):
+        fail(f"{a.hipmembench}: not an executable (set --hipmembench or HMB)")
     files = []
     for d in a.dirs:
-        for root, _, names in os.walk(d):
+        for root, _, names in os.walk(d, onerror=walk_error):
             files += [os.path.join(root, n) for n in names
                       if n.endswith(".json") and n not in ("index.json", "fleet-summary.json")
                       and not n.startswith("manifest")]
@@ -68,11 +183,52 @@ def main(argv):
     index = [summarize(f) for f in files]
     valid = [e["file"] for e in index if e["valid"] and not e["failed"]]
     failed = [e for e in index if e["valid"] and e["failed"]]
+    unreadable = [e for e in index if e.get("unreadable")]
+    for e in unreadable:
+        print(f"hmb_gather.py: {e['file']}: left out: {e['problem']}", file=sys.stderr)
+    if not any(e["valid"] for e in index):
+        fail(f"no hipmembench document under {', '.join(a.dirs)}")
     out_dir = a.dirs[0]
     index_path = os.path.join(out_dir, "index.json")
-    with open(f"{index_path}.tmp.{os.getpid()}", "w") as f:
-        json.dump({"runs": index}, f, indent=1)
-    os.replace(f"{index_path}.tmp.{os.getpid()}", index_path)
+    comparison = os.path.join(out_dir, "comparison.txt")
+    base = a.base or (valid[0] if valid else None)
+    others = [f for f in valid if f != base]
+    for path in (index_path, comparison):
+        if os.path.lexists(path) and not os.path.isfile(path):
+            fail(f"{path}: exists and is not a regular file: nothing written")
+    written, rc = [], None
+    try:
+        if base and others:  # the comparison first: where it fails, nothing is written
+            cmd = [a.hipmembench, "compare", "--allow-partial", base] + others
+            if a.threshold:
+                cmd += ["--threshold", a.threshold]
+            f, tmp = temporary(comparison)
+            written.append((tmp, comparison))
+            with f:
+                try:
+                    proc = subprocess.Popen(cmd, stdout=f)
+                except OSError as e:
+                    fail(f"{a.hipmembench}: cannot run it: {e.strerror or e}")
+                try:
+                    rc = proc.wait()
+                finally:  # stopped (Ctrl-C, SIGTERM): the comparison goes with us
+                    if proc.poll() is None:
+                        proc.kill()
+                        proc.wait()
+            if rc not in (0, 1):
+                fail(f"`{a.hipmembench} compare` exited {rc}: nothing written")
+        f, tmp = temporary(index_path)
+        written.append((tmp, index_path))
+        with f:
+            json.dump({"runs": index}, f, indent=1)
+        for tmp, path in written:
+            os.replace(tmp, path)
+    except OSError as e:
+        fail(f"{out_dir}: cannot write the index and the comparison: {e.strerror or e}")
+    finally:
+        for tmp, _ in written:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
     for e in index:
         if not e["valid"]:
             print(f"{e['file']}: left out: {e['problem']}")
@@ -84,28 +240,34 @@ def main(argv):
     if failed:
         print(f"hmb_gather.py: {len(failed)} run(s) failed: "
               + ", ".join(f"{e['file']} ({e['why']})" for e in failed), file=sys.stderr)
-    if not any(e["valid"] for e in index):
-        print(f"hmb_gather.py: no hipmembench document under {', '.join(a.dirs)}", file=sys.stderr)
-        return 2
+    if unreadable:
+        print(f"hmb_gather.py: {len(unreadable)} file(s) could not be read as documents",
+              file=sys.stderr)
+    bad = 1 if failed or unreadable else 0
     if not valid:
         print("hmb_gather.py: no run finished: nothing to compare", file=sys.stderr)
         return 1
-    base = a.base or valid[0]
-    others = [f for f in valid if f != base]
-    if not others:
+    if rc is None:
         print("hmb_gather.py: one document only: nothing to compare", file=sys.stderr)
-        return 1 if failed else 0
-    cmd = [a.hipmembench, "compare", "--allow-partial", base] + others
-    if a.threshold:
-        cmd += ["--threshold", a.threshold]
-    comparison = os.path.join(out_dir, "comparison.txt")
-    with open(f"{comparison}.tmp.{os.getpid()}", "w") as f:
-        rc = subprocess.call(cmd, stdout=f)
-    os.replace(f"{comparison}.tmp.{os.getpid()}", comparison)
-    print(f"comparison of {len(others) + 1} runs against {base}: "
-          f"{os.path.join(out_dir, 'comparison.txt')} (exit {rc})")
-    return max(rc, 1) if failed else rc
+        return bad
+    print(f"comparison of {len(others) + 1} runs against {base}: {comparison} (exit {rc})")
+    return max(rc, bad)
+
+
+def on_sigterm(sig, _frame):
+    sys.exit(128 + sig)  # as Ctrl-C: the temporaries go, nothing half-written stays
+
+
+def run():
+    signal.signal(signal.SIGTERM, on_sigterm)
+    try:
+        sys.exit(main(sys.argv))
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except BrokenPipeError:  # stdout closed early (| head): nothing more to say there
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    run()

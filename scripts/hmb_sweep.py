@@ -2,6 +2,7 @@
 """hmb_sweep.py - run hipmembench over a matrix of settings, one JSON per point.
 
 usage: hmb_sweep.py MATRIX.json OUTDIR [--hipmembench PATH] [--shard K/N] [--dry-run]
+                    [--max-points N]
 
 MATRIX.json says what to run and what to vary; every combination is a point:
   {
@@ -44,7 +45,13 @@ Shards: --shard K/N (0 <= K < N) runs every N-th point from the K-th; inside a S
 job array it is taken from SLURM_ARRAY_TASK_ID, _MIN, _STEP and _COUNT, so
 `sbatch --array=0-3` splits the sweep in four. Shards share OUTDIR: each writes its own
 points and manifest-shard-K-of-N.json; together they hold the points of one run.
-Exit status: 0 every point done, 1 a point failed, 2 bad matrix, 130/143 stopped.
+A matrix of more points than --max-points (default 10000) is refused, naming both;
+each distinct command line is checked once. The matrix, and what an earlier run left
+in OUTDIR (manifest, point documents), must be regular files of UTF-8 JSON of the
+right shape: anything else (a FIFO, a device, nesting too deep, a field of the wrong
+type) stops the sweep with exit 2 and one line naming it, before anything runs.
+Exit status: 0 every point done, 1 a point failed, 2 bad matrix or bad earlier files,
+130/143 stopped.
 """
 import signal
 import sys
@@ -73,18 +80,56 @@ import itertools  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 import re  # noqa: E402
+import math  # noqa: E402
 import shutil  # noqa: E402
+import stat  # noqa: E402
 import subprocess  # noqa: E402
+import tempfile  # noqa: E402
 import time  # noqa: E402
 
 KEYS = {"command", "args", "env", "devices", "numa", "cpu", "variants"}
 CPU_LIST = re.compile(r"\d+(-\d+)?(,\d+(-\d+)?)*\Z")
 ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+MAX_POINTS = 10000
+
+
+class BadFile(Exception):
+    """A file that is not what it should be: the message names why."""
+
+
+def read_json(path):
+    """The JSON at path; BadFile naming why not: a FIFO or a device (never waited on),
+    bytes that are not UTF-8, nesting too deep for Python, NaN or Infinity."""
+    def constant(name):
+        raise ValueError(f"{name} is not a JSON number")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO: no wait for a writer
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise BadFile("not a regular file")
+            os.set_blocking(fd, True)
+            data = f.read()
+    except OSError as e:
+        raise BadFile(f"cannot read it: {e.strerror or e}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise BadFile(f"not UTF-8 (byte {e.start})") from None
+    try:
+        return json.loads(text, parse_constant=constant)
+    except (ValueError, RecursionError) as e:
+        raise BadFile(f"not readable JSON: {str(e) or type(e).__name__}") from None
 
 
 def fail_usage(msg):
     print(f"hmb_sweep.py: {msg}", file=sys.stderr)
     sys.exit(2)
+
+
+class Parser(argparse.ArgumentParser):
+    """Bad usage: one line, exit 2."""
+    def error(self, message):
+        fail_usage(f"{message} (see --help)")
 
 
 def is_str_list(v):
@@ -103,9 +148,8 @@ def sets_output(args):
 def read_matrix(path):
     """The matrix, every value of the right type; exit 2 naming what is wrong."""
     try:
-        with open(path, encoding="utf-8") as f:
-            m = json.load(f)
-    except (OSError, ValueError) as e:
+        m = read_json(path)
+    except BadFile as e:
         fail_usage(f"{path}: not a readable JSON matrix: {e}")
     if not isinstance(m, dict):
         fail_usage(f"{path}: the matrix must be a JSON object")
@@ -145,13 +189,28 @@ def read_matrix(path):
     return m
 
 
+def point_count(m):
+    """How many points the matrix makes (counted, not made)."""
+    n = math.prod(len(v) for v in m.get("env", {}).values())
+    for key in ("devices", "numa", "cpu", "variants"):
+        n *= len(m.get(key, [None]))
+    return n
+
+
 def check_points(hipmembench, pts, command):
     """Every point's command line as hipmembench itself checks it (a dry run,
-    no GPU): exit 2 naming the first point it refuses."""
+    no GPU), each distinct one once: exit 2 naming the first point it refuses."""
+    seen = set()
     for p in pts:
+        key = (tuple(p["args"]), tuple(sorted(p["env"].items())))
+        if key in seen:
+            continue
+        seen.add(key)
         cmd = [hipmembench, "--dry-run"] + p["args"] + [command]
         r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                            env=dict(os.environ, **p["env"]))
+        if stop_signal:  # Ctrl-C reached the check too: stopped, not refused
+            sys.exit(128 + stop_signal)
         if r.returncode != 0:
             why = r.stderr.decode("utf-8", "replace").strip().splitlines()
             fail_usage(f"point {p['id']} is refused: {why[0] if why else f'exit {r.returncode}'}")
@@ -185,12 +244,26 @@ def points(m):
 
 
 def write_json_atomic(path, data):
-    tmp = f"{path}.tmp.{os.getpid()}"
-    with open(tmp, "w") as f:
-        json.dump(data, f, indent=1)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    """data at path, whole or not at all: a new temporary file beside it (never
+    through a link planted there), renamed over it; removed if anything stops it."""
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".",
+                               prefix=os.path.basename(path) + ".tmp.")
+    try:
+        with os.fdopen(fd, "w") as f:
+            json.dump(data, f, indent=1)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~current_umask())
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def current_umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 FINISHED = (0, 1)  # a module process that ran to its end (1: a case of it failed)
@@ -200,16 +273,99 @@ def now_utc():
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
+def is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def shape_problem(d):
+    """None when d is a hipmembench document of the shape that resuming and merging
+    read, else what is wrong with it (the first field of the wrong type)."""
+    if not isinstance(d, dict) or not isinstance(d.get("tool"), dict) or \
+            d["tool"].get("name") != "hipmembench":
+        return "not a hipmembench document"
+    if not isinstance(d.get("results"), list):
+        return "results is not a list"
+    for key in ("device", "placement", "telemetry", "settings", "host"):
+        if d.get(key) is not None and not isinstance(d[key], dict):
+            return f"{key} is not an object"
+    for key in ("command", "started_utc"):
+        if d.get(key) is not None and not isinstance(d[key], str):
+            return f"{key} is not a string"
+    if d.get("device") and d["device"].get("count") is not None and not is_int(d["device"]["count"]):
+        return "device.count is not a whole number"
+    for key in ("module_runs", "devices", "resumed", "modules"):
+        if d.get(key) is not None and not isinstance(d[key], list):
+            return f"{key} is not a list"
+    for i, r in enumerate(d["results"]):
+        if not isinstance(r, dict):
+            return f"results[{i}] is not an object"
+        if r.get("module") is not None and not isinstance(r["module"], str):
+            return f"results[{i}].module is not a string"
+        if r.get("params") is not None and not isinstance(r["params"], dict):
+            return f"results[{i}].params is not an object"
+        dev = (r.get("params") or {}).get("device")
+        if dev is not None and not is_int(dev):
+            return f"results[{i}].params.device is not a whole number"
+    for i, r in enumerate(d.get("module_runs") or []):
+        if not isinstance(r, dict):
+            return f"module_runs[{i}] is not an object"
+        if not isinstance(r.get("module"), str):
+            return f"module_runs[{i}].module is not a string"
+        if r.get("device") is not None and not is_int(r["device"]):
+            return f"module_runs[{i}].device is not a whole number"
+    for i, x in enumerate(d.get("devices") or []):
+        if not isinstance(x, dict):
+            return f"devices[{i}] is not an object"
+    for key in ("samples", "module_flags"):
+        xs = (d.get("telemetry") or {}).get(key)
+        if xs is not None and (not isinstance(xs, list) or not all(isinstance(x, dict) for x in xs)):
+            return f"telemetry.{key} is not a list of objects"
+    return None
+
+
 def load_document(path):
-    """The hipmembench document at path, or None."""
+    """The hipmembench document at path, or None where there is none (no file,
+    or one that hipmembench did not finish writing: not JSON)."""
     try:
-        with open(path) as f:
-            d = json.load(f)
-    except (OSError, ValueError):
+        d = read_json(path)
+    except BadFile:
         return None
-    ok = isinstance(d, dict) and isinstance(d.get("tool"), dict) and \
-        d["tool"].get("name") == "hipmembench" and isinstance(d.get("results"), list)
-    return d if ok else None
+    return d if shape_problem(d) is None else None
+
+
+def earlier_document(path):
+    """What an earlier run left at path: its document, or None where it left none;
+    exit 2 naming a file that is there but is not one (nothing is run over it)."""
+    if not os.path.lexists(path):
+        return None
+    try:
+        d = read_json(path)
+    except BadFile as e:
+        fail_usage(f"{path}: {e} (move it away to run the point again)")
+    why = shape_problem(d)
+    if why:
+        fail_usage(f"{path}: {why} (move it away to run the point again)")
+    return d
+
+
+def earlier_manifest(path):
+    """The points of the manifest an earlier run left at path, by id; exit 2 naming
+    what is wrong with one that is there but is not one."""
+    if not os.path.lexists(path):
+        return {}
+    try:
+        m = read_json(path)
+    except BadFile as e:
+        fail_usage(f"{path}: {e} (move it away to start afresh)")
+    if not isinstance(m, dict) or not isinstance(m.get("points", []), list):
+        fail_usage(f"{path}: not a sweep manifest: \"points\" is not a list (move it away to start afresh)")
+    out = {}
+    for i, e in enumerate(m.get("points", [])):
+        if not isinstance(e, dict) or not isinstance(e.get("id"), str):
+            fail_usage(f"{path}: points[{i}] is not an object with an \"id\" string "
+                       "(move it away to start afresh)")
+        out[e["id"]] = e
+    return out
 
 
 def shard_of(arg):
@@ -358,10 +514,15 @@ def gpu_locality(hipmembench, device, env, cache={}):
                             "info"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         try:
             pl = json.loads(r.stdout).get("placement") or {}
-        except (ValueError, AttributeError):
+        except (ValueError, AttributeError, RecursionError):
             pl = {}
+        if not isinstance(pl, dict):
+            pl = {}
+        node, cpus = pl.get("gpu_numa_node"), pl.get("gpu_local_cpus") or None
+        node = node if is_int(node) and node >= 0 else None
+        cpus = cpus if isinstance(cpus, str) and CPU_LIST.match(cpus) else None
         why = (r.stderr.decode("utf-8", "replace").strip().splitlines() or [f"info exited {r.returncode}"])[0]
-        cache[device] = (pl.get("gpu_numa_node"), pl.get("gpu_local_cpus") or None, why)
+        cache[device] = (node, cpus, why)
     return cache[device]
 
 
@@ -451,20 +612,29 @@ def plan_of(hipmembench, p, command):
                        p["args"] + [command], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                        env=dict(os.environ, **p["env"]))
     try:
-        return json.loads(r.stdout).get("modules") or []
-    except (ValueError, AttributeError):
+        modules = json.loads(r.stdout).get("modules") or []
+    except (ValueError, AttributeError, RecursionError):
         return []
+    return modules if is_str_list(modules) else []
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(description="run hipmembench over a matrix of settings")
+    ap = Parser(description="run hipmembench over a matrix of settings")
     ap.add_argument("matrix")
     ap.add_argument("outdir")
     ap.add_argument("--hipmembench", default=os.environ.get("HMB", "build/hipmembench"))
     ap.add_argument("--shard", metavar="K/N", help="run every N-th point from the K-th")
     ap.add_argument("--dry-run", action="store_true", help="list the points, run nothing")
+    ap.add_argument("--max-points", type=int, default=MAX_POINTS, metavar="N",
+                    help=f"refuse a matrix of more points than N (default {MAX_POINTS})")
     a = ap.parse_args(argv[1:])
+    if a.max_points < 1:
+        fail_usage(f"--max-points {a.max_points}: at least 1")
     m = read_matrix(a.matrix)
+    count = point_count(m)
+    if count > a.max_points:
+        fail_usage(f"{a.matrix}: the matrix makes {count} points, more than the limit of "
+                   f"{a.max_points} (--max-points N raises it)")
     shard, shards = shard_of(a.shard)
     pts = points(m)[shard::shards]
     command = m.get("command", "all")
@@ -479,20 +649,20 @@ def main(argv):
     if os.path.exists(a.outdir) and not os.path.isdir(a.outdir):
         fail_usage(f"{a.outdir}: exists and is not a directory")
     check_points(a.hipmembench, pts, command)
+    name = "manifest.json" if shards == 1 else f"manifest-shard-{shard}-of-{shards}.json"
+    manifest_path = os.path.join(a.outdir, name)
+    earlier = earlier_manifest(manifest_path)
+    for p in pts:  # every earlier point document and log checked before anything runs
+        earlier_document(os.path.join(a.outdir, "points", p["id"] + ".json"))
+        log = os.path.join(a.outdir, "logs", p["id"] + ".log")
+        if os.path.lexists(log) and not os.path.isfile(log):
+            fail_usage(f"{log}: exists and is not a regular file (move it away)")
     try:
         for sub in ("points", "logs"):
             os.makedirs(os.path.join(a.outdir, sub), exist_ok=True)
     except OSError as e:
         fail_usage(f"{a.outdir}: cannot make the output directory: {e.strerror}")
-    name = "manifest.json" if shards == 1 else f"manifest-shard-{shard}-of-{shards}.json"
-    manifest_path = os.path.join(a.outdir, name)
     manifest = {"matrix": m, "hipmembench": a.hipmembench, "shard": [shard, shards], "points": []}
-    earlier = {}
-    try:
-        with open(manifest_path) as f:
-            earlier = {e["id"]: e for e in json.load(f).get("points", [])}
-    except (OSError, ValueError, KeyError, AttributeError, TypeError):
-        pass
     global running
     running = True
     failed = 0
@@ -552,5 +722,19 @@ def main(argv):
     return 1 if failed else 0
 
 
+def run():
+    try:
+        sys.exit(main(sys.argv))
+    except KeyboardInterrupt:  # SIGINT is handled above; this is a Ctrl-C in the handler's gap
+        sys.exit(130)
+    except BrokenPipeError:  # stdout closed early (--dry-run | head): nothing more to say there
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
+    except OSError as e:  # a manifest or log that cannot be written (a full disk): named
+        print(f"hmb_sweep.py: {e.filename or 'OUTDIR'}: cannot write it: {e.strerror or e}",
+              file=sys.stderr)
+        sys.exit(1)
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    run()

@@ -4,7 +4,9 @@ two-GPU H200 nodes, one GPU throttled; the summary names the GPU, its node and t
 reason, and nothing else; bad input is one line and exit 2."""
 import copy
 import json
+import os
 import random
+import signal
 import subprocess
 
 import pytest
@@ -144,3 +146,131 @@ def test_gpu_with_host_memory_on_the_far_numa_node(tmp_path):
     assert p.returncode == 1 and odd == [("h2d pageable GB/s", "node05", [
         "NUMA balancing on (kernel.numa_balancing)",
         "host memory on NUMA node 1, the GPU on node 0"])], odd
+
+
+# Bad input: never a traceback or a wait, under `python -X dev -W error`.
+DEV = [hmb.PY, "-X", "dev", "-W", "error"]
+
+
+def dev_fleet(*args, timeout=60):
+    return subprocess.run([*DEV, FLEET, *map(str, args)], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def good_and(tmp_path, name, data):
+    """A folder of one good document and name holding data."""
+    folder = tmp_path / "fleet"
+    folder.mkdir()
+    (folder / "a-good.json").write_text(H100.read_text())
+    if isinstance(data, dict):
+        data = json.dumps(data).encode()
+    (folder / name).write_bytes(data)
+    return folder
+
+
+def edited(edit):
+    doc = json.loads(H100.read_text())
+    edit(doc)
+    return doc
+
+
+BAD = [
+    ("not-utf8", b'{"tool": {"name": "hipmembench"}, "host": {"hostname": "\xe9"}}', "not UTF-8"),
+    ("deep-nesting", b"[" * 100000 + b"]" * 100000, "not readable JSON"),
+    ("tool-string", {"tool": "hipmembench"}, "not a hipmembench document"),
+    ("result-number", edited(lambda d: d["results"].insert(0, 7)), "results is not a list of objects"),
+    ("params-string", edited(lambda d: d["results"][0].update(params="big")),
+     "results[0].params is not an object"),
+    ("device-string", edited(lambda d: d.update(device="gpu")), "device is not an object"),
+    ("size-string", edited(lambda d: d["results"][0]["params"].update(size="64M")),
+     "results[0].params.size is not a number"),
+    ("module-list", edited(lambda d: d["results"][0].update(module=["memcpy"])),
+     "results[0].module is not a string"),
+    ("ordinal-string", edited(lambda d: d.update(devices=[{"ordinal": "0"}])),
+     "devices[0].ordinal is not a whole number"),
+    ("samples-strings", edited(lambda d: d["telemetry"].update(samples=["x"])),
+     "telemetry.samples is not a list of objects"),
+]
+
+
+@pytest.mark.parametrize("name,data,message", BAD, ids=[b[0] for b in BAD])
+def test_unreadable_document_is_left_out_naming_why(tmp_path, name, data, message):
+    folder = good_and(tmp_path, "b-bad.json", data)
+    p = dev_fleet(folder)
+    assert "Traceback" not in p.stderr and p.returncode == 1, (p.returncode, p.stderr)
+    summary = json.loads((folder / "fleet-summary.json").read_text())
+    assert summary["documents"] == 1
+    assert summary["left_out"] == [{"file": str(folder / "b-bad.json"), "why": summary["left_out"][0]["why"]}]
+    assert message in summary["left_out"][0]["why"], summary["left_out"]
+    assert f"left out: {folder / 'b-bad.json'}: " in p.stdout
+
+
+def test_fifo_is_refused_not_waited_on(tmp_path):
+    folder = good_and(tmp_path, "b-bad.json", b"{}")
+    os.unlink(folder / "b-bad.json")
+    os.mkfifo(folder / "b-fifo.json")
+    p = dev_fleet(folder, timeout=20)
+    assert p.returncode == 1 and "b-fifo.json: not a regular file" in p.stdout, p.stderr
+    p = dev_fleet(folder / "b-fifo.json", timeout=20)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
+    assert "b-fifo.json: not a regular file or a folder" in p.stderr
+
+
+def test_bad_usage_is_one_line(tmp_path):
+    p = dev_fleet("--frob")
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "(see --help)" in p.stderr
+
+
+def corpus_documents():
+    import test_corpus
+    return [c for c in test_corpus.load("docs.jsonl") if c.values[0].get("generate") != "huge"]
+
+
+@pytest.mark.parametrize("case", corpus_documents())
+def test_no_traceback_on_the_corpus(tmp_path, case):
+    """Every malformed document of the corpus beside a good one: left out or
+    summarized, never a traceback or a warning."""
+    import test_corpus
+    folder = good_and(tmp_path, "b-corpus.json", b"")
+    test_corpus.write_doc(case, folder / "b-corpus.json")
+    p = dev_fleet(folder)
+    assert "Traceback" not in p.stderr and "Warning" not in p.stderr, p.stderr
+    assert p.returncode in (0, 1), (p.returncode, p.stderr)
+    assert not hmb.temp_files(folder)
+
+
+@pytest.mark.parametrize("sig,status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_stopped_while_reading_leaves_nothing(tmp_path, sig, status):
+    """Stopped while it reads a folder of many documents, it ends quietly and writes
+    no summary."""
+    folder = tmp_path / "fleet"
+    folder.mkdir()
+    text = H100.read_text()
+    for i in range(400):
+        (folder / f"n{i:03d}.json").write_text(text)
+    err = tmp_path / "err"
+    with open(err, "w") as f:
+        rc = hmb.signal_when([*DEV, FLEET, folder], lambda: True, sig, settle=0.5, timeout=60,
+                             stderr=f)
+    assert rc == status and "Traceback" not in err.read_text(), err.read_text()
+    assert not (folder / "fleet-summary.json").exists() and not hmb.temp_files(folder)
+
+
+def test_character_device_is_refused_not_read(tmp_path):
+    folder = good_and(tmp_path, "b-bad.json", b"{}")
+    os.unlink(folder / "b-bad.json")
+    os.symlink("/dev/zero", folder / "b-zero.json")
+    p = dev_fleet(folder, timeout=20)
+    assert p.returncode == 1 and "b-zero.json: not a regular file" in p.stdout, p.stderr
+    p = dev_fleet("/dev/zero", timeout=20)
+    assert p.returncode == 2 and "/dev/zero: not a regular file or a folder" in p.stderr
+
+
+def test_closed_stdout_ends_quietly(tmp_path):
+    folder = good_and(tmp_path, "b.json", H100.read_bytes())
+    proc = subprocess.Popen([*DEV, FLEET, str(folder), "--output", "-"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # as `| head -0` does
+    with proc.stderr:
+        err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 1 and "Traceback" not in err, err

@@ -3,7 +3,11 @@ folder, runs that did not complete or found no device shown as failed and left
 out of the comparison, and a non-zero exit when a run failed."""
 import copy
 import json
+import os
+import signal
 import subprocess
+
+import pytest
 
 import hmb
 
@@ -57,3 +61,160 @@ def test_all_good_runs_exit_0(tmp_path, sample_doc):
 def test_nothing_to_gather_exit_2(tmp_path):
     p = gather(tmp_path)
     assert p.returncode == 2 and "no hipmembench document" in p.stderr
+
+
+# Bad input: never a traceback or a wait, under `python -X dev -W error`; where the
+# gather fails (exit 2) it writes nothing.
+DEV = [hmb.PY, "-X", "dev", "-W", "error"]
+
+
+def dev_gather(*args, binary=hmb.BIN, timeout=60):
+    return subprocess.run([*DEV, GATHER, *map(str, args), "--hipmembench", str(binary)],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def one_line(p, status=2):
+    assert "Traceback" not in p.stderr, p.stderr
+    assert p.returncode == status, (p.returncode, p.stderr)
+    assert p.stderr.endswith("\n") and p.stderr.count("\n") == 1, p.stderr
+    return p.stderr
+
+
+def two_good(folder, sample_doc):
+    folder.mkdir(exist_ok=True)
+    for name in ("a.json", "b.json"):
+        (folder / name).write_text(sample_doc.read_text())
+
+
+def test_missing_folder_is_one_line_and_writes_nothing(tmp_path):
+    err = one_line(dev_gather(tmp_path / "nowhere"))
+    assert f"{tmp_path / 'nowhere'}: no such folder" in err
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_missing_binary_is_one_line_and_writes_nothing(tmp_path, sample_doc):
+    two_good(tmp_path / "r", sample_doc)
+    err = one_line(dev_gather(tmp_path / "r", binary=tmp_path / "no-hipmembench"))
+    assert "not an executable" in err
+    assert sorted(x.name for x in (tmp_path / "r").iterdir()) == ["a.json", "b.json"]
+
+
+def test_failed_comparison_writes_nothing(tmp_path, sample_doc):
+    two_good(tmp_path / "r", sample_doc)
+    fake = tmp_path / "hipmembench"
+    fake.write_text("#!/bin/sh\necho half a table\necho 'compare: bad' >&2\nexit 2\n")
+    fake.chmod(0o755)
+    p = dev_gather(tmp_path / "r", binary=fake)
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    assert "compare` exited 2: nothing written" in p.stderr
+    assert sorted(x.name for x in (tmp_path / "r").iterdir()) == ["a.json", "b.json"]
+
+
+BAD = [
+    ("not-utf8", b'{"tool": {"name": "hipmembench"}, "host": {"hostname": "\xe9"}}', "not UTF-8"),
+    ("deep-nesting", b"[" * 100000 + b"]" * 100000, "not readable JSON"),
+    ("results-object", b'{"tool": {"name": "hipmembench"}, "results": {}}', "results is not a list"),
+    ("result-number", b'{"tool": {"name": "hipmembench"}, "results": [7]}',
+     "results[0] is not an object"),
+    ("device-string", b'{"tool": {"name": "hipmembench"}, "results": [], "device": "gpu"}',
+     "device is not an object"),
+    ("status-list", b'{"tool": {"name": "hipmembench"}, "results": [{"status": []}]}',
+     "results[0].status is not a string"),
+]
+
+
+@pytest.mark.parametrize("name,data,message", BAD, ids=[b[0] for b in BAD])
+def test_unreadable_document_is_named_and_fails_the_gather(tmp_path, sample_doc, name, data,
+                                                           message):
+    """Beside two good runs, a document that cannot be read is named on stderr, left
+    out, and the exit status says so (1); the comparison is still made."""
+    r = tmp_path / "r"
+    two_good(r, sample_doc)
+    (r / "c-bad.json").write_bytes(data)
+    p = dev_gather(r)
+    assert "Traceback" not in p.stderr and p.returncode == 1, (p.returncode, p.stderr)
+    assert f"{r / 'c-bad.json'}: left out: {message}" in p.stderr, p.stderr
+    runs = json.loads((r / "index.json").read_text())["runs"]
+    assert [x["valid"] for x in runs] == [True, True, False]
+    assert "c-bad" not in (r / "comparison.txt").read_text()
+
+
+def test_fifo_document_is_refused_not_waited_on(tmp_path, sample_doc):
+    two_good(tmp_path / "r", sample_doc)
+    os.mkfifo(tmp_path / "r" / "c-fifo.json")
+    p = dev_gather(tmp_path / "r", timeout=20)
+    assert p.returncode == 1 and "c-fifo.json: left out: not a regular file" in p.stderr, p.stderr
+
+
+def test_fifo_base_is_refused_not_waited_on(tmp_path, sample_doc):
+    two_good(tmp_path / "r", sample_doc)
+    os.mkfifo(tmp_path / "base.json")
+    err = one_line(dev_gather(tmp_path / "r", "--base", tmp_path / "base.json", timeout=20))
+    assert "base.json: not a regular file" in err
+    assert sorted(x.name for x in (tmp_path / "r").iterdir()) == ["a.json", "b.json"]
+
+
+def test_bad_usage_is_one_line(tmp_path):
+    assert "(see --help)" in one_line(dev_gather("--frob"))
+
+
+def corpus_documents():
+    import test_corpus
+    return [c for c in test_corpus.load("docs.jsonl") if c.values[0].get("generate") != "huge"]
+
+
+@pytest.mark.parametrize("case", corpus_documents())
+def test_no_traceback_on_the_corpus(tmp_path, sample_doc, case):
+    """Every malformed document of the corpus beside two good runs: listed, never a
+    traceback or a warning; the good runs are still compared."""
+    import test_corpus
+    two_good(tmp_path / "r", sample_doc)
+    test_corpus.write_doc(case, tmp_path / "r" / "c-corpus.json")
+    p = dev_gather(tmp_path / "r")
+    assert "Traceback" not in p.stderr and "Warning" not in p.stderr, p.stderr
+    assert p.returncode in (0, 1), (p.returncode, p.stderr)
+    assert (tmp_path / "r" / "comparison.txt").exists() and not hmb.temp_files(tmp_path / "r")
+
+
+def test_sigint_during_the_comparison_writes_nothing(tmp_path, sample_doc):
+    two_good(tmp_path / "r", sample_doc)
+    fake = tmp_path / "hipmembench"
+    fake.write_text(f"#!/bin/sh\necho started > '{tmp_path}/started'\nexec sleep 30\n")
+    fake.chmod(0o755)
+    cmd = [*DEV, GATHER, tmp_path / "r", "--hipmembench", fake]
+    for sig, status in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
+        err = tmp_path / "err"
+        with open(err, "w") as f:
+            rc = hmb.signal_when(cmd, lambda: (tmp_path / "started").exists(), sig, settle=0.2,
+                                 timeout=30, stderr=f)
+        assert rc == status and "Traceback" not in err.read_text(), err.read_text()
+        assert sorted(x.name for x in (tmp_path / "r").iterdir()) == ["a.json", "b.json"]
+        os.unlink(tmp_path / "started")
+
+
+def test_character_device_document_is_refused_not_read(tmp_path, sample_doc):
+    two_good(tmp_path / "r", sample_doc)
+    os.symlink("/dev/zero", tmp_path / "r" / "c-zero.json")
+    p = dev_gather(tmp_path / "r", timeout=20)
+    assert p.returncode == 1 and "c-zero.json: left out: not a regular file" in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("taken", ["index.json", "comparison.txt"])
+def test_output_name_taken_by_a_folder_is_one_line_writes_nothing(tmp_path, sample_doc, taken):
+    two_good(tmp_path / "r", sample_doc)
+    (tmp_path / "r" / taken).mkdir()
+    err = one_line(dev_gather(tmp_path / "r"))
+    assert f"{taken}: exists and is not a regular file" in err
+    assert sorted(x.name for x in (tmp_path / "r").iterdir()) == sorted(["a.json", "b.json", taken])
+
+
+def test_closed_stdout_ends_quietly(tmp_path, sample_doc):
+    two_good(tmp_path / "r", sample_doc)
+    proc = subprocess.Popen([*DEV, GATHER, str(tmp_path / "r"), "--hipmembench", str(hmb.BIN)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # as `| head -0` does
+    with proc.stderr:
+        err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 1 and "Traceback" not in err, err
+    assert not hmb.temp_files(tmp_path / "r")

@@ -227,3 +227,176 @@ def test_point_stopped_after_its_last_module_runs_nothing_again(tmp_path):
     p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     assert log.read_text() == "" and hmbdoc.load(doc_path)["complete"]
+
+
+# Bad input: one line on stderr and exit 2, never a traceback or a wait, under
+# `python -X dev -W error`; nothing written where the sweep refuses.
+DEV = [hmb.PY, "-X", "dev", "-W", "error"]
+
+
+def dev_sweep(*args, binary=hmb.BIN, timeout=60, **kw):
+    return subprocess.run([*DEV, SWEEP, "--hipmembench", str(binary), *map(str, args)],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=timeout, **kw)
+
+
+def one_line(p, status=2):
+    assert "Traceback" not in p.stderr, p.stderr
+    assert p.returncode == status, (p.returncode, p.stderr)
+    assert p.stderr.endswith("\n") and p.stderr.count("\n") == 1, p.stderr
+    return p.stderr
+
+
+@pytest.mark.parametrize("text,message", [
+    ("[" * 100000 + "]" * 100000, "not readable JSON"),
+    ('{"command": "memcpy", "args": ["\xe9"]}'.encode("latin-1"), "not UTF-8"),
+    ('{"command": "memcpy", "devices": [NaN]}', "NaN is not a JSON number"),
+], ids=["deep-nesting", "not-utf8", "nan"])
+def test_unreadable_matrix_is_one_line(tmp_path, text, message):
+    matrix = tmp_path / "matrix.json"
+    matrix.write_bytes(text if isinstance(text, bytes) else text.encode())
+    err = one_line(dev_sweep(matrix, tmp_path / "s"))
+    assert f"{matrix}: not a readable JSON matrix: " in err and message in err
+    assert not (tmp_path / "s").exists()
+
+
+def test_fifo_matrix_is_refused_not_waited_on(tmp_path):
+    os.mkfifo(tmp_path / "matrix.json")
+    err = one_line(dev_sweep(tmp_path / "matrix.json", tmp_path / "s", "--dry-run", timeout=20))
+    assert "not a regular file" in err
+
+
+def test_huge_matrix_is_refused_naming_count_and_limit(tmp_path):
+    """A million points: refused at once, --dry-run too; --max-points raises the limit."""
+    matrix = tmp_path / "matrix.json"
+    matrix.write_text(json.dumps({"command": "memcpy", "args": ["--dry-run"],
+                                  "env": {"A": list(range(1000)), "B": list(range(1000))}}))
+    err = one_line(dev_sweep(matrix, tmp_path / "s", "--dry-run", timeout=20))
+    assert "makes 1000000 points, more than the limit of 10000" in err and "--max-points" in err
+    small = tmp_path / "small.json"
+    small.write_text(json.dumps(dict(MATRIX, variants=[["--reps", str(n)] for n in range(2, 5)])))
+    err = one_line(dev_sweep(small, tmp_path / "s", "--dry-run", "--max-points", "5"))
+    assert "makes 6 points, more than the limit of 5" in err
+    p = dev_sweep(small, tmp_path / "s", "--dry-run", "--max-points", "6")
+    assert p.returncode == 0 and len(p.stdout.splitlines()) == 6, p.stderr
+
+
+def test_each_distinct_command_line_is_checked_once(tmp_path):
+    """Points that differ only in placement make one command line: one dry run checks them."""
+    log = tmp_path / "calls.log"
+    fake = tmp_path / "hipmembench"
+    fake.write_text(f"#!/bin/sh\necho \"$*\" >> '{log}'\nexit 0\n")
+    fake.chmod(0o755)
+    matrix = tmp_path / "matrix.json"
+    matrix.write_text(json.dumps({"command": "memcpy", "numa": [0] * 50,
+                                  "variants": [["--reps", "3"], ["--reps", "5"]]}))
+    dev_sweep(matrix, tmp_path / "s", binary=fake)
+    checks = [c for c in log.read_text().splitlines() if c.startswith("--dry-run ")]
+    assert sorted(checks) == ["--dry-run --reps 3 memcpy", "--dry-run --reps 5 memcpy"]
+
+
+def test_closed_stdout_ends_quietly(tmp_path):
+    matrix = tmp_path / "matrix.json"
+    matrix.write_text(json.dumps({"command": "memcpy", "env": {"A": list(range(5000))}}))
+    proc = subprocess.Popen([*DEV, SWEEP, str(matrix), str(tmp_path / "s"), "--dry-run"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # as `| head -0` does
+    with proc.stderr:
+        err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 1 and err == "", err
+
+
+def dry_point(tmp_path):
+    """A matrix of one dry-run point, swept once: (matrix, outdir, its document)."""
+    matrix = tmp_path / "matrix.json"
+    matrix.write_text(json.dumps({"command": "memcpy", "args": ["--dry-run", "--quick"]}))
+    out = tmp_path / "s"
+    assert dev_sweep(matrix, out).returncode == 0
+    return matrix, out, next((out / "points").glob("*.json"))
+
+
+def edited(doc, how):
+    doc = json.loads(json.dumps(doc))
+    how(doc)
+    return doc
+
+
+@pytest.mark.parametrize("name,edit,message", [
+    ("list", lambda d: [], "not a hipmembench document"),
+    ("params-string", lambda d: edited(d, lambda x: x.update(
+        complete=False, results=[{"module": "memcpy", "params": "big"}])),
+     "results[0].params is not an object"),
+    ("results-object", lambda d: edited(d, lambda x: x.update(complete=False, results={})),
+     "results is not a list"),
+    ("module-runs-strings", lambda d: edited(d, lambda x: x.update(complete=False,
+                                                                  module_runs=["memcpy"])),
+     "module_runs[0] is not an object"),
+    ("device-string", lambda d: edited(d, lambda x: x.update(complete=False, device="gpu")),
+     "device is not an object"),
+    ("deep", lambda d: "[" * 100000 + "]" * 100000, "not readable JSON"),
+], ids=lambda v: v if isinstance(v, str) else "")
+def test_wrong_typed_earlier_point_is_one_line(tmp_path, name, edit, message):
+    """What an earlier run left that is not a document of the right shape: named, and
+    nothing run over it."""
+    matrix, out, doc_path = dry_point(tmp_path)
+    bad = edit(json.loads(doc_path.read_text()))
+    doc_path.write_text(bad if isinstance(bad, str) else json.dumps(bad))
+    before = doc_path.read_bytes()
+    err = one_line(dev_sweep(matrix, out))
+    assert f"{doc_path}: {message}" in err, err
+    assert doc_path.read_bytes() == before
+
+
+@pytest.mark.parametrize("text,message", [
+    ("[]", '"points" is not a list'),
+    ('{"points": [7]}', "points[0] is not an object"),
+    ("[" * 100000 + "]" * 100000, "not readable JSON"),
+], ids=["list", "point-number", "deep"])
+def test_wrong_typed_earlier_manifest_is_one_line(tmp_path, text, message):
+    matrix, out, _ = dry_point(tmp_path)
+    (out / "manifest.json").write_text(text)
+    err = one_line(dev_sweep(matrix, out))
+    assert f"{out / 'manifest.json'}: " in err and message in err, err
+    assert (out / "manifest.json").read_text() == text
+
+
+@pytest.mark.parametrize("sig,status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_stopped_while_checking_ends_quietly_leaving_nothing(tmp_path, sig, status):
+    """Ctrl-C (to the whole process group, as a terminal sends it) or SIGTERM while the
+    points are checked: exit 128+signal, no traceback, no OUTDIR."""
+    fake = tmp_path / "hipmembench"
+    fake.write_text(f"#!/bin/sh\ntouch '{tmp_path}/checking'\nexec sleep 30\n")
+    fake.chmod(0o755)
+    matrix = tmp_path / "matrix.json"
+    matrix.write_text(json.dumps({"command": "memcpy"}))
+    proc = subprocess.Popen([*DEV, SWEEP, "--hipmembench", str(fake), str(matrix),
+                             str(tmp_path / "s")], stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        for _ in range(100):
+            if (tmp_path / "checking").exists():
+                break
+            time.sleep(0.1)
+        time.sleep(0.2)
+        os.killpg(proc.pid, sig) if sig == signal.SIGINT else proc.send_signal(sig)
+        err = proc.communicate(timeout=30)[1].decode()
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == status and "Traceback" not in err and "refused" not in err, err
+    assert not (tmp_path / "s").exists()
+
+
+def test_character_device_matrix_is_refused_not_read(tmp_path):
+    err = one_line(dev_sweep("/dev/zero", tmp_path / "s", "--dry-run", timeout=20))
+    assert "/dev/zero: not a readable JSON matrix: not a regular file" in err
+
+
+def test_fifo_log_is_refused_not_waited_on(tmp_path):
+    matrix, out, doc_path = dry_point(tmp_path)
+    doc_path.unlink()
+    log = out / "logs" / (doc_path.stem + ".log")
+    log.unlink()
+    os.mkfifo(log)
+    err = one_line(dev_sweep(matrix, out, timeout=20))
+    assert f"{log}: exists and is not a regular file" in err
