@@ -73,8 +73,8 @@ def test_run_says_killed_and_survived_and_leaves_nothing(tmp_path):
     and a change of a help text, which nothing can catch."""
     path = tmp_path / "mutants.txt"
     path.write_text(
-        block("failed-run-passes", "scripts/hmb_gather.py", "return max(rc, 1) if failed else rc",
-              "return rc", "pytest: tests/test_gather.py::test_failed_runs_are_shown_and_left_out")
+        block("failed-run-passes", "scripts/hmb_gather.py", "bad = 1 if failed or unreadable else 0",
+              "bad = 1 if unreadable else 0", "pytest: tests/test_gather.py::test_failed_runs_are_shown_and_left_out")
         + block("help-text", "scripts/hmb_gather.py", 'help="the document the others are compared with"',
                 'help="the base"', "pytest: tests/test_gather.py::test_all_good_runs_exit_0"))
     before = GATHER.read_bytes()
@@ -92,8 +92,8 @@ def test_run_says_killed_and_survived_and_leaves_nothing(tmp_path):
 
 def test_a_test_failing_on_the_unchanged_code_stops_the_run(tmp_path):
     path = tmp_path / "mutants.txt"
-    path.write_text(block("a", "scripts/hmb_gather.py", "return max(rc, 1) if failed else rc",
-                          "return rc", "pytest: tests/test_gather.py::test_no_such_test"))
+    path.write_text(block("a", "scripts/hmb_gather.py", "bad = 1 if failed or unreadable else 0",
+                          "bad = 1 if unreadable else 0", "pytest: tests/test_gather.py::test_no_such_test"))
     p = mutate("--list", path)
     assert p.returncode == 1 and "does not pass on the unchanged code" in p.stdout, \
         p.stdout + p.stderr
@@ -102,7 +102,7 @@ def test_a_test_failing_on_the_unchanged_code_stops_the_run(tmp_path):
 def test_sigterm_mid_run_leaves_no_scratch_copy_and_no_tests_running(tmp_path):
     """A mutant that makes the gather script hang; SIGTERM while its test runs."""
     path = tmp_path / "mutants.txt"
-    path.write_text(block("hangs", "scripts/hmb_gather.py", "return max(rc, 1) if failed else rc",
+    path.write_text(block("hangs", "scripts/hmb_gather.py", "bad = 1 if failed or unreadable else 0",
                           '__import__("time").sleep(600)',
                           "pytest: tests/test_gather.py::test_failed_runs_are_shown_and_left_out"))
     scratch = tmp_path / "scratch"
