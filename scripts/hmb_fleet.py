@@ -410,7 +410,11 @@ def on_sigterm(sig, _frame):
 if __name__ == "__main__":
     signal.signal(signal.SIGTERM, on_sigterm)
     try:
-        sys.exit(main(sys.argv))
+        try:
+            rc = main(sys.argv)
+        finally:  # what stdout holds goes now, while a closed pipe can be caught
+            sys.stdout.flush()
+        sys.exit(rc)
     except KeyboardInterrupt:
         sys.exit(130)
     except BrokenPipeError:  # stdout closed early (| head): nothing more to say

@@ -647,6 +647,8 @@ def main(argv):
         docs.append(doc)
     if not docs:
         fail("no document with results to plot", 1)
+    if os.path.exists(args.out) and not os.path.isdir(args.out):
+        fail(f"-o {args.out}: not a folder")
     need_matplotlib()
     out_folder(args.out)
     wrote = 0
@@ -669,7 +671,11 @@ def main(argv):
 
 def run():
     try:
-        sys.exit(main(sys.argv))
+        try:
+            rc = main(sys.argv)
+        finally:  # what stdout holds goes now, while a closed pipe can be caught
+            sys.stdout.flush()
+        sys.exit(rc)
     except KeyboardInterrupt:
         fail("interrupted", 130)
     except BrokenPipeError:  # stdout closed early (| head): nothing more to say there

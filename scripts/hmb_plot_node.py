@@ -288,9 +288,9 @@ def main(argv):
         return 1
     dev = doc.get("device") or {}
     title = f"{(doc.get('host') or {}).get('hostname', '?')}, {dev.get('name', '?')}"
-    need_matplotlib()
     if os.path.exists(args.out) and not os.path.isdir(args.out):
         fail(f"-o {args.out}: not a folder")
+    need_matplotlib()
     try:
         os.makedirs(args.out, exist_ok=True)
     except OSError as e:
@@ -309,7 +309,11 @@ def main(argv):
 
 def run():
     try:
-        sys.exit(main(sys.argv))
+        try:
+            rc = main(sys.argv)
+        finally:  # what stdout holds goes now, while a closed pipe can be caught
+            sys.stdout.flush()
+        sys.exit(rc)
     except KeyboardInterrupt:
         fail("interrupted", 130)
     except BrokenPipeError:  # stdout closed early (| head): nothing more to say there

@@ -724,7 +724,11 @@ def main(argv):
 
 def run():
     try:
-        sys.exit(main(sys.argv))
+        try:
+            rc = main(sys.argv)
+        finally:  # what stdout holds goes now, while a closed pipe can be caught
+            sys.stdout.flush()
+        sys.exit(rc)
     except KeyboardInterrupt:  # SIGINT is handled above; this is a Ctrl-C in the handler's gap
         sys.exit(130)
     except BrokenPipeError:  # stdout closed early (--dry-run | head): nothing more to say there
