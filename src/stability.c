@@ -59,6 +59,9 @@ static void mann_kendall(const double *x, const double *sorted, size_t n,
 {
 	double s = 0, var;
 
+	out->mk_p = 1;
+	if (n > HMB_TREND_MAX_SAMPLES)
+		return; /* O(n^2): the halves' test alone judges longer records */
 	for (size_t i = 0; i + 1 < n; i++)
 		for (size_t j = i + 1; j < n; j++)
 			s += (x[j] > x[i]) - (x[j] < x[i]);
@@ -174,6 +177,7 @@ const char *hmb_shape_name(enum hmb_shape s)
 
 void hmb_stability_mark(const struct hmb_stability *s, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s", s->stable == 0 ? "~" : s->stable < 0 ? "?" : "",
-		 s->shape == HMB_SHAPE_DRIFT ? "D" : s->shape == HMB_SHAPE_BIMODAL ? "B" : "");
+	snprintf(buf, len, "%s%s%s", s->stable == 0 ? "~" : s->stable < 0 ? "?" : "",
+		 s->shape == HMB_SHAPE_DRIFT ? "D" : s->shape == HMB_SHAPE_BIMODAL ? "B" : "",
+		 s->outliers && s->shape == HMB_SHAPE_STEADY ? "o" : "");
 }

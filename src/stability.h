@@ -38,6 +38,7 @@
 #define HMB_BIMODAL_GAP_REL 0.05
 #define HMB_BIMODAL_GAP_TO_SPREAD 2.0
 #define HMB_OUTLIER_REL 0.10
+#define HMB_TREND_MAX_SAMPLES 4096 /* Mann-Kendall up to this many samples */
 
 #define HMB_CI_METHOD "order statistics (binomial ranks around the median)"
 #define HMB_TREND_METHOD "Mann-Kendall (normal approximation, ties corrected); " \
@@ -78,8 +79,9 @@ size_t hmb_median_ci_rank(size_t n, double *coverage);
 
 const char *hmb_shape_name(enum hmb_shape s);
 
-/* A short mark for tables and the progress line: "" (stable and steady),
- * "~" unstable, "?" too few samples to judge, then "D" drift, "B" bimodal. */
+/* A short mark for the tables: "" (stable and steady), "~" unstable, "?" too
+ * few samples to judge, then "D" drift, "B" bimodal, or "o" where a steady
+ * record has outliers. */
 void hmb_stability_mark(const struct hmb_stability *s, char *buf, size_t len);
 
 #endif

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "record.h"
+#include "report.h"
 #include "stability.h"
 #include "telemetry.h"
 #include "telemetry_nvml.h"
@@ -148,6 +150,12 @@ static void test_shape(void)
 	CHECK(hmb_stability_compute(s, 10, &st) == 0);
 	CHECK(st.outliers == 1 && st.shape == HMB_SHAPE_STEADY && st.stable == 1);
 	hmb_stability_mark(&st, mark, sizeof(mark));
+	CHECK(strcmp(mark, "o") == 0);
+	/* without it: stable, steady, no mark */
+	CHECK(hmb_stability_compute(s, 4, &st) == 0 && st.stable == -1);
+	s[4] = 1.0;
+	CHECK(hmb_stability_compute(s, 10, &st) == 0 && st.outliers == 0);
+	hmb_stability_mark(&st, mark, sizeof(mark));
 	CHECK(strcmp(mark, "") == 0);
 }
 
@@ -272,6 +280,46 @@ static void test_neighbours(void)
 	hmb_telemetry_free(&t);
 }
 
+/* The marks where people read them: the table's mark column, the progress line. */
+static void test_marks_shown(void)
+{
+	struct hmb_record *a = hmb_record_new("memcpy", "h2d/pinned/async");
+	struct hmb_record *b = hmb_record_new("memcpy", "d2h/pinned/async");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	hmb_record_bytes(a, 1 << 30);
+	hmb_record_bytes(b, 1 << 30);
+	for (int i = 0; i < 10; i++) {
+		hmb_sample(a, 0.02 * (1.0 + 0.10 * jitter(i)));     /* +-10%: unstable */
+		hmb_sample(b, 0.02 * (1.0 + 0.001 * jitter(i)));    /* stable */
+	}
+	hmb_observe_str(b, "gpu_shared_with", "777");
+	a->next = b;
+	f = open_memstream(&text, &len);
+	hmb_table_print(f, a);
+	hmb_progress_print(f, a);
+	hmb_progress_print(f, b);
+	fclose(f);
+	CHECK(text && strstr(text, " mark "));
+	CHECK(text && strstr(text, "h2d/pinned/async") && strstr(text, " ~    "));
+	CHECK(text && strstr(text, " S    "));
+	CHECK(text && strstr(text, ", unstable)"));
+	CHECK(text && strstr(text, "(CI +-0.0"));
+	/* the columns before params / figures fit 120 */
+	if (text) {
+		const char *head = strstr(text, "params / figures");
+		const char *line = head;
+		while (line && line > text && line[-1] != '\n')
+			line--;
+		CHECK(head && head - line <= 120);
+	}
+	free(text);
+	hmb_record_free(a);
+	hmb_record_free(b);
+}
+
 void hmb_test_stability_interval(void)
 {
 	test_interval();
@@ -280,6 +328,7 @@ void hmb_test_stability_interval(void)
 void hmb_test_stability_shape(void)
 {
 	test_shape();
+	test_marks_shown();
 }
 
 void hmb_test_neighbours(void)
