@@ -8,9 +8,36 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "kfd.h"
 
 #include "platform/hip.h"
 #include "util.h"
+
+#if !defined(HMB_PLATFORM_NVIDIA)
+/* AMD: the processes on the GPU from KFD's per-process folders, where the
+ * GPU is one KFD node (a partitioned GPU's node is not known here). */
+static void kfd_processes_open(struct hmb_telemetry *t, const char *pci_bus_id)
+{
+	struct hmb_kfd_gpu g;
+	long pid;
+	long long bytes;
+
+	if (hmb_kfd_read(pci_bus_id, -1, NULL, &g) != 0 || g.gpu_id <= 0) {
+		snprintf(t->procs_source, sizeof(t->procs_source),
+			 "not read: no single KFD node for this GPU");
+		return;
+	}
+	if (hmb_kfd_processes(g.gpu_id, NULL, &pid, &bytes, 0) < 0) {
+		snprintf(t->procs_source, sizeof(t->procs_source),
+			 "not read: /sys/class/kfd/kfd/proc cannot be read");
+		return;
+	}
+	t->kfd_gpu_id = g.gpu_id;
+	snprintf(t->procs_source, sizeof(t->procs_source),
+		 "/sys/class/kfd/kfd/proc/*/vram_%lld (processes with memory on the GPU)",
+		 g.gpu_id);
+}
+#endif
 
 /* The first backend of the platform's list that opens wins; without any,
  * the reasons of all are kept. */
@@ -33,6 +60,9 @@ void hmb_telemetry_open(struct hmb_telemetry *t, const char *pci_bus_id)
 		if (b->open(t, pci_bus_id) == 0) {
 			t->available = 1;
 			t->backend = b;
+#if !defined(HMB_PLATFORM_NVIDIA)
+			kfd_processes_open(t, pci_bus_id);
+#endif
 			if (!t->procs_source[0])
 				snprintf(t->procs_source, sizeof(t->procs_source),
 					 "not read on this platform (%s lists no processes here)",
@@ -76,6 +106,16 @@ struct hmb_gpu_sample *hmb_telemetry_sample(struct hmb_telemetry *t, const char 
 	s->throttled = -1;
 	s->nprocs = s->own_seen = -1;
 	t->backend->read(t, s);
+	if (t->kfd_gpu_id > 0) {
+		long pids[HMB_GPU_PROCS_MAX];
+		long long bytes[HMB_GPU_PROCS_MAX];
+		int n = hmb_kfd_processes(t->kfd_gpu_id, NULL, pids, bytes, HMB_GPU_PROCS_MAX);
+		s->nprocs = n;
+		for (int i = 0; i < n && i < HMB_GPU_PROCS_MAX; i++) {
+			s->procs[i].pid = pids[i];
+			s->procs[i].used_bytes = bytes[i];
+		}
+	}
 	if (s->nprocs >= 0) {
 		long own[2];
 		hmb_gpu_procs_mark_own(s, own, hmb_own_pids(own));

@@ -42,6 +42,7 @@ struct hmb_telemetry {
 	void *lib;                     /* dlopen handle */
 	void *dev;                     /* the backend's device handle or index */
 	char procs_source[128];        /* the call that lists processes, or why none */
+	long long kfd_gpu_id;          /* AMD: the GPU's KFD gpu_id (0: unknown) */
 	struct hmb_gpu_sample *s;      /* every sample, in the order taken (grows) */
 	int n, cap;
 };

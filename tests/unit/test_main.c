@@ -44,6 +44,7 @@ void test_memmodel_copy_engines(void);
 void test_memmodel_visible_gpus_and_fine_grain(void);
 void test_kfd_partitions(void);
 void test_kfd_topology(void);
+void test_kfd_processes(void);
 void test_pcie_upstream_cap(void);
 void test_gpu_metrics(void);
 void test_kind_alloc(void);
@@ -509,6 +510,7 @@ int main(int argc, char **argv)
 		  test_memmodel_visible_gpus_and_fine_grain },
 		{ "kfd topology: partitions, hive, GPUs that block XNACK", test_kfd_partitions },
 		{ "kfd topology: host link type and SDMA engines", test_kfd_topology },
+		{ "kfd: gpu_id and the processes with memory on the GPU", test_kfd_processes },
 		{ "pcie link: maximum capped by the upstream port", test_pcie_upstream_cap },
 		{ "gpu metrics (amdsmi, rocm-smi): power and throttle", test_gpu_metrics },
 		{ "rocm-smi: table layout by library version (5.x, 6.4, 7.2), others refused",
