@@ -24,6 +24,7 @@
 #include "loaded.h"
 #include "platform/hip.h"
 #include "report.h"
+#include "stability.h"
 #include "sizes.h"
 #include "text.h"
 #include "util.h"
@@ -243,6 +244,88 @@ static cJSON *kv_json(const struct hmb_kvlist *l, int with_units)
 	return o;
 }
 
+/* Does the median repeat: its interval and the stable mark (stability.h). */
+static cJSON *stability_json(const struct hmb_stability *st)
+{
+	cJSON *o = cJSON_CreateObject(), *a;
+
+	cJSON_AddStringToObject(o, "method", HMB_CI_METHOD);
+	cJSON_AddNumberToObject(o, "count", (double)st->count);
+	if (st->has_ci) {
+		cJSON_AddNumberToObject(o, "confidence", st->coverage);
+		a = cJSON_AddArrayToObject(o, "ci_ranks");
+		cJSON_AddItemToArray(a, cJSON_CreateNumber((double)st->lo_rank));
+		cJSON_AddItemToArray(a, cJSON_CreateNumber((double)st->hi_rank));
+		cJSON_AddNumberToObject(o, "ci_low_s", st->ci_low);
+		cJSON_AddNumberToObject(o, "ci_high_s", st->ci_high);
+		cJSON_AddNumberToObject(o, "half_width_rel", st->half_width_rel);
+	} else {
+		cJSON_AddNullToObject(o, "confidence");
+		cJSON_AddNullToObject(o, "ci_ranks");
+		cJSON_AddNullToObject(o, "ci_low_s");
+		cJSON_AddNullToObject(o, "ci_high_s");
+		cJSON_AddNullToObject(o, "half_width_rel");
+	}
+	add_bool(o, "stable", st->stable);
+	add_bool(o, "meets_target", st->meets_target);
+	cJSON_AddStringToObject(o, "reason", st->reason);
+	return o;
+}
+
+/* Drift in time, two groups, outliers: null where there are too few samples. */
+static cJSON *shape_json(const struct hmb_stability *st)
+{
+	cJSON *o, *t, *b;
+
+	if (st->shape == HMB_SHAPE_UNJUDGED)
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "kind", hmb_shape_name(st->shape));
+	t = cJSON_AddObjectToObject(o, "trend");
+	cJSON_AddStringToObject(t, "method", HMB_TREND_METHOD);
+	cJSON_AddNumberToObject(t, "s", st->mk_s);
+	cJSON_AddNumberToObject(t, "z", st->mk_z);
+	cJSON_AddNumberToObject(t, "p", st->mk_p);
+	if (isfinite(st->halves_p))
+		cJSON_AddNumberToObject(t, "halves_p", st->halves_p);
+	else
+		cJSON_AddNullToObject(t, "halves_p");
+	cJSON_AddNumberToObject(t, "half_change_rel", st->half_change_rel);
+	b = cJSON_AddObjectToObject(o, "bimodality");
+	cJSON_AddStringToObject(b, "method", HMB_BIMODAL_METHOD);
+	cJSON_AddNumberToObject(b, "gap_rel", st->gap_rel);
+	cJSON_AddNumberToObject(b, "samples_below_gap", (double)st->gap_below);
+	if (isfinite(st->gap_ratio))
+		cJSON_AddNumberToObject(b, "gap_to_spread", st->gap_ratio);
+	else
+		cJSON_AddNullToObject(b, "gap_to_spread");
+	cJSON_AddNumberToObject(o, "outliers", (double)st->outliers);
+	return o;
+}
+
+/* The rule every record's stability and shape follow, once per document. */
+static cJSON *stability_rule_json(void)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "interval", HMB_CI_METHOD);
+	cJSON_AddNumberToObject(o, "confidence", HMB_STABLE_CONFIDENCE);
+	cJSON_AddNumberToObject(o, "min_samples", HMB_STABLE_MIN_SAMPLES);
+	cJSON_AddNumberToObject(o, "threshold_rel", HMB_STABLE_THRESHOLD_REL);
+	cJSON_AddNumberToObject(o, "target_rel", HMB_STABLE_TARGET_REL);
+	cJSON_AddStringToObject(o, "stable_if", "the interval's half-width, relative to the "
+				"median, is within threshold_rel (target_rel is the aim; "
+				"meets_target says whether it is met)");
+	cJSON_AddStringToObject(o, "trend", HMB_TREND_METHOD);
+	cJSON_AddNumberToObject(o, "drift_p", HMB_DRIFT_P);
+	cJSON_AddNumberToObject(o, "drift_min_rel", HMB_DRIFT_MIN_REL);
+	cJSON_AddStringToObject(o, "bimodality", HMB_BIMODAL_METHOD);
+	cJSON_AddNumberToObject(o, "bimodal_gap_rel", HMB_BIMODAL_GAP_REL);
+	cJSON_AddNumberToObject(o, "bimodal_gap_to_spread", HMB_BIMODAL_GAP_TO_SPREAD);
+	cJSON_AddNumberToObject(o, "outlier_rel", HMB_OUTLIER_REL);
+	return o;
+}
+
 static cJSON *record_json(const struct hmb_record *r)
 {
 	cJSON *o = cJSON_CreateObject(), *s;
@@ -270,6 +353,13 @@ static cJSON *record_json(const struct hmb_record *r)
 	} else {
 		cJSON_AddNullToObject(o, "stats_s");
 	}
+	if (sum.has_stats) {
+		cJSON_AddItemToObject(o, "stability", stability_json(&sum.stability));
+		cJSON_AddItemToObject(o, "shape", shape_json(&sum.stability));
+	} else {
+		cJSON_AddNullToObject(o, "stability");
+		cJSON_AddNullToObject(o, "shape");
+	}
 	add_positive(o, "gbps_median", sum.gbps_median);
 	add_positive(o, "gbps_best", sum.gbps_best);
 	add_positive(o, "us_per_op_median", sum.us_per_op_median);
@@ -296,6 +386,7 @@ static cJSON *telemetry_json(const struct hmb_report *rep)
 	add_str(o, "source", t->source);
 	cJSON_AddBoolToObject(o, "available", t->available != 0);
 	add_str(o, "reason", t->available ? NULL : t->reason);
+	add_str(o, "processes_source", t->procs_source);
 	a = cJSON_AddArrayToObject(o, "samples");
 	for (int i = 0; i < t->n; i++) {
 		const struct hmb_gpu_sample *s = &t->s[i];
@@ -313,6 +404,19 @@ static cJSON *telemetry_json(const struct hmb_report *rep)
 		add_int(x, "throttle_reasons_mask", s->throttle_mask);
 		add_str(x, "throttle_reasons", s->throttle_mask >= 0 ? s->throttle : NULL);
 		add_bool(x, "throttled", s->throttled);
+		if (s->nprocs < 0) {
+			cJSON_AddNullToObject(x, "processes");
+		} else {
+			cJSON *p = cJSON_AddArrayToObject(x, "processes");
+			for (int k = 0; k < s->nprocs && k < HMB_GPU_PROCS_MAX; k++) {
+				cJSON *q = cJSON_CreateObject();
+				cJSON_AddNumberToObject(q, "pid", (double)s->procs[k].pid);
+				add_int(q, "used_memory_bytes", (long)s->procs[k].used_bytes);
+				cJSON_AddBoolToObject(q, "own", s->procs[k].own != 0);
+				cJSON_AddItemToArray(p, q);
+			}
+			cJSON_AddNumberToObject(x, "processes_count", s->nprocs);
+		}
 		cJSON_AddItemToArray(a, x);
 	}
 	flags = cJSON_AddArrayToObject(o, "module_flags");
@@ -323,6 +427,19 @@ static cJSON *telemetry_json(const struct hmb_report *rep)
 		cJSON_AddStringToObject(x, "module", rep->modules[i]);
 		add_bool(x, "throttled", throttled);
 		add_bool(x, "link_below_max", slow);
+		{
+			long pids[HMB_GPU_PROCS_MAX];
+			int unsure, n = hmb_telemetry_others(t, rep->modules[i], pids, NULL,
+							     HMB_GPU_PROCS_MAX, &unsure);
+			if (n < 0) {
+				cJSON_AddNullToObject(x, "gpu_shared_with");
+			} else {
+				cJSON *p = cJSON_AddArrayToObject(x, "gpu_shared_with");
+				for (int k = 0; k < n; k++)
+					cJSON_AddItemToArray(p, cJSON_CreateNumber((double)pids[k]));
+				cJSON_AddBoolToObject(x, "gpu_shared_by_count", unsure != 0);
+			}
+		}
 		cJSON_AddItemToArray(flags, x);
 	}
 	return o;
@@ -410,6 +527,7 @@ char *hmb_json_render(const struct hmb_report *rep)
 		cJSON_AddItemToArray(a, x);
 	}
 	cJSON_AddItemToObject(doc, "telemetry", telemetry_json(rep));
+	cJSON_AddItemToObject(doc, "stability_rule", stability_rule_json());
 	a = cJSON_AddArrayToObject(doc, "results");
 	for (const struct hmb_record *r = rep->head; r; r = r->next)
 		cJSON_AddItemToArray(a, record_json(r));
@@ -1245,6 +1363,29 @@ static void import_record(struct hmb_report *rep, const cJSON *o)
 	hmb_report_add(rep, r);
 }
 
+/* A sample's process list; own as written (the writer knew its pids). */
+static void import_processes(struct hmb_gpu_sample *x, const cJSON *s)
+{
+	const cJSON *procs = cJSON_GetObjectItemCaseSensitive(s, "processes"), *p;
+	int n = 0;
+
+	x->nprocs = x->own_seen = -1;
+	if (!cJSON_IsArray(procs))
+		return;
+	x->own_seen = 0;
+	cJSON_ArrayForEach(p, procs) {
+		const cJSON *used = cJSON_GetObjectItemCaseSensitive(p, "used_memory_bytes");
+		if (n >= HMB_GPU_PROCS_MAX)
+			break;
+		x->procs[n].pid = (long)num_of(p, "pid");
+		x->procs[n].used_bytes = cJSON_IsNumber(used) ? (long long)used->valuedouble : -1;
+		x->procs[n].own = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "own"));
+		x->own_seen |= x->procs[n].own;
+		n++;
+	}
+	x->nprocs = num_of(s, "processes_count") > n ? (int)num_of(s, "processes_count") : n;
+}
+
 static void import_telemetry(struct hmb_telemetry *t, const cJSON *o)
 {
 	const cJSON *s;
@@ -1253,6 +1394,10 @@ static void import_telemetry(struct hmb_telemetry *t, const cJSON *o)
 	if (!t->source[0] && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "source")))
 		snprintf(t->source, sizeof(t->source), "%s", str_of(o, "source"));
 	t->available |= cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "available"));
+	if (!t->procs_source[0] &&
+	    cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "processes_source")))
+		snprintf(t->procs_source, sizeof(t->procs_source), "%s",
+			 str_of(o, "processes_source"));
 	if (!t->available && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "reason")))
 		snprintf(t->reason, sizeof(t->reason), "%s", str_of(o, "reason"));
 	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(o, "samples")) {
@@ -1273,6 +1418,7 @@ static void import_telemetry(struct hmb_telemetry *t, const cJSON *o)
 			 cJSON_IsString(cJSON_GetObjectItemCaseSensitive(s, "throttle_reasons"))
 				 ? str_of(s, "throttle_reasons") : "");
 		x->throttled = cJSON_IsBool(thr) ? cJSON_IsTrue(thr) : -1;
+		import_processes(x, s);
 	}
 }
 

@@ -51,6 +51,20 @@ static long long prop(const char *path, const char *key)
 	return found;
 }
 
+/* The number a one-number file holds; -1 when absent or not a number. */
+static long long number_in(const char *path)
+{
+	long long v = -1;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
 /* A property as an int: -1 when absent or out of range. */
 static int prop_int(const char *path, const char *key)
 {
@@ -136,6 +150,7 @@ int hmb_kfd_read(const char *bus_id, int partition, const char *root, struct hmb
 
 	g->host_link_type = g->host_link_max_mbs = g->sdma_engines = g->sdma_xgmi_engines = -1;
 	g->xgmi_hive = g->xnack_blockers = -1;
+	g->gpu_id = -1;
 	if (!bus_id || sscanf(bus_id, "%x:%x:%x.%x", &domain, &bus, &dev, &fn) != 4)
 		return -1;
 	snprintf(nodes, sizeof(nodes), "%s/class/kfd/kfd/topology/nodes", root ? root : "/sys");
@@ -173,5 +188,37 @@ int hmb_kfd_read(const char *bus_id, int partition, const char *root, struct hmb
 	g->xgmi_hive = hive < 0 ? -1 : hive != 0;
 	host_link(nodes, dir, g);
 	g->xnack_blockers = xnack_blockers(nodes, found[pick]);
+	snprintf(path, sizeof(path), "%s/gpu_id", dir);
+	g->gpu_id = number_in(path);
 	return 0;
+}
+
+int hmb_kfd_processes(long long gpu_id, const char *root, long *pids, long long *bytes,
+		      int max)
+{
+	char procs[256], path[600];
+	struct dirent *e;
+	DIR *d;
+	int n = 0;
+
+	snprintf(procs, sizeof(procs), "%s/class/kfd/kfd/proc", root ? root : "/sys");
+	if (gpu_id <= 0 || !(d = opendir(procs)))
+		return -1;
+	while ((e = readdir(d))) {
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+		long long vram;
+		if (end == e->d_name || *end || pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/vram_%lld", procs, e->d_name, gpu_id);
+		if ((vram = number_in(path)) <= 0)
+			continue;
+		if (n < max) {
+			pids[n] = pid;
+			bytes[n] = vram;
+		}
+		n++;
+	}
+	closedir(d);
+	return n;
 }

@@ -2,7 +2,8 @@
  * kfd.h - what AMD's kernel driver (KFD) publishes about a GPU in its
  * topology (/sys/class/kfd/kfd/topology/nodes/N): the type of its link to
  * the CPU (PCIe or Infinity Fabric), its SDMA copy engines, whether it is in
- * an xGMI hive, and the other GPUs that can keep XNACK from a process.
+ * an xGMI hive, and the other GPUs that can keep XNACK from a process; and
+ * (class/kfd/kfd/proc) the processes that hold memory on it.
  */
 #ifndef HMB_KFD_H
 #define HMB_KFD_H
@@ -15,6 +16,7 @@ struct hmb_kfd_gpu {
 	int xgmi_hive;             /* 1 hive_id != 0, 0 hive_id 0; -1 */
 	int xnack_blockers;        /* other GPU nodes that cannot select XNACK per
 				      process (hmb_gfx_xnack_per_process); -1 */
+	long long gpu_id;          /* KFD's gpu_id of the node (its file gpu_id); -1 */
 };
 
 /* The GPU node with PCI bus id `pci_bus_id` under sysfs_root (NULL: "/sys").
@@ -28,5 +30,13 @@ struct hmb_kfd_gpu {
  * (no KFD, no such GPU, or partitions but no partition), every field -1. */
 int hmb_kfd_read(const char *pci_bus_id, int partition, const char *sysfs_root,
 		 struct hmb_kfd_gpu *out);
+
+/* The processes with memory on KFD GPU gpu_id under sysfs_root (NULL:
+ * "/sys"): those whose class/kfd/kfd/proc/PID/vram_GPUID holds more than 0
+ * bytes (the runtime opens every GPU it sees; one a process does not use
+ * holds none). Their pids and bytes (up to max) into pids and bytes.
+ * Returns how many there are, or -1 where the folder cannot be read. */
+int hmb_kfd_processes(long long gpu_id, const char *sysfs_root, long *pids, long long *bytes,
+		      int max);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+#include "stability.h"
 #include "stats.h"
 
 enum hmb_status { HMB_OK, HMB_UNSUPPORTED, HMB_FAILED, HMB_SKIPPED };
@@ -56,6 +57,7 @@ struct hmb_summary {
 	double gbps_median, gbps_best;/* bytes / median time, bytes / best time */
 	double us_per_op_median;      /* median time / ops */
 	double peak_fraction;         /* gbps_median / peak_gbps */
+	struct hmb_stability stability;/* does the median repeat (stability.h) */
 };
 
 struct hmb_record *hmb_record_new(const char *module, const char *name);

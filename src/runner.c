@@ -6,6 +6,7 @@
 #include "runner.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "checkpoint.h"
 #include "fault.h"
@@ -43,6 +44,43 @@ static void report_telemetry_flags(const struct hmb_report *rep, const char *mod
 	if (slow_link == 1)
 		fprintf(stderr, "[%s] warning: the PCIe link ran below its maximum after this "
 			"module\n", module);
+}
+
+/* Say so, and mark the module's records, where another process used the GPU
+ * before or after the module (telemetry.h: NVML's compute processes). */
+static void report_neighbours(const struct hmb_report *rep, const char *module,
+			      struct hmb_record *first)
+{
+	long pids[HMB_GPU_PROCS_MAX];
+	long long bytes[HMB_GPU_PROCS_MAX];
+	char list[512] = "", words[1024] = "";
+	size_t used = 0, wused = 0;
+	int unsure, n = hmb_telemetry_others(&rep->telemetry, module, pids, bytes,
+					     HMB_GPU_PROCS_MAX, &unsure);
+
+	for (int i = 0; i < n; i++) {
+		if (used < sizeof(list))
+			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%ld",
+						 i ? ", " : "", pids[i]);
+		if (wused >= sizeof(words))
+			continue;
+		if (bytes[i] >= 0)
+			wused += (size_t)snprintf(words + wused, sizeof(words) - wused,
+						  "%spid %ld (%.0f MiB)", i ? ", " : "", pids[i],
+						  (double)bytes[i] / (1 << 20));
+		else
+			wused += (size_t)snprintf(words + wused, sizeof(words) - wused, "%spid %ld",
+						  i ? ", " : "", pids[i]);
+	}
+	if (n <= 0)
+		return;
+	fprintf(stderr, "[%s] warning: %s used the GPU around this module: %s%s; its figures "
+		"may be low\n", module, n == 1 ? "another process" : "other processes", words,
+		unsure ? " (this run's own pid is not in the list, as in a container: judged by "
+			 "the number of processes)" : "");
+	for (struct hmb_record *r = first; r; r = r->next)
+		if (strcmp(r->module, module) == 0)
+			hmb_observe_str(r, "gpu_shared_with", list);
 }
 
 /* A record in the module's own name ("module"): always kept, whatever --case says. */
@@ -110,6 +148,7 @@ void hmb_run_module(const struct hmb_bench *b, struct hmb_report *rep)
 	hmb_telemetry_sample(&rep->telemetry, b->name, "after");
 	report_telemetry_flags(rep, b->name);
 	first = before ? before->next : rep->head;
+	report_neighbours(rep, b->name, first);
 	if (rep->opt->format == HMB_FORMAT_TABLE && first) {
 		hmb_table_print(stdout, first);
 		fflush(stdout);

@@ -69,6 +69,41 @@ static void metrics_text(const struct hmb_record *r, char *buf, size_t len)
 	}
 }
 
+/* The marks of a record for the table: stability (stability.h), then "S"
+ * where another process used the GPU during its module. */
+static void marks_text(const struct hmb_record *r, const struct hmb_summary *s, char *buf,
+		       size_t len)
+{
+	size_t used;
+
+	buf[0] = '\0';
+	if (r->status != HMB_OK)
+		return;
+	if (s->has_stats)
+		hmb_stability_mark(&s->stability, buf, len);
+	used = strlen(buf);
+	if (hmb_kv_find(&r->observed, "gpu_shared_with") && used + 1 < len)
+		snprintf(buf + used, len - used, "S");
+}
+
+/* The progress line's words on stability: the interval, then what is wrong. */
+static void print_stability(FILE *out, const struct hmb_stability *st)
+{
+	if (st->has_ci)
+		fprintf(out, " (CI +-%.2g%%%s)", 100 * st->half_width_rel,
+			st->stable ? "" : ", unstable");
+	else
+		fprintf(out, " (too few samples to judge stability)");
+	if (st->shape == HMB_SHAPE_DRIFT)
+		fprintf(out, " drift: second half %+.1f%%", 100 * st->half_change_rel);
+	else if (st->shape == HMB_SHAPE_BIMODAL)
+		fprintf(out, " bimodal: %zu of %zu samples %.1f%% apart", st->gap_below, st->count,
+			100 * st->gap_rel);
+	if (st->outliers)
+		fprintf(out, " %zu outlier%s beyond +-%.0f%%", st->outliers,
+			st->outliers == 1 ? "" : "s", 100 * HMB_OUTLIER_REL);
+}
+
 void hmb_progress_print(FILE *out, const struct hmb_record *r)
 {
 	struct hmb_summary s;
@@ -85,6 +120,7 @@ void hmb_progress_print(FILE *out, const struct hmb_record *r)
 			fprintf(out, ", %.2f GB/s", s.gbps_median);
 		if (s.us_per_op_median > 0)
 			fprintf(out, ", %.3f us/op", s.us_per_op_median);
+		print_stability(out, &s.stability);
 	}
 	fprintf(out, "%s%s\n", m[0] ? " " : "", m);
 	fflush(out);
@@ -97,17 +133,18 @@ void hmb_table_print(FILE *out, const struct hmb_record *first)
 	for (const struct hmb_record *r = first; r; r = r->next) {
 		struct hmb_summary s;
 		char params[256], size[32], med[32], best[32], m[512], gb[16] = "-", gbb[16] = "-",
-			peak[16] = "-", op[16] = "-";
+			peak[16] = "-", op[16] = "-", mark[8];
 
 		if (!module || strcmp(module, r->module) != 0) {
 			module = r->module;
-			fprintf(out, "\n== %s ==\n%-34s %7s %12s %12s %9s %9s %6s %10s  %s\n", module,
-				"case", "size", "median", "best", "GB/s", "best", "peak", "us/op",
-				"params / figures");
+			fprintf(out, "\n== %s ==\n%-34s %7s %12s %12s %9s %9s %6s %10s %-4s %s\n",
+				module, "case", "size", "median", "best", "GB/s", "best", "peak",
+				"us/op", "mark", "params / figures");
 		}
 		hmb_record_summarize(r, &s);
 		params_text(r, params, sizeof(params), size, sizeof(size));
 		metrics_text(r, m, sizeof(m));
+		marks_text(r, &s, mark, sizeof(mark));
 		snprintf(med, sizeof(med), "-");
 		snprintf(best, sizeof(best), "-");
 		if (s.has_stats) {
@@ -122,8 +159,9 @@ void hmb_table_print(FILE *out, const struct hmb_record *first)
 			snprintf(peak, sizeof(peak), "%.0f%%", 100.0 * s.peak_fraction);
 		if (s.us_per_op_median > 0)
 			snprintf(op, sizeof(op), "%.3f", s.us_per_op_median);
-		fprintf(out, "%-34s %7s %12s %12s %9s %9s %6s %10s  %s%s%s\n", r->name, size, med,
-			best, gb, gbb, peak, op, params, params[0] && m[0] ? " | " : "", m);
+		fprintf(out, "%-34s %7s %12s %12s %9s %9s %6s %10s %-4s %s%s%s\n", r->name, size,
+			med, best, gb, gbb, peak, op, mark, params, params[0] && m[0] ? " | " : "",
+			m);
 	}
 }
 

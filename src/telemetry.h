@@ -9,6 +9,15 @@
 #ifndef HMB_TELEMETRY_H
 #define HMB_TELEMETRY_H
 
+/* A process that holds a context on the GPU (NVML's compute processes). */
+struct hmb_gpu_proc {
+	long pid;                      /* as the library sees it (the host's PID namespace) */
+	long long used_bytes;          /* GPU memory it uses; -1 not readable */
+	int own;                       /* this run: the process or, in `all`, its parent */
+};
+
+#define HMB_GPU_PROCS_MAX 32
+
 /* One reading; a negative number means "not readable". */
 struct hmb_gpu_sample {
 	char module[32];
@@ -18,6 +27,9 @@ struct hmb_gpu_sample {
 	long long throttle_mask;       /* vendor bits; -1 unknown */
 	char throttle[160];            /* the reasons that slow the GPU, in words */
 	int throttled;                 /* 1 slowed by power or heat; 0 no; -1 unknown */
+	int nprocs;                    /* processes on the GPU; -1 not read */
+	int own_seen;                  /* one of them is this run (1/0; -1 not read) */
+	struct hmb_gpu_proc procs[HMB_GPU_PROCS_MAX]; /* the first HMB_GPU_PROCS_MAX */
 };
 
 struct hmb_telemetry_backend;
@@ -29,6 +41,8 @@ struct hmb_telemetry {
 	const struct hmb_telemetry_backend *backend;
 	void *lib;                     /* dlopen handle */
 	void *dev;                     /* the backend's device handle or index */
+	char procs_source[128];        /* the call that lists processes, or why none */
+	long long kfd_gpu_id;          /* AMD: the GPU's KFD gpu_id (0: unknown) */
 	struct hmb_gpu_sample *s;      /* every sample, in the order taken (grows) */
 	int n, cap;
 };
@@ -62,5 +76,20 @@ void hmb_telemetry_free(struct hmb_telemetry *t);
 const struct hmb_gpu_sample *hmb_telemetry_flags(const struct hmb_telemetry *t,
 						 const char *module, int *throttled,
 						 int *link_below_max);
+
+/* Mark the processes of s that are this run's (own pids) and set own_seen. */
+void hmb_gpu_procs_mark_own(struct hmb_gpu_sample *s, const long *own, int nown);
+/* This run's pids: the process, and in a module child of `all` its parent
+ * (HMB_CHILD_OUTPUT=PID:FILE). Returns how many (1 or 2). */
+int hmb_own_pids(long own[2]);
+/* The other processes on the GPU in the samples before and after a module:
+ * their pids (each once, up to max) into pids, their memory (-1 unknown)
+ * into bytes where not NULL. Returns how many, or -1 where no sample of the
+ * module listed processes. Where no listed process is this run's (the
+ * library sees another PID namespace, as in a container), ours cannot be
+ * told apart: every pid is returned when there are more than this run's
+ * processes (*unsure set to 1), none otherwise. */
+int hmb_telemetry_others(const struct hmb_telemetry *t, const char *module, long *pids,
+			 long long *bytes, int max, int *unsure);
 
 #endif

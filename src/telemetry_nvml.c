@@ -5,9 +5,11 @@
  */
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "telemetry.h"
+#include "telemetry_nvml.h"
 
 typedef int (*nvml_init_t)(void);
 typedef int (*nvml_handle_t)(const char *, void **);
@@ -20,6 +22,9 @@ struct nvml {
 	nvml_uint_t power, gen, width, max_gen, max_width;
 	nvml_reasons_t reasons;
 	nvml_init_t shutdown;
+	hmb_nvml_procs_fn procs;
+	size_t procs_stride;
+	const char *procs_name;
 };
 static struct nvml api;
 
@@ -32,7 +37,7 @@ static int nvml_open(struct hmb_telemetry *t, const char *bus_id)
 	nvml_init_t init;
 	nvml_handle_t by_bus;
 	void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-	int rc;
+	int rc = -1;
 
 	if (!lib) {
 		snprintf(t->reason, sizeof(t->reason), "libnvidia-ml.so.1 not found: %s", dlerror());
@@ -52,6 +57,25 @@ static int nvml_open(struct hmb_telemetry *t, const char *bus_id)
 	if (!api.reasons)
 		api.reasons = (nvml_reasons_t)dlsym(lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
 	api.shutdown = (nvml_init_t)dlsym(lib, "nvmlShutdown");
+	api.procs = NULL;
+	{
+		static const struct {
+			const char *name;
+			size_t stride;
+		} procs[] = {
+			{ "nvmlDeviceGetComputeRunningProcesses_v3", HMB_NVML_PROC_STRIDE_V2 },
+			{ "nvmlDeviceGetComputeRunningProcesses_v2", HMB_NVML_PROC_STRIDE_V2 },
+			{ "nvmlDeviceGetComputeRunningProcesses", HMB_NVML_PROC_STRIDE_V1 },
+		};
+		for (size_t i = 0; i < sizeof(procs) / sizeof(procs[0]) && !api.procs; i++) {
+			api.procs = (hmb_nvml_procs_fn)dlsym(lib, procs[i].name);
+			api.procs_stride = procs[i].stride;
+			api.procs_name = procs[i].name;
+		}
+		snprintf(t->procs_source, sizeof(t->procs_source), "%s",
+			 api.procs ? api.procs_name
+				   : "not read: NVML lacks nvmlDeviceGetComputeRunningProcesses");
+	}
 	if (!init || !by_bus) {
 		snprintf(t->reason, sizeof(t->reason), "NVML lacks nvmlInit_v2 or "
 			 "nvmlDeviceGetHandleByPciBusId_v2");
@@ -89,6 +113,41 @@ static void throttle_words(unsigned long long m, char *out, size_t len)
 						 bits[i].name);
 }
 
+int hmb_nvml_processes(hmb_nvml_procs_fn fn, size_t stride, void *dev,
+		       struct hmb_gpu_sample *s)
+{
+	unsigned cap = 64, count = 0;
+	unsigned char *buf = NULL;
+	int rc = -1;
+
+	s->nprocs = -1;
+	/* the list may grow between the calls: a few tries, a larger buffer each */
+	for (int tries = 0; tries < 4; tries++) {
+		free(buf);
+		if (!(buf = calloc(cap, stride)))
+			return -1;
+		count = cap;
+		rc = fn(dev, &count, buf);
+		if (rc != HMB_NVML_ERROR_INSUFFICIENT_SIZE)
+			break;
+		cap = count > cap ? count + 16 : 2 * cap;
+	}
+	if (rc == 0) {
+		s->nprocs = (int)count;
+		for (unsigned i = 0; i < count && i < HMB_GPU_PROCS_MAX; i++) {
+			unsigned pid;
+			unsigned long long used;
+			memcpy(&pid, buf + i * stride, sizeof(pid));
+			memcpy(&used, buf + i * stride + 8, sizeof(used));
+			s->procs[i].pid = (long)pid;
+			s->procs[i].used_bytes = used == ~0ULL ? -1 : (long long)used;
+			s->procs[i].own = 0;
+		}
+	}
+	free(buf);
+	return rc;
+}
+
 static void nvml_read(struct hmb_telemetry *t, struct hmb_gpu_sample *s)
 {
 	unsigned v;
@@ -116,6 +175,12 @@ static void nvml_read(struct hmb_telemetry *t, struct hmb_gpu_sample *s)
 		throttle_words(reasons, s->throttle, sizeof(s->throttle));
 		/* power cap, hardware slowdown, thermal, power brake */
 		s->throttled = (reasons & (0x4 | 0x8 | 0x20 | 0x40 | 0x80)) != 0;
+	}
+	if (api.procs) {
+		int rc = hmb_nvml_processes(api.procs, api.procs_stride, d, s);
+		if (rc != 0)
+			snprintf(t->procs_source, sizeof(t->procs_source), "%s failed (NVML error %d)",
+				 api.procs_name, rc);
 	}
 }
 

@@ -50,6 +50,26 @@ def identity(r):
     return (r.get("module"), r.get("case"), json.dumps(params, sort_keys=True))
 
 
+def stability_problems(doc, r, where):
+    """A record's stability agrees with its samples and the document's rule."""
+    st, out = r.get("stability"), []
+    if not st:
+        return out
+    if st["count"] != len(r["samples_s"]):
+        out.append(f"{where}: stability count {st['count']} differs from the "
+                   f"{len(r['samples_s'])} samples")
+    median = (r.get("stats_s") or {}).get("median")
+    if st["ci_low_s"] is not None and median is not None and \
+            not st["ci_low_s"] <= median <= st["ci_high_s"]:
+        out.append(f"{where}: the median is outside its interval")
+    rule = doc.get("stability_rule")
+    if rule and st["half_width_rel"] is not None and \
+            st["stable"] != (st["half_width_rel"] <= rule["threshold_rel"]):
+        out.append(f"{where}: stable is {st['stable']} for a half-width of "
+                   f"{st['half_width_rel']:.4g} (threshold {rule['threshold_rel']})")
+    return out
+
+
 def problems(doc, modules=(), no_failures=False, complete=False, unique=True):
     """Every way doc breaks the contract, as readable lines; [] when it keeps it."""
     out = [f"schema: {'/'.join(map(str, e.absolute_path)) or 'document'}: {e.message}"
@@ -71,6 +91,7 @@ def problems(doc, modules=(), no_failures=False, complete=False, unique=True):
             if r["samples_s"] and (min(r["samples_s"]) != st["min"] or
                                    max(r["samples_s"]) != st["max"]):
                 out.append(f"{where}: stats min/max are not those of the samples")
+        out += stability_problems(doc, r, where)
         if r["status"] == "ok":
             ok_modules.add(r["module"])
         if no_failures and r["status"] == "failed":

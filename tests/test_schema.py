@@ -27,7 +27,11 @@ def test_schema_md_points_to_schema_json():
 
 def test_document_from_json_c_conforms(sample_doc):
     doc = hmbdoc.assert_valid(sample_doc, complete=True)
-    assert [r["status"] for r in doc["results"]] == ["ok", "unsupported", "failed"]
+    assert [r["status"] for r in doc["results"]] == ["ok", "unsupported", "failed", "ok"]
+    judged = doc["results"][3]
+    assert judged["stability"]["stable"] is False and judged["shape"]["kind"] == "drift"
+    assert doc["results"][0]["stability"]["stable"] is None  # two samples: not judged
+    assert doc["telemetry"]["module_flags"][0]["gpu_shared_with"] == [777]
 
 
 def test_truncated_document_is_not_json(tmp_path, sample_doc):
@@ -78,6 +82,15 @@ BREAKS = {
     "link without a generation": lambda d: d["device"]["pcie_link"].pop("generation"),
     "host memory as text": lambda d: d["host"].update(memory_bytes="lots"),
     "repeated identity": lambda d: d["results"].append(copy.deepcopy(d["results"][0])),
+    "stability count differs from the samples":
+        lambda d: d["results"][3]["stability"].update(count=9),
+    "median outside its interval": lambda d: d["results"][3]["stability"].update(ci_high_s=1e-9),
+    "stable against the rule": lambda d: d["results"][3]["stability"].update(stable=True),
+    "interval below 95%": lambda d: d["results"][3]["stability"].update(confidence=0.9),
+    "unknown shape": lambda d: d["results"][3]["shape"].update(kind="wobbly"),
+    "process without a pid": lambda d: d["telemetry"]["samples"][0]["processes"][0].pop("pid"),
+    "shared with a process as text":
+        lambda d: d["telemetry"]["module_flags"][0].update(gpu_shared_with=["777"]),
     "telemetry sample at an unknown time": lambda d: d["telemetry"]["samples"].append(
         {"module": "m", "when": "later", "sm_clock_mhz": None, "memory_clock_mhz": None,
          "temperature_c": None, "power_w": None, "pcie_generation": None, "pcie_width": None,

@@ -19,5 +19,8 @@ extern int hmb_test_failed_checks;
 
 /* Tests in other files of this folder, listed in test_main.c */
 void hmb_test_significance(void);
+void hmb_test_stability_interval(void);
+void hmb_test_stability_shape(void);
+void hmb_test_neighbours(void);
 
 #endif

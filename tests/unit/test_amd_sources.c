@@ -351,3 +351,44 @@ void test_json_memory_model(void)
 	free(text);
 	hmb_report_free(&rep);
 }
+
+/* AMD: KFD's gpu_id of a node, and the processes with memory on it. */
+void test_kfd_processes(void)
+{
+	char root[] = "/tmp/hmb-kfd-XXXXXX";
+	struct hmb_kfd_gpu g;
+	const char *n = "class/kfd/kfd/topology/nodes", *p = "class/kfd/kfd/proc";
+	long pids[4];
+	long long bytes[4];
+
+	if (!mkdtemp(root)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	put(root, "cpu_cores_count 0\nsimd_count 440\nlocation_id 49408\ndomain 0\n",
+	    "%s/1/properties", n);
+	put(root, "51966\n", "%s/1/gpu_id", n);
+	put(root, "cpu_cores_count 0\nsimd_count 440\nlocation_id 53504\n", "%s/2/properties", n);
+	CHECK(hmb_kfd_read("0000:c1:00.0", -1, root, &g) == 0 && g.gpu_id == 51966);
+	CHECK(hmb_kfd_read("0000:d1:00.0", -1, root, &g) == 0 && g.gpu_id == -1);
+
+	/* no proc folder: not read */
+	CHECK(hmb_kfd_processes(51966, root, pids, bytes, 4) == -1);
+	/* 4242 uses this GPU, 777 only opened it (0 bytes), 555 uses another */
+	put(root, "1073741824\n", "%s/4242/vram_51966", p);
+	put(root, "0\n", "%s/777/vram_51966", p);
+	put(root, "2048\n", "%s/555/vram_4660", p);
+	put(root, "0\n", "%s/555/vram_51966", p);
+	CHECK(hmb_kfd_processes(51966, root, pids, bytes, 4) == 1);
+	CHECK(pids[0] == 4242 && bytes[0] == 1073741824LL);
+	CHECK(hmb_kfd_processes(4660, root, pids, bytes, 4) == 1 && pids[0] == 555);
+	/* more than max: all counted, max kept */
+	put(root, "4096\n", "%s/999/vram_51966", p);
+	CHECK(hmb_kfd_processes(51966, root, pids, bytes, 1) == 2);
+	CHECK(hmb_kfd_processes(-1, root, pids, bytes, 4) == -1);
+	{
+		char cmd[64];
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+		CHECK(system(cmd) == 0);
+	}
+}

@@ -44,6 +44,7 @@ void test_memmodel_copy_engines(void);
 void test_memmodel_visible_gpus_and_fine_grain(void);
 void test_kfd_partitions(void);
 void test_kfd_topology(void);
+void test_kfd_processes(void);
 void test_pcie_upstream_cap(void);
 void test_gpu_metrics(void);
 void test_kind_alloc(void);
@@ -311,6 +312,16 @@ static void sample_report(struct hmb_report *rep, struct hmb_options *opt)
 	r = hmb_record_new("memcpy", "d2h/pinned/sync");
 	hmb_record_status(r, HMB_FAILED, "hipMemcpy(...) failed: out of memory at x.c:1");
 	hmb_report_add(rep, r);
+
+	/* ten samples, the first half slow: judged (an interval, drift) */
+	r = hmb_record_new("memcpy", "h2d/pageable/sync");
+	hmb_param_num(r, "size", 4096);
+	hmb_param_str(r, "host_memory", "pageable");
+	hmb_record_bytes(r, 4096);
+	for (int i = 0; i < 10; i++)
+		hmb_sample(r, (i < 5 ? 6e-6 : 4e-6) + 1e-8 * i);
+	hmb_observe_str(r, "gpu_shared_with", "777");
+	hmb_report_add(rep, r);
 	rep->complete = 1;
 }
 
@@ -445,7 +456,18 @@ static void test_json_document(void)
 	CHECK(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(dev, "pcie_link"),
 					       "generation")));
 	results = cJSON_GetObjectItem(doc, "results");
-	CHECK(cJSON_GetArraySize(results) == 3);
+	CHECK(cJSON_GetArraySize(results) == 4);
+	{
+		/* the stability of ten samples, the first half slow */
+		const cJSON *last = cJSON_GetArrayItem(results, 3);
+		const cJSON *st = cJSON_GetObjectItem(last, "stability");
+		const cJSON *sh = cJSON_GetObjectItem(last, "shape");
+		CHECK(cJSON_IsFalse(cJSON_GetObjectItem(st, "stable")));
+		CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(st, "ci_ranks")) == 2);
+		CHECK(strcmp(cJSON_GetObjectItem(sh, "kind")->valuestring, "drift") == 0);
+		CHECK(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetArrayItem(results, 0), "shape")));
+		CHECK(cJSON_IsObject(cJSON_GetObjectItem(doc, "stability_rule")));
+	}
 	first = cJSON_GetArrayItem(results, 0);
 	CHECK(strcmp(cJSON_GetObjectItem(first, "status")->valuestring, "ok") == 0);
 	CHECK(cJSON_IsNumber(cJSON_GetObjectItem(cJSON_GetObjectItem(first, "params"), "size")));
@@ -515,6 +537,21 @@ static int write_sample(const char *path)
 	int rc;
 
 	sample_report(&rep, &opt);
+	/* the processes on the GPU after the module: this run and another */
+	{
+		struct hmb_gpu_sample *g = hmb_telemetry_add(&rep.telemetry);
+		snprintf(g->module, sizeof(g->module), "memcpy");
+		snprintf(g->when, sizeof(g->when), "after");
+		g->sm_clock_mhz = g->mem_clock_mhz = g->temperature_c = g->power_w = -1;
+		g->link_gen = g->link_width = g->link_max_gen = g->link_max_width = -1;
+		g->throttle_mask = g->throttled = -1;
+		g->nprocs = 2;
+		g->procs[0] = (struct hmb_gpu_proc){ 4242, 1LL << 30, 1 };
+		g->procs[1] = (struct hmb_gpu_proc){ 777, -1, 0 };
+		g->own_seen = 1;
+		snprintf(rep.telemetry.procs_source, sizeof(rep.telemetry.procs_source),
+			 "nvmlDeviceGetComputeRunningProcesses_v3");
+	}
 	rc = hmb_json_write(&rep, path, err, sizeof(err));
 	if (rc)
 		fprintf(stderr, "%s\n", err);
@@ -562,6 +599,7 @@ int main(int argc, char **argv)
 		  test_memmodel_visible_gpus_and_fine_grain },
 		{ "kfd topology: partitions, hive, GPUs that block XNACK", test_kfd_partitions },
 		{ "kfd topology: host link type and SDMA engines", test_kfd_topology },
+		{ "kfd: gpu_id and the processes with memory on the GPU", test_kfd_processes },
 		{ "pcie link: maximum capped by the upstream port", test_pcie_upstream_cap },
 		{ "gpu metrics (amdsmi, rocm-smi): power and throttle", test_gpu_metrics },
 		{ "rocm-smi: table layout by library version (5.x, 6.4, 7.2), others refused",
@@ -573,6 +611,11 @@ int main(int argc, char **argv)
 		{ "kernel launch geometry", test_kernel_geometry },
 		{ "host pattern fill and check over threads", test_host_verify },
 		{ "significance", hmb_test_significance },
+		{ "stability: the median's interval and the stable rule",
+		  hmb_test_stability_interval },
+		{ "stability: drift, bimodality and outliers", hmb_test_stability_shape },
+		{ "telemetry: other processes on the GPU from a faked NVML list",
+		  hmb_test_neighbours },
 		{ "engine: failure at every HMB_FAULT point gives everything back", test_engine },
 		{ "topology and NUMA placement (test_topology.c)", test_topology },
 		{ "case selection", test_case_selection },
