@@ -179,10 +179,12 @@ def test_gpu_isolation_a_planted_leak_does_not_reach_the_next_module(gpu, tmp_pa
     a pool told to keep everything must not change what the next module finds;
     in one process (--no-isolation) it does, which shows the test can fail."""
     env = dict(os.environ, HMB_TEST_MODULES="1")
-    sel = ["--case", "planted", "--case", "free-memory", "--case", "launch-sync", "--reps", "2"]
+    probe = ["--case", "free-memory", "--case", "launch-sync", "--reps", "2"]
+    sel = ["--case", "planted"] + probe  # a pattern that matches no case of probe alone is refused
     alone, iso, shared = (tmp_path / n for n in ("alone.json", "iso.json", "shared.json"))
-    for out, args in ((alone, ["probe"]), (iso, ["all"]), (shared, ["--no-isolation", "all"])):
-        p = hmb.run(*sel, "--output", out, *args, env=env, timeout=300)
+    for out, args in ((alone, probe + ["probe"]), (iso, sel + ["all"]),
+                      (shared, sel + ["--no-isolation", "all"])):
+        p = hmb.run("--output", out, *args, env=env, timeout=300)
         assert p.returncode == 0, p.stderr[-2000:]
     a, i, s = (_free_seen_by_probe(x) for x in (alone, iso, shared))
     detail = (f"free memory seen by the probe: alone {a / 2**30:.2f} GiB, after the leak in "
