@@ -134,6 +134,7 @@ static int dry_run(struct hmb_report *rep, const struct hmb_cli *cli)
 {
 	const struct hmb_options *o = rep->opt;
 	FILE *out = o->format == HMB_FORMAT_TABLE ? stdout : stderr;
+	int status;
 
 	fprintf(out, "plan (dry run, no GPU opened): device %d, sizes ", o->device);
 	for (size_t i = 0; i < o->sizes.n; i++)
@@ -167,7 +168,9 @@ static int dry_run(struct hmb_report *rep, const struct hmb_cli *cli)
 	for (int i = 0; i < o->nvalues; i++)
 		fprintf(out, "  option --%s %s\n", o->value_name[i], o->value[i]);
 	rep->complete = 1;
-	return emit(rep, interrupted_status(rep, 0));
+	status = emit(rep, interrupted_status(rep, 0));
+	hmb_report_free(rep);
+	return status;
 }
 
 /* Read the device's link from the management library where sysfs had none. */
