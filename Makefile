@@ -209,7 +209,8 @@ FUZZ_OPTIONS := $(FUZZ_BASE) src/cli.c src/options.c src/help.c
 FUZZ_LOAD    := $(FUZZ_BASE) src/json.c src/compare.c src/record.c src/stats.c src/host.c \
                 src/telemetry.c src/telemetry_nvml.c src/telemetry_rocm_smi.c \
                 src/telemetry_amdsmi.c src/amd_gpu_metrics.c src/amd_smi_layouts.c src/loaded.c \
-                src/significance.c src/pcie_link.c src/memmodel.c src/report.c
+                src/significance.c src/pcie_link.c src/memmodel.c src/report.c src/stability.c \
+                src/kfd.c
 FUZZ_BINS    := $(FUZZ_DIR)/fuzz_sizes $(FUZZ_DIR)/fuzz_options $(FUZZ_DIR)/fuzz_load
 
 .PHONY: sanitize fuzz fuzz-build
