@@ -48,11 +48,19 @@ const char *hmb_take_error(char *buf, size_t len)
 	return buf;
 }
 
+int hmb_on_request(const struct hmb_bench *b, const char *case_name)
+{
+	for (int i = 0; b && b->on_request && b->on_request[i]; i++)
+		if (fnmatch(b->on_request[i], case_name, 0) == 0)
+			return 1;
+	return 0;
+}
+
 int hmb_selected(const struct hmb_ctx *ctx, const char *case_name)
 {
 	const struct hmb_options *o = ctx->opt;
 	if (!o || o->ncases == 0)
-		return 1;
+		return !hmb_on_request(ctx->bench, case_name);
 	for (int i = 0; i < o->ncases; i++)
 		if (fnmatch(o->cases[i], case_name, 0) == 0)
 			return 1;
@@ -61,7 +69,7 @@ int hmb_selected(const struct hmb_ctx *ctx, const char *case_name)
 
 int hmb_bench_selected(const struct hmb_bench *b, const struct hmb_options *opt)
 {
-	struct hmb_ctx ctx = { .opt = opt };
+	struct hmb_ctx ctx = { .opt = opt, .bench = b };
 	if (!b->cases || !opt || opt->ncases == 0)
 		return 1;
 	for (int i = 0; b->cases[i]; i++)

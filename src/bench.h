@@ -31,6 +31,7 @@ struct hmb_engine; /* measure.c: the events and latch of the engine */
 
 struct hmb_ctx {
 	const struct hmb_options *opt;
+	const struct hmb_bench *bench; /* the module (NULL in tests: no on-request cases) */
 	const struct hmb_device *dev;
 	struct hmb_report *report;
 	const char *module;
@@ -46,6 +47,10 @@ struct hmb_bench {
 	const struct hmb_opt_decl *options; /* terminated by a NULL name; may be NULL */
 	const char *help;          /* how it uses --sizes and how to read it */
 	const char *const *cases;  /* every case name it can record, NULL-terminated */
+	/* Shell patterns over those names: cases that run only when a --case
+	 * pattern selects them, never in a plain run or `all` (they cost more
+	 * time than they earn there). NULL-terminated; may be NULL. */
+	const char *const *on_request;
 	int node_level;            /* measures every GPU at once: run once, not per GPU */
 	int oversubscribe;         /* allocates managed memory: --oversubscribe applies */
 	/* Its options together (each one alone is checked by type and limits): 0,
@@ -79,8 +84,12 @@ void hmb_clear_error(void);
 /* Copy the pending error into buf and clear it ("unknown error" if none). */
 const char *hmb_take_error(char *buf, size_t len);
 
-/* Is a case of this name selected by --case (every case when none is given)? */
+/* Is a case of this name selected by --case? With none given, every case
+ * but the module's on-request ones. */
 int hmb_selected(const struct hmb_ctx *ctx, const char *case_name);
+
+/* Does b run this case only when --case selects it? */
+int hmb_on_request(const struct hmb_bench *b, const char *case_name);
 
 /* Does --case select any case that module b declares? */
 int hmb_bench_selected(const struct hmb_bench *b, const struct hmb_options *opt);

@@ -108,8 +108,9 @@ static const char *const global_options[][2] = {
 	{ "-n, --dry-run", "check the command line, list what would run and write the "
 			   "document without opening a GPU (checks a batch job's settings)" },
 	{ "-c, --case PATTERN", "only cases whose name matches the shell pattern, e.g. "
-				"'h2d/pinned/*' (repeatable; `list --cases` names them; a "
-				"pattern that matches none is refused)" },
+				"'h2d/pinned/*' (repeatable; `list --cases` names them and "
+				"marks on-request cases, which run only when a pattern selects "
+				"them; a pattern that matches none is refused)" },
 	{ "--devices all|LIST", "all or a module on each GPU of LIST in turn (all: every "
 				"visible GPU), each in a process of its own; records carry "
 				"their device" },

@@ -149,7 +149,7 @@ static int dry_run(struct hmb_report *rep, const struct hmb_cli *cli)
 		fprintf(out, ", warmup module defaults%s\n", o->quick ? ", quick" : "");
 	for (int i = 0; hmb_benches[i]; i++) {
 		const struct hmb_bench *b = hmb_benches[i];
-		struct hmb_ctx ctx = { .opt = o };
+		struct hmb_ctx ctx = { .opt = o, .bench = b };
 		int n = 0, of = 0;
 		if (cli->kind == HMB_CMD_INFO || !(cli->kind == HMB_CMD_ALL || b == cli->bench) ||
 		    !hmb_bench_selected(b, o))
@@ -329,7 +329,9 @@ int main(int argc, char **argv)
 			if (!cli.list_cases)
 				printf("%-10s %s\n", b->name, b->summary);
 			for (int k = 0; cli.list_cases && b->cases && b->cases[k]; k++)
-				printf("%-10s %s\n", b->name, b->cases[k]);
+				printf("%-10s %-11s %s\n", b->name,
+				       hmb_on_request(b, b->cases[k]) ? "on-request" : "",
+				       b->cases[k]);
 		}
 		status = finish_stdout(0);
 	} else if (cli.kind == HMB_CMD_COMPARE) {

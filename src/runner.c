@@ -115,7 +115,7 @@ static void warm_pass(const struct hmb_bench *b, const struct hmb_report *rep)
 
 void hmb_run_module(const struct hmb_bench *b, struct hmb_report *rep)
 {
-	struct hmb_ctx ctx = { rep->opt, &rep->device, rep, b->name, NULL, NULL, { 0 } };
+	struct hmb_ctx ctx = { rep->opt, b, &rep->device, rep, b->name, NULL, NULL, { 0 } };
 	struct hmb_record *before = rep->tail, *first;
 	const char *missing = missing_capability(b->needs, &rep->device);
 	char why[1024];

@@ -76,7 +76,7 @@ static int run_case(const struct hmb_fault_spec *spec, struct copy_case *k,
 		    struct hmb_record **out, size_t *owned_after)
 {
 	static struct hmb_options opt;
-	struct hmb_ctx ctx = { &opt, NULL, NULL, "unit", NULL, NULL, { 0 } };
+	struct hmb_ctx ctx = { .opt = &opt, .module = "unit" };
 	struct hmb_case c = {
 		.what = "memcpy of 64 KiB",
 		.timing = { .clock = HMB_CLOCK_HOST, .sync = HMB_SYNC_NONE, .ops_per_sample = OPS,
@@ -191,7 +191,7 @@ static void test_engine_failure_paths(void)
 static void test_engine_events_failure(void)
 {
 	static struct hmb_options opt;
-	struct hmb_ctx ctx = { &opt, NULL, NULL, "unit", NULL, NULL, { 0 } };
+	struct hmb_ctx ctx = { .opt = &opt, .module = "unit" };
 	struct hmb_fault_spec alloc1 = { HMB_FAULT_ALLOC, 1 };
 	struct copy_case k;
 	struct hmb_case c = {
@@ -251,7 +251,7 @@ static int lazy_verify(struct hmb_ctx *ctx, void *st)
 static void test_corrupt_fault(void)
 {
 	static struct hmb_options opt;
-	struct hmb_ctx ctx = { &opt, NULL, NULL, "unit", NULL, NULL, { 0 } };
+	struct hmb_ctx ctx = { .opt = &opt, .module = "unit" };
 	struct hmb_fault_spec corrupt1 = { HMB_FAULT_CORRUPT, 1 }, corrupt2 = { HMB_FAULT_CORRUPT, 2 },
 			      any1 = { HMB_FAULT_ANY, 1 }, spec;
 	struct copy_case k;
@@ -307,7 +307,7 @@ static int failing_verify(struct hmb_ctx *ctx, void *st)
 static void test_case_error_is_the_cases_own(void)
 {
 	static struct hmb_options opt;
-	struct hmb_ctx ctx = { &opt, NULL, NULL, "unit", NULL, NULL, { 0 } };
+	struct hmb_ctx ctx = { .opt = &opt, .module = "unit" };
 	struct copy_case k;
 	struct hmb_case c = {
 		.what = "memcpy of 64 KiB",

@@ -563,6 +563,7 @@ void test_kernel_geometry(void); /* test_geometry.c */
 void test_host_verify(void);     /* test_verify.c */
 void test_engine(void);          /* test_engine.c */
 void test_case_selection(void);  /* test_select.c */
+void test_on_request_cases(void); /* test_select.c */
 void test_report_and_csv(void);  /* test_select.c */
 
 int main(int argc, char **argv)
@@ -619,6 +620,7 @@ int main(int argc, char **argv)
 		{ "engine: failure at every HMB_FAULT point gives everything back", test_engine },
 		{ "topology and NUMA placement (test_topology.c)", test_topology },
 		{ "case selection", test_case_selection },
+		{ "on-request cases", test_on_request_cases },
 		{ "report: failures counted, CSV fields quoted", test_report_and_csv },
 	};
 	const size_t ntests = sizeof(tests) / sizeof(tests[0]);

@@ -39,6 +39,29 @@ void test_case_selection(void)
 	CHECK(!hmb_bench_selected(&b, &opt)); /* no case of this module */
 }
 
+/* On-request cases run only when a --case pattern selects them. */
+void test_on_request_cases(void)
+{
+	static const char *const cases[] = { "h2d/pinned/async", "pin/cost/hipHostMalloc",
+					     "pin/break-even/h2d", NULL };
+	static const char *const on_request[] = { "pin/*", NULL };
+	struct hmb_bench b = { .name = "memcpy", .cases = cases, .on_request = on_request };
+	struct hmb_options opt;
+	struct hmb_ctx ctx = { .opt = &opt, .bench = &b };
+
+	memset(&opt, 0, sizeof(opt));
+	CHECK(hmb_on_request(&b, "pin/cost/hipHostMalloc"));
+	CHECK(!hmb_on_request(&b, "h2d/pinned/async"));
+	CHECK(hmb_selected(&ctx, "h2d/pinned/async"));     /* a plain run: the others */
+	CHECK(!hmb_selected(&ctx, "pin/cost/hipHostMalloc"));
+	CHECK(!hmb_selected(&ctx, "pin/break-even/h2d"));
+	opt.cases[opt.ncases++] = "pin/cost/*";            /* asked for by name */
+	CHECK(hmb_selected(&ctx, "pin/cost/hipHostMalloc"));
+	CHECK(!hmb_selected(&ctx, "pin/break-even/h2d"));
+	CHECK(!hmb_selected(&ctx, "h2d/pinned/async"));
+	CHECK(hmb_bench_selected(&b, &opt));
+}
+
 void test_report_and_csv(void)
 {
 	static struct hmb_options opt;
