@@ -175,6 +175,7 @@ int hmb_device_open(int ordinal, struct hmb_device *d, char *err, size_t errlen)
 
 	d->link.gen = d->link.width = d->link.max_gen = d->link.max_width = -1;
 	hmb_link_from_sysfs(d->pci_bus_id, &d->link, NULL);
+	hmb_link_settings_from_sysfs(d->pci_bus_id, &d->link, NULL);
 #if defined(HMB_PLATFORM_NVIDIA)
 	d->kfd.host_link_type = d->kfd.host_link_max_mbs = -1;
 	d->kfd.sdma_engines = d->kfd.sdma_xgmi_engines = -1;

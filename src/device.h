@@ -19,6 +19,13 @@ struct hmb_link {
 				    * link), after line encoding; 0 unknown. The peak that
 				    * figures use is model.peak_gbps (not PCIe everywhere). */
 	char source[16];           /* "sysfs", "nvml", "" */
+	/* PCIe device control, from the function's config space (bytes; 0 unknown):
+	 * the largest TLP payload the link uses and may use, and the largest read
+	 * request: both bound what one DMA transaction carries. */
+	int max_payload, max_payload_supported, max_read_request;
+	char config_note[96];      /* why they are unknown ("" when read) */
+	char iommu_domain[24];     /* the IOMMU group's domain type: "identity" is
+				    * pass-through, "DMA"/"DMA-FQ" translated; "" none */
 };
 
 struct hmb_device {
@@ -67,6 +74,15 @@ void hmb_device_facts(const struct hmb_device *dev, double peak_override, struct
 void hmb_device_interpret(struct hmb_device *dev, double peak_override);
 /* Re-read free memory (modules size themselves from it). */
 size_t hmb_device_free_mem(void);
+/* The link's PCIe device control settings (max payload, max read request)
+ * and IOMMU domain from sysfs (root: NULL for /sys); where the config space
+ * beyond its first 64 bytes is unreadable (Linux keeps it for root) the
+ * sizes stay 0 and config_note says why. */
+void hmb_link_settings_from_sysfs(const char *pci_bus_id, struct hmb_link *link,
+				  const char *sysfs_root);
+/* Max payload / read request in bytes from PCIe capability registers (device
+ * capabilities, device control): 0 where the encoding is reserved. */
+void hmb_pcie_decode_control(unsigned devcap, unsigned devctl, struct hmb_link *link);
 /* PCIe link from Linux sysfs for a bus id; fills link, returns 0 when read. */
 int hmb_link_from_sysfs(const char *pci_bus_id, struct hmb_link *link, const char *sysfs_root);
 /* Fill link from a generation and width that a management library read. */

@@ -1,4 +1,5 @@
-/* host.c - hostname, OS, kernel, CPU, NUMA nodes, memory, huge pages. */
+/* host.c - hostname, OS, kernel, CPU, NUMA nodes, memory, and the settings
+ * that change figures: huge pages, NUMA balancing, CPU governor, IOMMU. */
 #define _GNU_SOURCE
 #include "host.h"
 
@@ -68,11 +69,11 @@ static int count_numa_nodes(void)
 	return n;
 }
 
-/* "always [madvise] never" -> "madvise" */
-static void read_thp(char *out, size_t len)
+/* The bracketed choice of a sysfs setting: "always [madvise] never" -> "madvise" */
+static void read_choice(const char *path, char *out, size_t len)
 {
-	char line[128], *a, *b;
-	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	char line[256], *a, *b;
+	FILE *f = fopen(path, "r");
 
 	out[0] = '\0';
 	if (!f)
@@ -82,6 +83,113 @@ static void read_thp(char *out, size_t len)
 		snprintf(out, len, "%s", a + 1);
 	}
 	fclose(f);
+}
+
+static void read_word(const char *path, char *out, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	out[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(out, (int)len, f))
+		out[strcspn(out, " \t\n")] = '\0';
+	else
+		out[0] = '\0';
+	fclose(f);
+}
+
+/* Every online CPU's cpufreq governor: one name, or "mixed: a (n), b (m)". */
+static void read_governor(const char *root, char *out, size_t len)
+{
+	char names[4][32], path[512], g[32];
+	int count[4] = { 0 }, kinds = 0, other = 0;
+	DIR *d;
+	struct dirent *e;
+
+	out[0] = '\0';
+	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu", root);
+	if (!(d = opendir(path)))
+		return;
+	while ((e = readdir(d))) {
+		int k;
+		if (strncmp(e->d_name, "cpu", 3) != 0 || e->d_name[3] < '0' || e->d_name[3] > '9')
+			continue;
+		snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/%.32s/cpufreq/scaling_governor",
+			 root, e->d_name);
+		read_word(path, g, sizeof(g));
+		if (!g[0])
+			continue;
+		for (k = 0; k < kinds && strcmp(names[k], g) != 0; k++)
+			;
+		if (k == kinds && kinds == 4) {
+			other++;
+			continue;
+		}
+		if (k == kinds)
+			snprintf(names[kinds++], sizeof(names[0]), "%s", g);
+		count[k]++;
+	}
+	closedir(d);
+	if (kinds == 1 && !other) {
+		snprintf(out, len, "%s", names[0]);
+		return;
+	}
+	for (int k = 0; k < kinds; k++) {
+		size_t at = strlen(out);
+		snprintf(out + at, len - at, "%s%s (%d)", k ? ", " : "mixed: ", names[k], count[k]);
+	}
+	if (other) {
+		size_t at = strlen(out);
+		snprintf(out + at, len - at, ", others (%d)", other);
+	}
+}
+
+/* IOMMU units the kernel registered (-1: no /sys/class/iommu), and the
+ * IOMMU options on the kernel's command line. */
+static void read_iommu(const char *root, struct hmb_host *h)
+{
+	char path[512], cmdline[4096], *tok, *save = NULL;
+	DIR *d;
+	struct dirent *e;
+	FILE *f;
+
+	h->iommu_units = -1;
+	snprintf(path, sizeof(path), "%s/sys/class/iommu", root);
+	if ((d = opendir(path))) {
+		h->iommu_units = 0;
+		while ((e = readdir(d)))
+			if (e->d_name[0] != '.')
+				h->iommu_units++;
+		closedir(d);
+	}
+	h->iommu_options[0] = '\0';
+	snprintf(path, sizeof(path), "%s/proc/cmdline", root);
+	if (!(f = fopen(path, "r")))
+		return;
+	if (fgets(cmdline, sizeof(cmdline), f))
+		for (tok = strtok_r(cmdline, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save))
+			if (!strncmp(tok, "iommu", 5) || !strncmp(tok, "intel_iommu", 11) ||
+			    !strncmp(tok, "amd_iommu", 9)) {
+				size_t at = strlen(h->iommu_options);
+				snprintf(h->iommu_options + at, sizeof(h->iommu_options) - at, "%s%s",
+					 at ? " " : "", tok);
+			}
+	fclose(f);
+}
+
+void hmb_host_probe_environment(struct hmb_host *h, const char *root)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/mm/transparent_hugepage/enabled", root);
+	read_choice(path, h->thp, sizeof(h->thp));
+	snprintf(path, sizeof(path), "%s/sys/kernel/mm/transparent_hugepage/defrag", root);
+	read_choice(path, h->thp_defrag, sizeof(h->thp_defrag));
+	snprintf(path, sizeof(path), "%s/proc/sys/kernel/numa_balancing", root);
+	h->numa_balancing = read_int_file(path);
+	read_governor(root, h->cpu_governor, sizeof(h->cpu_governor));
+	read_iommu(root, h);
 }
 
 void hmb_host_probe(struct hmb_host *h)
@@ -103,6 +211,5 @@ void hmb_host_probe(struct hmb_host *h)
 	h->numa_nodes = count_numa_nodes();
 	if (sysinfo(&si) == 0)
 		h->memory_bytes = (size_t)si.totalram * si.mem_unit;
-	read_thp(h->thp, sizeof(h->thp));
-	h->numa_balancing = read_int_file("/proc/sys/kernel/numa_balancing");
+	hmb_host_probe_environment(h, "");
 }

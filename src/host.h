@@ -14,11 +14,20 @@ struct hmb_host {
 	size_t memory_bytes;
 	char thp[32];              /* transparent huge pages: always, madvise, never, "" */
 	int numa_balancing;        /* kernel.numa_balancing: 0 off, 1 on (2, 3: tiering); -1 unknown */
+	char thp_defrag[32];       /* when the kernel compacts memory for huge pages */
+	char cpu_governor[96];     /* cpufreq governor of every CPU ("mixed: ..." when they
+				      differ), "" where there is no cpufreq (many VMs) */
+	int iommu_units;           /* IOMMUs in /sys/class/iommu (0: none on); -1 unknown */
+	char iommu_options[128];   /* iommu=, intel_iommu=, amd_iommu= from the kernel's
+				      command line ("" none: the kernel's default) */
 };
 
 /* Environment variables recorded with every run (NULL-terminated). */
 extern const char *const hmb_env_recorded[];
 
 void hmb_host_probe(struct hmb_host *h);
+/* The environment that changes figures (huge pages, NUMA balancing, CPU
+ * governor, IOMMU) under root ("" for the real /sys and /proc). */
+void hmb_host_probe_environment(struct hmb_host *h, const char *root);
 
 #endif

@@ -90,6 +90,10 @@ static cJSON *host_json(const struct hmb_host *h)
 	add_positive(o, "memory_bytes", (double)h->memory_bytes);
 	add_str(o, "transparent_hugepages", h->thp);
 	add_int(o, "numa_balancing", h->numa_balancing);
+	add_str(o, "transparent_hugepages_defrag", h->thp_defrag);
+	add_str(o, "cpu_governor", h->cpu_governor);
+	add_int(o, "iommu_units", h->iommu_units);
+	add_str(o, "iommu_kernel_options", h->iommu_options);
 	return o;
 }
 
@@ -131,6 +135,11 @@ static cJSON *link_json(const struct hmb_link *l)
 	add_positive(o, "transfer_rate_gts", l->gts);
 	add_positive(o, "peak_gbps_per_direction", l->peak_gbps);
 	add_str(o, "source", l->source);
+	add_positive(o, "max_payload_bytes", l->max_payload);
+	add_positive(o, "max_payload_supported_bytes", l->max_payload_supported);
+	add_positive(o, "max_read_request_bytes", l->max_read_request);
+	add_str(o, "config_space_note", l->config_note);
+	add_str(o, "iommu_domain", l->iommu_domain);
 	return o;
 }
 

@@ -1,7 +1,8 @@
 /*
  * pcie_link.c - a GPU's PCIe link from Linux sysfs, or from the generation
- * and width a management library read, and its theoretical peak. Host code
- * only: no GPU runtime is needed to read or test it.
+ * and width a management library read, and its theoretical peak; its max
+ * payload and max read request sizes from the config space, and its IOMMU
+ * domain. Host code only: no GPU runtime is needed to read or test it.
  */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "device.h"
@@ -113,4 +114,74 @@ int hmb_link_from_sysfs(const char *bus_id, struct hmb_link *link, const char *r
 		link->peak_gbps = hmb_pcie_peak_gbps(cur_gts, link->width);
 	snprintf(link->source, sizeof(link->source), "sysfs");
 	return 0;
+}
+
+void hmb_pcie_decode_control(unsigned devcap, unsigned devctl, struct hmb_link *link)
+{
+	unsigned supported = devcap & 7, payload = (devctl >> 5) & 7, request = (devctl >> 12) & 7;
+
+	/* 128 << n bytes; encodings 6 and 7 are reserved */
+	link->max_payload_supported = supported <= 5 ? 128 << supported : 0;
+	link->max_payload = payload <= 5 ? 128 << payload : 0;
+	link->max_read_request = request <= 5 ? 128 << request : 0;
+}
+
+/* The PCI Express capability's device capabilities and control registers
+ * from a config space image of len bytes: 0, or -1 (not there, or beyond
+ * what could be read). */
+static int pcie_capability(const unsigned char *cfg, size_t len, unsigned *devcap,
+			   unsigned *devctl)
+{
+	unsigned at;
+
+	if (len < 0x40 || !(cfg[0x06] & 0x10)) /* status: capabilities list */
+		return -1;
+	at = cfg[0x34] & 0xfc;
+	for (int hops = 0; at >= 0x40 && hops < 48; hops++) {
+		if (at + 12 > len)
+			return -1;
+		if (cfg[at] == 0x10) { /* PCI Express */
+			*devcap = cfg[at + 4] | cfg[at + 5] << 8 | cfg[at + 6] << 16 |
+				  (unsigned)cfg[at + 7] << 24;
+			*devctl = cfg[at + 8] | cfg[at + 9] << 8;
+			return 0;
+		}
+		at = cfg[at + 1] & 0xfc;
+	}
+	return -1;
+}
+
+void hmb_link_settings_from_sysfs(const char *bus_id, struct hmb_link *link, const char *root)
+{
+	unsigned domain, bus, slot, fn, devcap, devctl;
+	char dir[256], path[320];
+	unsigned char cfg[256];
+	size_t len = 0;
+	FILE *f;
+
+	link->max_payload = link->max_payload_supported = link->max_read_request = 0;
+	link->iommu_domain[0] = '\0';
+	snprintf(link->config_note, sizeof(link->config_note), "no PCI bus id");
+	if (!bus_id || sscanf(bus_id, "%x:%x:%x.%x", &domain, &bus, &slot, &fn) != 4)
+		return;
+	snprintf(dir, sizeof(dir), "%s/bus/pci/devices/%04x:%02x:%02x.%x", root ? root : "/sys",
+		 domain, bus, slot, fn);
+	snprintf(path, sizeof(path), "%s/iommu_group/type", dir);
+	if (read_first_line(path, link->iommu_domain, sizeof(link->iommu_domain)) != 0)
+		link->iommu_domain[0] = '\0';
+	snprintf(path, sizeof(path), "%s/config", dir);
+	if ((f = fopen(path, "rb"))) {
+		len = fread(cfg, 1, sizeof(cfg), f);
+		fclose(f);
+	}
+	if (!f)
+		snprintf(link->config_note, sizeof(link->config_note), "no config space in sysfs");
+	else if (pcie_capability(cfg, len, &devcap, &devctl) != 0)
+		snprintf(link->config_note, sizeof(link->config_note),
+			 len <= 64 ? "config space beyond 64 bytes is readable by root only"
+				   : "no PCI Express capability in the config space");
+	else {
+		hmb_pcie_decode_control(devcap, devctl, link);
+		link->config_note[0] = '\0';
+	}
 }

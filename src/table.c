@@ -276,7 +276,16 @@ void hmb_info_print(FILE *out, const struct hmb_report *rep)
 	fprintf(out, "host            %s (%s, kernel %s)\n", h->hostname, h->os, h->kernel);
 	fprintf(out, "cpu             %s, %d cpus, %d NUMA node(s), %.1f GiB\n", h->cpu_model,
 		h->cpus_online, h->numa_nodes, (double)h->memory_bytes / (1 << 30));
-	fprintf(out, "huge pages      transparent: %s\n", h->thp[0] ? h->thp : "unknown");
+	fprintf(out, "huge pages      transparent: %s (defrag %s); NUMA balancing %s\n",
+		h->thp[0] ? h->thp : "unknown", h->thp_defrag[0] ? h->thp_defrag : "unknown",
+		h->numa_balancing < 0 ? "unknown" : h->numa_balancing ? "on" : "off");
+	fprintf(out, "cpu governor    %s\n", h->cpu_governor[0] ? h->cpu_governor
+							: "none (no cpufreq here)");
+	if (h->iommu_units < 0)
+		fprintf(out, "iommu           unknown (no /sys/class/iommu)\n");
+	else
+		fprintf(out, "iommu           %d unit(s); kernel options: %s\n", h->iommu_units,
+			h->iommu_options[0] ? h->iommu_options : "none (the kernel's default)");
 	if (!rep->have_device)
 		return;
 	fprintf(out, "device %d/%d      %s (%s), PCI %s\n", d->ordinal, d->count, d->name, d->arch,
@@ -293,6 +302,13 @@ void hmb_info_print(FILE *out, const struct hmb_report *rep)
 			d->link.peak_gbps, d->link.source);
 	else
 		fprintf(out, "pcie link       not readable here\n");
+	if (d->link.max_payload > 0)
+		fprintf(out, "pcie settings   max payload %d B (supported %d B), max read request %d B; "
+			"IOMMU domain %s\n", d->link.max_payload, d->link.max_payload_supported,
+			d->link.max_read_request, d->link.iommu_domain[0] ? d->link.iommu_domain : "none");
+	else
+		fprintf(out, "pcie settings   payload sizes unknown (%s); IOMMU domain %s\n",
+			d->link.config_note, d->link.iommu_domain[0] ? d->link.iommu_domain : "none");
 	fprintf(out, "managed memory  %s; concurrent managed access %s; host access to managed %s\n",
 		yn(d->managed_memory), yn(d->concurrent_managed_access),
 		yn(d->direct_managed_access_from_host));

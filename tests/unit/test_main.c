@@ -564,6 +564,8 @@ void test_host_verify(void);     /* test_verify.c */
 void test_engine(void);          /* test_engine.c */
 void test_case_selection(void);  /* test_select.c */
 void test_on_request_cases(void); /* test_select.c */
+void test_host_environment(void); /* test_environment.c */
+void test_pcie_settings(void);    /* test_environment.c */
 void test_report_and_csv(void);  /* test_select.c */
 
 int main(int argc, char **argv)
@@ -621,6 +623,8 @@ int main(int argc, char **argv)
 		{ "topology and NUMA placement (test_topology.c)", test_topology },
 		{ "case selection", test_case_selection },
 		{ "on-request cases", test_on_request_cases },
+		{ "host environment from /sys and /proc", test_host_environment },
+		{ "pcie payload sizes and iommu domain", test_pcie_settings },
 		{ "report: failures counted, CSV fields quoted", test_report_and_csv },
 	};
 	const size_t ntests = sizeof(tests) / sizeof(tests[0]);
