@@ -193,7 +193,7 @@ int hmb_measure(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_case
 	long opi = 0;
 	int rc = -1;
 	char why[1024];
-	double t0 = hmb_now();
+	double t0 = hmb_now(), phase;
 
 	describe(r, c, warmup);
 	hmb_clear_error(); /* this case's failure is this case's reason */
@@ -206,12 +206,18 @@ int hmb_measure(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_case
 	if (c->ops.setup && (c->ops.setup(ctx, c->state) ||
 			     HMB_FAULT_HERE(HMB_FAULT_SETUP, r->name)))
 		goto out;
+	phase = hmb_now();
+	hmb_observe_num(r, "setup_s", phase - t0);
 	if (t->clock == HMB_CLOCK_HOST ? run_host(ctx, r, c, warmup, reps, &opi)
 				       : run_events(ctx, r, c, warmup, reps, &opi))
 		goto out;
+	/* warm-ups, samples and their untimed preparation */
+	hmb_observe_num(r, "sampling_s", hmb_now() - phase);
+	phase = hmb_now();
 	if (c->ops.verify && (c->ops.verify(ctx, c->state) ||
 			      HMB_FAULT_HERE(HMB_FAULT_VERIFY, r->name)))
 		goto out;
+	hmb_observe_num(r, "verify_s", hmb_now() - phase);
 	hmb_observe_bool(r, "verified", c->ops.verify != NULL);
 	rc = 0;
 out:

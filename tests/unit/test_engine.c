@@ -163,6 +163,17 @@ static void test_engine_failure_paths(void)
 	      strcmp(hmb_kv_find(&r->params, "timed")->str, "4 x (memcpy of 64 KiB); host clock") == 0);
 	CHECK(hmb_kv_find(&r->params, "sync") &&
 	      strcmp(hmb_kv_find(&r->params, "sync")->str, "none") == 0);
+	{
+		/* the case's wall time, split into set-up, sampling and the check */
+		const struct hmb_kv *w = hmb_kv_find(&r->observed, "case_wall_s"),
+				    *a = hmb_kv_find(&r->observed, "setup_s"),
+				    *b = hmb_kv_find(&r->observed, "sampling_s"),
+				    *c = hmb_kv_find(&r->observed, "verify_s");
+		CHECK(w && a && b && c);
+		if (w && a && b && c)
+			CHECK(a->num >= 0 && b->num > 0 && c->num >= 0 &&
+			      a->num + b->num + c->num <= w->num);
+	}
 	hmb_record_free(r);
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		for (long n = 1; n <= kinds[i].points + 1; n++) {
