@@ -7,7 +7,7 @@
 #include "report.h"
 #include "timing.h"
 
-#define CHECKPOINT_EVERY_S 5.0
+double hmb_checkpoint_interval_s = 5.0;
 
 void hmb_checkpoint(struct hmb_report *rep, int force)
 {
@@ -19,7 +19,7 @@ void hmb_checkpoint(struct hmb_report *rep, int force)
 
 	if (!path || strcmp(path, "-") == 0)
 		return;
-	if (!force && now - last_write < CHECKPOINT_EVERY_S)
+	if (!force && now - last_write < hmb_checkpoint_interval_s)
 		return;
 	last_write = now;
 	hmb_where_read(rep->have_device ? rep->device.pci_bus_id : NULL, &rep->where);

@@ -9,7 +9,11 @@
 
 struct hmb_report;
 
-/* Write the report to --output now (force) or when the last write is old. */
+/* Seconds between checkpoints while cases run (5; a test may change it). */
+extern double hmb_checkpoint_interval_s;
+
+/* Write the report to --output now (force) or when the last write is older
+ * than the interval. */
 void hmb_checkpoint(struct hmb_report *rep, int force);
 
 #endif

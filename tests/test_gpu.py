@@ -116,6 +116,40 @@ def test_gpu_memcpy_names_say_the_direction_the_runtime_saw(gpu, tmp_path):
     assert seen == set(expect), seen
 
 
+def test_gpu_every_sample_is_one_timed_copy(gpu, tmp_path):
+    """--reps N gives every measured record N samples (warm-ups are not kept),
+    and no timed sample of an async page-locked copy is shorter than its bytes
+    at the host link's peak: a timed region that lost its synchronisation, or
+    a warm-up kept on the event clock, shows here."""
+    out = tmp_path / "memcpy.json"
+    p = hmb.run("--output", out, "memcpy", "--sizes", "64M", "--reps", "5", "--warmup", "2",
+                "--case", "h2d/pinned/*", "--case", "d2h/pinned/*", timeout=600)
+    assert p.returncode == 0, failed_reasons(out) + p.stderr[-2000:]
+    ok = [r for r in hmbdoc.load(out)["results"] if r["status"] == "ok"]
+    assert len(ok) == 4, [r["case"] for r in ok]
+    for r in ok:
+        assert len(r["samples_s"]) == 5 and r["stats_s"]["count"] == 5, r["case"]
+        assert r["observed"]["warmup"] == 2, r["case"]
+        peak = r.get("peak_gbps")
+        if peak and r["params"]["api"] == "hipMemcpyAsync":
+            floor = r["bytes"] / (peak * 1e9)
+            assert min(r["samples_s"]) >= floor, (r["case"], min(r["samples_s"]), floor)
+    # host clock, one synchronisation per sample: N fill kernels over SIZE bytes
+    # cannot end sooner than N x SIZE at the device memory's peak
+    out = tmp_path / "pool.json"
+    p = hmb.run("--output", out, "pool", "--sizes", "64M", "--reps", "3", "--case",
+                "course/kernel-only", timeout=600)
+    assert p.returncode == 0, failed_reasons(out) + p.stderr[-2000:]
+    doc = hmbdoc.load(out)
+    dev = doc["device"]
+    if dev.get("memory_clock_khz") and dev.get("memory_bus_width_bits"):
+        hbm = dev["memory_clock_khz"] * 1e3 * 2 * dev["memory_bus_width_bits"] / 8
+        (r,) = [r for r in doc["results"] if r["status"] == "ok"]
+        assert len(r["samples_s"]) == 3
+        floor = r["params"]["ops_per_sample"] * r["params"]["size"] / hbm
+        assert min(r["samples_s"]) >= floor, (min(r["samples_s"]), floor)
+
+
 def test_gpu_all_quick(gpu, tmp_path):
     out = tmp_path / "all.json"
     p = hmb.run("--quick", "--output", out, "all", timeout=600)

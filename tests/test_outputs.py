@@ -212,6 +212,43 @@ def test_second_signal_mid_write_removes_temporary_file(tmp_path):
     assert os.listdir(tmp_path) == [], "neither the document nor its temporary file"
 
 
+def traced_child(pid):
+    """The hipmembench that strace (pid) started, once it runs, or None."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            kids = f.read().split()
+        with open(f"/proc/{kids[0]}/comm") as f:
+            return int(kids[0]) if f.read().startswith("hipmembench") else None
+    except (OSError, IndexError):
+        return None
+
+
+@pytest.mark.skipif(not shutil.which("strace") or os.uname().machine != "x86_64",
+                    reason="needs strace (Debian: strace) on x86_64 (syscall numbers)")
+def test_sigkill_mid_write_leaves_the_old_document_whole(tmp_path):
+    """SIGKILL cannot be caught: killed while its new document is written (held in
+    the temporary file's fsync), hipmembench leaves the old document byte for byte,
+    and the next run into the same place removes the dead run's temporary file."""
+    FSYNC = "74"
+    old = b'{"an": "old document", "kept": true}\n'
+    (tmp_path / "out.json").write_bytes(old)
+    p = subprocess.Popen(["strace", "-f", "-o", "/dev/null", "-e", "trace=fsync",
+                          "-e", "inject=fsync:delay_enter=200000", BIN, "--dry-run", "-o",
+                          "out.json", "all"], cwd=tmp_path, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, env=traced_env())
+    pid = wait_until(lambda: traced_child(p.pid))
+    assert pid, "hipmembench did not start under strace"
+    assert wait_until(lambda: syscall_of(pid) == FSYNC)
+    os.kill(pid, signal.SIGKILL)
+    p.wait(timeout=60)
+    assert (tmp_path / "out.json").read_bytes() == old
+    assert tmp_files(tmp_path), "the killed run's temporary file is still there"
+    r = run("--dry-run", "-o", "out.json", "memcpy", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert json.loads((tmp_path / "out.json").read_text())["complete"] is True
+    assert sorted(os.listdir(tmp_path)) == ["out.json"], "the dead run's temporary file is removed"
+
+
 # ---- issue 26: output files that cannot be turned against the user -------------------
 
 def plant_and_run(tmp_path, plant, *args, timeout=20):

@@ -10,6 +10,7 @@
  *   unit_tests --sample-json FILE  a document for the schema and compare tests
  */
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "checkpoint.h"
 #include "fake_devices.h"
 #include "harness.h"
 #include "options.h"
@@ -502,24 +504,104 @@ static void test_json_document(void)
 	hmb_report_free(&rep);
 }
 
+/* A JSON file parsed whole (NULL if it is not one). */
+static cJSON *read_document(const char *path)
+{
+	char *text = NULL;
+	long len;
+	cJSON *doc = NULL;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
+	    (text = calloc(1, (size_t)len + 1)) && fread(text, 1, (size_t)len, f) == (size_t)len)
+		doc = cJSON_Parse(text);
+	free(text);
+	fclose(f);
+	return doc;
+}
+
+/* Entries of a folder, . and .. aside. */
+static int files_in(const char *dir)
+{
+	int n = 0;
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	while (d && (e = readdir(d)))
+		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* A run keeps its results on disk as it goes: the first checkpoint and every
+ * forced one write the document (complete: false) at once; between cases a
+ * checkpoint writes only when the last one is older than the interval. */
+static void test_checkpoint(void)
+{
+	struct hmb_report rep;
+	struct hmb_options opt;
+	char dir[] = "/tmp/hmb-ckpt-XXXXXX", path[300];
+	double every = hmb_checkpoint_interval_s;
+	cJSON *doc;
+
+	sample_report(&rep, &opt);
+	rep.complete = 0; /* a run going on */
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	opt.output = path;
+	hmb_checkpoint(&rep, 1);
+	doc = read_document(path);
+	CHECK(doc && cJSON_GetArraySize(cJSON_GetObjectItem(doc, "results")) == 4);
+	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(doc, "complete")));
+	cJSON_Delete(doc);
+
+	hmb_report_add(&rep, hmb_record_new("memcpy", "d2d/device/async"));
+	hmb_checkpoint_interval_s = 3600;     /* the last write is recent: nothing */
+	hmb_checkpoint(&rep, 0);
+	doc = read_document(path);
+	CHECK(doc && cJSON_GetArraySize(cJSON_GetObjectItem(doc, "results")) == 4);
+	cJSON_Delete(doc);
+	hmb_checkpoint_interval_s = 0;        /* the interval has passed: written */
+	hmb_checkpoint(&rep, 0);
+	doc = read_document(path);
+	CHECK(doc && cJSON_GetArraySize(cJSON_GetObjectItem(doc, "results")) == 5);
+	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(doc, "complete")));
+	cJSON_Delete(doc);
+	hmb_checkpoint_interval_s = 3600;     /* forced (after a module): at once */
+	hmb_report_add(&rep, hmb_record_new("memcpy", "d2d/device/sync"));
+	hmb_checkpoint(&rep, 1);
+	doc = read_document(path);
+	CHECK(doc && cJSON_GetArraySize(cJSON_GetObjectItem(doc, "results")) == 6);
+	cJSON_Delete(doc);
+	CHECK(files_in(dir) == 1);            /* no temporary file left beside it */
+	hmb_checkpoint_interval_s = every;
+	remove(path);
+	remove(dir);
+	hmb_report_free(&rep);
+}
+
 static void test_json_atomic_write(void)
 {
 	struct hmb_report rep;
 	struct hmb_options opt;
 	char err[512], dir[] = "/tmp/hmb-json-XXXXXX", path[300];
-	FILE *f;
 
 	sample_report(&rep, &opt);
 	CHECK(mkdtemp(dir) != NULL);
 	snprintf(path, sizeof(path), "%s/out.json", dir);
 	CHECK(hmb_output_writable(path, err, sizeof(err)) == 0);
 	CHECK(hmb_json_write(&rep, path, err, sizeof(err)) == 0);
-	f = fopen(path, "r");
-	CHECK(f != NULL);
-	if (f) {
-		char buf[64] = { 0 };
-		CHECK(fread(buf, 1, 1, f) == 1 && buf[0] == '{');
-		fclose(f);
+	{
+		/* the whole document, with the report's records, and nothing beside it */
+		cJSON *doc = read_document(path);
+		cJSON *results = cJSON_GetObjectItem(doc, "results");
+		CHECK(doc && cJSON_GetArraySize(results) == 4);
+		CHECK(cJSON_IsTrue(cJSON_GetObjectItem(doc, "complete")));
+		cJSON_Delete(doc);
+		CHECK(files_in(dir) == 1);
 	}
 	CHECK(hmb_output_writable("/nonexistent-dir/x.json", err, sizeof(err)) == -1 &&
 	      strstr(err, "/nonexistent-dir/x.json"));
@@ -585,6 +667,7 @@ int main(int argc, char **argv)
 		{ "all: 20 GPUs' device objects kept", test_all_keeps_every_gpus_device },
 		{ "all: 600 module runs kept", test_every_module_run_is_kept },
 		{ "json atomic write", test_json_atomic_write },
+		{ "checkpoints: forced at once, else after the interval", test_checkpoint },
 		{ "memory model: managed access mode (MI250X xnack-/+, MI300X, MI300A, H100)",
 		  test_memmodel_access_mode },
 		{ "memory model: memory kinds, unsupported ones and why", test_memmodel_kinds },
