@@ -146,6 +146,8 @@ def test_document(case, tmp_path):
         assert not bad, f"control characters on stdout: {out[:500]!r}"
         if case["exit"] == 2:
             assert out == ""
+        else:  # compare said what matched
+            assert "figures matched" in err, err[:800]
         # labels of what one side alone has are listed on stderr
         if "stdout" in case:
             assert case["stdout"] in out + err, f"output lacks {case['stdout']!r}: {err[:800]!r}"

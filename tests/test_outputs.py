@@ -68,7 +68,9 @@ def test_help_for_every_command(form):
 def test_help_fits_80_columns(args):
     r = run(*args)
     assert r.returncode == 0
-    long = [line for line in r.stdout.splitlines() if len(line) > 80]
+    lines = r.stdout.splitlines()
+    assert len(lines) >= 3 and "hipmembench" in r.stdout, r.stdout[:300]  # help was printed
+    long = [line for line in lines if len(line) > 80]
     assert not long, long
 
 
@@ -153,6 +155,7 @@ def test_signals_leave_no_temporary_file(tmp_path, signals):
     """SIGTERM at random moments of a dry run (one signal: the document is finished,
     exit 143; two: hipmembench stops at once and removes its temporary file)."""
     rng = random.Random(14)
+    documents = 0
     for trial in range(60):
         out = tmp_path / f"out{trial}.json"
         p = subprocess.Popen([BIN, "--dry-run", "-o", str(out), "all"], stdout=subprocess.DEVNULL,
@@ -167,9 +170,11 @@ def test_signals_leave_no_temporary_file(tmp_path, signals):
         assert rc in (0, 143, -signal.SIGTERM), rc
         if out.exists():
             doc = json.loads(out.read_text())  # never half-written
+            documents += 1
             if rc != -signal.SIGTERM:
                 assert doc["interrupted"] is (rc == 143), (rc, doc["interrupted"])
     assert not tmp_files(tmp_path), tmp_files(tmp_path)
+    assert documents, "no trial wrote a document: the binary under test did not run"
 
 
 def syscall_of(pid):
