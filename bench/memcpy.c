@@ -50,6 +50,7 @@
 #include "../src/memalloc.h"
 #include "../src/report.h"
 #include "../src/verify.h"
+#include "memcpy.h"
 
 enum direction { H2D, D2H, D2D };
 enum api { ASYNC, SYNC };
@@ -367,6 +368,22 @@ static void run_device_kind(struct hmb_ctx *ctx, struct copies *c, enum hmb_mem_
 	c->host = c->dev_a = c->dev_b = NULL;
 }
 
+/* The on-request families (memcpy.h), with the hipMalloc regions: before
+ * the device kinds, which give those regions back. */
+static void run_on_request(struct hmb_ctx *ctx, struct copies *c, const struct hmb_sizes *sizes)
+{
+	const struct mc_regions g = { c->dev_a, c->dev_b, c->region, c->cache, sizes };
+
+	if (!hmb_interrupted())
+		mc_default_kind(ctx, &g);
+	if (!hmb_interrupted())
+		mc_host_to_host(ctx, &g);
+	if (!hmb_interrupted())
+		mc_untouched(ctx, &g);
+	if (!hmb_interrupted())
+		mc_hugepages(ctx, &g);
+}
+
 static int run(struct hmb_ctx *ctx)
 {
 	static const enum direction host_dirs[] = { H2D, D2H }, device_dirs[] = { D2D };
@@ -404,6 +421,7 @@ static int run(struct hmb_ctx *ctx)
 	}
 	if (!hmb_interrupted())
 		run_sizes(ctx, &c, &sizes, device_dirs, 1);
+	run_on_request(ctx, &c, &sizes);
 	for (size_t k = 0; k < sizeof(device_kinds) / sizeof(device_kinds[0]); k++)
 		if (!hmb_interrupted())
 			run_device_kind(ctx, &c, device_kinds[k], &sizes);
@@ -412,6 +430,10 @@ static int run(struct hmb_ctx *ctx)
 
 #define KIND_CASES(k)                                                              \
 	"h2d/" k "/async", "h2d/" k "/sync", "d2h/" k "/async", "d2h/" k "/sync"
+
+#define HUGE_CASES(b)                                                              \
+	"h2d/" b "/async", "d2h/" b "/async", "h2d/" b "-registered/async",       \
+	"d2h/" b "-registered/async", b "/unsupported", b "/skipped"
 
 static const char *const cases[] = {
 	KIND_CASES("pageable"), KIND_CASES("pinned"), KIND_CASES("registered"),
@@ -425,7 +447,18 @@ static const char *const cases[] = {
 	"pinned-noncoherent/unsupported", "write-combined/unsupported",
 	"write-combined-coherent/unsupported",
 	"uncached/unsupported", "device-fine-grained/unsupported",
-	"device-uncached/unsupported", NULL,
+	"device-uncached/unsupported",
+	/* on request (memcpy_variants.c, memcpy_untouched.c, memcpy_hugepages.c) */
+	"h2d/pinned/async-default-kind", "d2h/pinned/async-default-kind",
+	"d2d/device/async-default-kind", "h2h/pinned/sync", "h2h/pinned/memcpy",
+	"h2h/pageable/sync", "h2h/pageable/memcpy", KIND_CASES("untouched-pageable"),
+	HUGE_CASES("thp"), HUGE_CASES("hugetlb-2M"), HUGE_CASES("hugetlb-1G"), NULL,
+};
+
+/* Each costs seconds to minutes at the default sizes: only where --case asks. */
+static const char *const on_request[] = {
+	"*/*/async-default-kind", "h2h/*", "*/untouched-pageable/*", "*/thp*/*", "thp/*",
+	"*/hugetlb-*/*", "hugetlb-*/*", NULL,
 };
 
 const struct hmb_bench hmb_bench_memcpy = {
@@ -448,5 +481,6 @@ const struct hmb_bench hmb_bench_memcpy = {
 		"the last-level cache. GB/s counts each byte once, d2d included. The data\n"
 		"the timed copies moved is verified after timing.",
 	.cases = cases,
+	.on_request = on_request,
 	.run = run,
 };
