@@ -39,6 +39,22 @@
  * it is what a good PCIe system reaches. The data the timed copies moved is
  * checked word by word after timing: the destination is poisoned first, the
  * source carries a pattern.
+ *
+ * On request only (--case; each costs seconds at the default sizes; memcpy.h):
+ *  - DIR/KIND/async-default-kind (memcpy_variants.c): h2d and d2h with pinned
+ *    memory and d2d with hipMemcpyDefault, timed like DIR/KIND/async: set
+ *    beside it, what letting the runtime infer the direction costs;
+ *  - h2h/KIND/sync and h2h/KIND/memcpy (memcpy_variants.c): pinned and
+ *    pageable host-to-host with hipMemcpy(HostToHost) and with memcpy(), host
+ *    clock, beyond the host's cache: the runtime's host path against memcpy;
+ *  - DIR/untouched-pageable/API (memcpy_untouched.c): a fresh mmap'd buffer
+ *    each sample, never touched: the timed copy includes the host's first
+ *    touch of its pages; set beside DIR/pageable/API, the first-touch cost;
+ *  - DIR/BACKING[-registered]/async (memcpy_hugepages.c): host memory on
+ *    transparent (thp) or hugetlb 2 MiB / 1 GiB pages, pageable and
+ *    registered; what the kernel gave is observed, a backing not to be had
+ *    is one BACKING/unsupported or BACKING/skipped record naming the sysfs
+ *    value.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -479,7 +495,17 @@ const struct hmb_bench hmb_bench_memcpy = {
 		"behind a latch); pageable async copies with events around each copy; sync\n"
 		"copies with the host clock. d2d cycles through buffer pairs covering twice\n"
 		"the last-level cache. GB/s counts each byte once, d2d included. The data\n"
-		"the timed copies moved is verified after timing.",
+		"the timed copies moved is verified after timing.\n"
+		"On request only (--case), at the same --sizes:\n"
+		"  */*/async-default-kind  h2d, d2h (pinned), d2d with hipMemcpyDefault:\n"
+		"                          compare with the explicit kind's async case\n"
+		"  h2h/*                   host to host, pinned and pageable: hipMemcpy\n"
+		"                          (sync) against memcpy() (memcpy), host clock\n"
+		"  */untouched-pageable/*  h2d, d2h with a fresh, never touched mmap'd\n"
+		"                          buffer each sample: includes first-touch faults\n"
+		"  */thp*/*, */hugetlb-*/* h2d, d2h with host memory on transparent or\n"
+		"                          hugetlb (2M, 1G) huge pages, pageable and\n"
+		"                          -registered; thp/*, hugetlb-*/* say why not",
 	.cases = cases,
 	.on_request = on_request,
 	.run = run,

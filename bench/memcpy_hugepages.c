@@ -20,6 +20,7 @@
  */
 #define _GNU_SOURCE /* MAP_ANONYMOUS, MAP_HUGETLB, madvise */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,8 +273,9 @@ static void huge_case(struct hmb_ctx *ctx, const struct mc_regions *g, const str
 	hmb_observe_num(r, "page_size_bytes", (double)h->sm.page_size);
 	hmb_observe_num(r, "anon_huge_bytes", (double)h->sm.anon_huge);
 	hmb_observe_num(r, "hugetlb_bytes", (double)h->sm.hugetlb);
-	hmb_observe_num(r, "huge_fraction", (double)(h->sm.anon_huge + h->sm.hugetlb) /
-					     (double)h->len);
+	/* at most 1: a neighbouring mapping that merged with this one adds its own */
+	hmb_observe_num(r, "huge_fraction", fmin(1.0, (double)(h->sm.anon_huge + h->sm.hugetlb) /
+						      (double)h->len));
 	if (h->b->hugetlb) {
 		hmb_observe_num(r, "nr_hugepages", (double)h->nr);
 		hmb_observe_num(r, "free_hugepages_before", (double)h->free_pages);
