@@ -39,6 +39,22 @@
  * it is what a good PCIe system reaches. The data the timed copies moved is
  * checked word by word after timing: the destination is poisoned first, the
  * source carries a pattern.
+ *
+ * On request only (--case; each costs seconds at the default sizes; memcpy.h):
+ *  - DIR/KIND/async-default-kind (memcpy_variants.c): h2d and d2h with pinned
+ *    memory and d2d with hipMemcpyDefault, timed like DIR/KIND/async: set
+ *    beside it, what letting the runtime infer the direction costs;
+ *  - h2h/KIND/sync and h2h/KIND/memcpy (memcpy_variants.c): pinned and
+ *    pageable host-to-host with hipMemcpy(HostToHost) and with memcpy(), host
+ *    clock, beyond the host's cache: the runtime's host path against memcpy;
+ *  - DIR/untouched-pageable/API (memcpy_untouched.c): a fresh mmap'd buffer
+ *    each sample, never touched: the timed copy includes the host's first
+ *    touch of its pages; set beside DIR/pageable/API, the first-touch cost;
+ *  - DIR/BACKING[-registered]/async (memcpy_hugepages.c): host memory on
+ *    transparent (thp) or hugetlb 2 MiB / 1 GiB pages, pageable and
+ *    registered; what the kernel gave is observed, a backing not to be had
+ *    is one BACKING/unsupported or BACKING/skipped record naming the sysfs
+ *    value.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -50,6 +66,7 @@
 #include "../src/memalloc.h"
 #include "../src/report.h"
 #include "../src/verify.h"
+#include "memcpy.h"
 
 enum direction { H2D, D2H, D2D };
 enum api { ASYNC, SYNC };
@@ -367,6 +384,22 @@ static void run_device_kind(struct hmb_ctx *ctx, struct copies *c, enum hmb_mem_
 	c->host = c->dev_a = c->dev_b = NULL;
 }
 
+/* The on-request families (memcpy.h), with the hipMalloc regions: before
+ * the device kinds, which give those regions back. */
+static void run_on_request(struct hmb_ctx *ctx, struct copies *c, const struct hmb_sizes *sizes)
+{
+	const struct mc_regions g = { c->dev_a, c->dev_b, c->region, c->cache, sizes };
+
+	if (!hmb_interrupted())
+		mc_default_kind(ctx, &g);
+	if (!hmb_interrupted())
+		mc_host_to_host(ctx, &g);
+	if (!hmb_interrupted())
+		mc_untouched(ctx, &g);
+	if (!hmb_interrupted())
+		mc_hugepages(ctx, &g);
+}
+
 static int run(struct hmb_ctx *ctx)
 {
 	static const enum direction host_dirs[] = { H2D, D2H }, device_dirs[] = { D2D };
@@ -404,6 +437,7 @@ static int run(struct hmb_ctx *ctx)
 	}
 	if (!hmb_interrupted())
 		run_sizes(ctx, &c, &sizes, device_dirs, 1);
+	run_on_request(ctx, &c, &sizes);
 	for (size_t k = 0; k < sizeof(device_kinds) / sizeof(device_kinds[0]); k++)
 		if (!hmb_interrupted())
 			run_device_kind(ctx, &c, device_kinds[k], &sizes);
@@ -412,6 +446,10 @@ static int run(struct hmb_ctx *ctx)
 
 #define KIND_CASES(k)                                                              \
 	"h2d/" k "/async", "h2d/" k "/sync", "d2h/" k "/async", "d2h/" k "/sync"
+
+#define HUGE_CASES(b)                                                              \
+	"h2d/" b "/async", "d2h/" b "/async", "h2d/" b "-registered/async",       \
+	"d2h/" b "-registered/async", b "/unsupported", b "/skipped"
 
 static const char *const cases[] = {
 	KIND_CASES("pageable"), KIND_CASES("pinned"), KIND_CASES("registered"),
@@ -425,7 +463,18 @@ static const char *const cases[] = {
 	"pinned-noncoherent/unsupported", "write-combined/unsupported",
 	"write-combined-coherent/unsupported",
 	"uncached/unsupported", "device-fine-grained/unsupported",
-	"device-uncached/unsupported", NULL,
+	"device-uncached/unsupported",
+	/* on request (memcpy_variants.c, memcpy_untouched.c, memcpy_hugepages.c) */
+	"h2d/pinned/async-default-kind", "d2h/pinned/async-default-kind",
+	"d2d/device/async-default-kind", "h2h/pinned/sync", "h2h/pinned/memcpy",
+	"h2h/pageable/sync", "h2h/pageable/memcpy", KIND_CASES("untouched-pageable"),
+	HUGE_CASES("thp"), HUGE_CASES("hugetlb-2M"), HUGE_CASES("hugetlb-1G"), NULL,
+};
+
+/* Each costs seconds to minutes at the default sizes: only where --case asks. */
+static const char *const on_request[] = {
+	"*/*/async-default-kind", "h2h/*", "*/untouched-pageable/*", "*/thp*/*", "thp/*",
+	"*/hugetlb-*/*", "hugetlb-*/*", NULL,
 };
 
 const struct hmb_bench hmb_bench_memcpy = {
@@ -446,7 +495,18 @@ const struct hmb_bench hmb_bench_memcpy = {
 		"behind a latch); pageable async copies with events around each copy; sync\n"
 		"copies with the host clock. d2d cycles through buffer pairs covering twice\n"
 		"the last-level cache. GB/s counts each byte once, d2d included. The data\n"
-		"the timed copies moved is verified after timing.",
+		"the timed copies moved is verified after timing.\n"
+		"On request only (--case), at the same --sizes:\n"
+		"  */*/async-default-kind  h2d, d2h (pinned), d2d with hipMemcpyDefault:\n"
+		"                          compare with the explicit kind's async case\n"
+		"  h2h/*                   host to host, pinned and pageable: hipMemcpy\n"
+		"                          (sync) against memcpy() (memcpy), host clock\n"
+		"  */untouched-pageable/*  h2d, d2h with a fresh, never touched mmap'd\n"
+		"                          buffer each sample: includes first-touch faults\n"
+		"  */thp*/*, */hugetlb-*/* h2d, d2h with host memory on transparent or\n"
+		"                          hugetlb (2M, 1G) huge pages, pageable and\n"
+		"                          -registered; thp/*, hugetlb-*/* say why not",
 	.cases = cases,
+	.on_request = on_request,
 	.run = run,
 };

@@ -80,6 +80,36 @@ def test_list_and_version():
     assert len(hmb.module_names()) >= 6
 
 
+# memcpy's on-request families (bench/memcpy_variants.c, memcpy_untouched.c,
+# memcpy_hugepages.c): one name of each.
+MEMCPY_ON_REQUEST = ["h2d/pinned/async-default-kind", "d2d/device/async-default-kind",
+                     "h2h/pinned/sync", "h2h/pageable/memcpy", "h2d/untouched-pageable/sync",
+                     "d2h/untouched-pageable/async", "h2d/thp/async",
+                     "d2h/hugetlb-2M-registered/async", "hugetlb-1G/unsupported"]
+
+
+def test_list_cases_marks_memcpys_new_families_on_request():
+    rows = [line.split() for line in hmb.run("list", "--cases").stdout.splitlines()
+            if line.startswith("memcpy ")]
+    marked = {r[-1]: len(r) == 3 and r[1] == "on-request" for r in rows}
+    for name in MEMCPY_ON_REQUEST:
+        assert marked.get(name) is True, f"{name}: {marked.get(name)}"
+    for name in ("h2d/pageable/async", "d2h/pinned/sync", "d2d/device/async"):
+        assert marked.get(name) is False, f"{name} is on request"
+
+
+def test_dry_run_case_lists_memcpys_on_request_cases():
+    p = hmb.run("--dry-run", "--case", "*/untouched-pageable/*", "--case", "hugetlb-1G/*",
+                "memcpy")
+    assert p.returncode == 0, p.stderr
+    said = p.stdout + p.stderr
+    listed = re.search(r"cases: (.*) \((\d+) of \d+\)", said)
+    assert listed, said
+    assert sorted(listed.group(1).split(", ")) == sorted(
+        [f"{d}/untouched-pageable/{a}" for d in ("h2d", "d2h") for a in ("async", "sync")] +
+        ["hugetlb-1G/unsupported", "hugetlb-1G/skipped"]), said
+
+
 def test_dry_run_plans_all_and_writes_a_document_without_a_gpu(tmp_path):
     out = tmp_path / "plan.json"
     p = hmb.run("--dry-run", "--quick", "--output", out, "all")

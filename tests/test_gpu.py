@@ -150,6 +150,104 @@ def test_gpu_every_sample_is_one_timed_copy(gpu, tmp_path):
         assert min(r["samples_s"]) >= floor, (min(r["samples_s"]), floor)
 
 
+def _memcpy_on_request(tmp_path, name, *patterns, ok_needed=True):
+    """memcpy's on-request cases that the patterns select, at tiny sizes: the
+    records, none failed, every ok one verified and saying what it timed."""
+    out = tmp_path / f"{name}.json"
+    cases = [a for pat in patterns for a in ("--case", pat)]
+    p = hmb.run("--output", out, "--format", "csv", *cases, "memcpy", *TINY["memcpy"].split(),
+                timeout=300)
+    assert p.returncode == 0, failed_reasons(out) + p.stderr[-2000:]
+    doc = hmbdoc.assert_valid(out, modules=["memcpy"] if ok_needed else [], no_failures=True,
+                              complete=True)
+    for r in doc["results"]:
+        if r["status"] == "ok":
+            assert r["observed"]["verified"] is True and r["params"]["timed"], r["case"]
+    return doc["results"]
+
+
+def test_gpu_memcpy_default_kind_copies(gpu, tmp_path):
+    """hipMemcpyDefault: the runtime infers each direction from the pointers;
+    the copies land where the explicit kind's would and are verified."""
+    results = _memcpy_on_request(tmp_path, "default", "*/*/async-default-kind")
+    expect = {"h2d/pinned/async-default-kind": ("host-pinned", "device"),
+              "d2h/pinned/async-default-kind": ("device", "host-pinned"),
+              "d2d/device/async-default-kind": ("device", "device")}
+    assert sorted(r["case"] for r in results) == sorted(list(expect) * 2)
+    for r in results:
+        assert r["status"] == "ok", r
+        assert r["params"]["memcpy_kind"] == "hipMemcpyDefault"
+        assert r["params"]["api"] == "hipMemcpyAsync" and r["params"]["latch"] is True
+        assert (r["observed"]["src_memory"], r["observed"]["dst_memory"]) == expect[r["case"]]
+
+
+def test_gpu_memcpy_host_to_host(gpu, tmp_path):
+    """h2h with hipMemcpy(HostToHost) and with memcpy() on the same host kind,
+    through buffer pairs beyond the host's cache, verified."""
+    results = _memcpy_on_request(tmp_path, "h2h", "h2h/*")
+    names = ["h2h/pinned/sync", "h2h/pinned/memcpy", "h2h/pageable/sync", "h2h/pageable/memcpy"]
+    assert sorted(r["case"] for r in results) == sorted(names * 2)
+    for r in results:
+        kind = r["case"].split("/")[1]
+        assert r["status"] == "ok", r
+        assert r["params"]["clock"] == "host-monotonic" and r["params"]["direction"] == "h2h"
+        assert r["params"]["api"] == ("memcpy" if r["case"].endswith("memcpy") else "hipMemcpy")
+        want = "host-pinned" if kind == "pinned" else "host-pageable"
+        assert r["observed"]["src_memory"] == r["observed"]["dst_memory"] == want, r["case"]
+        o = r["observed"]
+        if 2 * o["host_cache_bytes"] <= 2**30:
+            assert o["cache_footprint_bytes"] >= 2 * o["host_cache_bytes"], r["case"]
+            assert o["cache_resident"] is False, r["case"]
+
+
+def test_gpu_memcpy_untouched_pageable(gpu, tmp_path):
+    """A fresh mapping each sample: no page resident before the copy; d2h
+    leaves every page written; h2d moved the zeros (checked on the device)."""
+    results = _memcpy_on_request(tmp_path, "untouched", "*/untouched-pageable/*")
+    assert len(results) == 8, [r["case"] for r in results]
+    for r in results:
+        o = r["observed"]
+        assert r["status"] == "ok", r
+        assert "first touch" in r["params"]["timed"], r["params"]["timed"]
+        assert o["pages_resident_before_copy"] == 0, r["case"]
+        assert o["pages"] * o["page_size"] >= r["params"]["size"]
+        if r["case"].startswith("d2h"):
+            assert o["pages_resident_after_copy"] == o["pages"], r["case"]
+            assert (o["src_memory"], o["dst_memory"]) == ("device", "host-pageable")
+        else:
+            assert (o["src_memory"], o["dst_memory"]) == ("host-pageable", "device")
+
+
+def test_gpu_memcpy_huge_pages(gpu, tmp_path):
+    """Each huge-page backing either runs its four cases at both sizes,
+    saying what the kernel gave, or is one unsupported/skipped record naming
+    the sysfs value that rules it out."""
+    results = _memcpy_on_request(tmp_path, "huge", "*/thp*/*", "thp/*", "*/hugetlb-*/*",
+                                 "hugetlb-*/*", ok_needed=False)
+    page = {"thp": None, "hugetlb-2M": 2 << 20, "hugetlb-1G": 1 << 30}
+    for b, size in page.items():
+        mine = [r for r in results if r["case"].split("/")[0] == b or
+                r["case"].split("/")[1] in (b, b + "-registered")]
+        if any(r["status"] != "ok" for r in mine):
+            assert len(mine) == 1, [r["case"] for r in mine]
+            r = mine[0]
+            assert r["case"] in (f"{b}/unsupported", f"{b}/skipped"), r["case"]
+            assert "/sys/kernel/mm/" in r["reason"] or "mmap" in r["reason"], r["reason"]
+            continue
+        assert len(mine) == 8, [r["case"] for r in mine]
+        for r in mine:
+            o, registered = r["observed"], r["params"]["registered"]
+            host = o["src_memory"] if r["case"].startswith("h2d") else o["dst_memory"]
+            assert host == ("host-pinned" if registered else "host-pageable"), r["case"]
+            assert r["params"]["latch"] is registered, r["case"]
+            assert o["buffer_bytes"] % (2 << 20) == 0
+            if size:
+                assert o["page_size_bytes"] == size and o["huge_fraction"] == 1, r["case"]
+            else:
+                assert o["transparent_hugepages"] in ("always", "madvise"), o
+                assert 0 <= o["huge_fraction"] <= 1, r["case"]
+
+
 def test_gpu_all_quick(gpu, tmp_path):
     out = tmp_path / "all.json"
     p = hmb.run("--quick", "--output", out, "all", timeout=600)

@@ -141,6 +141,7 @@ typedef enum cudaMemcpyKind hipMemcpyKind;
 #define hipMemcpyHostToDevice         cudaMemcpyHostToDevice
 #define hipMemcpyDeviceToHost         cudaMemcpyDeviceToHost
 #define hipMemcpyDeviceToDevice       cudaMemcpyDeviceToDevice
+#define hipMemcpyHostToHost           cudaMemcpyHostToHost
 #define hipMemcpyDefault              cudaMemcpyDefault
 
 /* ---- several GPUs: peer access, peer copies, link attributes --------------- */

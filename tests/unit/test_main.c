@@ -649,6 +649,13 @@ void test_on_request_cases(void); /* test_select.c */
 void test_host_environment(void); /* test_environment.c */
 void test_pcie_settings(void);    /* test_environment.c */
 void test_report_and_csv(void);  /* test_select.c */
+/* test_memcpy_host.c */
+void test_memcpy_smaps(void);
+void test_memcpy_smaps_self(void);
+void test_memcpy_hugetlb_sysfs(void);
+void test_memcpy_thp_mode(void);
+void test_memcpy_on_request(void);
+void test_memcpy_sets(void);
 
 int main(int argc, char **argv)
 {
@@ -709,6 +716,12 @@ int main(int argc, char **argv)
 		{ "host environment from /sys and /proc", test_host_environment },
 		{ "pcie payload sizes and iommu domain", test_pcie_settings },
 		{ "report: failures counted, CSV fields quoted", test_report_and_csv },
+		{ "memcpy: /proc/self/smaps over a range", test_memcpy_smaps },
+		{ "memcpy: this process's smaps, fresh and touched", test_memcpy_smaps_self },
+		{ "memcpy: hugetlb pages from sysfs, or why not", test_memcpy_hugetlb_sysfs },
+		{ "memcpy: transparent huge page mode", test_memcpy_thp_mode },
+		{ "memcpy: on-request families", test_memcpy_on_request },
+		{ "memcpy: buffer sets over a cache", test_memcpy_sets },
 	};
 	const size_t ntests = sizeof(tests) / sizeof(tests[0]);
 	const char *only = argc == 2 && strcmp(argv[1], "--list") ? argv[1] : NULL;
