@@ -39,6 +39,13 @@
  * it is what a good PCIe system reaches. The data the timed copies moved is
  * checked word by word after timing: the destination is poisoned first, the
  * source carries a pattern.
+ *
+ * On request only (--case), each in a file of its own that says how to read
+ * it: pin/cost/CALL, what hipHostMalloc, hipHostFree, hipHostRegister and
+ * hipHostUnregister cost, and pin/break-even/DIR/METHOD, how many bytes one must
+ * copy before pinning pays for itself (memcpy_pinning.c); batch/DIR/LAYOUT/WAY,
+ * 1024 small copies in one hipMemcpyBatchAsync or a loop of hipMemcpyAsync
+ * (memcpy_batch.c).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -50,6 +57,8 @@
 #include "../src/memalloc.h"
 #include "../src/report.h"
 #include "../src/verify.h"
+#include "memcpy_batch.h"
+#include "memcpy_pinning.h"
 
 enum direction { H2D, D2H, D2D };
 enum api { ASYNC, SYNC };
@@ -374,6 +383,8 @@ static int run(struct hmb_ctx *ctx)
 	struct hmb_sizes sizes;
 	size_t free_mem = hmb_device_free_mem(), max;
 
+	memcpy_pinning(ctx);
+	memcpy_batch(ctx);
 	memset(&c, 0, sizeof(c));
 	c.dkind = HMB_KIND_DEVICE;
 	hmb_sizes_or(ctx, &sizes, "4K:1G:x4", "4K,256K,16M");
@@ -425,8 +436,19 @@ static const char *const cases[] = {
 	"pinned-noncoherent/unsupported", "write-combined/unsupported",
 	"write-combined-coherent/unsupported",
 	"uncached/unsupported", "device-fine-grained/unsupported",
-	"device-uncached/unsupported", NULL,
+	"device-uncached/unsupported",
+	/* memcpy_pinning.c, memcpy_batch.c: on request */
+	"pin/cost/hipHostMalloc", "pin/cost/hipHostFree", "pin/cost/hipHostRegister",
+	"pin/cost/hipHostUnregister", "pin/break-even/h2d/hipHostMalloc",
+	"pin/break-even/h2d/hipHostRegister", "pin/break-even/d2h/hipHostMalloc",
+	"pin/break-even/d2h/hipHostRegister",
+	"batch/h2d/contiguous/loop", "batch/h2d/contiguous/batched", "batch/h2d/scattered/loop",
+	"batch/h2d/scattered/batched", "batch/d2h/contiguous/loop", "batch/d2h/contiguous/batched",
+	"batch/d2h/scattered/loop", "batch/d2h/scattered/batched", "batch/unsupported", NULL,
 };
+
+/* Seconds each (pinning a gigabyte, many times over), or niche: only --case. */
+static const char *const on_request[] = { "pin/*", "batch/*", NULL };
 
 const struct hmb_bench hmb_bench_memcpy = {
 	.name = "memcpy",
@@ -446,7 +468,16 @@ const struct hmb_bench hmb_bench_memcpy = {
 		"behind a latch); pageable async copies with events around each copy; sync\n"
 		"copies with the host clock. d2d cycles through buffer pairs covering twice\n"
 		"the last-level cache. GB/s counts each byte once, d2d included. The data\n"
-		"the timed copies moved is verified after timing.",
+		"the timed copies moved is verified after timing.\n"
+		"On request only (--case): pin/cost/{hipHostMalloc,hipHostFree,hipHostRegister,\n"
+		"hipHostUnregister} (one call per sample, host clock) and\n"
+		"pin/break-even/{h2d,d2h}/{hipHostMalloc,hipHostRegister}: the bytes to copy\n"
+		"before pinning pays for itself (metrics break_even_bytes, copies_to_break_even\n"
+		"and the medians they come from), over --sizes (default 4K,64K,1M,16M,256M,1G);\n"
+		"batch/{h2d,d2h}/{contiguous,scattered}/{loop,batched}: 1024 x 4 KiB copies as\n"
+		"hipMemcpyAsync calls or one hipMemcpyBatchAsync (us per copy, GB/s, metric\n"
+		"batched_over_loop).",
 	.cases = cases,
+	.on_request = on_request,
 	.run = run,
 };
