@@ -565,6 +565,8 @@ void test_engine(void);          /* test_engine.c */
 void test_case_selection(void);  /* test_select.c */
 void test_on_request_cases(void); /* test_select.c */
 void test_report_and_csv(void);  /* test_select.c */
+void test_break_even(void);      /* test_pinning.c */
+void test_memcpy_on_request(void); /* test_pinning.c */
 
 int main(int argc, char **argv)
 {
@@ -622,6 +624,8 @@ int main(int argc, char **argv)
 		{ "case selection", test_case_selection },
 		{ "on-request cases", test_on_request_cases },
 		{ "report: failures counted, CSV fields quoted", test_report_and_csv },
+		{ "memcpy: break-even of pinning, and when it never pays", test_break_even },
+		{ "memcpy: pinning and batch cases run on request only", test_memcpy_on_request },
 	};
 	const size_t ntests = sizeof(tests) / sizeof(tests[0]);
 	const char *only = argc == 2 && strcmp(argv[1], "--list") ? argv[1] : NULL;
