@@ -55,6 +55,12 @@
  *    registered; what the kernel gave is observed, a backing not to be had
  *    is one BACKING/unsupported or BACKING/skipped record naming the sysfs
  *    value.
+ * On request only (--case), each in a file of its own that says how to read
+ * it: pin/cost/CALL, what hipHostMalloc, hipHostFree, hipHostRegister and
+ * hipHostUnregister cost, and pin/break-even/DIR/METHOD, how many bytes one must
+ * copy before pinning pays for itself (memcpy_pinning.c); batch/DIR/LAYOUT/WAY,
+ * 1024 small copies in one hipMemcpyBatchAsync or a loop of hipMemcpyAsync
+ * (memcpy_batch.c).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -67,6 +73,8 @@
 #include "../src/report.h"
 #include "../src/verify.h"
 #include "memcpy.h"
+#include "memcpy_batch.h"
+#include "memcpy_pinning.h"
 
 enum direction { H2D, D2H, D2D };
 enum api { ASYNC, SYNC };
@@ -407,6 +415,8 @@ static int run(struct hmb_ctx *ctx)
 	struct hmb_sizes sizes;
 	size_t free_mem = hmb_device_free_mem(), max;
 
+	memcpy_pinning(ctx);
+	memcpy_batch(ctx);
 	memset(&c, 0, sizeof(c));
 	c.dkind = HMB_KIND_DEVICE;
 	hmb_sizes_or(ctx, &sizes, "4K:1G:x4", "4K,256K,16M");
@@ -468,13 +478,22 @@ static const char *const cases[] = {
 	"h2d/pinned/async-default-kind", "d2h/pinned/async-default-kind",
 	"d2d/device/async-default-kind", "h2h/pinned/sync", "h2h/pinned/memcpy",
 	"h2h/pageable/sync", "h2h/pageable/memcpy", KIND_CASES("untouched-pageable"),
-	HUGE_CASES("thp"), HUGE_CASES("hugetlb-2M"), HUGE_CASES("hugetlb-1G"), NULL,
+	HUGE_CASES("thp"), HUGE_CASES("hugetlb-2M"), HUGE_CASES("hugetlb-1G"),
+	/* memcpy_pinning.c, memcpy_batch.c: on request */
+	"pin/cost/hipHostMalloc", "pin/cost/hipHostFree", "pin/cost/hipHostRegister",
+	"pin/cost/hipHostUnregister", "pin/break-even/h2d/hipHostMalloc",
+	"pin/break-even/h2d/hipHostRegister", "pin/break-even/d2h/hipHostMalloc",
+	"pin/break-even/d2h/hipHostRegister",
+	"batch/h2d/contiguous/loop", "batch/h2d/contiguous/batched", "batch/h2d/scattered/loop",
+	"batch/h2d/scattered/batched", "batch/d2h/contiguous/loop", "batch/d2h/contiguous/batched",
+	"batch/d2h/scattered/loop", "batch/d2h/scattered/batched", "batch/unsupported", NULL,
 };
 
-/* Each costs seconds to minutes at the default sizes: only where --case asks. */
+/* Each costs seconds to minutes at the default sizes (pinning a gigabyte
+ * many times over), or answers a narrower question: only where --case asks. */
 static const char *const on_request[] = {
 	"*/*/async-default-kind", "h2h/*", "*/untouched-pageable/*", "*/thp*/*", "thp/*",
-	"*/hugetlb-*/*", "hugetlb-*/*", NULL,
+	"*/hugetlb-*/*", "hugetlb-*/*", "pin/*", "batch/*", NULL,
 };
 
 const struct hmb_bench hmb_bench_memcpy = {
@@ -505,7 +524,15 @@ const struct hmb_bench hmb_bench_memcpy = {
 		"                          buffer each sample: includes first-touch faults\n"
 		"  */thp*/*, */hugetlb-*/* h2d, d2h with host memory on transparent or\n"
 		"                          hugetlb (2M, 1G) huge pages, pageable and\n"
-		"                          -registered; thp/*, hugetlb-*/* say why not",
+		"                          -registered; thp/*, hugetlb-*/* say why not\n"
+		"Also on request: pin/cost/{hipHostMalloc,hipHostFree,hipHostRegister,\n"
+		"hipHostUnregister} (one call per sample, host clock) and\n"
+		"pin/break-even/{h2d,d2h}/{hipHostMalloc,hipHostRegister}: the bytes to copy\n"
+		"before pinning pays for itself (metrics break_even_bytes, copies_to_break_even\n"
+		"and the medians they come from), over --sizes (default 4K,64K,1M,16M,256M,1G);\n"
+		"batch/{h2d,d2h}/{contiguous,scattered}/{loop,batched}: 1024 x 4 KiB copies as\n"
+		"hipMemcpyAsync calls or one hipMemcpyBatchAsync (us per copy, GB/s, metric\n"
+		"batched_over_loop).",
 	.cases = cases,
 	.on_request = on_request,
 	.run = run,

@@ -406,3 +406,101 @@ def test_gpu_each_module_check_catches_a_corrupted_word(gpu, tmp_path, module):
         assert p.returncode == 1 and len(lines) == 1, \
             f"{spec}: exit {p.returncode}, failed:\n" + "\n".join(lines)
         assert "verification failed" in lines[0] and "injected" not in lines[0], lines[0]
+
+
+def _metric(r, name):
+    return r["metrics"][name]["value"]
+
+
+def test_gpu_memcpy_pinning_costs_and_break_even(gpu, tmp_path):
+    """pin/cost/CALL and pin/break-even/DIR/METHOD (on request): every case
+    ran at both sizes and verified its memory, or says why it could not (no
+    hipHostRegister); a break-even recomputes from the medians it records,
+    and the pinned copy median is the record's own; where pinned copies are
+    not faster there is no break-even figure, only the reason."""
+    out = tmp_path / "pin.json"
+    p = hmb.run("--case", "pin/*", "--sizes", "4K,1M", "--reps", "2", "--warmup", "1",
+                "--output", out, "--format", "csv", "memcpy", timeout=300)
+    assert p.returncode == 0, failed_reasons(out) + p.stderr[-2000:]
+    doc = hmbdoc.assert_valid(out, modules=["memcpy"], no_failures=True)
+    results = doc["results"]
+    names = {r["case"] for r in results}
+    assert names == {f"pin/cost/{c}" for c in ("hipHostMalloc", "hipHostFree", "hipHostRegister",
+                                                "hipHostUnregister")} | \
+        {f"pin/break-even/{d}/{m}" for d in ("h2d", "d2h")
+         for m in ("hipHostMalloc", "hipHostRegister")}, names
+    for r in results:
+        where = f"{r['case']} {r['params'].get('size')}"
+        if r["status"] == "unsupported":
+            assert "egister" in r["case"] and r["reason"], where
+            continue
+        assert r["status"] == "ok", f"{where}: {r['reason']}"
+        assert r["observed"]["verified"] is True and r["params"]["clock"] == "host-monotonic", where
+        assert r["params"]["size"] in (4096, 1 << 20), where
+        if not r["case"].startswith("pin/break-even/"):
+            assert r["params"]["call"] == r["case"].split("/")[-1], where
+            continue
+        size = r["params"]["size"]
+        pin, unpin = _metric(r, "pin_s"), _metric(r, "unpin_s")
+        cost, pageable, pinned = (_metric(r, k) for k in ("pin_cost_s", "pageable_copy_s",
+                                                          "pinned_copy_s"))
+        assert cost == pytest.approx(pin + unpin, rel=1e-9), where
+        assert pinned == pytest.approx(r["stats_s"]["median"], rel=1e-9), where
+        assert _metric(r, "pageable_Bps") == pytest.approx(size / pageable, rel=1e-9), where
+        assert _metric(r, "pinned_Bps") == pytest.approx(size / pinned, rel=1e-9), where
+        if r["observed"]["pinned_faster"]:
+            want = cost / (1 / (size / pageable) - 1 / (size / pinned))
+            assert _metric(r, "break_even_bytes") == pytest.approx(want, rel=1e-6), where
+            assert _metric(r, "copies_to_break_even") == \
+                pytest.approx(_metric(r, "break_even_bytes") / size, rel=1e-9), where
+            assert _metric(r, "break_even_bytes") > 0, where
+        else:
+            assert pinned >= pageable, where
+            assert "break_even_bytes" not in r["metrics"], where
+            assert "copies_to_break_even" not in r["metrics"], where
+            assert r["observed"]["break_even"].startswith("none"), where
+    sizes = {(r["case"], r["params"]["size"]) for r in results if r["status"] == "ok"}
+    assert {s for _, s in sizes} == {4096, 1 << 20}, sizes
+
+
+def test_gpu_memcpy_batched_copies(gpu, tmp_path):
+    """batch/DIR/LAYOUT/WAY (on request): the loop cases run and verify every
+    block everywhere; the batched ones do too, with their ratio to the loop,
+    or one batch/unsupported record says why the runtime lacks the call."""
+    out = tmp_path / "batch.json"
+    p = hmb.run("--case", "batch/*", "--reps", "2", "--warmup", "1", "--output", out,
+                "--format", "csv", "memcpy", timeout=300)
+    assert p.returncode == 0, failed_reasons(out) + p.stderr[-2000:]
+    doc = hmbdoc.assert_valid(out, modules=["memcpy"], no_failures=True)
+    by = {r["case"]: r for r in doc["results"]}
+    ways = [f"batch/{d}/{l}" for d in ("h2d", "d2h") for l in ("contiguous", "scattered")]
+    if "batch/unsupported" in by:
+        assert by["batch/unsupported"]["status"] == "unsupported"
+        assert "hipMemcpyBatchAsync" in by["batch/unsupported"]["reason"]
+        assert not [c for c in by if c.endswith("/batched")], sorted(by)
+        wanted = [w + "/loop" for w in ways]
+    else:
+        wanted = [w + s for w in ways for s in ("/loop", "/batched")]
+    assert sorted(c for c in by if c != "batch/unsupported") == sorted(wanted)
+    for name in wanted:
+        r = by[name]
+        assert r["status"] == "ok", f"{name}: {r['reason']}"
+        assert r["observed"]["verified"] is True, name
+        assert r["ops"] == 1024 and r["bytes"] == 1024 * 4096, name
+        assert r["params"]["clock"] == "hip-events" and r["params"]["latch"] is False, name
+        if name.endswith("/batched"):
+            loop = by[name.replace("/batched", "/loop")]
+            assert _metric(r, "loop_median_s") == pytest.approx(loop["stats_s"]["median"],
+                                                                rel=1e-9), name
+            assert _metric(r, "batched_over_loop") == pytest.approx(
+                r["stats_s"]["median"] / loop["stats_s"]["median"], rel=1e-9), name
+
+
+def test_gpu_memcpy_plain_run_leaves_pinning_and_batches_out(gpu, tmp_path):
+    """They are on request: a plain memcpy run (all's too) records none of them."""
+    out = tmp_path / "plain.json"
+    p = hmb.run("--output", out, "--format", "csv", "memcpy", *TINY["memcpy"].split(),
+                timeout=600)
+    assert p.returncode == 0, p.stderr[-2000:]
+    cases = [r["case"] for r in hmbdoc.load(out)["results"]]
+    assert cases and not [c for c in cases if c.startswith(("pin/", "batch/"))], cases

@@ -17,6 +17,14 @@
 /* AMD memory kinds: CUDA has none of them. */
 #define HMB_HAVE_HOST_UNCACHED 0
 #define HMB_HAVE_DEVICE_UNCACHED 0
+/* cudaMemcpyBatchAsync came with CUDA 12.8; it wants an attribute (its
+ * srcAccessOrder) for every copy: one entry covers them all. */
+#if CUDART_VERSION >= 12080
+#define HMB_HAVE_MEMCPY_BATCH 1
+#else
+#define HMB_HAVE_MEMCPY_BATCH 0
+#endif
+#define HMB_MEMCPY_BATCH_ATTRS 1
 #else
 #ifndef __HIP_PLATFORM_AMD__
 #define __HIP_PLATFORM_AMD__
@@ -44,6 +52,15 @@
 #else
 #define HMB_HAVE_DEVICE_UNCACHED 0
 #endif
+/* hipMemcpyBatchAsync works from HIP 7.1 on (ROCm's own tests of it require
+ * 7.1). Its header documents the attributes as not supported, and the runtime
+ * refuses numAttrs > 0 (and attrs without numAttrs): none is passed. */
+#if HIP_VERSION_MAJOR > 7 || (HIP_VERSION_MAJOR == 7 && HIP_VERSION_MINOR >= 1)
+#define HMB_HAVE_MEMCPY_BATCH 1
+#else
+#define HMB_HAVE_MEMCPY_BATCH 0
+#endif
+#define HMB_MEMCPY_BATCH_ATTRS 0
 #endif
 
 #endif

@@ -144,6 +144,32 @@ typedef enum cudaMemcpyKind hipMemcpyKind;
 #define hipMemcpyHostToHost           cudaMemcpyHostToHost
 #define hipMemcpyDefault              cudaMemcpyDefault
 
+/* ---- batched copies (CUDA 12.8 on) ------------------------------------------ */
+/* HIP's signature (HIP 7) ends with failIdx, where the failed copy's index is
+ * returned; CUDA 12.8 and 12.9 have it too, CUDA 13 dropped it (and made the
+ * pointer arrays const): there *failIdx is set to SIZE_MAX ("none known"). */
+#if CUDART_VERSION >= 12080
+typedef struct cudaMemcpyAttributes hipMemcpyAttributes;
+#define hipMemcpySrcAccessOrderStream cudaMemcpySrcAccessOrderStream
+#define hipMemcpyFlagDefault          cudaMemcpyFlagDefault
+
+static inline hipError_t hipMemcpyBatchAsync(void **dsts, void **srcs, size_t *sizes,
+					     size_t count, hipMemcpyAttributes *attrs,
+					     size_t *attrsIdxs, size_t numAttrs, size_t *failIdx,
+					     hipStream_t stream)
+{
+#if CUDART_VERSION >= 13000
+	if (failIdx)
+		*failIdx = (size_t)-1;
+	return cudaMemcpyBatchAsync(dsts, (const void *const *)srcs, sizes, count, attrs, attrsIdxs,
+				    numAttrs, stream);
+#else
+	return cudaMemcpyBatchAsync(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx,
+				    stream);
+#endif
+}
+#endif
+
 /* ---- several GPUs: peer access, peer copies, link attributes --------------- */
 #define hipDeviceCanAccessPeer            cudaDeviceCanAccessPeer
 #define hipDeviceEnablePeerAccess         cudaDeviceEnablePeerAccess

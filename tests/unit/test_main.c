@@ -656,6 +656,8 @@ void test_memcpy_hugetlb_sysfs(void);
 void test_memcpy_thp_mode(void);
 void test_memcpy_on_request(void);
 void test_memcpy_sets(void);
+void test_break_even(void);      /* test_pinning.c */
+void test_pinning_on_request(void); /* test_pinning.c */
 
 int main(int argc, char **argv)
 {
@@ -722,6 +724,8 @@ int main(int argc, char **argv)
 		{ "memcpy: transparent huge page mode", test_memcpy_thp_mode },
 		{ "memcpy: on-request families", test_memcpy_on_request },
 		{ "memcpy: buffer sets over a cache", test_memcpy_sets },
+		{ "memcpy: break-even of pinning, and when it never pays", test_break_even },
+		{ "memcpy: pinning and batch cases run on request only", test_pinning_on_request },
 	};
 	const size_t ntests = sizeof(tests) / sizeof(tests[0]);
 	const char *only = argc == 2 && strcmp(argv[1], "--list") ? argv[1] : NULL;
