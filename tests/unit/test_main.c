@@ -565,6 +565,7 @@ void test_engine(void);          /* test_engine.c */
 void test_case_selection(void);  /* test_select.c */
 void test_on_request_cases(void); /* test_select.c */
 void test_report_and_csv(void);  /* test_select.c */
+void test_managed_oversub_size(void); /* test_managed.c */
 
 int main(int argc, char **argv)
 {
@@ -622,6 +623,8 @@ int main(int argc, char **argv)
 		{ "case selection", test_case_selection },
 		{ "on-request cases", test_on_request_cases },
 		{ "report: failures counted, CSV fields quoted", test_report_and_csv },
+		{ "managed: oversubscribed sizes only under --oversubscribe, else skipped",
+		  test_managed_oversub_size },
 	};
 	const size_t ntests = sizeof(tests) / sizeof(tests[0]);
 	const char *only = argc == 2 && strcmp(argv[1], "--list") ? argv[1] : NULL;
