@@ -28,8 +28,19 @@
  *   touch/gpu-first            a fill kernel on a fresh buffer
  *   touch/host-first           the same after the host zeroed the fresh buffer
  *   static/__managed__         the first kernel on a __managed__ array (4 MiB)
- *   attach/stream-single       the first kernel on a hipMemAttachHost buffer
- *                              attached to a stream of its own (single)
+ * In files of their own (managed.h says what they share):
+ *   advise-accessed-by-host/first-kernel, advise-combined/first-kernel
+ *                              (managed_advice.c, on request) the first kernel
+ *                              under AccessedBy the host, and under the
+ *                              combination the ROCm guide recommends
+ *   attach/stream-single, attach/global, attach/host  (managed_attach.c) the
+ *                              first kernel on a 4 MiB buffer attached to a
+ *                              stream of its own with each hipMemAttach flag
+ *   versus/...                 (managed_versus.c, on request) one workload
+ *                              (data on the host, a kernel updates every word,
+ *                              the host reads it) with explicit copies and
+ *                              with managed memory, prefetched or advised;
+ *                              host clock; ratio_to_explicit
  * GPU work is timed with HIP events (kernels alone queued behind a latch, so
  * the launch cost stays out), host work with the host clock. Kernels run one
  * element per thread (params.grid_blocks, block_threads, elements_per_thread,
@@ -48,24 +59,27 @@
  * report migration_s = their median - the median of back/host-sum-resident:
  * what bringing the pages back costs beyond the host's own summing. The range
  * attributes (last prefetch location, preferred location, read-mostly,
- * accessed-by) are read with hipMemRangeGetAttribute right after the last
- * sample, before the host touches the pages, and kept as observations.
+ * accessed-by) are read right after the last sample, before the host touches
+ * the pages, with hipMemRangeGetAttribute and with hipMemRangeGetAttributes
+ * (the plural call, observations prefixed plural_), and kept as observations
+ * with range_attributes_agree (managed_range.c).
  * Every case checks its data after timing: kernels add a known count to a
  * pattern, read-only kernels count mismatches, host sums are compared with
  * the pattern's sum.
  *
  * Safety: a size beyond the device's free memory is refused (skipped with a
- * reason) unless --oversubscribe F allows up to F x free memory.
+ * reason) unless --oversubscribe F allows up to F x free memory. The versus
+ * family's 1.5 and 2 x free memory run only under that option (skipped with
+ * the reason without it).
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "../kernels/kernels.h"
 #include "../kernels/pattern.h"
 #include "../src/managed_static.h"
-#include "../src/measure.h"
 #include "../src/verify.h"
+#include "managed.h"
 
 /* hipMemAdviseSetCoarseGrain: AMD, in every HIP this project builds with */
 #if !defined(HMB_PLATFORM_NVIDIA) && defined(HIP_VERSION_MAJOR) && HIP_VERSION_MAJOR >= 5
@@ -74,32 +88,15 @@
 #define HAVE_COARSE_GRAIN 0
 #endif
 
-#define PAGE_WORDS (4096 / sizeof(uint32_t)) /* the host touches one word per 4 KiB */
-#define SLOW_REPS 3  /* fault-driven cases: about 0.2-0.6 s per sample at 1 GiB */
-
-enum advice { NO_ADVICE, READ_MOSTLY, PREFERRED_DEVICE, PREFERRED_HOST, ACCESSED_BY,
-	      COARSE_GRAIN };
-static const char *const advice_name[] = { "none", "read-mostly", "preferred-location=device",
-					   "preferred-location=host", "accessed-by=device",
-					   "coarse-grain" };
-
-/* GPU steps of a case: untimed before the sample, or timed. */
-enum { PREFETCH = 1, KERNEL = 2, READ = 4 };
-
-/* What the cases of one size share. */
-struct managed {
-	int dev;
-	size_t size;
-	uint32_t *buf;
-	uint32_t seed;       /* the next case's pattern seed */
-	enum hmb_grid grid;
-	double on_demand;    /* median of on-demand/first-kernel, or -1 */
-	double resident;     /* median of back/host-sum-resident, or -1 */
+const char *const managed_advice_name[] = {
+	"none", "read-mostly", "preferred-location=device", "preferred-location=host",
+	"accessed-by=device", "coarse-grain", "accessed-by=host",
+	"read-mostly+preferred-location=device+accessed-by=device",
 };
 
 /* ---------------------------------------------------------------- helpers */
 
-static struct hmb_record *new_record(struct hmb_ctx *ctx, const char *name, size_t bytes)
+struct hmb_record *managed_record(struct hmb_ctx *ctx, const char *name, size_t bytes)
 {
 	struct hmb_record *r = hmb_case(ctx, "%s", name);
 	if (!hmb_selected(ctx, r->name)) {
@@ -112,43 +109,16 @@ static struct hmb_record *new_record(struct hmb_ctx *ctx, const char *name, size
 	return r;
 }
 
-/* Where the runtime says the range is: read before the host touches it. */
-static void observe_range(struct hmb_record *r, const void *p, size_t size, int dev)
-{
-	int v, by[8];
-
-	for (size_t i = 0; i < sizeof(by) / sizeof(by[0]); i++)
-		by[i] = -2;
-	if (hipMemRangeGetAttribute(&v, sizeof(v), hipMemRangeAttributeLastPrefetchLocation,
-				    p, size) == hipSuccess)
-		hmb_observe_num(r, "last_prefetch_location", v);
-	if (hipMemRangeGetAttribute(&v, sizeof(v), hipMemRangeAttributePreferredLocation, p,
-				    size) == hipSuccess)
-		hmb_observe_num(r, "preferred_location", v);
-	if (hipMemRangeGetAttribute(&v, sizeof(v), hipMemRangeAttributeReadMostly, p,
-				    size) == hipSuccess)
-		hmb_observe_bool(r, "read_mostly", v);
-	if (hipMemRangeGetAttribute(by, sizeof(by), hipMemRangeAttributeAccessedBy, p,
-				    size) == hipSuccess) {
-		int set = 0;
-		for (size_t i = 0; i < sizeof(by) / sizeof(by[0]); i++)
-			set |= by[i] == dev;
-		hmb_observe_bool(r, "accessed_by_device", set);
-	}
-	(void)hipGetLastError();
-	hmb_observe_str(r, "location_codes", "device ordinal; -1 host; -2 none/invalid");
-}
-
 /* The host writes back one word of every 4 KiB page: each page moves to the
  * host and any other copy of it is invalidated; the data stays as it was. */
-static void host_writes_every_page(uint32_t *p, size_t words)
+void managed_host_writes_every_page(uint32_t *p, size_t words)
 {
 	volatile uint32_t *w = p;
 	for (size_t i = 0; i < words; i += PAGE_WORDS)
 		w[i] = w[i];
 }
 
-static int check_words(const uint32_t *p, size_t bytes, uint32_t seed, uint32_t add, int host)
+int managed_check_words(const uint32_t *p, size_t bytes, uint32_t seed, uint32_t add, int host)
 {
 	unsigned long long bad = 0;
 
@@ -168,16 +138,6 @@ fail:
 
 
 /* ------------------------------------ GPU work on pages the host wrote last */
-
-struct gpu_spec {
-	const char *name;
-	enum advice advice;
-	int host_first;      /* before each sample: the host writes every page */
-	unsigned before;     /* untimed GPU steps after that (PREFETCH) */
-	unsigned timed;      /* PREFETCH, KERNEL (increment) or READ (check) */
-	int speedup;         /* report speedup_over_on_demand */
-	const char *what;
-};
 
 static const struct gpu_spec gpu_specs[] = {
 	{ "on-demand/first-kernel", NO_ADVICE, 1, 0, KERNEL, 0,
@@ -207,24 +167,14 @@ static const struct gpu_spec gpu_specs[] = {
 	  "increment kernel (+1 to every word)" },
 };
 
-struct gpu_case {
-	const struct gpu_spec *spec;
-	struct managed *m;
-	struct hmb_record *r;
-	uint32_t *p;
-	size_t bytes;
-	uint32_t seed, add;          /* the words hold pattern(seed) + add */
-	unsigned long long *bad;     /* the read-only kernel's mismatch count (device) */
-	hipStream_t own, saved;      /* attach/stream-single: its stream, the module's */
-};
-
-static int apply_advice(const struct gpu_case *k, int set)
+int managed_reads_mostly(enum advice a)
 {
-	const void *p = k->p;
-	size_t n = k->bytes;
-	int dev = k->m->dev;
+	return a == READ_MOSTLY || a == GUIDE_COMBINED;
+}
 
-	switch (k->spec->advice) {
+int managed_advise(const void *p, size_t n, int dev, enum advice a, int set)
+{
+	switch (a) {
 	case READ_MOSTLY:
 		HMB_CHECK(hipMemAdvise(p, n, set ? hipMemAdviseSetReadMostly
 						 : hipMemAdviseUnsetReadMostly, dev));
@@ -233,11 +183,20 @@ static int apply_advice(const struct gpu_case *k, int set)
 	case PREFERRED_HOST:
 		HMB_CHECK(hipMemAdvise(p, n, set ? hipMemAdviseSetPreferredLocation
 						 : hipMemAdviseUnsetPreferredLocation,
-				       k->spec->advice == PREFERRED_DEVICE ? dev : hipCpuDeviceId));
+				       a == PREFERRED_DEVICE ? dev : hipCpuDeviceId));
 		break;
 	case ACCESSED_BY:
+	case ACCESSED_BY_HOST:
 		HMB_CHECK(hipMemAdvise(p, n, set ? hipMemAdviseSetAccessedBy
-						 : hipMemAdviseUnsetAccessedBy, dev));
+						 : hipMemAdviseUnsetAccessedBy,
+				       a == ACCESSED_BY ? dev : hipCpuDeviceId));
+		break;
+	case GUIDE_COMBINED:
+		/* in the order of the guide's example (managed_advice.c) */
+		if (managed_advise(p, n, dev, PREFERRED_DEVICE, set) ||
+		    managed_advise(p, n, dev, ACCESSED_BY, set) ||
+		    managed_advise(p, n, dev, READ_MOSTLY, set))
+			return -1;
 		break;
 	case COARSE_GRAIN:
 #if HAVE_COARSE_GRAIN
@@ -256,8 +215,34 @@ fail:
 	return -1;
 }
 
+static int apply_advice(const struct gpu_case *k, int set)
+{
+	return managed_advise(k->p, k->bytes, k->m->dev, k->spec->advice, set);
+}
+
+int managed_pages_home(uint32_t *p, size_t n, int dev, enum advice a, hipStream_t stream)
+{
+	if (!managed_reads_mostly(a)) {
+		managed_host_writes_every_page(p, n / 4);
+		return 0;
+	}
+	/* Under read-mostly every host write would invalidate the GPU's copies
+	 * page by page (seconds per GiB, all of it untimed): the advice is
+	 * lifted (one copy remains), the pages go home in one prefetch and are
+	 * written there, and the advice is set again. The state is the same:
+	 * pages on the host only, the advice in force. */
+	if (managed_advise(p, n, dev, a, 0))
+		return -1;
+	HMB_CHECK(hipMemPrefetchAsync(p, n, hipCpuDeviceId, stream));
+	HMB_CHECK(hipStreamSynchronize(stream));
+	managed_host_writes_every_page(p, n / 4);
+	return managed_advise(p, n, dev, a, 1);
+fail:
+	return -1;
+}
+
 /* The pattern written by the GPU, then the advice. */
-static int gpu_setup(struct hmb_ctx *ctx, void *st)
+int managed_gpu_setup(struct hmb_ctx *ctx, void *st)
 {
 	struct gpu_case *k = st;
 
@@ -279,27 +264,14 @@ fail:
 	return -1;
 }
 
-static int gpu_prepare(struct hmb_ctx *ctx, void *st, int sample)
+int managed_gpu_prepare(struct hmb_ctx *ctx, void *st, int sample)
 {
 	struct gpu_case *k = st;
 
 	(void)sample;
-	if (k->spec->host_first && k->spec->advice == READ_MOSTLY) {
-		/* Under read-mostly every host write would invalidate the GPU's
-		 * copies page by page (seconds per GiB, all of it untimed): the
-		 * advice is lifted (one copy remains), the pages go home in one
-		 * prefetch and are written there, and the advice is set again. The
-		 * state is the same: pages on the host only, range read-mostly. */
-		if (apply_advice(k, 0))
-			return -1;
-		HMB_CHECK(hipMemPrefetchAsync(k->p, k->bytes, hipCpuDeviceId, ctx->stream));
-		HMB_CHECK(hipStreamSynchronize(ctx->stream));
-		host_writes_every_page(k->p, k->bytes / 4);
-		if (apply_advice(k, 1))
-			return -1;
-	} else if (k->spec->host_first) {
-		host_writes_every_page(k->p, k->bytes / 4);
-	}
+	if (k->spec->host_first &&
+	    managed_pages_home(k->p, k->bytes, k->m->dev, k->spec->advice, ctx->stream))
+		return -1;
 	if (k->spec->before & PREFETCH) {
 		HMB_CHECK(hipMemPrefetchAsync(k->p, k->bytes, k->m->dev, ctx->stream));
 		HMB_CHECK(hipStreamSynchronize(ctx->stream));
@@ -309,7 +281,7 @@ fail:
 	return -1;
 }
 
-static int gpu_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
+int managed_gpu_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 {
 	struct gpu_case *k = st;
 	unsigned timed = k->spec->timed;
@@ -333,12 +305,12 @@ fail:
 
 /* Where the pages are (before any host access), then the data: every timed
  * increment added one to every word; the read-only kernels found no mismatch. */
-static int gpu_verify(struct hmb_ctx *ctx, void *st)
+int managed_gpu_verify(struct hmb_ctx *ctx, void *st)
 {
 	struct gpu_case *k = st;
 
 	(void)ctx;
-	observe_range(k->r, k->p, k->bytes, k->m->dev);
+	managed_observe_range(k->r, k->p, k->bytes, k->m->dev);
 	if (k->bad) {
 		unsigned long long bad = 0;
 		HMB_CHECK(hipMemcpy(&bad, k->bad, sizeof(bad), hipMemcpyDeviceToHost));
@@ -349,7 +321,7 @@ static int gpu_verify(struct hmb_ctx *ctx, void *st)
 		}
 	}
 	/* a buffer attached to a stream of its own is checked by the host */
-	return check_words(k->p, k->bytes, k->seed, k->add, k->own != NULL);
+	return managed_check_words(k->p, k->bytes, k->seed, k->add, k->own != NULL);
 fail:
 	return -1;
 }
@@ -378,8 +350,8 @@ static void describe_prepare(struct hmb_record *r, const struct gpu_spec *s)
 }
 
 /* Measure one GPU case on k->p (the caller sets p, bytes, m and the spec). */
-static struct hmb_record *run_gpu_case(struct hmb_ctx *ctx, struct gpu_case *k,
-				       const struct hmb_case_ops *ops)
+struct hmb_record *managed_run_gpu_case(struct hmb_ctx *ctx, struct gpu_case *k,
+					const struct hmb_case_ops *ops)
 {
 	const struct gpu_spec *s = k->spec;
 	int slow = s->host_first && k->bytes > 16u << 20;
@@ -397,9 +369,9 @@ static struct hmb_record *run_gpu_case(struct hmb_ctx *ctx, struct gpu_case *k,
 		.state = k,
 	};
 
-	if (!(k->r = new_record(ctx, s->name, k->bytes)))
+	if (!(k->r = managed_record(ctx, s->name, k->bytes)))
 		return NULL;
-	hmb_param_str(k->r, "advice", advice_name[s->advice]);
+	hmb_param_str(k->r, "advice", managed_advice_name[s->advice]);
 	hmb_param_str(k->r, "kernel", s->timed & KERNEL ? "read-write"
 				      : s->timed & READ ? "read-only" : "none");
 	describe_prepare(k->r, s);
@@ -409,10 +381,10 @@ static struct hmb_record *run_gpu_case(struct hmb_ctx *ctx, struct gpu_case *k,
 	return k->r;
 }
 
-static const struct hmb_case_ops gpu_ops = { gpu_setup, gpu_prepare, gpu_op, gpu_verify,
-					     gpu_teardown };
-static const struct hmb_case_ops resident_ops = { gpu_setup, NULL, gpu_op, gpu_verify,
-						  gpu_teardown };
+const struct hmb_case_ops managed_gpu_ops = { managed_gpu_setup, managed_gpu_prepare,
+					      managed_gpu_op, managed_gpu_verify, gpu_teardown };
+static const struct hmb_case_ops resident_ops = { managed_gpu_setup, NULL, managed_gpu_op,
+						  managed_gpu_verify, gpu_teardown };
 
 /* 1 (and why in buf) when the coarse-grain advice cannot be given here. */
 static int coarse_grain_missing(const struct hmb_ctx *ctx, char *buf, size_t len)
@@ -446,7 +418,7 @@ static void run_coarse_unsupported(struct hmb_ctx *ctx)
 		return;
 	}
 	hmb_param_str(r, "access_mode", hmb_access_name(ctx->dev->model.managed_access));
-	hmb_param_str(r, "advice", advice_name[COARSE_GRAIN]);
+	hmb_param_str(r, "advice", managed_advice_name[COARSE_GRAIN]);
 	hmb_record_status(r, HMB_UNSUPPORTED, "%s", why);
 	hmb_commit(ctx, r);
 }
@@ -462,7 +434,8 @@ static void run_gpu_cases(struct hmb_ctx *ctx, struct managed *m)
 
 		if (s->advice == COARSE_GRAIN && coarse_grain_missing(ctx, NULL, 0))
 			continue; /* one record for the module: run_coarse_unsupported */
-		r = run_gpu_case(ctx, &k, s->host_first || s->before ? &gpu_ops : &resident_ops);
+		r = managed_run_gpu_case(ctx, &k, s->host_first || s->before ? &managed_gpu_ops
+									    : &resident_ops);
 		if (!r)
 			continue;
 		med = hmb_median(r);
@@ -565,7 +538,7 @@ static int back_verify(struct hmb_ctx *ctx, void *st)
 	struct back_case *k = st;
 
 	(void)ctx;
-	observe_range(k->r, k->m->buf, k->m->size, k->m->dev);
+	managed_observe_range(k->r, k->m->buf, k->m->size, k->m->dev);
 	return check_sum(k);
 }
 
@@ -590,7 +563,7 @@ static void run_back(struct hmb_ctx *ctx, struct managed *m, enum back how)
 	};
 	double med;
 
-	if (!(k.r = new_record(ctx, back_name[how], m->size)))
+	if (!(k.r = managed_record(ctx, back_name[how], m->size)))
 		return;
 	hmb_param_str(k.r, "before_each_sample",
 		      how == RESIDENT ? "nothing: the host wrote every word once, before the "
@@ -633,7 +606,7 @@ static int touch_prepare(struct hmb_ctx *ctx, void *st, int sample)
 
 	(void)sample;
 	if (k->p) {
-		if (check_words(k->p, k->m->size, k->seed, 0, 0))
+		if (managed_check_words(k->p, k->m->size, k->seed, 0, 0))
 			return -1;
 		hmb_free(ctx, k->p);
 	}
@@ -663,8 +636,8 @@ static int touch_verify(struct hmb_ctx *ctx, void *st)
 	(void)ctx;
 	if (!k->p)
 		return 0;
-	observe_range(k->r, k->p, k->m->size, k->m->dev);
-	return check_words(k->p, k->m->size, k->seed, 0, 0);
+	managed_observe_range(k->r, k->p, k->m->size, k->m->dev);
+	return managed_check_words(k->p, k->m->size, k->seed, 0, 0);
 }
 
 static void run_touch(struct hmb_ctx *ctx, struct managed *m, int host_first)
@@ -683,7 +656,8 @@ static void run_touch(struct hmb_ctx *ctx, struct managed *m, int host_first)
 		.state = &k,
 	};
 
-	if (!(k.r = new_record(ctx, host_first ? "touch/host-first" : "touch/gpu-first", m->size)))
+	k.r = managed_record(ctx, host_first ? "touch/host-first" : "touch/gpu-first", m->size);
+	if (!k.r)
 		return;
 	hmb_param_str(k.r, "before_each_sample",
 		      host_first ? "untimed: hipMallocManaged, then the host zeroes every byte"
@@ -694,7 +668,7 @@ static void run_touch(struct hmb_ctx *ctx, struct managed *m, int host_first)
 	hmb_commit(ctx, k.r);
 }
 
-/* ------------------------------- a __managed__ array, a stream-attached buffer */
+/* -------------------------------------------------------- a __managed__ array */
 
 static void run_static(struct hmb_ctx *ctx, struct managed *m)
 {
@@ -708,61 +682,14 @@ static void run_static(struct hmb_ctx *ctx, struct managed *m)
 	struct hmb_record *r;
 
 	if (!(k.p = hmb_managed_static(why, sizeof(why)))) {
-		if (!(r = new_record(ctx, spec.name, bytes)))
+		if (!(r = managed_record(ctx, spec.name, bytes)))
 			return;
 		hmb_record_status(r, HMB_UNSUPPORTED, why);
 		hmb_commit(ctx, r);
 		return;
 	}
-	if ((r = run_gpu_case(ctx, &k, &gpu_ops)))
+	if ((r = managed_run_gpu_case(ctx, &k, &managed_gpu_ops)))
 		hmb_commit(ctx, r);
-}
-
-/* A hipMemAttachHost buffer attached (single) to a stream of its own, which
- * the engine times on while the case runs: buffer and stream are the case's
- * own (freed after it, the buffer first), so no attachment outlives it. */
-static int attach_setup(struct hmb_ctx *ctx, void *st)
-{
-	struct gpu_case *k = st;
-
-	k->saved = ctx->stream;
-	if (!(k->own = hmb_stream_new(ctx)) ||
-	    !(k->p = hmb_alloc(ctx, HMB_MEM_MANAGED_HOST, k->bytes)))
-		return -1;
-	HMB_CHECK(hipStreamAttachMemAsync(k->own, k->p, 0, hipMemAttachSingle));
-	HMB_CHECK(hipStreamSynchronize(k->own));
-	ctx->stream = k->own;
-	return gpu_setup(ctx, st);
-fail:
-	return -1;
-}
-
-static void attach_teardown(struct hmb_ctx *ctx, void *st)
-{
-	struct gpu_case *k = st;
-
-	if (k->saved)
-		ctx->stream = k->saved;
-}
-
-static void run_attach(struct hmb_ctx *ctx, struct managed *m)
-{
-	static const struct gpu_spec spec = {
-		"attach/stream-single", NO_ADVICE, 1, 0, KERNEL, 0,
-		"increment kernel (+1 to every word) on a buffer attached to the kernel's stream",
-	};
-	static const struct hmb_case_ops ops = { attach_setup, gpu_prepare, gpu_op, gpu_verify,
-						 attach_teardown };
-	struct gpu_case k = { .spec = &spec, .m = m,
-			      .bytes = HMB_MANAGED_STATIC_WORDS * sizeof(uint32_t) };
-	struct hmb_record *r = run_gpu_case(ctx, &k, &ops);
-
-	if (!r)
-		return;
-	hmb_param_str(r, "attach", "hipMallocManaged(hipMemAttachHost), then "
-		      "hipStreamAttachMemAsync(hipMemAttachSingle) to a stream created for this "
-		      "case (timed on it; destroyed after the buffer is freed)");
-	hmb_commit(ctx, r);
 }
 
 /* ------------------------------------------------------------------ module */
@@ -773,12 +700,24 @@ static const char *const cases[] = {
 	"advise-read-mostly/first-kernel", "advise-preferred-device/first-kernel",
 	"advise-preferred-host/first-kernel", "advise-accessed-by-device/first-kernel",
 	"prefetch+read-mostly/prefetch", "prefetch+read-mostly/first-kernel",
-	"advise-coarse-grain/first-kernel", "back/host-sum-resident", "back/cpu-read-after-gpu", "back/prefetch-to-host",
-	"touch/gpu-first", "touch/host-first", "static/__managed__", "attach/stream-single",
+	"advise-coarse-grain/first-kernel", "advise-accessed-by-host/first-kernel",
+	"advise-combined/first-kernel", "back/host-sum-resident", "back/cpu-read-after-gpu",
+	"back/prefetch-to-host", "touch/gpu-first", "touch/host-first", "static/__managed__",
+	"attach/stream-single", "attach/global", "attach/host", "versus/explicit",
+	"versus/explicit-pinned", "versus/managed-on-demand", "versus/managed-prefetch",
+	"versus/managed-read-mostly", "versus/managed-preferred-device",
+	"versus/managed-accessed-by-device",
 	NULL,
 };
-#define BUFFER_CASES 15    /* cases[0..15) use the module's buffer of each size */
-#define PER_SIZE_CASES 17  /* the touch cases, on fresh buffers, complete a size */
+#define BUFFER_CASES 17    /* cases[0..17) use the module's buffer of each size */
+#define PER_SIZE_CASES 19  /* the touch cases, on fresh buffers, complete a size */
+
+/* Run only when --case asks: each costs seconds at the default sizes (the
+ * new advice cases fault like advise-*, the versus family moves every size
+ * both ways seven times), more than they earn in every run. */
+static const char *const on_request[] = {
+	"advise-accessed-by-host/*", "advise-combined/*", "versus/*", NULL,
+};
 
 static int any_selected(struct hmb_ctx *ctx, int from, int to)
 {
@@ -830,6 +769,7 @@ static int run(struct hmb_ctx *ctx)
 			if (!(m.buf = hmb_alloc(ctx, HMB_MEM_MANAGED, m.size)))
 				return -1;
 			run_gpu_cases(ctx, &m);
+			managed_advice_run(ctx, &m);
 			for (int b = RESIDENT; b <= PREFETCH_BACK && !hmb_interrupted(); b++)
 				run_back(ctx, &m, (enum back)b);
 			hmb_free(ctx, m.buf); /* the fresh buffers below take its place */
@@ -841,7 +781,9 @@ static int run(struct hmb_ctx *ctx)
 	if (!hmb_interrupted())
 		run_static(ctx, &m);
 	if (!hmb_interrupted())
-		run_attach(ctx, &m);
+		managed_attach_run(ctx, &m);
+	if (!hmb_interrupted())
+		managed_versus_run(ctx, &m, &sizes);
 	if (!hmb_interrupted())
 		run_coarse_unsupported(ctx);
 	return 0;
@@ -872,7 +814,19 @@ const struct hmb_bench hmb_bench_managed = {
 		"params.access_mode says how the GPU reaches managed memory: with XNACK\n"
 		"off on AMD nothing migrates on faults, kernels read host memory over the\n"
 		"link. advise-coarse-grain/first-kernel is AMD only (one unsupported\n"
-		"record elsewhere).",
+		"record elsewhere). attach/stream-single, attach/global, attach/host: the\n"
+		"same kernel on a buffer attached to its stream with each flag.\n"
+		"Range attributes are read with the singular and the plural call\n"
+		"(plural_*, range_attributes_agree).\n"
+		"On request (--case): advise-accessed-by-host/first-kernel,\n"
+		"advise-combined/first-kernel (read-mostly + preferred location +\n"
+		"accessed-by, as the ROCm unified-memory guide shows), and versus/*: the\n"
+		"data on the host, a kernel updates every word, the host reads it, with\n"
+		"explicit copies or managed memory; host clock around all of it;\n"
+		"ratio_to_explicit. versus/* also runs at 1.5 and 2 x free device\n"
+		"memory under --oversubscribe F (F >= the factor), else those sizes are\n"
+		"skipped with the reason.",
 	.cases = cases,
+	.on_request = on_request,
 	.run = run,
 };

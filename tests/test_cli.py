@@ -110,6 +110,27 @@ def test_dry_run_case_lists_memcpys_on_request_cases():
         ["hugetlb-1G/unsupported", "hugetlb-1G/skipped"]), said
 
 
+MANAGED_ON_REQUEST = ["advise-accessed-by-host/first-kernel", "advise-combined/first-kernel",
+                      "versus/explicit", "versus/explicit-pinned", "versus/managed-on-demand",
+                      "versus/managed-prefetch", "versus/managed-read-mostly",
+                      "versus/managed-preferred-device", "versus/managed-accessed-by-device"]
+
+
+def test_managed_new_cases_listed_on_request_or_not():
+    """The managed module's costly families run only when --case asks
+    (list --cases marks them); the attach trio is cheap and runs in every run."""
+    rows = [line.split() for line in hmb.run("list", "--cases").stdout.splitlines()]
+    managed = {r[-1]: len(r) == 3 and r[1] == "on-request" for r in rows if r[0] == "managed"}
+    for name in MANAGED_ON_REQUEST:
+        assert managed.get(name) is True, f"{name}: {managed.get(name)}"
+    for name in ("attach/stream-single", "attach/global", "attach/host",
+                 "on-demand/first-kernel", "advise-accessed-by-device/first-kernel"):
+        assert managed.get(name) is False, f"{name}: {managed.get(name)}"
+    p = hmb.run("--dry-run", "--case", "versus/*", "managed")
+    assert p.returncode == 0, p.stderr
+    assert "(7 of " in p.stdout and "versus/explicit-pinned" in p.stdout, p.stdout
+
+
 def test_dry_run_plans_all_and_writes_a_document_without_a_gpu(tmp_path):
     out = tmp_path / "plan.json"
     p = hmb.run("--dry-run", "--quick", "--output", out, "all")

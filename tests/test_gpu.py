@@ -504,3 +504,98 @@ def test_gpu_memcpy_plain_run_leaves_pinning_and_batches_out(gpu, tmp_path):
     assert p.returncode == 0, p.stderr[-2000:]
     cases = [r["case"] for r in hmbdoc.load(out)["results"]]
     assert cases and not [c for c in cases if c.startswith(("pin/", "batch/"))], cases
+
+
+def _managed_cases(tmp_path, name, *cases):
+    """Run the managed module on the cases given (--case each) at 4M, 2 reps;
+    the records, after checking the run passed and the document is valid."""
+    out = tmp_path / f"{name}.json"
+    sel = [a for c in cases for a in ("--case", c)]
+    p = hmb.run("--output", out, "--format", "csv", *sel, "managed", "--sizes", "4M",
+                "--reps", "2", "--warmup", "1", timeout=600)
+    assert p.returncode == 0, failed_reasons(out) + p.stderr[-2000:]
+    hmbdoc.assert_valid(out, modules=["managed"], no_failures=True, complete=True)
+    return hmbdoc.load(out)["results"]
+
+
+RANGE_BOTH_WAYS = ("read_mostly", "plural_read_mostly", "preferred_location",
+                   "plural_preferred_location", "accessed_by_device", "plural_accessed_by_device",
+                   "accessed_by_host", "plural_accessed_by_host")
+
+
+def _ran_and_read_the_range_both_ways(r):
+    assert r["status"] == "ok", f"{r['case']}: {r['status']} {r['reason']}"
+    assert r["observed"].get("verified") is True, r["case"]
+    assert r["params"].get("timed"), r["case"]
+    seen = r["observed"]
+    missing = [k for k in RANGE_BOTH_WAYS if k not in seen]
+    assert not missing, f"{r['case']}: no {missing} ({seen.get('range_attributes_unread')})"
+    assert isinstance(seen.get("range_attributes_agree"), bool), f"{r['case']}: {seen}"
+
+
+def test_gpu_managed_versus_family(gpu, tmp_path):
+    """Explicit copies against managed memory on one workload: every variant
+    runs at 4M, verifies, states its timed region (host clock); the managed
+    ones give ratio_to_explicit and the range read both ways. Without
+    --oversubscribe, 1.5 and 2 x free memory are skipped with the reason (or
+    unsupported where the GPU does not migrate on demand)."""
+    res = _managed_cases(tmp_path, "versus", "versus/*")
+    ran = {r["case"]: r for r in res if "oversubscription_factor" not in r["params"]}
+    assert sorted(ran) == sorted(c for c in hmb.run("list", "--cases").stdout.split()
+                                 if c.startswith("versus/")), sorted(ran)
+    for name, r in ran.items():
+        assert r["status"] == "ok" and r["observed"].get("verified") is True, name
+        assert r["params"]["clock"] == "host-monotonic" and r["params"]["size"] == 4 << 20, name
+        assert "host sum" in r["params"]["timed"], name
+        if name.startswith("versus/managed-"):
+            _ran_and_read_the_range_both_ways(r)
+        if name != "versus/explicit":
+            assert r["metrics"]["ratio_to_explicit"]["value"] > 0, name
+    over = [r for r in res if "oversubscription_factor" in r["params"]]
+    assert sorted({r["params"]["oversubscription_factor"] for r in over}) == [1.5, 2.0], over
+    assert len(over) == 2 * sum(n.startswith("versus/managed-") for n in ran), len(over)
+    for r in over:
+        assert r["status"] in ("skipped", "unsupported") and r["reason"], r
+        if r["status"] == "skipped":
+            assert "--oversubscribe" in r["reason"], r["reason"]
+        assert not r["samples_s"], r
+
+
+def test_gpu_managed_new_advice_cases(gpu, tmp_path):
+    """AccessedBy the host and the guide's combined advice run when asked,
+    verify, and keep the range attributes read with the singular and the
+    plural call, and whether they agree."""
+    res = _managed_cases(tmp_path, "advice", "advise-accessed-by-host/*", "advise-combined/*",
+                         "on-demand/first-kernel")
+    by = {r["case"]: r for r in res}
+    assert sorted(by) == ["advise-accessed-by-host/first-kernel", "advise-combined/first-kernel",
+                          "on-demand/first-kernel"], sorted(by)
+    host, combined = by["advise-accessed-by-host/first-kernel"], by["advise-combined/first-kernel"]
+    for r in (host, combined):
+        _ran_and_read_the_range_both_ways(r)
+        assert r["metrics"]["speedup_over_on_demand"]["value"] > 0, r["case"]
+    assert host["params"]["advice"] == "accessed-by=host"
+    assert combined["params"]["advice"] == \
+        "read-mostly+preferred-location=device+accessed-by=device"
+    assert combined["params"]["kernel"] == "read-only"
+
+
+def test_gpu_managed_attach_flags_side_by_side(gpu, tmp_path):
+    """attach/stream-single, attach/global and attach/host: the same kernel,
+    each verified (attach/host unsupported, saying why, only where the
+    device has no concurrent managed access); the device attribute is kept."""
+    res = _managed_cases(tmp_path, "attach", "attach/*")
+    by = {r["case"]: r for r in res}
+    assert sorted(by) == ["attach/global", "attach/host", "attach/stream-single"], sorted(by)
+    for name, flag in (("attach/stream-single", "hipMemAttachSingle"),
+                       ("attach/global", "hipMemAttachGlobal"),
+                       ("attach/host", "hipMemAttachHost")):
+        r = by[name]
+        assert f"hipStreamAttachMemAsync({flag})" in r["params"]["attach"], r["params"]
+        assert "concurrent_managed_access" in r["observed"], name
+        if r["status"] == "unsupported":
+            assert name == "attach/host" and r["observed"]["concurrent_managed_access"] is False
+            assert "concurrent managed access" in r["reason"]
+            continue
+        assert r["status"] == "ok" and r["observed"].get("verified") is True, name
+        assert "increment kernel" in r["params"]["timed"], name

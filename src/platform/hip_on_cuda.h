@@ -204,6 +204,7 @@ typedef enum cudaMemRangeAttribute hipMemRangeAttribute;
 #define hipMemRangeAttributeAccessedBy           cudaMemRangeAttributeAccessedBy
 #define hipMemRangeAttributeLastPrefetchLocation cudaMemRangeAttributeLastPrefetchLocation
 #define hipMemRangeGetAttribute                  cudaMemRangeGetAttribute
+#define hipMemRangeGetAttributes                 cudaMemRangeGetAttributes
 
 typedef struct cudaPointerAttributes hipPointerAttribute_t;
 #define hipPointerGetAttributes   cudaPointerGetAttributes

@@ -658,6 +658,7 @@ void test_memcpy_on_request(void);
 void test_memcpy_sets(void);
 void test_break_even(void);      /* test_pinning.c */
 void test_pinning_on_request(void); /* test_pinning.c */
+void test_managed_oversub_size(void); /* test_managed.c */
 
 int main(int argc, char **argv)
 {
@@ -726,6 +727,8 @@ int main(int argc, char **argv)
 		{ "memcpy: buffer sets over a cache", test_memcpy_sets },
 		{ "memcpy: break-even of pinning, and when it never pays", test_break_even },
 		{ "memcpy: pinning and batch cases run on request only", test_pinning_on_request },
+		{ "managed: oversubscribed sizes only under --oversubscribe, else skipped",
+		  test_managed_oversub_size },
 	};
 	const size_t ntests = sizeof(tests) / sizeof(tests[0]);
 	const char *only = argc == 2 && strcmp(argv[1], "--list") ? argv[1] : NULL;
