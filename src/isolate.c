@@ -10,7 +10,10 @@
  * (records, telemetry, the device). A signal is passed on to the module
  * running, whose results so far are kept; a module whose process dies is a
  * failed record naming the signal. The order of the modules, each one's
- * wall time and exit status go into the document (module_runs).
+ * wall time and exit status go into the document (module_runs). Where a
+ * module runs once per mode (modeplan.h: HSA_XNACK=1 and 0 on AMD), the
+ * child alone gets the variable; its records carry the value as a param
+ * (params.hsa_xnack) and its module_runs entry the environment it ran in.
  */
 #include "isolate.h"
 
@@ -108,6 +111,9 @@ int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep, const st
 	setenv(HMB_CHILD_OUTPUT_ENV, where, 1);
 	pid = fork();
 	if (pid == 0) {
+		/* this process is single-threaded (it never opens the GPU) */
+		if (cl->mode && cl->mode->var && cl->mode->set)
+			setenv(cl->mode->var, cl->mode->value, 1);
 		execv(argv[0], argv);
 		fprintf(stderr, "hipmembench: cannot start %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -129,14 +135,21 @@ int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep, const st
 	if (WIFSIGNALED(wstatus) && !hmb_signal_received)
 		failed_module(rep, b->name, "its process was killed by signal %d (%s)",
 			      WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)));
-	if (cl->tag_device && cl->device >= 0)
-		for (struct hmb_record *r = before ? before->next : rep->head; r; r = r->next)
+	for (struct hmb_record *r = before ? before->next : rep->head; r; r = r->next) {
+		if (cl->tag_device && cl->device >= 0)
 			hmb_param_num(r, "device", cl->device);
+		if (cl->mode && cl->mode->var)
+			hmb_param_str(r, cl->mode->param, cl->mode->value);
+	}
 	unlink(tmpl);
 	hmb_report_add_module(rep, b->name);
 	hmb_report_module_run(rep, b->name, hmb_now() - t0,
 			      WIFEXITED(wstatus) ? code : 128 + WTERMSIG(wstatus),
 			      b->node_level ? -1 : cl->device >= 0 ? cl->device : rep->opt->device);
+	if (cl->mode && cl->mode->var)
+		hmb_report_module_run_env(rep, cl->mode->var, cl->mode->value, cl->mode->set);
+	if (cl->plan_note && *cl->plan_note)
+		hmb_report_module_run_note(rep, cl->plan_note);
 	hmb_checkpoint(rep, 1);
 	return WIFEXITED(wstatus) ? code : 128 + WTERMSIG(wstatus);
 }

@@ -565,6 +565,11 @@ void test_engine(void);          /* test_engine.c */
 void test_case_selection(void);  /* test_select.c */
 void test_on_request_cases(void); /* test_select.c */
 void test_report_and_csv(void);  /* test_select.c */
+void test_mode_plan(void);       /* test_modeplan.c */
+void test_code_objects(void);    /* test_modeplan.c */
+void test_host_coherent_kinds(void); /* test_modeplan.c */
+void test_rocm_guide(void);      /* test_modeplan.c */
+void test_mode_runs_json(void);  /* test_modeplan.c */
 
 int main(int argc, char **argv)
 {
@@ -622,6 +627,11 @@ int main(int argc, char **argv)
 		{ "case selection", test_case_selection },
 		{ "on-request cases", test_on_request_cases },
 		{ "report: failures counted, CSV fields quoted", test_report_and_csv },
+		{ "all on AMD: runs per XNACK mode (faked devices)", test_mode_plan },
+		{ "code objects: XNACK and SRAMECC settings against the device", test_code_objects },
+		{ "HIP_HOST_COHERENT: the measured kinds it changes", test_host_coherent_kinds },
+		{ "ROCm guide: xnack and managed records against its table", test_rocm_guide },
+		{ "all on AMD: module_runs keeps each run's environment", test_mode_runs_json },
 	};
 	const size_t ntests = sizeof(tests) / sizeof(tests[0]);
 	const char *only = argc == 2 && strcmp(argv[1], "--list") ? argv[1] : NULL;
