@@ -41,7 +41,11 @@
  * (params.access_mode, from the memory model: src/memmodel.h): with XNACK
  * off on AMD the pages stay in host memory and every GPU access crosses the
  * link, so "first-kernel" is a kernel reading over the link, not page
- * faults with migration (docs/amd.md has the table).
+ * faults with migration (docs/amd.md has the table). `all` runs this module
+ * once per XNACK mode where the GPU selects it per process (params.hsa_xnack,
+ * src/modeplan.h), and checks on-demand/second-kernel against
+ * prefetch/kernel-after-prefetch: near 1 the pages migrated, well above they
+ * were still read over the link (src/rocmguide.h, observed.rocm_guide).
  *
  * Reading it: GB/s = buffer bytes / median time. speedup_over_on_demand =
  * median of on-demand/first-kernel / median of the case. The back cases
@@ -872,7 +876,8 @@ const struct hmb_bench hmb_bench_managed = {
 		"params.access_mode says how the GPU reaches managed memory: with XNACK\n"
 		"off on AMD nothing migrates on faults, kernels read host memory over the\n"
 		"link. advise-coarse-grain/first-kernel is AMD only (one unsupported\n"
-		"record elsewhere).",
+		"record elsewhere). On AMD `all` runs it with HSA_XNACK=1 and =0\n"
+		"(params.hsa_xnack) and checks each record against the ROCm guide.",
 	.cases = cases,
 	.run = run,
 };
