@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "checkpoint.h"
+#include "codecheck.h"
 #include "cli.h"
 #include "timing.h"
 #include "util.h"
@@ -61,12 +62,9 @@ static int wait_child(pid_t pid, int *wstatus)
 	}
 }
 
-static void failed_module(struct hmb_report *rep, const char *module, const char *fmt, int v,
-			  const char *text)
+static void failed_module(struct hmb_report *rep, const char *module, const char *why)
 {
 	struct hmb_record *r = hmb_record_new(module, "module");
-	char why[256];
-	snprintf(why, sizeof(why), fmt, v, text);
 	hmb_record_status(r, HMB_FAILED, "%s", why);
 	hmb_report_add(rep, r);
 	fprintf(stderr, "[%s] module: failed: %s\n", module, why);
@@ -75,7 +73,7 @@ static void failed_module(struct hmb_report *rep, const char *module, const char
 int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep, const struct hmb_cmdline *cl)
 {
 	char tmpl[] = "/tmp/hipmembench-module-XXXXXX";
-	char err[512], device[16], where[sizeof(tmpl) + 24];
+	char err[512], device[16], where[sizeof(tmpl) + 24], why[1024], hint[512];
 	struct hmb_record *before = rep->tail;
 	char **argv;
 	int fd, wstatus = 0, code = -1, n = 0;
@@ -129,12 +127,19 @@ int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep, const st
 		code = WEXITSTATUS(wstatus);
 	/* exit 2 (usage) and 3 (no GPU): the child said why; the run stops */
 	if (hmb_json_import(rep, tmpl, err, sizeof(err)) != 0 && code != 2 && code != 3 &&
-	    !WIFSIGNALED(wstatus))
-		failed_module(rep, b->name, "its process left no document (exit status %d)%s", code,
-			      "");
-	if (WIFSIGNALED(wstatus) && !hmb_signal_received)
-		failed_module(rep, b->name, "its process was killed by signal %d (%s)",
-			      WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)));
+	    !WIFSIGNALED(wstatus)) {
+		snprintf(why, sizeof(why), "its process left no document (exit status %d)", code);
+		failed_module(rep, b->name, why);
+	}
+	if (WIFSIGNALED(wstatus) && !hmb_signal_received) {
+		const int sig = WTERMSIG(wstatus);
+		size_t used = (size_t)snprintf(why, sizeof(why), "its process was killed by signal "
+					       "%d (%s)", sig, strsignal(sig));
+		/* HIP may abort where it finds no code object it can load */
+		if (sig == SIGABRT && hmb_code_mode_hint(hmb_build_archs(), hint, sizeof(hint)))
+			snprintf(why + used, sizeof(why) - used, "; %s", hint);
+		failed_module(rep, b->name, why);
+	}
 	for (struct hmb_record *r = before ? before->next : rep->head; r; r = r->next) {
 		if (cl->tag_device && cl->device >= 0)
 			hmb_param_num(r, "device", cl->device);

@@ -131,6 +131,17 @@ static enum hmb_mem_kind coherent_kind(unsigned flags, const char *value)
 						   : HMB_KIND_PINNED_NONCOHERENT;
 }
 
+int hmb_code_mode_hint(const char *build_archs, char *why, size_t len)
+{
+	if (!build_archs || (!strstr(build_archs, ":xnack") && !strstr(build_archs, ":sramecc")))
+		return 0;
+	snprintf(why, len, "this build's GPU code is for one XNACK or SRAMECC setting only "
+		 "(OFFLOAD_ARCH \"%s\"): a process in the other finds no code it can load, which "
+		 "the HIP runtime may answer by aborting; rebuild without the feature (e.g. `make "
+		 "OFFLOAD_ARCH=gfx90a`) to run in either", build_archs);
+	return 1;
+}
+
 int hmb_host_coherent_kinds(char *why, size_t len)
 {
 	struct hmb_facts f;

@@ -62,6 +62,12 @@ int hmb_code_xnack_modes(const char *build_archs, const char *device_arch);
 int hmb_code_feature_mismatch(const char *build_archs, const char *device_arch, char *why,
 			      size_t len);
 
+/* 1 and a sentence in why when the build holds code for one XNACK or SRAMECC
+ * setting only: what `all` adds where a module's process died by SIGABRT
+ * (the runtime may abort on finding no code it can load before a module can
+ * say why). 0 otherwise. */
+int hmb_code_mode_hint(const char *build_archs, char *why, size_t len);
+
 /* How many memory kinds that hipmembench measures on AMD change coherence
  * with HIP_HOST_COHERENT; the kinds that follow it but are not measured, and
  * why, into why. */

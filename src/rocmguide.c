@@ -179,23 +179,46 @@ int hmb_guide_check_migration(const struct hmb_record *second,
 	return 1;
 }
 
-static void note(struct hmb_record *r, int verdict, const char *why, FILE *out, int *bad)
+/* Disagreements, counted per module and mode: one warning line each. */
+struct tally {
+	const char *module;
+	const char *mode;
+	int n;
+	char example[768];
+};
+
+static void note(struct hmb_record *r, int verdict, const char *why, struct tally *t, int nt,
+		 int *bad)
 {
+	const struct hmb_kv *x = hmb_kv_find(&r->params, "hsa_xnack");
+
 	if (verdict < 0)
 		return;
 	hmb_observe_str(r, "rocm_guide", why);
-	if (verdict == 1) {
-		(*bad)++;
-		if (out)
-			fprintf(out, "[%s] warning: %s %s\n", r->module, r->name, why);
+	if (verdict != 1)
+		return;
+	(*bad)++;
+	for (int i = 0; i < nt; i++) {
+		if (t[i].module && (strcmp(t[i].module, r->module) != 0 ||
+				    strcmp(t[i].mode, x->str) != 0))
+			continue;
+		if (!t[i].module) {
+			t[i].module = r->module;
+			t[i].mode = x->str;
+			snprintf(t[i].example, sizeof(t[i].example), "%s %s", r->name, why);
+		}
+		t[i].n++;
+		return;
 	}
 }
 
 int hmb_guide_check_report(struct hmb_report *rep, FILE *out)
 {
+	struct tally t[8];
 	char why[640];
 	int bad = 0;
 
+	memset(t, 0, sizeof(t));
 	for (struct hmb_record *r = rep->head; r; r = r->next) {
 		if (strcmp(r->module, "managed") == 0 &&
 		    strcmp(r->name, "on-demand/second-kernel") == 0) {
@@ -206,13 +229,17 @@ int hmb_guide_check_report(struct hmb_report *rep, FILE *out)
 				    param_num(p, "device") == param_num(r, "device") &&
 				    mode_of(p) == mode_of(r)) {
 					note(r, hmb_guide_check_migration(r, p, why, sizeof(why)), why,
-					     out, &bad);
+					     t, 8, &bad);
 					break;
 				}
 			if (hmb_kv_find(&r->observed, "rocm_guide"))
 				continue;
 		}
-		note(r, hmb_guide_check(r, why, sizeof(why)), why, out, &bad);
+		note(r, hmb_guide_check(r, why, sizeof(why)), why, t, 8, &bad);
 	}
+	for (int i = 0; i < 8 && out && t[i].module; i++)
+		fprintf(out, "[%s] warning: %d record(s) run with HSA_XNACK=%s disagree with the "
+			"ROCm guide (observed.rocm_guide), e.g. %s\n", t[i].module, t[i].n, t[i].mode,
+			t[i].example);
 	return bad;
 }

@@ -149,6 +149,12 @@ void test_code_objects(void)
 	CHECK(hmb_code_feature_mismatch("gfx90a", "gfx90a:sramecc+:xnack-", why, sizeof(why)) == 0);
 	CHECK(hmb_code_feature_mismatch("gfx90a:xnack+", "gfx90a", why, sizeof(why)) == 0);
 	CHECK(hmb_code_feature_mismatch("sm_90", "sm_90", why, sizeof(why)) == 0);
+	/* what a module's process that aborted is told about the build */
+	CHECK(hmb_code_mode_hint("gfx942 gfx90a:xnack+", why, sizeof(why)) == 1 &&
+	      strstr(why, "OFFLOAD_ARCH \"gfx942 gfx90a:xnack+\""));
+	CHECK(hmb_code_mode_hint("gfx90a:sramecc-", why, sizeof(why)) == 1);
+	CHECK(hmb_code_mode_hint("gfx90a gfx942", why, sizeof(why)) == 0);
+	CHECK(hmb_code_mode_hint("sm_80 sm_90", why, sizeof(why)) == 0);
 }
 
 void test_host_coherent_kinds(void)
@@ -203,6 +209,9 @@ void test_rocm_guide(void)
 	struct hmb_report rep;
 	struct hmb_record *r[16], *second, *prefetched;
 	double big = 64.0 * 1024 * 1024;
+	char said[4096] = "";
+	size_t n;
+	FILE *f;
 	int bad;
 
 	memset(&opt, 0, sizeof(opt));
@@ -225,7 +234,23 @@ void test_rocm_guide(void)
 	r[10] = rec(&rep, "managed", "on-demand/first-kernel", "0", apu, HMB_OK);
 	r[11] = rec(&rep, "memcpy", "h2d/pinned/async", "1", NULL, HMB_OK);
 	r[12] = rec(&rep, "xnack", "managed/fault", "1", mof, HMB_FAILED);
-	bad = hmb_guide_check_report(&rep, NULL);
+	f = tmpfile();
+	bad = hmb_guide_check_report(&rep, f);
+	if (f) {
+		rewind(f);
+		n = fread(said, 1, sizeof(said) - 1, f);
+		said[n] = '\0';
+		fclose(f);
+	}
+	/* one warning per module and mode */
+	CHECK(strstr(said, "[managed] warning: 1 record(s) run with HSA_XNACK=1 disagree") &&
+	      strstr(said, "[xnack] warning: 2 record(s) run with HSA_XNACK=0 disagree") &&
+	      strstr(said, "[xnack] warning: 1 record(s) run with HSA_XNACK=1 disagree with the "
+		     "ROCm guide (observed.rocm_guide), e.g. system/fault disagrees"));
+	n = 0;
+	for (const char *c = said; *c; c++)
+		n += *c == '\n';
+	CHECK(n == 3);
 	CHECK(strncmp(guide(r[0]), "agrees with HSA_XNACK=1", 23) == 0);
 	CHECK(strncmp(guide(r[1]), "agrees with HSA_XNACK=0", 23) == 0);
 	CHECK(strstr(guide(r[2]), "disagrees with the ROCm guide: with HSA_XNACK=1") &&
