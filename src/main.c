@@ -142,7 +142,7 @@ static void plan_module(const struct hmb_bench *b, const struct hmb_report *rep,
 	struct hmb_mode_inputs in = { HMB_VENDOR_NVIDIA, NULL, hmb_build_archs(),
 				      getenv("HSA_XNACK"), getenv("HIP_HOST_COHERENT"), 0 };
 #if !defined(HMB_PLATFORM_NVIDIA)
-	static char arch[256];
+	char arch[256];
 
 	in.vendor = HMB_VENDOR_AMD;
 	if (hmb_report_device_arch(rep, device, arch, sizeof(arch)) == 0 ||
