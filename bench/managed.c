@@ -52,7 +52,11 @@
  * (params.access_mode, from the memory model: src/memmodel.h): with XNACK
  * off on AMD the pages stay in host memory and every GPU access crosses the
  * link, so "first-kernel" is a kernel reading over the link, not page
- * faults with migration (docs/amd.md has the table).
+ * faults with migration (docs/amd.md has the table). `all` runs this module
+ * once per XNACK mode where the GPU selects it per process (params.hsa_xnack,
+ * src/modeplan.h), and checks on-demand/second-kernel against
+ * prefetch/kernel-after-prefetch: near 1 the pages migrated, well above they
+ * were still read over the link (src/rocmguide.h, observed.rocm_guide).
  *
  * Reading it: GB/s = buffer bytes / median time. speedup_over_on_demand =
  * median of on-demand/first-kernel / median of the case. The back cases
@@ -825,7 +829,8 @@ const struct hmb_bench hmb_bench_managed = {
 		"explicit copies or managed memory; host clock around all of it;\n"
 		"ratio_to_explicit. versus/* also runs at 1.5 and 2 x free device\n"
 		"memory under --oversubscribe F (F >= the factor), else those sizes are\n"
-		"skipped with the reason.",
+		"skipped with the reason. On AMD `all` runs the module with HSA_XNACK=1\n"
+		"and =0 (params.hsa_xnack) and checks each record against the ROCm guide.",
 	.cases = cases,
 	.on_request = on_request,
 	.run = run,

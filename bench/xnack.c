@@ -58,7 +58,10 @@
  * Zero-copy is the contrast: a kernel reads pinned host memory through
  * hipHostGetDevicePointer, at the link's speed, with no migration (GB/s).
  *
- * On AMD run it twice: `HSA_XNACK=0 hipmembench xnack` (XNACK off: managed
+ * On AMD it needs two runs (`all` makes both by itself where the GPU selects
+ * XNACK per process: src/modeplan.h; each record then carries params.hsa_xnack
+ * and is checked against the ROCm guide, src/rocmguide.h), or by hand:
+ * `HSA_XNACK=0 hipmembench xnack` (XNACK off: managed
  * memory is NOT migrated on access; it stays host-resident and the GPU
  * reads it over the link, so us_per_page_over_link is the extra cost of
  * reading a page over the link rather than from device memory, not a fault
@@ -760,7 +763,9 @@ const struct hmb_bench hmb_bench_xnack = {
 		"touches / (first touch - resident). Pages go back to the host before every\n"
 		"sample, untimed. Random order is a permutation of the sequential pages: where\n"
 		"it differs, the driver's 2 MiB migration and prefetch is why. On AMD compare\n"
-		"HSA_XNACK=0 and HSA_XNACK=1 runs.",
+		"HSA_XNACK=0 and HSA_XNACK=1 runs: `all` makes both where the GPU selects\n"
+		"XNACK per process (params.hsa_xnack; observed.rocm_guide: the ROCm guide's\n"
+		"expectation for the allocator and mode, and whether the record agrees).",
 	.cases = cases,
 	.run = run,
 };

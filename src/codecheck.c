@@ -3,6 +3,9 @@
  * The runtime is asked for a kernel's attributes, which loads its code: NVIDIA
  * answers "no kernel image" and AMD "no binary for GPU" where the build was made
  * for other architectures. Said plainly, before any measurement launches one.
+ * On AMD the code objects can be built for one XNACK (or SRAMECC) setting
+ * ("gfx90a:xnack+"); a process running in the other one finds no code it
+ * can load, and the sentence names both settings and the fix (modeplan.h).
  */
 #include "codecheck.h"
 
@@ -10,6 +13,7 @@
 #include <string.h>
 
 #include "device.h"
+#include "modeplan.h"
 
 #ifndef HMB_BUILD_ARCHS /* set by the Makefile */
 #define HMB_BUILD_ARCHS "unknown architectures"
@@ -21,6 +25,11 @@
 #define ARCH_VARIABLE "OFFLOAD_ARCH"
 #endif
 
+const char *hmb_build_archs(void)
+{
+	return HMB_BUILD_ARCHS;
+}
+
 int hmb_code_check(const struct hmb_device *d, char *err, size_t errlen)
 {
 	hipError_t e = hmb_probe_kernel_attributes();
@@ -31,6 +40,9 @@ int hmb_code_check(const struct hmb_device *d, char *err, size_t errlen)
 	if (e == hipSuccess)
 		return 0;
 	(void)hipGetLastError();
+	if ((e == hipErrorNoBinaryForGpu || e == hipErrorInvalidDeviceFunction) &&
+	    hmb_code_feature_mismatch(HMB_BUILD_ARCHS, d->arch, err, errlen))
+		return -1;
 	if (e == hipErrorNoBinaryForGpu || e == hipErrorInvalidDeviceFunction)
 		snprintf(err, errlen,
 			 "this build has no GPU code for device %d (%s, %.*s): it holds %s; "

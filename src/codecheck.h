@@ -14,6 +14,10 @@ extern "C" {
  * no code for the current device (kernels/probe.hip). */
 hipError_t hmb_probe_kernel_attributes(void);
 
+/* The architectures this build holds GPU code for, as the build was asked
+ * (OFFLOAD_ARCH or CUDA_ARCH: "gfx90a:xnack+ gfx942"). */
+const char *hmb_build_archs(void);
+
 struct hmb_device;
 /* 0 where the current device can run this build's kernels; else -1 and a
  * sentence in err naming the device, its architecture, the build's and the

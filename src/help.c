@@ -74,7 +74,11 @@ static const struct {
 	  "module, each in a process of its own so that what one leaves behind in the "
 	  "runtime cannot change another's figures. The per-GPU modules run on --device "
 	  "(or on each GPU of --devices), node across every GPU. One JSON document holds "
-	  "all their results, the order the modules ran in and each one's wall time." },
+	  "all their results, the order the modules ran in and each one's wall time. On an "
+	  "AMD GPU that selects XNACK per process (gfx90a, gfx94x, gfx950) managed and xnack "
+	  "run twice, with HSA_XNACK=1 and =0 (params.hsa_xnack on each record, checked "
+	  "against the ROCm guide's table), unless HSA_XNACK is set: then once in that mode. "
+	  "--dry-run shows each run with its environment." },
 	{ "help", "help [COMMAND]", "hipmembench help [COMMAND]",
 	  "this text, or a command's help", "Help on hipmembench, or on one command or module." },
 	{ "compare", "compare BASE OTHER...",

@@ -10,7 +10,10 @@
  * (records, telemetry, the device). A signal is passed on to the module
  * running, whose results so far are kept; a module whose process dies is a
  * failed record naming the signal. The order of the modules, each one's
- * wall time and exit status go into the document (module_runs).
+ * wall time and exit status go into the document (module_runs). Where a
+ * module runs once per mode (modeplan.h: HSA_XNACK=1 and 0 on AMD), the
+ * child alone gets the variable; its records carry the value as a param
+ * (params.hsa_xnack) and its module_runs entry the environment it ran in.
  */
 #include "isolate.h"
 
@@ -23,6 +26,7 @@
 #include <unistd.h>
 
 #include "checkpoint.h"
+#include "codecheck.h"
 #include "cli.h"
 #include "timing.h"
 #include "util.h"
@@ -58,12 +62,9 @@ static int wait_child(pid_t pid, int *wstatus)
 	}
 }
 
-static void failed_module(struct hmb_report *rep, const char *module, const char *fmt, int v,
-			  const char *text)
+static void failed_module(struct hmb_report *rep, const char *module, const char *why)
 {
 	struct hmb_record *r = hmb_record_new(module, "module");
-	char why[256];
-	snprintf(why, sizeof(why), fmt, v, text);
 	hmb_record_status(r, HMB_FAILED, "%s", why);
 	hmb_report_add(rep, r);
 	fprintf(stderr, "[%s] module: failed: %s\n", module, why);
@@ -72,7 +73,7 @@ static void failed_module(struct hmb_report *rep, const char *module, const char
 int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep, const struct hmb_cmdline *cl)
 {
 	char tmpl[] = "/tmp/hipmembench-module-XXXXXX";
-	char err[512], device[16], where[sizeof(tmpl) + 24];
+	char err[512], device[16], where[sizeof(tmpl) + 24], why[1024], hint[512];
 	struct hmb_record *before = rep->tail;
 	char **argv;
 	int fd, wstatus = 0, code = -1, n = 0;
@@ -108,6 +109,9 @@ int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep, const st
 	setenv(HMB_CHILD_OUTPUT_ENV, where, 1);
 	pid = fork();
 	if (pid == 0) {
+		/* this process is single-threaded (it never opens the GPU) */
+		if (cl->mode && cl->mode->var && cl->mode->set)
+			setenv(cl->mode->var, cl->mode->value, 1);
 		execv(argv[0], argv);
 		fprintf(stderr, "hipmembench: cannot start %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -123,20 +127,34 @@ int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep, const st
 		code = WEXITSTATUS(wstatus);
 	/* exit 2 (usage) and 3 (no GPU): the child said why; the run stops */
 	if (hmb_json_import(rep, tmpl, err, sizeof(err)) != 0 && code != 2 && code != 3 &&
-	    !WIFSIGNALED(wstatus))
-		failed_module(rep, b->name, "its process left no document (exit status %d)%s", code,
-			      "");
-	if (WIFSIGNALED(wstatus) && !hmb_signal_received)
-		failed_module(rep, b->name, "its process was killed by signal %d (%s)",
-			      WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)));
-	if (cl->tag_device && cl->device >= 0)
-		for (struct hmb_record *r = before ? before->next : rep->head; r; r = r->next)
+	    !WIFSIGNALED(wstatus)) {
+		snprintf(why, sizeof(why), "its process left no document (exit status %d)", code);
+		failed_module(rep, b->name, why);
+	}
+	if (WIFSIGNALED(wstatus) && !hmb_signal_received) {
+		const int sig = WTERMSIG(wstatus);
+		size_t used = (size_t)snprintf(why, sizeof(why), "its process was killed by signal "
+					       "%d (%s)", sig, strsignal(sig));
+		/* HIP may abort where it finds no code object it can load */
+		if (sig == SIGABRT && hmb_code_mode_hint(hmb_build_archs(), hint, sizeof(hint)))
+			snprintf(why + used, sizeof(why) - used, "; %s", hint);
+		failed_module(rep, b->name, why);
+	}
+	for (struct hmb_record *r = before ? before->next : rep->head; r; r = r->next) {
+		if (cl->tag_device && cl->device >= 0)
 			hmb_param_num(r, "device", cl->device);
+		if (cl->mode && cl->mode->var)
+			hmb_param_str(r, cl->mode->param, cl->mode->value);
+	}
 	unlink(tmpl);
 	hmb_report_add_module(rep, b->name);
 	hmb_report_module_run(rep, b->name, hmb_now() - t0,
 			      WIFEXITED(wstatus) ? code : 128 + WTERMSIG(wstatus),
 			      b->node_level ? -1 : cl->device >= 0 ? cl->device : rep->opt->device);
+	if (cl->mode && cl->mode->var)
+		hmb_report_module_run_env(rep, cl->mode->var, cl->mode->value, cl->mode->set);
+	if (cl->plan_note && *cl->plan_note)
+		hmb_report_module_run_note(rep, cl->plan_note);
 	hmb_checkpoint(rep, 1);
 	return WIFEXITED(wstatus) ? code : 128 + WTERMSIG(wstatus);
 }

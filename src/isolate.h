@@ -3,6 +3,7 @@
 #define HMB_ISOLATE_H
 
 #include "bench.h"
+#include "modeplan.h"
 #include "report.h"
 
 /* The command line as typed, and where its command word stands in it. */
@@ -12,10 +13,14 @@ struct hmb_cmdline {
 	int command_index;
 	int device;        /* run the module on this GPU (--device N); -1: as given */
 	int tag_device;    /* several GPUs in one document: params.device on each record */
+	const struct hmb_mode_run *mode; /* this run's environment (modeplan.h); NULL none */
+	const char *plan_note;           /* the plan's note for module_runs; NULL none */
 };
 
 /* Run module b as `HMB_CHILD_OUTPUT=PID:TMP BINARY <options> b` and take its
- * document into rep. Returns the process's exit status (128 + signal when
+ * document into rep. With cl->mode, the child's environment has its
+ * variable set (where the plan sets it) and every record it made carries
+ * the value as a param, so compare matches like with like. Returns the process's exit status (128 + signal when
  * it died by one). */
 int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep,
 		     const struct hmb_cmdline *cl);

@@ -533,6 +533,13 @@ char *hmb_json_render(const struct hmb_report *rep)
 		cJSON_AddStringToObject(x, "process", m->isolated ? "own" : "shared");
 		add_int(x, "exit_status", m->exit_status);
 		add_int(x, "device", m->device);
+		if (m->env_var[0]) {
+			cJSON *e = cJSON_AddObjectToObject(x, "environment");
+			cJSON_AddStringToObject(e, m->env_var, m->env_value);
+			cJSON_AddStringToObject(x, "environment_from", m->env_set ? "all" : "user");
+		}
+		if (m->note)
+			cJSON_AddStringToObject(x, "plan", m->note);
 		cJSON_AddItemToArray(a, x);
 	}
 	cJSON_AddItemToObject(doc, "telemetry", telemetry_json(rep));
@@ -1475,4 +1482,21 @@ int hmb_json_import(struct hmb_report *rep, const char *path, char *err, size_t 
 	}
 	cJSON_Delete(doc);
 	return 0;
+}
+
+int hmb_report_device_arch(const struct hmb_report *rep, int ordinal, char *buf, size_t len)
+{
+	int found = -1;
+
+	for (int i = 0; i < rep->ndevice_json && found < 0; i++) {
+		cJSON *d = cJSON_Parse(rep->device_json[i]);
+		const cJSON *arch = cJSON_GetObjectItemCaseSensitive(d, "arch");
+		if (cJSON_IsString(arch) && *arch->valuestring &&
+		    (ordinal < 0 || num_of(d, "ordinal") == ordinal)) {
+			snprintf(buf, len, "%s", arch->valuestring);
+			found = 0;
+		}
+		cJSON_Delete(d);
+	}
+	return found;
 }

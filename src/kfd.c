@@ -222,3 +222,35 @@ int hmb_kfd_processes(long long gpu_id, const char *root, long *pids, long long 
 	closedir(d);
 	return n;
 }
+
+int hmb_kfd_common_arch(const char *root, char *buf, size_t len)
+{
+	char nodes[256], path[600];
+	struct dirent *e;
+	DIR *d;
+	long long common = -1;
+	int n = 0;
+
+	snprintf(nodes, sizeof(nodes), "%s/class/kfd/kfd/topology/nodes", root ? root : "/sys");
+	if (!(d = opendir(nodes)))
+		return -1;
+	while ((e = readdir(d))) {
+		long long v;
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/properties", nodes, e->d_name);
+		if (prop(path, "simd_count") <= 0)
+			continue;
+		v = prop(path, "gfx_target_version");
+		if (v <= 0 || (n++ && v != common))
+			common = 0; /* unreadable, or GPUs of several kinds */
+		else if (common)
+			common = v;
+	}
+	closedir(d);
+	if (common <= 0 || common > 999999)
+		return -1;
+	/* 90010: major 9, minor 0, stepping 10 (one hexadecimal digit each): gfx90a */
+	snprintf(buf, len, "gfx%lld%llx%llx", common / 10000, common / 100 % 100, common % 100);
+	return 0;
+}

@@ -8,6 +8,8 @@
 #ifndef HMB_KFD_H
 #define HMB_KFD_H
 
+#include <stddef.h>
+
 struct hmb_kfd_gpu {
 	int host_link_type;        /* CRAT io-link type to a CPU node (2 PCIe, 11 xGMI); -1 */
 	int host_link_max_mbs;     /* that link's max_bandwidth in MB/s; -1 */
@@ -38,5 +40,11 @@ int hmb_kfd_read(const char *pci_bus_id, int partition, const char *sysfs_root,
  * Returns how many there are, or -1 where the folder cannot be read. */
 int hmb_kfd_processes(long long gpu_id, const char *sysfs_root, long *pids, long long *bytes,
 		      int max);
+
+/* The arch name ("gfx90a") of the GPU nodes under sysfs_root (NULL: "/sys")
+ * where every one has the same gfx_target_version: what `all` plans by
+ * before any module has opened the GPU. 0, or -1 (no KFD, no GPU, GPUs of
+ * several kinds, or a version unreadable). */
+int hmb_kfd_common_arch(const char *sysfs_root, char *buf, size_t len);
 
 #endif

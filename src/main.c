@@ -17,12 +17,16 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "codecheck.h"
 #include "compare.h"
 #include "fault.h"
 #include "help.h"
 #include "isolate.h"
+#include "kfd.h"
+#include "modeplan.h"
 #include "registry.h"
 #include "report.h"
+#include "rocmguide.h"
 #include "runner.h"
 #include "text.h"
 #include "version.h"
@@ -128,6 +132,31 @@ static int interrupted_status(struct hmb_report *rep, int status)
 	return 128 + (int)hmb_signal_received;
 }
 
+/* The runs `all` makes of module b on GPU `device` (modeplan.h). On AMD the
+ * plan needs the GPU's arch before the module runs: from an earlier
+ * module's document, else the KFD topology where every GPU is of one kind.
+ * On NVIDIA one plain run, as ever. */
+static void plan_module(const struct hmb_bench *b, const struct hmb_report *rep, int device,
+			struct hmb_mode_plan *p)
+{
+	struct hmb_mode_inputs in = { HMB_VENDOR_NVIDIA, NULL, hmb_build_archs(),
+				      getenv("HSA_XNACK"), getenv("HIP_HOST_COHERENT"), 0 };
+#if !defined(HMB_PLATFORM_NVIDIA)
+	char arch[256];
+
+	in.vendor = HMB_VENDOR_AMD;
+	if (hmb_report_device_arch(rep, device, arch, sizeof(arch)) == 0 ||
+	    hmb_kfd_common_arch(NULL, arch, sizeof(arch)) == 0)
+		in.arch = arch;
+	if (strcmp(b->name, "memcpy") == 0)
+		in.host_coherent_kinds = hmb_host_coherent_kinds(NULL, 0);
+#else
+	(void)rep;
+	(void)device;
+#endif
+	hmb_mode_plan(b->name, &in, p);
+}
+
 /* --dry-run: the modules that would run, with their settings; no GPU. The
  * plan goes to stdout only where stdout is the table. */
 static int dry_run(struct hmb_report *rep, const struct hmb_cli *cli)
@@ -164,6 +193,11 @@ static int dry_run(struct hmb_report *rep, const struct hmb_cli *cli)
 				fprintf(out, "%s%s", n++ ? ", " : "    cases: ", b->cases[k]);
 		if (n)
 			fprintf(out, " (%d of %d)\n", n, of);
+		if (cli->kind == HMB_CMD_ALL && !o->no_isolation) {
+			struct hmb_mode_plan plan;
+			plan_module(b, rep, o->device, &plan);
+			hmb_mode_plan_print(out, &plan);
+		}
 	}
 	for (int i = 0; i < o->nvalues; i++)
 		fprintf(out, "  option --%s %s\n", o->value_name[i], o->value[i]);
@@ -201,12 +235,35 @@ static int device_list(const struct hmb_options *o, int *out, int max)
 	return n < max ? n : max;
 }
 
+/* Run `m` of a module's plan: says which mode where there is one. */
+static int run_planned(const struct hmb_bench *b, struct hmb_report *rep, struct hmb_cmdline *cl,
+		       const struct hmb_mode_plan *plan, int m)
+{
+	const struct hmb_mode_run *r = &plan->run[m];
+	char text[96];
+
+	cl->mode = r->var ? r : NULL;
+	cl->plan_note = m == 0 ? plan->note : NULL;
+	if (m == 0 && plan->note[0])
+		fprintf(stderr, "[%s] %s\n", b->name, plan->note);
+	if (r->var) {
+		hmb_mode_run_text(r, text, sizeof(text));
+		if (plan->n > 1)
+			fprintf(stderr, "[%s] run %d of %d: %s\n", b->name, m + 1, plan->n, text);
+		if (plan->n > 1 && rep->opt->format == HMB_FORMAT_TABLE)
+			fprintf(stdout, "\n%s with %s:\n", b->name, text);
+		fflush(stdout);
+	}
+	return hmb_run_isolated(b, rep, cl);
+}
+
 /* all (or one module with --devices), each module in a process of its own
  * (isolate.c), on each GPU of --devices in turn; node-level modules once.
  * This process never opens the GPU. */
 static int run_isolated(struct hmb_report *rep, const struct hmb_cli *cli)
 {
-	struct hmb_cmdline cl = { cli->opt.argc, cli->opt.argv, cli->command_index, -1, 0 };
+	struct hmb_cmdline cl = { cli->opt.argc, cli->opt.argv, cli->command_index, -1, 0, NULL,
+				  NULL };
 	int devices[64], ndev = device_list(rep->opt, devices, 64), status = 0;
 
 	cl.tag_device = ndev > 1;
@@ -217,16 +274,22 @@ static int run_isolated(struct hmb_report *rep, const struct hmb_cli *cli)
 		    !hmb_bench_selected(b, rep->opt))
 			continue;
 		for (int d = 0; d < runs && !hmb_interrupted(); d++) {
-			int code;
+			struct hmb_mode_plan plan;
 			cl.device = runs == 1 ? -1 : devices[d];
-			code = hmb_run_isolated(b, rep, &cl);
-			if (code == EXIT_NO_GPU || code == EXIT_USAGE) {
-				status = emit(rep, code); /* incomplete */
-				hmb_report_free(rep);
-				return code;
+			plan_module(b, rep, cl.device >= 0 ? cl.device : rep->opt->device, &plan);
+			for (int m = 0; m < plan.n && !hmb_interrupted(); m++) {
+				int code = run_planned(b, rep, &cl, &plan, m);
+				if (code == EXIT_NO_GPU || code == EXIT_USAGE) {
+					status = emit(rep, code); /* incomplete */
+					hmb_report_free(rep);
+					return code;
+				}
 			}
 		}
 	}
+	/* xnack and managed records against the ROCm guide's table (rocmguide.h):
+	 * only records that carry the XNACK mode they ran in (AMD) */
+	hmb_guide_check_report(rep, stderr);
 	if (!hmb_interrupted()) {
 		rep->complete = 1;
 		if (hmb_report_failures(rep)) {

@@ -537,6 +537,7 @@ static void describe_kind(const struct hmb_facts *f, const struct hmb_memmodel *
 	o->name = kind_table[k].name;
 	o->api = kind_table[k].api;
 	o->host = kind_table[k].host;
+	o->hm_flags = kind_table[k].hm_flags;
 	o->supported = 1;
 	if (!amd && amd_only(k)) {
 		o->supported = 0;

@@ -93,6 +93,7 @@ struct hmb_kind_info {
 	const char *name;                  /* "pinned-noncoherent" */
 	const char *api;                   /* how it is allocated */
 	int host;                          /* 1 host memory, 0 device or managed */
+	unsigned hm_flags;                 /* HMB_HM_* hipHostMalloc flags (hipHostMalloc kinds) */
 	int supported;                     /* 1, or 0 with the reason */
 	char coherence[128];               /* AMD: fine-/coarse-grained and why; "" n/a */
 	char reason[256];                  /* why unsupported */

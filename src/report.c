@@ -1,6 +1,7 @@
 /* report.c - the list of records of one run and its start time. */
 #include "report.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -49,6 +50,8 @@ void hmb_report_free(struct hmb_report *rep)
 	free(rep->modules);
 	rep->modules = NULL;
 	rep->nmodules = 0;
+	for (int i = 0; i < rep->nruns; i++)
+		free(rep->runs[i].note);
 	free(rep->runs);
 	rep->runs = NULL;
 	rep->nruns = 0;
@@ -66,7 +69,29 @@ void hmb_report_module_run(struct hmb_report *rep, const char *name, double wall
 {
 	rep->runs = hmb_xrealloc(rep->runs, (size_t)(rep->nruns + 1) * sizeof(*rep->runs));
 	rep->runs[rep->nruns++] = (struct hmb_module_run){ name, wall_s, exit_status >= 0,
-							   exit_status, device };
+							   exit_status, device, "", "", 0, NULL };
+}
+
+void hmb_report_module_run_env(struct hmb_report *rep, const char *var, const char *value,
+			       int set)
+{
+	struct hmb_module_run *m = rep->nruns ? &rep->runs[rep->nruns - 1] : NULL;
+
+	if (!m)
+		return;
+	snprintf(m->env_var, sizeof(m->env_var), "%s", var);
+	snprintf(m->env_value, sizeof(m->env_value), "%s", value);
+	m->env_set = set;
+}
+
+void hmb_report_module_run_note(struct hmb_report *rep, const char *note)
+{
+	struct hmb_module_run *m = rep->nruns ? &rep->runs[rep->nruns - 1] : NULL;
+
+	if (!m)
+		return;
+	free(m->note);
+	m->note = hmb_xstrdup(note);
 }
 
 size_t hmb_report_failures(const struct hmb_report *rep)

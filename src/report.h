@@ -26,6 +26,9 @@ struct hmb_module_run {
 	int isolated;                   /* 1: a process of its own */
 	int exit_status;                /* that process's exit status; -1 in-process */
 	int device;                     /* the GPU it measured; -1 every GPU (node-level) */
+	char env_var[24], env_value[48];/* the mode it ran in (modeplan.h); "" none */
+	int env_set;                    /* 1: all set it for this run; 0: the user had */
+	char *note;                     /* the plan's note (why once, what was left out) */
 };
 
 struct hmb_report {
@@ -60,6 +63,11 @@ void hmb_report_add_module(struct hmb_report *rep, const char *name);
  * (-1: a node-level module, every GPU). */
 void hmb_report_module_run(struct hmb_report *rep, const char *name, double wall_s,
 			   int exit_status, int device);
+/* The last module run: the environment variable it ran with (set by all,
+ * or the user's), and the note of its plan (modeplan.h). */
+void hmb_report_module_run_env(struct hmb_report *rep, const char *var, const char *value,
+			       int set);
+void hmb_report_module_run_note(struct hmb_report *rep, const char *note);
 /* Records that failed. */
 size_t hmb_report_failures(const struct hmb_report *rep);
 
@@ -74,6 +82,9 @@ int hmb_json_write(const struct hmb_report *rep, const char *path, char *err, si
  * report: its records, its telemetry samples and, first time, its device.
  * 0, or -1 with a reason in err. */
 int hmb_json_import(struct hmb_report *rep, const char *path, char *err, size_t errlen);
+/* all: the arch name of GPU `ordinal` (-1: any) from the device objects the
+ * modules' documents brought in. 0, or -1 where none has come yet. */
+int hmb_report_device_arch(const struct hmb_report *rep, int ordinal, char *buf, size_t len);
 /* Can path be written: "-", or a regular file (new or writable) in a
  * directory where a file can be made (one is made and removed)? Checked
  * before any measurement; leaves nothing behind. */

@@ -144,6 +144,30 @@ def test_dry_run_plans_all_and_writes_a_document_without_a_gpu(tmp_path):
     assert hmb.temp_files(tmp_path) == []
 
 
+def test_dry_run_all_shows_the_runs_of_each_module_with_their_environment():
+    """all on AMD runs xnack and managed once per XNACK mode where the GPU selects it
+    (known here only from the KFD topology: no module has run), once with the user's
+    HSA_XNACK, and memcpy once (HIP_HOST_COHERENT changes no kind it measures); the
+    dry run shows each run with its environment. On NVIDIA nothing changes."""
+    amd = hmb.run("--version").stdout.rstrip().endswith(", amd)")
+    plain = hmb.run("--dry-run", "all")
+    mine = hmb.run("--dry-run", "all", env={**os.environ, "HSA_XNACK": "1"})
+    shared = hmb.run("--dry-run", "--no-isolation", "all")
+    assert plain.returncode == mine.returncode == shared.returncode == 0, plain.stderr
+    assert "    note:" not in shared.stdout and "    run " not in shared.stdout
+    if not amd:
+        assert "    note:" not in plain.stdout and "    run " not in plain.stdout, plain.stdout
+        assert "    note:" not in mine.stdout and "    run " not in mine.stdout, mine.stdout
+        return
+    assert "HIP_HOST_COHERENT changes none of the kinds memcpy measures" in plain.stdout
+    for module in ("managed", "xnack"):
+        block = plain.stdout.split(f"would run {module} ")[1].split("would run")[0]
+        both = "run 1 of 2: HSA_XNACK=1" in block and "run 2 of 2: HSA_XNACK=0" in block
+        assert both or "note:" in block or "    run " not in block, block
+        block = mine.stdout.split(f"would run {module} ")[1].split("would run")[0]
+        assert "run 2 of 2" not in block, block
+
+
 def nvidia_driver_lacks():
     """What of the NVIDIA driver is missing here: its device node, its library."""
     lacks = [] if os.path.exists("/dev/nvidiactl") else ["no /dev/nvidiactl"]

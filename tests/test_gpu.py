@@ -301,6 +301,45 @@ def test_gpu_case_selects_by_pattern_in_a_module_and_in_all(gpu, tmp_path):
     assert doc["modules"] == ["pool"]
 
 
+def test_gpu_all_runs_xnack_and_managed_once_per_mode_on_amd(gpu, tmp_path):
+    """On an AMD GPU that selects XNACK per process (gfx90a, gfx94x, gfx950) all runs
+    xnack and managed with HSA_XNACK=1 and =0, each in its own process: module_runs
+    says which, every record carries params.hsa_xnack, and the ROCm guide's verdict is
+    observed; with the user's HSA_XNACK, once. Elsewhere (NVIDIA) once, as before."""
+    out, mine = tmp_path / "modes.json", tmp_path / "modes-user.json"
+    args = ["--case", "h2d/pinned/sync", "--case", "xnack/state", "--case",
+            "on-demand/second-kernel", "--case", "prefetch/kernel-after-prefetch",
+            "--sizes", "4M", "--reps", "2", "--warmup", "1"]
+    p = hmb.run(*args, "--output", out, "all", timeout=300)
+    assert p.returncode == 0, failed_reasons(out) + p.stderr[-2000:]
+    doc = hmbdoc.assert_valid(out, complete=True)
+    arch = doc["device"]["arch"]
+    both = arch.startswith(("gfx90a", "gfx940", "gfx941", "gfx942", "gfx950"))
+    runs = [(m["module"], m.get("environment")) for m in doc["module_runs"]]
+    ok = [r for r in doc["results"] if r["status"] == "ok" and r["samples_s"]]
+    assert ok and all(r["observed"].get("verified") is True for r in ok), ok[:3]
+    if not both:
+        assert runs == [("memcpy", None), ("managed", None), ("xnack", None)], runs
+        assert not any("hsa_xnack" in r["params"] or "rocm_guide" in r["observed"]
+                       for r in doc["results"])
+        return
+    assert runs == [("memcpy", None), ("managed", {"HSA_XNACK": "1"}),
+                    ("managed", {"HSA_XNACK": "0"}), ("xnack", {"HSA_XNACK": "1"}),
+                    ("xnack", {"HSA_XNACK": "0"})], runs
+    for module in ("managed", "xnack"):
+        modes = sorted(r["params"].get("hsa_xnack") for r in doc["results"]
+                       if r["module"] == module)
+        assert set(modes) == {"0", "1"}, (module, modes)
+    state = [r for r in doc["results"] if r["case"] == "xnack/state"]
+    assert len(state) == 2 and all("rocm_guide" in r["observed"] for r in state), state
+    p = hmb.run(*args, "--output", mine, "all", timeout=300, env={**os.environ, "HSA_XNACK": "1"})
+    assert p.returncode == 0, failed_reasons(mine) + p.stderr[-2000:]
+    runs = [(m["module"], m.get("environment"), m.get("environment_from"))
+            for m in hmbdoc.load(mine)["module_runs"]]
+    assert runs[1:] == [("managed", {"HSA_XNACK": "1"}, "user"),
+                        ("xnack", {"HSA_XNACK": "1"}, "user")], runs
+
+
 def _free_seen_by_probe(path):
     return [r["observed"]["free_device_bytes"] for r in hmbdoc.load(path)["results"]
             if r["case"] == "free-memory"][0]

@@ -120,6 +120,26 @@ def test_open_maps_and_new_keys_are_allowed(sample_doc):
     assert any("module_runs" in p for p in hmbdoc.problems(doc))
 
 
+def test_module_runs_in_each_xnack_mode(sample_doc):
+    """all on AMD: a module run once per XNACK mode says which (environment, from all
+    or the user) and why it ran once (plan); its records carry params.hsa_xnack and
+    observed.rocm_guide."""
+    doc = hmbdoc.load(sample_doc)
+    doc["module_runs"] = [
+        {"module": "xnack", "order": 1, "wall_s": 1.5, "process": "own", "exit_status": 0,
+         "environment": {"HSA_XNACK": "1"}, "environment_from": "all"},
+        {"module": "xnack", "order": 2, "wall_s": 1.5, "process": "own", "exit_status": 0,
+         "environment": {"HSA_XNACK": "0"}, "environment_from": "user", "plan": "once"}]
+    doc["results"][0]["params"]["hsa_xnack"] = "1"
+    doc["results"][0]["observed"]["rocm_guide"] = "agrees with HSA_XNACK=1: ..."
+    assert hmbdoc.problems(doc) == []
+    for bad in ({"environment_from": "parent"}, {"environment": {"HSA_XNACK": 1}},
+                {"plan": None}):
+        broken_doc = hmbdoc.load(sample_doc)
+        broken_doc["module_runs"] = [dict(doc["module_runs"][0], **bad)]
+        assert any("module_runs" in p for p in hmbdoc.problems(broken_doc)), bad
+
+
 def test_module_and_failure_options(sample_doc):
     doc = hmbdoc.load(sample_doc)
     assert hmbdoc.problems(doc, modules=["memcpy"]) == []

@@ -152,7 +152,26 @@ void test_kfd_partitions(void)
 	CHECK(g.xnack_blockers == 1);
 	CHECK(hmb_kfd_read("0000:20:00.0", -1, root, &g) == 0 && g.xnack_blockers == 0);
 	CHECK(g.xgmi_hive == -1);
+	/* GPUs of two kinds: no one arch for all to plan by */
+	CHECK(hmb_kfd_common_arch(root, text, sizeof(text)) == -1);
 	remove_tree(root);
+	/* every GPU a gfx90a (GC 9.0.10): its arch name */
+	if (!mkdtemp(strcpy(root, "/tmp/hmb-kfd-XXXXXX"))) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	put(root, "cpu_cores_count 64\nsimd_count 0\n", "%s/0/properties", n);
+	put(root, "simd_count 440\ngfx_target_version 90010\n", "%s/1/properties", n);
+	put(root, "simd_count 440\ngfx_target_version 90010\n", "%s/2/properties", n);
+	CHECK(hmb_kfd_common_arch(root, text, sizeof(text)) == 0 && strcmp(text, "gfx90a") == 0);
+	put(root, "simd_count 80\ngfx_target_version 110000\n", "%s/3/properties", n);
+	CHECK(hmb_kfd_common_arch(root, text, sizeof(text)) == -1);
+	put(root, "simd_count 80\ngfx_target_version 90402\n", "%s/3/properties", n);
+	put(root, "simd_count 80\ngfx_target_version 90402\n", "%s/1/properties", n);
+	put(root, "simd_count 80\ngfx_target_version 90402\n", "%s/2/properties", n);
+	CHECK(hmb_kfd_common_arch(root, text, sizeof(text)) == 0 && strcmp(text, "gfx942") == 0);
+	remove_tree(root);
+	CHECK(hmb_kfd_common_arch(root, text, sizeof(text)) == -1);
 	/* bits 31-28 carry the partition in some kernels */
 	if (!mkdtemp(strcpy(root, "/tmp/hmb-kfd-XXXXXX"))) {
 		CHECK(!"mkdtemp");

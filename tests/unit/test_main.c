@@ -659,6 +659,11 @@ void test_memcpy_sets(void);
 void test_break_even(void);      /* test_pinning.c */
 void test_pinning_on_request(void); /* test_pinning.c */
 void test_managed_oversub_size(void); /* test_managed.c */
+void test_mode_plan(void);       /* test_modeplan.c */
+void test_code_objects(void);    /* test_modeplan.c */
+void test_host_coherent_kinds(void); /* test_modeplan.c */
+void test_rocm_guide(void);      /* test_modeplan.c */
+void test_mode_runs_json(void);  /* test_modeplan.c */
 
 int main(int argc, char **argv)
 {
@@ -729,6 +734,11 @@ int main(int argc, char **argv)
 		{ "memcpy: pinning and batch cases run on request only", test_pinning_on_request },
 		{ "managed: oversubscribed sizes only under --oversubscribe, else skipped",
 		  test_managed_oversub_size },
+		{ "all on AMD: runs per XNACK mode (faked devices)", test_mode_plan },
+		{ "code objects: XNACK and SRAMECC settings against the device", test_code_objects },
+		{ "HIP_HOST_COHERENT: the measured kinds it changes", test_host_coherent_kinds },
+		{ "ROCm guide: xnack and managed records against its table", test_rocm_guide },
+		{ "all on AMD: module_runs keeps each run's environment", test_mode_runs_json },
 	};
 	const size_t ntests = sizeof(tests) / sizeof(tests[0]);
 	const char *only = argc == 2 && strcmp(argv[1], "--list") ? argv[1] : NULL;
