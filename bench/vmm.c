@@ -565,7 +565,7 @@ const struct hmb_bench hmb_bench_vmm = {
 		"free-while-busy: host time blocked in hipFree vs unmap + release + address\n"
 		"free while a ~200 ms spin kernel runs on another stream (kernel_s: its\n"
 		"time; waited_for_kernel: freeing took more than half of it).\n"
-		"share/posix-fd/* (on request: --case 'share/posix-fd/export' etc.): a\n"
+		"share/posix-fd/* (on request: --case 'share/*'): a\n"
 		"--share-size chunk exported as a file descriptor (export), imported (import)\n"
 		"and mapped with access set (map-access) by this binary in a second process,\n"
 		"both timed there; round-trip: the whole hand-over. Every round is checked\n"
