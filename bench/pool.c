@@ -29,6 +29,11 @@
  * allocator's, same shape and size. Memory from every allocator is written
  * by a kernel and read back by a check kernel after timing. The default
  * pool's release threshold is put back after every case.
+ *
+ * grow/default-pool, grow/created-pool (on request: only a --case pattern
+ * that names them runs them): a working set growing out of a pool in blocks
+ * that stay alive, a sample per step, with the pool's reserved and used
+ * bytes after each step; pool_growth.c's top comment says how to read them.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -37,6 +42,7 @@
 #include "../kernels/kernels.h"
 #include "../src/measure.h"
 #include "../src/verify.h"
+#include "pool.h"
 
 enum allocator { MALLOC, MALLOC_EMPTY, DEFAULT_POOL, DEFAULT_RETAIN, CREATED_POOL, NONE };
 static const char *const alloc_name[] = { "hipMalloc", "hipMalloc-empty-heap", "default-pool",
@@ -333,6 +339,8 @@ static int run(struct hmb_ctx *ctx)
 		if (!hmb_interrupted())
 			run_trim(ctx, &base);
 	}
+	if (!hmb_interrupted())
+		pool_growth(ctx);
 	return 0;
 fail:
 	return -1;
@@ -342,6 +350,11 @@ static const struct hmb_opt_decl options[] = {
 	{ "loop", HMB_OPT_INT, "N",
 	  "iterations per sample up to 4M (default 1000; --quick 100); scaled down "
 	  "for larger sizes, at least 20", 1, 4L << 20, 0 },
+	{ "grow-step", HMB_OPT_SIZE, "SIZE", "grow/*: the block each step allocates (default 64M)",
+	  0, 0, 0 },
+	{ "grow-limit", HMB_OPT_SIZE, "SIZE",
+	  "grow/*: the working set at the end (default 8G; --quick 1G), capped to free memory "
+	  "less 1 GiB", 0, 0, 0 },
 	{ NULL, 0, NULL, NULL, 0, 0, 0 },
 };
 
@@ -351,8 +364,12 @@ static const char *const cases[] = {
 	"sync-each/hipMalloc", "sync-each/hipMalloc-empty-heap", "sync-each/default-pool",
 	"sync-each/default-pool-retain", "sync-each/created-pool", "sync-each/kernel-only",
 	"alloc-free/hipMalloc", "alloc-free/hipMalloc-empty-heap", "alloc-free/default-pool",
-	"alloc-free/default-pool-retain", "alloc-free/created-pool", "trim/created-pool", NULL,
+	"alloc-free/default-pool-retain", "alloc-free/created-pool", "trim/created-pool",
+	"grow/default-pool", "grow/created-pool", NULL,
 };
+
+/* A growth fills device memory step by step (seconds): only when asked for. */
+static const char *const on_request[] = { "grow/*", NULL };
 
 const struct hmb_bench hmb_bench_pool = {
 	.name = "pool",
@@ -364,7 +381,13 @@ const struct hmb_bench hmb_bench_pool = {
 		"the end (the HIP course's loop); sync-each/*: a synchronisation after every\n"
 		"iteration; alloc-free/*: the course loop without the kernel. us/op is the\n"
 		"cost of one iteration; speedup_over_hipMalloc compares with hipMalloc (another\n"
-		"allocation alive) in the same shape. Pool memory is verified after timing.",
+		"allocation alive) in the same shape. Pool memory is verified after timing.\n"
+		"grow/POOL (on request: --case 'grow/*'): blocks of --grow-step allocated one\n"
+		"by one up to --grow-limit, all kept alive; a sample per step (allocation +\n"
+		"synchronisation); the pool's reserved/used bytes and their high-water marks\n"
+		"after each step (observed *_per_step); what the pool keeps after freeing\n"
+		"all, before and after hipMemPoolTrimTo. Every block is checked at the end.",
 	.cases = cases,
+	.on_request = on_request,
 	.run = run,
 };

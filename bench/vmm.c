@@ -27,6 +27,12 @@
  * free-while-busy/NAME: how long freeing blocks the host while a ~200 ms
  * kernel runs on another stream, hipFree vs unmap + release + address free.
  * Both are measured in vmm_calls.c, whose top comment says how.
+ *
+ * share/posix-fd/NAME (on request: only a --case pattern that names them
+ * runs them): a --share-size chunk exported as a POSIX file descriptor,
+ * imported, mapped and checked by a second process, which writes a pattern
+ * this one checks; export, import, map + access and the whole round are
+ * timed. vmm_share.c's top comment says how.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,8 +49,13 @@ static const char *const cases[] = {
 	"grow/vmm-extend/fixed-step", "grow/vmm-extend/doubling",
 	"call/hipMemCreate", "call/hipMemAddressReserve", "call/hipMemMap", "call/hipMemSetAccess",
 	"call/hipMemUnmap", "call/hipMemRelease", "call/hipMemAddressFree",
-	"free-while-busy/hipFree", "free-while-busy/vmm-unmap-release", NULL,
+	"free-while-busy/hipFree", "free-while-busy/vmm-unmap-release",
+	"share/posix-fd/export", "share/posix-fd/import", "share/posix-fd/map-access",
+	"share/posix-fd/round-trip", NULL,
 };
+
+/* Sharing starts a second process that opens the GPU (about a second): only when asked. */
+static const char *const on_request[] = { "share/*", NULL };
 
 #if HMB_HAVE_VMM
 
@@ -490,6 +501,8 @@ static int run(struct hmb_ctx *ctx)
 	}
 	if (!hmb_interrupted())
 		vmm_free_while_busy(ctx, &m, vmm_round_up(64u << 20, m.gran));
+	if (!hmb_interrupted())
+		vmm_share(ctx, opt_size(ctx, "share-size", 64u << 20, m.gran));
 	return 0;
 }
 
@@ -512,6 +525,8 @@ static const struct hmb_opt_decl options[] = {
 	  0, 0, 0 },
 	{ "call-sizes", HMB_OPT_SIZES, "LIST",
 	  "chunk sizes for per-call costs (default 2M,64M,1G; --quick 2M,64M)", 0, 0, 0 },
+	{ "share-size", HMB_OPT_SIZE, "SIZE",
+	  "share/*: the chunk handed to the second process (default 64M)", 0, 0, 0 },
 	{ NULL, 0, NULL, NULL, 0, 0, 0 },
 };
 
@@ -549,7 +564,13 @@ const struct hmb_bench hmb_bench_vmm = {
 		"untimed; they return when done, so nothing is synchronised).\n"
 		"free-while-busy: host time blocked in hipFree vs unmap + release + address\n"
 		"free while a ~200 ms spin kernel runs on another stream (kernel_s: its\n"
-		"time; waited_for_kernel: freeing took more than half of it).",
+		"time; waited_for_kernel: freeing took more than half of it).\n"
+		"share/posix-fd/* (on request: --case 'share/*'): a\n"
+		"--share-size chunk exported as a file descriptor (export), imported (import)\n"
+		"and mapped with access set (map-access) by this binary in a second process,\n"
+		"both timed there; round-trip: the whole hand-over. Every round is checked\n"
+		"both ways; \"unsupported\" where the device cannot export descriptors.",
 	.cases = cases,
+	.on_request = on_request,
 	.run = run,
 };

@@ -27,6 +27,8 @@ static inline size_t vmm_round_up(size_t v, size_t g)
 void vmm_call_costs(struct hmb_ctx *ctx, const struct vmm *m, size_t size);
 /* free-while-busy/NAME: freeing while another stream runs a kernel (vmm_calls.c). */
 void vmm_free_while_busy(struct hmb_ctx *ctx, const struct vmm *m, size_t size);
+/* share/posix-fd/NAME: a chunk handed to another process as a file descriptor (vmm_share.c). */
+void vmm_share(struct hmb_ctx *ctx, size_t size);
 
 #endif
 

@@ -25,4 +25,10 @@ struct hmb_cmdline {
 int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep,
 		     const struct hmb_cmdline *cl);
 
+/* `BINARY __vmm-importer`: the process that the vmm module's share cases
+ * start to import their memory (bench/vmm_share.c), told its socket by the
+ * environment. Run by hand, it refuses: one line, exit 2. */
+#define HMB_VMM_IMPORTER_CMD "__vmm-importer"
+int hmb_vmm_importer_main(int argc, char **argv);
+
 #endif

@@ -377,6 +377,9 @@ int main(int argc, char **argv)
 	char err[1024];
 	int status;
 
+	/* the vmm module's importer process: not a command (it refuses by hand) */
+	if (argc > 1 && strcmp(argv[1], HMB_VMM_IMPORTER_CMD) == 0)
+		return hmb_vmm_importer_main(argc, argv);
 	hmb_registry_init();
 	if (hmb_cli_parse(argc, argv, hmb_benches, &cli, err, sizeof(err)) != 0)
 		usage_error("%s", err);

@@ -51,6 +51,16 @@ void hmb_engine_free(struct hmb_ctx *ctx)
 	ctx->engine = NULL;
 }
 
+/* HMB_CLOCK_REPORTED: what op() reported for the sample being measured. */
+static double reported_s;
+static int reported_n;
+
+void hmb_op_seconds(double seconds)
+{
+	reported_s += seconds;
+	reported_n++;
+}
+
 /* One operation; with HMB_FAULT (fault.h), it may fail after it was issued. */
 static int call_op(struct hmb_ctx *ctx, const struct hmb_case *c, const struct hmb_record *r,
 		   long i)
@@ -81,7 +91,9 @@ static void timed_text(const struct hmb_case *c, char *buf, size_t len)
 	else if (used < len && t->sync == HMB_SYNC_PER_SAMPLE && t->clock == HMB_CLOCK_HOST)
 		used += (size_t)snprintf(buf + used, len - used,
 					 ", one hipStreamSynchronize at the end");
-	if (used < len && t->clock == HMB_CLOCK_EVENTS)
+	if (used < len && t->clock == HMB_CLOCK_REPORTED)
+		used += (size_t)snprintf(buf + used, len - used, "; timed where it ran, reported back");
+	else if (used < len && t->clock == HMB_CLOCK_EVENTS)
 		used += (size_t)snprintf(buf + used, len - used, "; HIP events around %s%s",
 					 n > 1 ? "them" : "it",
 					 t->latch ? ", queued behind a host-released latch kernel "
@@ -100,7 +112,8 @@ static void describe(struct hmb_record *r, const struct hmb_case *c, int warmup)
 
 	timed_text(c, text, sizeof(text));
 	hmb_param_str(r, "timed", text);
-	hmb_param_str(r, "clock", t->clock == HMB_CLOCK_EVENTS ? "hip-events" : "host-monotonic");
+	hmb_param_str(r, "clock", t->clock == HMB_CLOCK_EVENTS ? "hip-events" :
+				  t->clock == HMB_CLOCK_HOST ? "host-monotonic" : "reported-by-op");
 	hmb_param_str(r, "sync", sync_name[t->sync]);
 	hmb_param_num(r, "ops_per_sample", ops_per_sample(t));
 	if (t->clock == HMB_CLOCK_EVENTS)
@@ -112,7 +125,7 @@ static void describe(struct hmb_record *r, const struct hmb_case *c, int warmup)
 		hmb_record_ops(r, ops_per_sample(t));
 }
 
-/* Samples timed on the host clock, one at a time. */
+/* Samples timed on the host clock, or reported by op(), one at a time. */
 static int run_host(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_case *c,
 		    int warmup, int reps, long *opi)
 {
@@ -124,6 +137,8 @@ static int run_host(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_
 		if (c->ops.prepare && (c->ops.prepare(ctx, c->state, s) ||
 				       HMB_FAULT_HERE(HMB_FAULT_PREPARE, r->name)))
 			return -1;
+		reported_s = 0;
+		reported_n = 0;
 		t0 = hmb_now();
 		for (int k = 0; k < n; k++) {
 			if (call_op(ctx, c, r, (*opi)++))
@@ -133,8 +148,13 @@ static int run_host(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_
 		}
 		if (t->sync == HMB_SYNC_PER_SAMPLE)
 			HMB_CHECK(hipStreamSynchronize(ctx->stream));
+		if (t->clock == HMB_CLOCK_REPORTED && reported_n != n) {
+			hmb_set_error("%s: op() reported a time %d times for %d operations", r->name,
+				      reported_n, n);
+			return -1;
+		}
 		if (s >= warmup)
-			hmb_sample(r, hmb_now() - t0);
+			hmb_sample(r, t->clock == HMB_CLOCK_REPORTED ? reported_s : hmb_now() - t0);
 	}
 	return 0;
 fail:
@@ -208,8 +228,8 @@ int hmb_measure(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_case
 		goto out;
 	phase = hmb_now();
 	hmb_observe_num(r, "setup_s", phase - t0);
-	if (t->clock == HMB_CLOCK_HOST ? run_host(ctx, r, c, warmup, reps, &opi)
-				       : run_events(ctx, r, c, warmup, reps, &opi))
+	if (t->clock != HMB_CLOCK_EVENTS ? run_host(ctx, r, c, warmup, reps, &opi)
+					 : run_events(ctx, r, c, warmup, reps, &opi))
 		goto out;
 	/* warm-ups, samples and their untimed preparation */
 	hmb_observe_num(r, "sampling_s", hmb_now() - phase);

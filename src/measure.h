@@ -31,6 +31,10 @@
 enum hmb_clock {
 	HMB_CLOCK_EVENTS,  /* HIP events on the case's stream */
 	HMB_CLOCK_HOST,    /* CLOCK_MONOTONIC around the sample */
+	/* Where this process cannot time the operation (it runs in another
+	 * process): op() hands over the time it was told, by hmb_op_seconds();
+	 * the sample is their sum. .sync must be HMB_SYNC_NONE. */
+	HMB_CLOCK_REPORTED,
 };
 
 enum hmb_sync {
@@ -67,6 +71,9 @@ struct hmb_case {
 	struct hmb_case_ops ops;
 	void *state;
 };
+
+/* HMB_CLOCK_REPORTED: the seconds of the operation op() just ran, once per op(). */
+void hmb_op_seconds(double seconds);
 
 /* Measure a case into r (the module has set its params). Returns 0 (r holds
  * the samples and says what was timed) or -1 (r is failed with the reason).

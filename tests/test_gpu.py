@@ -7,6 +7,7 @@ import glob
 import json
 import os
 import signal
+import subprocess
 
 import pytest
 
@@ -638,3 +639,72 @@ def test_gpu_managed_attach_flags_side_by_side(gpu, tmp_path):
             continue
         assert r["status"] == "ok" and r["observed"].get("verified") is True, name
         assert "increment kernel" in r["params"]["timed"], name
+
+
+def test_gpu_pool_growth_keeps_every_block_and_watches_the_pool(gpu, tmp_path):
+    """grow/* (on request): four 2 MiB steps, a sample each; the pool's
+    high-water marks, read after every step, never go down and end at least
+    at what is alive; every block is checked; what the pool keeps after the
+    frees and after a trim is said."""
+    out = tmp_path / "grow.json"
+    p = hmb.run("--case", "grow/*", "--output", out, "pool", "--grow-step", "2M",
+                "--grow-limit", "8M", timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:] + failed_reasons(out)
+    doc = hmbdoc.assert_valid(out, modules=["pool"], no_failures=True, complete=True)
+    records = {r["case"]: r for r in doc["results"]}
+    assert sorted(records) == ["grow/created-pool", "grow/default-pool"], sorted(records)
+    for name, r in records.items():
+        obs = r["observed"]
+        assert r["status"] == "ok" and obs["verified"] is True, name
+        assert len(r["samples_s"]) == 4 and obs["steps"] == 4, name
+        assert r["params"]["step"] == 2 << 20 and r["params"]["size"] == 8 << 20, name
+        steps = {k: [int(v) for v in obs[f"pool_{k}_bytes_per_step"].split(",")]
+                 for k in ("reserved", "reserved_high", "used", "used_high")}
+        for k, values in steps.items():
+            assert len(values) == 4, (name, k, values)
+        for k in ("reserved_high", "used_high"):
+            assert steps[k] == sorted(steps[k]), (name, k, steps[k])  # monotone
+        for i in range(4):
+            assert steps["used"][i] >= (i + 1) * (2 << 20), (name, steps["used"])
+            assert steps["used_high"][i] >= steps["used"][i], (name, steps)
+            assert steps["reserved_high"][i] >= steps["reserved"][i] >= steps["used"][i], \
+                (name, steps)
+        assert obs["pool_used_high_bytes"] >= 8 << 20, name
+        for k in ("reserved_bytes_after_free", "used_bytes_after_free",
+                  "reserved_bytes_after_trim"):
+            assert k in obs, (name, k)
+        assert obs["used_bytes_after_free"] == 0, name
+    # the created pool keeps everything (threshold unlimited) until trimmed
+    created = records["grow/created-pool"]["observed"]
+    assert created["reserved_bytes_after_free"] >= 8 << 20, created
+    assert created["reserved_bytes_after_trim"] == 0, created
+
+
+def test_gpu_vmm_share_hands_a_chunk_to_another_process(gpu, tmp_path):
+    """share/* (on request): export, import and map+access in a second process,
+    the whole round; each round checked both ways. Where the device cannot
+    export file descriptors: one record, unsupported, with the reason."""
+    out = tmp_path / "share.json"
+    p = hmb.run("--case", "share/*", "--reps", "3", "--warmup", "1", "--output", out, "vmm",
+                "--share-size", "2M", timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:] + failed_reasons(out)
+    doc = hmbdoc.assert_valid(out, modules=["vmm"], no_failures=True, complete=True)
+    records = {r["case"]: r for r in doc["results"]}
+    if any(r["status"] == "unsupported" for r in records.values()):
+        assert len(records) == 1, sorted(records)
+        assert list(records.values())[0]["reason"], records
+        return
+    names = [f"share/posix-fd/{k}" for k in ("export", "import", "map-access", "round-trip")]
+    assert sorted(records) == sorted(names), sorted(records)
+    for name, r in records.items():
+        obs = r["observed"]
+        assert r["status"] == "ok" and obs["verified"] is True, name
+        assert obs["importer_verified"] is True and obs["exporter_verified"] is True, name
+        assert obs["rounds"] == 4 and len(r["samples_s"]) == 3, name  # warm-up + 3
+        assert r["params"]["size"] >= 2 << 20 and r["params"]["handle_type"] == "posix-fd"
+        assert obs["importer_start_s"] > 0, name
+    for name in ("share/posix-fd/import", "share/posix-fd/map-access"):
+        assert records[name]["params"]["clock"] == "reported-by-op", name
+    # the importer is gone: no process of this binary outlives the run
+    left = subprocess.run(["pgrep", "-f", "__vmm-importer"], capture_output=True, text=True)
+    assert left.stdout.strip() == "", left.stdout

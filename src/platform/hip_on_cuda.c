@@ -123,3 +123,21 @@ hipError_t hipMemGetAllocationGranularity(size_t *granularity, const hipMemAlloc
 				 CUmemAllocationGranularity_flags);
 	DRIVER_CALL(fn_t, "cuMemGetAllocationGranularity", granularity, prop, option);
 }
+
+hipError_t hipMemExportToShareableHandle(void *shareableHandle,
+					 hipMemGenericAllocationHandle_t handle,
+					 hipMemAllocationHandleType handleType,
+					 unsigned long long flags)
+{
+	typedef CUresult (*fn_t)(void *, CUmemGenericAllocationHandle, CUmemAllocationHandleType,
+				 unsigned long long);
+	DRIVER_CALL(fn_t, "cuMemExportToShareableHandle", shareableHandle, handle, handleType,
+		    flags);
+}
+
+hipError_t hipMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *handle,
+					   void *osHandle, hipMemAllocationHandleType shHandleType)
+{
+	typedef CUresult (*fn_t)(CUmemGenericAllocationHandle *, void *, CUmemAllocationHandleType);
+	DRIVER_CALL(fn_t, "cuMemImportFromShareableHandle", handle, osHandle, shHandleType);
+}

@@ -281,4 +281,20 @@ hipError_t hipMemSetAccess(void *ptr, size_t size, const hipMemAccessDesc *desc,
 hipError_t hipMemGetAllocationGranularity(size_t *granularity, const hipMemAllocationProp *prop,
 					  hipMemAllocationGranularity_flags option);
 
+/* Shareable handles: a chunk made with requestedHandleTypes (CUDA's name of
+ * HIP's requestedHandleType) exported as a file descriptor; osHandle on
+ * import is the descriptor itself, cast to a pointer, on both platforms.
+ * HIP has no attribute saying whether a device can export: CUDA's driver has. */
+typedef CUmemAllocationHandleType hipMemAllocationHandleType;
+#define hipMemHandleTypePosixFileDescriptor CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR
+#define HMB_ATTR_POSIX_FD_HANDLES \
+	((hipDeviceAttribute_t)(HMB_DRIVER_ATTR_BASE + \
+	CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED))
+hipError_t hipMemExportToShareableHandle(void *shareableHandle,
+					 hipMemGenericAllocationHandle_t handle,
+					 hipMemAllocationHandleType handleType,
+					 unsigned long long flags);
+hipError_t hipMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *handle,
+					   void *osHandle, hipMemAllocationHandleType shHandleType);
+
 #endif

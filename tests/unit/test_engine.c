@@ -338,6 +338,54 @@ static void test_case_error_is_the_cases_own(void)
 	hmb_record_free(r);
 }
 
+/* HMB_CLOCK_REPORTED: the sample is what op() reported for its operations
+ * (the time of a call made in another process), not the time op() took; an
+ * op() that reports nothing fails the case instead of recording a zero. */
+static int reporting_op(struct hmb_ctx *ctx, void *st, hipStream_t s, long i)
+{
+	int *silent = st;
+	(void)ctx;
+	(void)s;
+	if (!*silent)
+		hmb_op_seconds(0.001 * (double)(i + 1));
+	return 0;
+}
+
+static void test_reported_clock(void)
+{
+	static struct hmb_options opt;
+	struct hmb_ctx ctx = { .opt = &opt, .module = "unit" };
+	int silent = 0;
+	struct hmb_case c = {
+		.what = "an import in another process",
+		.timing = { .clock = HMB_CLOCK_REPORTED, .sync = HMB_SYNC_NONE,
+			    .ops_per_sample = 2, .reps = 3, .warmup = 1 },
+		.ops = { NULL, NULL, reporting_op, NULL, NULL },
+		.state = &silent,
+	};
+	struct hmb_record *r = hmb_record_new("unit", "share/reported");
+	const struct hmb_kv *clock, *timed;
+
+	opt.warmup = -1;
+	CHECK(hmb_measure(&ctx, r, &c) == 0);
+	/* ops 0,1 warm up; then (3+4), (5+6), (7+8) ms */
+	CHECK(r->status == HMB_OK && r->nsamples == 3);
+	CHECK(r->nsamples == 3 && r->samples[0] > 0.00699 && r->samples[0] < 0.00701 &&
+	      r->samples[2] > 0.01499 && r->samples[2] < 0.01501);
+	clock = hmb_kv_find(&r->params, "clock");
+	timed = hmb_kv_find(&r->params, "timed");
+	CHECK(clock && strcmp(clock->str, "reported-by-op") == 0);
+	CHECK(timed && strstr(timed->str, "reported back"));
+	hmb_record_free(r);
+
+	silent = 1;
+	r = hmb_record_new("unit", "share/silent");
+	CHECK(hmb_measure(&ctx, r, &c) == -1);
+	CHECK(r->status == HMB_FAILED && r->nsamples == 0 && r->reason &&
+	      strstr(r->reason, "reported a time 0 times for 2 operations"));
+	hmb_record_free(r);
+}
+
 void test_engine(void)
 {
 	test_fault_parse();
@@ -346,4 +394,5 @@ void test_engine(void)
 	test_engine_events_failure();
 	test_corrupt_fault();
 	test_case_error_is_the_cases_own();
+	test_reported_clock();
 }
