@@ -56,13 +56,28 @@ int hmb_on_request(const struct hmb_bench *b, const char *case_name)
 	return 0;
 }
 
+/* Does pattern select a case of b that runs by default? */
+static int selects_default_case(const struct hmb_bench *b, const char *pattern)
+{
+	for (int i = 0; b->cases && b->cases[i]; i++)
+		if (fnmatch(pattern, b->cases[i], 0) == 0 && !hmb_on_request(b, b->cases[i]))
+			return 1;
+	return 0;
+}
+
+/* An on-request case runs only for a pattern that selects no case of a plain
+ * run: --case 'h2d/pinned/...' keeps to the cases it always meant, and new
+ * on-request cases never change what an existing script runs. */
 int hmb_selected(const struct hmb_ctx *ctx, const char *case_name)
 {
 	const struct hmb_options *o = ctx->opt;
+	int on_request = hmb_on_request(ctx->bench, case_name);
+
 	if (!o || o->ncases == 0)
-		return !hmb_on_request(ctx->bench, case_name);
+		return !on_request;
 	for (int i = 0; i < o->ncases; i++)
-		if (fnmatch(o->cases[i], case_name, 0) == 0)
+		if (fnmatch(o->cases[i], case_name, 0) == 0 &&
+		    (!on_request || !selects_default_case(ctx->bench, o->cases[i])))
 			return 1;
 	return 0;
 }

@@ -85,7 +85,8 @@ void hmb_clear_error(void);
 const char *hmb_take_error(char *buf, size_t len);
 
 /* Is a case of this name selected by --case? With none given, every case
- * but the module's on-request ones. */
+ * but the module's on-request ones; an on-request case only by a pattern
+ * that selects no case of a plain run. */
 int hmb_selected(const struct hmb_ctx *ctx, const char *case_name);
 
 /* Does b run this case only when --case selects it? */

@@ -113,8 +113,8 @@ static const char *const global_options[][2] = {
 			   "document without opening a GPU (checks a batch job's settings)" },
 	{ "-c, --case PATTERN", "only cases whose name matches the shell pattern, e.g. "
 				"'h2d/pinned/*' (repeatable; `list --cases` names them and "
-				"marks on-request cases, which run only when a pattern selects "
-				"them; a pattern that matches none is refused)" },
+				"marks on-request cases, which run only for a pattern that selects "
+				"no other case; a pattern that matches none is refused)" },
 	{ "--devices all|LIST", "all or a module on each GPU of LIST in turn (all: every "
 				"visible GPU), each in a process of its own; records carry "
 				"their device" },

@@ -60,6 +60,13 @@ void test_on_request_cases(void)
 	CHECK(!hmb_selected(&ctx, "pin/break-even/h2d"));
 	CHECK(!hmb_selected(&ctx, "h2d/pinned/async"));
 	CHECK(hmb_bench_selected(&b, &opt));
+	/* a pattern that selects cases of a plain run keeps to them */
+	opt.ncases = 0;
+	opt.cases[opt.ncases++] = "*";
+	CHECK(hmb_selected(&ctx, "h2d/pinned/async"));
+	CHECK(!hmb_selected(&ctx, "pin/cost/hipHostMalloc"));
+	opt.cases[opt.ncases++] = "pin/b*";                /* another pattern asks for one */
+	CHECK(hmb_selected(&ctx, "pin/break-even/h2d") && !hmb_selected(&ctx, "pin/cost/hipHostMalloc"));
 }
 
 void test_report_and_csv(void)
