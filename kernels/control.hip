@@ -2,10 +2,14 @@
 #include "hip_device.h"
 #include "kernels.h"
 
+/* flag[0]: set by the host to release; flag[1]: set here when the guard ran
+ * out first (the host did not release in time). */
 __global__ void latch_kernel(volatile int *flag, long long max_polls)
 {
-	for (long long i = 0; i < max_polls && !*flag; i++)
+	for (long long i = 0; i < max_polls && !flag[0]; i++)
 		;
+	if (!flag[0])
+		flag[1] = 1;
 }
 
 __global__ void spin_kernel(long long iters, unsigned long long *sink)

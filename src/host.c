@@ -15,7 +15,9 @@ const char *const hmb_env_recorded[] = {
 	"HSA_ENABLE_SDMA", "HSA_ENABLE_PEER_SDMA", "HIP_HOST_COHERENT", "GPU_MAX_HW_QUEUES",
 	"HIP_LAUNCH_BLOCKING", "CUDA_LAUNCH_BLOCKING", "OMP_NUM_THREADS", "SLURM_JOB_ID",
 	/* which node, and how many tasks of the step measure on it at once */
-	"SLURMD_NODENAME", "SLURM_STEP_TASKS_PER_NODE", "SLURM_LOCALID", NULL,
+	"SLURMD_NODENAME", "SLURM_STEP_TASKS_PER_NODE", "SLURM_LOCALID",
+	/* when device code loads (main.c asks for start-up unless these are set) */
+	"CUDA_MODULE_LOADING", "HIP_ENABLE_DEFERRED_LOADING", NULL,
 };
 
 /* The value after "key" and a separator in a text file, or "" */

@@ -13,22 +13,29 @@ hipError_t hmb_latch_create(struct hmb_latch *l)
 
 	l->host = NULL;
 	l->dev = NULL;
-	err = hipHostMalloc((void **)&l->host, sizeof(int), hipHostMallocMapped);
+	err = hipHostMalloc((void **)&l->host, 2 * sizeof(int), hipHostMallocMapped);
 	if (err != hipSuccess)
 		return err;
-	*l->host = 1;
+	l->host[0] = 1;
+	l->host[1] = 0;
 	return hipHostGetDevicePointer((void **)&l->dev, (void *)l->host, 0);
 }
 
 hipError_t hmb_latch_hold(struct hmb_latch *l, hipStream_t stream)
 {
-	__atomic_store_n(l->host, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&l->host[1], 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&l->host[0], 0, __ATOMIC_SEQ_CST);
 	return hmb_launch_latch(l->dev, LATCH_MAX_POLLS, stream);
 }
 
 void hmb_latch_release(struct hmb_latch *l)
 {
-	__atomic_store_n(l->host, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&l->host[0], 1, __ATOMIC_SEQ_CST);
+}
+
+int hmb_latch_expired(const struct hmb_latch *l)
+{
+	return __atomic_load_n(&l->host[1], __ATOMIC_SEQ_CST) != 0;
 }
 
 void hmb_latch_destroy(struct hmb_latch *l)

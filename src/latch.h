@@ -17,13 +17,17 @@
 #define HMB_LATCH_MAX_OPS 32
 
 struct hmb_latch {
-	volatile int *host;  /* mapped pinned host memory */
-	int *dev;            /* the same word as the device sees it */
+	volatile int *host;  /* mapped pinned host memory: [0] released, [1] expired */
+	int *dev;            /* the same words as the device sees them */
 };
 
 hipError_t hmb_latch_create(struct hmb_latch *l);
 hipError_t hmb_latch_hold(struct hmb_latch *l, hipStream_t stream);
 void hmb_latch_release(struct hmb_latch *l);
+/* Did the latch's guard run out before the release (once the stream has
+ * passed it)? The host then could not queue the operations in time: their
+ * enqueue cost, or whatever blocked it, may be in the figures. */
+int hmb_latch_expired(const struct hmb_latch *l);
 void hmb_latch_destroy(struct hmb_latch *l);
 
 #endif

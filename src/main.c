@@ -377,6 +377,13 @@ int main(int argc, char **argv)
 	char err[1024];
 	int status;
 
+	/* Device code is loaded when the runtime starts, not at a kernel's first
+	 * launch: a lazy load inside a timed region would add its time to the
+	 * figure, and loading may wait for the kernels already running (CUDA's
+	 * lazy-loading notes), so a kernel first launched behind the engine's
+	 * latch waited for the latch to time out (6 s). A user's setting stands. */
+	setenv("CUDA_MODULE_LOADING", "EAGER", 0);
+	setenv("HIP_ENABLE_DEFERRED_LOADING", "0", 0);
 	/* the vmm module's importer process: not a command (it refuses by hand) */
 	if (argc > 1 && strcmp(argv[1], HMB_VMM_IMPORTER_CMD) == 0)
 		return hmb_vmm_importer_main(argc, argv);

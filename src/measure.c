@@ -168,7 +168,7 @@ static int run_events(struct hmb_ctx *ctx, struct hmb_record *r, const struct hm
 {
 	const struct hmb_timing *t = &c->timing;
 	struct hmb_engine *e;
-	int n = ops_per_sample(t), total = warmup + reps;
+	int n = ops_per_sample(t), total = warmup + reps, expired = 0;
 	int max_batch = c->ops.prepare || !t->latch ? 1 : HMB_LATCH_MAX_OPS;
 
 	e = ctx->engine;
@@ -190,6 +190,8 @@ static int run_events(struct hmb_ctx *ctx, struct hmb_record *r, const struct hm
 		if (t->latch)
 			hmb_latch_release(&e->latch);
 		HMB_CHECK(hipEventSynchronize(e->ev[batch]));
+		if (t->latch && hmb_latch_expired(&e->latch))
+			expired++;
 		for (int b = 0; b < batch; b++, s++) {
 			float ms = 0;
 			HMB_CHECK(hipEventElapsedTime(&ms, e->ev[b], e->ev[b + 1]));
@@ -197,6 +199,10 @@ static int run_events(struct hmb_ctx *ctx, struct hmb_record *r, const struct hm
 				hmb_sample(r, ms * 1e-3);
 		}
 	}
+	if (t->latch)
+		/* batches whose latch ran out before the host let go: samples not
+		 * free of the host's enqueue (or of whatever held it up) */
+		hmb_observe_num(r, "latch_expired_batches", expired);
 	return 0;
 fail:
 	if (t->latch)

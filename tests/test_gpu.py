@@ -91,7 +91,12 @@ def test_gpu_module_at_tiny_sizes(gpu, tmp_path, module):
                 timeout=600)
     detail = "\n".join(p.stderr.splitlines()[-3:]) + "\n" + failed_reasons(out)
     assert p.returncode == 0, detail
-    hmbdoc.assert_valid(out, modules=[module], no_failures=True, complete=True)
+    doc = hmbdoc.assert_valid(out, modules=[module], no_failures=True, complete=True)
+    # every latch was released by the host before its guard ran out (a kernel
+    # loaded lazily behind a latch held it for seconds: device code loads at start)
+    expired = {r["case"]: r["observed"]["latch_expired_batches"] for r in doc["results"]
+               if r["observed"].get("latch_expired_batches")}
+    assert not expired, expired
 
 
 def test_gpu_memcpy_names_say_the_direction_the_runtime_saw(gpu, tmp_path):
