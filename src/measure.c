@@ -8,6 +8,7 @@
 #include "../kernels/kernels.h"
 #include "fault.h"
 #include "latch.h"
+#include "stability.h"
 #include "stats.h"
 #include "timing.h"
 #include "util.h"
@@ -127,12 +128,12 @@ static void describe(struct hmb_record *r, const struct hmb_case *c, int warmup)
 
 /* Samples timed on the host clock, or reported by op(), one at a time. */
 static int run_host(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_case *c,
-		    int warmup, int reps, long *opi)
+		    int warmup, int first, int last, long *opi)
 {
 	const struct hmb_timing *t = &c->timing;
 	int n = ops_per_sample(t);
 
-	for (int s = 0; s < warmup + reps; s++) {
+	for (int s = first; s < last; s++) {
 		double t0;
 		if (c->ops.prepare && (c->ops.prepare(ctx, c->state, s) ||
 				       HMB_FAULT_HERE(HMB_FAULT_PREPARE, r->name)))
@@ -164,16 +165,16 @@ fail:
 /* Samples timed with events, in batches: behind one latch where asked (a
  * batch of one where prepare() must run before each sample). */
 static int run_events(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_case *c,
-		      int warmup, int reps, long *opi)
+		      int warmup, int first, int last, long *opi)
 {
 	const struct hmb_timing *t = &c->timing;
 	struct hmb_engine *e;
-	int n = ops_per_sample(t), total = warmup + reps, expired = 0;
+	int n = ops_per_sample(t), expired = 0;
 	int max_batch = c->ops.prepare || !t->latch ? 1 : HMB_LATCH_MAX_OPS;
 
 	e = ctx->engine;
-	for (int s = 0; s < total;) {
-		int batch = total - s < max_batch ? total - s : max_batch;
+	for (int s = first; s < last;) {
+		int batch = last - s < max_batch ? last - s : max_batch;
 		if (c->ops.prepare && (c->ops.prepare(ctx, c->state, s) ||
 				       HMB_FAULT_HERE(HMB_FAULT_PREPARE, r->name)))
 			return -1;
@@ -199,10 +200,12 @@ static int run_events(struct hmb_ctx *ctx, struct hmb_record *r, const struct hm
 				hmb_sample(r, ms * 1e-3);
 		}
 	}
-	if (t->latch)
+	if (t->latch) {
 		/* batches whose latch ran out before the host let go: samples not
 		 * free of the host's enqueue (or of whatever held it up) */
-		hmb_observe_num(r, "latch_expired_batches", expired);
+		const struct hmb_kv *before = hmb_kv_find(&r->observed, "latch_expired_batches");
+		hmb_observe_num(r, "latch_expired_batches", expired + (before ? before->num : 0));
+	}
 	return 0;
 fail:
 	if (t->latch)
@@ -210,11 +213,76 @@ fail:
 	return -1;
 }
 
+/* How many samples a case takes. Fixed where the case says so, where --reps
+ * gives the count and under --quick; else adaptive: at least min, then one
+ * more (a few more behind a latch) until the median's 95% interval (order
+ * statistics, stability.h) is within +-HMB_STABLE_TARGET_REL, max samples
+ * are taken, or the sampling has taken what the module's own count would
+ * have (and at least HMB_SAMPLING_BUDGET_S): a steady figure costs fewer
+ * samples than before, a noisy one more, and no case takes much longer. */
+struct sampling {
+	int warmup, reps;          /* reps: the module's count (or the fixed one) */
+	int adaptive, min, max;
+};
+
+#define HMB_SAMPLING_BUDGET_S 0.5
+
+static struct sampling sampling_plan(const struct hmb_ctx *ctx, const struct hmb_timing *t)
+{
+	struct sampling p;
+
+	p.reps = t->fixed ? t->reps : hmb_reps(ctx, t->reps > 0 ? t->reps : 10);
+	p.warmup = t->fixed ? t->warmup : hmb_warmup(ctx, t->warmup);
+	p.adaptive = !t->fixed && ctx->opt->reps <= 0 && !ctx->opt->quick;
+	p.min = p.max = p.reps;
+	if (p.adaptive) {
+		p.min = p.reps < HMB_STABLE_MIN_SAMPLES ? p.reps : HMB_STABLE_MIN_SAMPLES;
+		p.max = 2 * p.reps;
+	}
+	return p;
+}
+
+/* Why sampling may stop now (NULL: go on); elapsed is the sampling so far. */
+static const char *enough(const struct hmb_record *r, const struct sampling *p, double elapsed)
+{
+	struct hmb_stability st;
+	int n = (int)r->nsamples;
+	double per_sample = n > 0 ? elapsed / n : 0;
+	double budget = per_sample * p->reps;
+
+	if (!p->adaptive || n >= p->max)
+		return !p->adaptive ? "fixed count" : "the most samples (twice the module's count)";
+	if (n < p->min)
+		return NULL;
+	if (hmb_stability_compute(r->samples, r->nsamples, &st) == 0 && st.has_ci &&
+	    st.half_width_rel <= HMB_STABLE_TARGET_REL)
+		return "the median's 95% interval within +-1%";
+	if (budget < HMB_SAMPLING_BUDGET_S)
+		budget = HMB_SAMPLING_BUDGET_S;
+	if (elapsed + per_sample > budget)
+		return "the time the module's count would take";
+	return NULL;
+}
+
+static void describe_sampling(struct hmb_record *r, const struct sampling *p, const char *why)
+{
+	char text[160];
+
+	if (p->adaptive)
+		snprintf(text, sizeof(text), "adaptive (%d to %d samples): stopped at %zu, %s", p->min,
+			 p->max, r->nsamples, why);
+	else
+		snprintf(text, sizeof(text), "fixed: %d samples", p->reps);
+	hmb_observe_str(r, "sampling", text);
+}
+
 int hmb_measure(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_case *c)
 {
 	const struct hmb_timing *t = &c->timing;
-	int reps = t->fixed ? t->reps : hmb_reps(ctx, t->reps > 0 ? t->reps : 10);
-	int warmup = t->fixed ? t->warmup : hmb_warmup(ctx, t->warmup);
+	const struct sampling plan = sampling_plan(ctx, t);
+	const int warmup = plan.warmup;
+	int done = 0, next;
+	const char *stop = NULL;
 	size_t mark;
 	long opi = 0;
 	int rc = -1;
@@ -234,9 +302,17 @@ int hmb_measure(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_case
 		goto out;
 	phase = hmb_now();
 	hmb_observe_num(r, "setup_s", phase - t0);
-	if (t->clock != HMB_CLOCK_EVENTS ? run_host(ctx, r, c, warmup, reps, &opi)
-					 : run_events(ctx, r, c, warmup, reps, &opi))
-		goto out;
+	/* warm-ups and the first samples, then more while the plan asks */
+	for (next = warmup + plan.min; !stop; next = done + (t->latch ? 2 : 1)) {
+		if (next > warmup + plan.max)
+			next = warmup + plan.max;
+		if (t->clock != HMB_CLOCK_EVENTS ? run_host(ctx, r, c, warmup, done, next, &opi)
+						 : run_events(ctx, r, c, warmup, done, next, &opi))
+			goto out;
+		done = next;
+		stop = enough(r, &plan, hmb_now() - phase);
+	}
+	describe_sampling(r, &plan, stop);
 	/* warm-ups, samples and their untimed preparation */
 	hmb_observe_num(r, "sampling_s", hmb_now() - phase);
 	phase = hmb_now();

@@ -1,7 +1,7 @@
 /*
  * stability.h - does a record's figure repeat? Judged from the samples it
- * has (the engine takes the same number as ever; nothing here changes a
- * figure):
+ * has (nothing here changes a figure; the engine uses the interval to decide
+ * when it has sampled enough, measure.c):
  *
  *  - the median's 95% confidence interval by order statistics: the ranks
  *    k and n+1-k of the sorted samples, k the largest rank for which
@@ -9,10 +9,10 @@
  *    HMB_STABLE_MIN_SAMPLES samples); its relative half-width is
  *    (high - low) / 2 / median;
  *  - stable: that half-width within HMB_STABLE_THRESHOLD_REL. The figure
- *    the project aims for is HMB_STABLE_TARGET_REL (+-1%); until the engine
- *    samples adaptively (more samples where the interval is wide), a fixed
- *    10 samples make [x(2), x(9)] the interval, so the mark uses +-2%, and
- *    the record says whether the +-1% target is met as well;
+ *    the project aims for is HMB_STABLE_TARGET_REL (+-1%), where the
+ *    engine's adaptive sampling stops; a figure still outside +-2% when it
+ *    stopped for another reason is marked, and the record says whether the
+ *    +-1% target is met as well;
  *  - shape: "drift" where the samples change in time: a trend (Mann-Kendall,
  *    two-sided p < HMB_DRIFT_P) or a step (the first half against the
  *    second, Mann-Whitney, p < HMB_DRIFT_P), and the medians of the second

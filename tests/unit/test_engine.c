@@ -12,6 +12,7 @@
 #include "fault.h"
 #include "harness.h"
 #include "measure.h"
+#include "stability.h"
 #include "verify.h"
 
 struct copy_case {
@@ -88,6 +89,7 @@ static int run_case(const struct hmb_fault_spec *spec, struct copy_case *k,
 	int rc;
 
 	opt.warmup = -1;
+	opt.reps = REPS; /* a fixed count (adaptive sampling: test_adaptive_sampling) */
 	memset(k, 0, sizeof(*k));
 	hmb_fault_arm(spec);
 	rc = hmb_measure(&ctx, r, &c);
@@ -215,6 +217,7 @@ static void test_engine_events_failure(void)
 
 	memset(&k, 0, sizeof(k));
 	opt.warmup = -1;
+	opt.reps = REPS; /* a fixed count (adaptive sampling: test_adaptive_sampling) */
 	hmb_fault_arm(&alloc1);
 	CHECK(hmb_measure(&ctx, r, &c) == -1);
 	hmb_fault_arm(NULL);
@@ -281,6 +284,7 @@ static void test_corrupt_fault(void)
 	char err[128];
 
 	opt.warmup = -1;
+	opt.reps = REPS; /* a fixed count (adaptive sampling: test_adaptive_sampling) */
 	CHECK(hmb_fault_parse("corrupt:3", &spec, err, sizeof(err)) == 0 &&
 	      spec.kind == HMB_FAULT_CORRUPT && spec.n == 3);
 	hmb_fault_arm(&any1); /* `any` fails points, never corrupts data */
@@ -331,6 +335,7 @@ static void test_case_error_is_the_cases_own(void)
 
 	memset(&k, 0, sizeof(k));
 	opt.warmup = -1;
+	opt.reps = 2; /* a fixed count (adaptive sampling: test_adaptive_sampling) */
 	hmb_set_error("hipFoo failed: a stale error from before this case");
 	CHECK(hmb_measure(&ctx, r, &c) == -1);
 	CHECK(r->status == HMB_FAILED && r->reason &&
@@ -351,6 +356,76 @@ static int reporting_op(struct hmb_ctx *ctx, void *st, hipStream_t s, long i)
 	return 0;
 }
 
+/* Adaptive sampling, on the reported clock (samples exactly as op() says):
+ * a steady figure stops at the least count; a noisy one goes on to twice the
+ * module's count; --reps and --quick fix the count. */
+struct synthetic {
+	int noisy;
+	long calls;
+};
+
+static int synthetic_op(struct hmb_ctx *ctx, void *st, hipStream_t s, long i)
+{
+	struct synthetic *k = st;
+	(void)ctx, (void)s, (void)i;
+	k->calls++;
+	/* steady: 1 ms +-0.1%; noisy: 1 or 1.5 ms in turn */
+	hmb_op_seconds(k->noisy ? (k->calls % 2 ? 0.001 : 0.0015) : 0.001 + 1e-6 * (k->calls % 2));
+	return 0;
+}
+
+static struct hmb_record *synthetic_run(struct hmb_options *opt, int noisy)
+{
+	struct hmb_ctx ctx = { .opt = opt, .module = "unit" };
+	struct synthetic k = { noisy, 0 };
+	struct hmb_case c = {
+		.what = "a synthetic call",
+		.timing = { .clock = HMB_CLOCK_REPORTED, .sync = HMB_SYNC_NONE, .reps = 10,
+			    .warmup = 1 },
+		.ops = { NULL, NULL, synthetic_op, NULL, NULL },
+		.state = &k,
+	};
+	struct hmb_record *r = hmb_record_new("unit", noisy ? "noisy" : "steady");
+
+	CHECK(hmb_measure(&ctx, r, &c) == 0);
+	return r;
+}
+
+static int says(const struct hmb_record *r, const char *text)
+{
+	const struct hmb_kv *kv = hmb_kv_find(&r->observed, "sampling");
+	return kv && kv->str && strstr(kv->str, text) != NULL;
+}
+
+static void test_adaptive_sampling(void)
+{
+	static struct hmb_options opt;
+	struct hmb_record *r;
+
+	memset(&opt, 0, sizeof(opt));
+	opt.warmup = -1;
+	r = synthetic_run(&opt, 0);   /* steady: the least count (stability.h's minimum) */
+	CHECK(r->nsamples == HMB_STABLE_MIN_SAMPLES);
+	CHECK(says(r, "adaptive (6 to 20 samples): stopped at 6, the median's 95% interval"));
+	hmb_record_free(r);
+	r = synthetic_run(&opt, 1);   /* noisy: on to twice the module's count */
+	CHECK(r->nsamples == 20);
+	CHECK(says(r, "stopped at 20, the most samples"));
+	hmb_record_free(r);
+	opt.reps = 7;                 /* --reps N: N samples, steady or not */
+	r = synthetic_run(&opt, 0);
+	CHECK(r->nsamples == 7 && says(r, "fixed: 7 samples"));
+	hmb_record_free(r);
+	r = synthetic_run(&opt, 1);
+	CHECK(r->nsamples == 7);
+	hmb_record_free(r);
+	opt.reps = 0;
+	opt.quick = 1;                /* --quick: the module's quick count */
+	r = synthetic_run(&opt, 1);
+	CHECK(r->nsamples == 3 && says(r, "fixed: 3 samples"));
+	hmb_record_free(r);
+}
+
 static void test_reported_clock(void)
 {
 	static struct hmb_options opt;
@@ -367,6 +442,7 @@ static void test_reported_clock(void)
 	const struct hmb_kv *clock, *timed;
 
 	opt.warmup = -1;
+	opt.reps = 3; /* a fixed count (adaptive sampling: test_adaptive_sampling) */
 	CHECK(hmb_measure(&ctx, r, &c) == 0);
 	/* ops 0,1 warm up; then (3+4), (5+6), (7+8) ms */
 	CHECK(r->status == HMB_OK && r->nsamples == 3);
@@ -395,4 +471,5 @@ void test_engine(void)
 	test_corrupt_fault();
 	test_case_error_is_the_cases_own();
 	test_reported_clock();
+	test_adaptive_sampling();
 }
