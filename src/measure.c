@@ -225,7 +225,7 @@ struct sampling {
 	int adaptive, min, max;
 };
 
-#define HMB_SAMPLING_BUDGET_S 0.5
+#define HMB_SAMPLING_BUDGET_S 0.1
 
 static struct sampling sampling_plan(const struct hmb_ctx *ctx, const struct hmb_timing *t)
 {
