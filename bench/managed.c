@@ -362,10 +362,10 @@ struct hmb_record *managed_run_gpu_case(struct hmb_ctx *ctx, struct gpu_case *k,
 	struct hmb_case c = {
 		.what = s->what,
 		.timing = {
-			.clock = HMB_CLOCK_EVENTS,
+			.clock = k->launch_timed ? HMB_CLOCK_HOST : HMB_CLOCK_EVENTS,
 			.sync = HMB_SYNC_PER_SAMPLE,
 			/* a prefetch's enqueue may wait for the stream: never behind a latch */
-			.latch = !(s->timed & PREFETCH),
+			.latch = !(s->timed & PREFETCH) && !k->launch_timed,
 			.reps = slow ? SLOW_REPS : 10,
 			.warmup = slow ? 0 : 1,
 		},

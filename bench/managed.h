@@ -56,6 +56,8 @@ struct gpu_case {
 	unsigned long long *bad;     /* the read-only kernel's mismatch count (device) */
 	hipStream_t own, saved;      /* attach/...: its stream, the module's */
 	unsigned attach;             /* attach/...: hipMemAttach{Global,Host,Single} */
+	int launch_timed;            /* host clock from the launch to the synchronisation:
+					work the runtime does at launch is inside */
 };
 
 /* managed.c */
