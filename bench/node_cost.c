@@ -16,6 +16,7 @@
 
 #include "../kernels/kernels.h"
 #include "../src/measure.h"
+#include "../src/stability.h"
 #include "node.h"
 
 #define SEED_COST 0x4e3c05u
@@ -37,6 +38,7 @@ struct cost_figures {
 	struct hmb_sizes sizes;
 	double no_peer[HMB_MAX_SIZES];
 	double vmm[HMB_MAX_SIZES][NODE_MAX];
+	const char *vmm_unsound[HMB_MAX_SIZES][NODE_MAX]; /* why a median is no base */
 };
 static struct cost_figures fig;
 
@@ -234,6 +236,47 @@ static void no_peer_access(struct node *nd, size_t si)
 	hmb_commit(nd->ctx, r);
 }
 
+#if HMB_HAVE_VMM
+/* Why a record's median is no base for a difference (NULL: it is one): an
+ * interval wider than the stability threshold, or samples that drifted or
+ * fell into two groups (the driver's first VMM calls on a GPU can take ten
+ * times the later ones, within one case). */
+static const char *unsound(const struct hmb_record *r)
+{
+	struct hmb_stability st;
+
+	if (hmb_stability_compute(r->samples, r->nsamples, &st) != 0)
+		return "no samples";
+	if (st.shape == HMB_SHAPE_DRIFT)
+		return "its samples drifted";
+	if (st.shape == HMB_SHAPE_BIMODAL)
+		return "its samples fell into two groups";
+	if (st.stable == 0)
+		return "its median's 95% interval is wider than +-2%";
+	return NULL;
+}
+
+/* per_peer_us, a difference of two medians, only where both are sound and
+ * it is positive: a figure a reader can act on, or the reason there is none
+ * (observed per_peer_us_withheld). */
+static void per_peer(struct hmb_record *r, size_t si, int kk, double t)
+{
+	const char *base = fig.vmm_unsound[si][0], *own = fig.vmm_unsound[si][kk];
+	char why[160];
+
+	if (base || own)
+		snprintf(why, sizeof(why), "%s: %s", base ? "the 0-peer case" : "this case",
+			 base ? base : own);
+	else if (t <= fig.vmm[si][0])
+		snprintf(why, sizeof(why), "granting peers was not slower than granting none");
+	else {
+		hmb_metric(r, "per_peer_us", (t - fig.vmm[si][0]) / kk * 1e6, "us");
+		return;
+	}
+	hmb_observe_str(r, "per_peer_us_withheld", why);
+}
+#endif
+
 static void vmm_grants(struct node *nd, size_t si)
 {
 	const char *name = "access-cost/vmm";
@@ -242,6 +285,7 @@ static void vmm_grants(struct node *nd, size_t si)
 	if (!node_sel(nd, name))
 		return;
 #if HMB_HAVE_VMM
+
 	if (nd->ctx->dev->vmm != 1) {
 		node_unsupported(nd, name, "the device does not support virtual memory management "
 				 "(hipDeviceAttributeVirtualMemoryManagementSupported is 0)");
@@ -275,8 +319,9 @@ static void vmm_grants(struct node *nd, size_t si)
 			 hmb_sz(k.size));
 		t = measure_alloc(nd, r, &k, what);
 		fig.vmm[si][kk] = t;
-		if (kk > 0 && t > 0 && fig.vmm[si][0] > 0)
-			hmb_metric(r, "per_peer_us", (t - fig.vmm[si][0]) / kk * 1e6, "us");
+		fig.vmm_unsound[si][kk] = t > 0 ? unsound(r) : "not measured";
+		if (kk > 0)
+			per_peer(r, si, kk, t);
 		hmb_commit(nd->ctx, r);
 	}
 	if (npeers == 0 && si == 0) {
