@@ -379,6 +379,7 @@ int importer_start(struct importer *im, int device, double *start_s)
 	struct share_req q = { SHARE_MAGIC, REQ_HELLO, device, 0, 0, 0 };
 	struct share_reply rep;
 	int sv[2], n = 0;
+	long max_fd;
 	double t0 = hmb_now();
 
 	im->pid = 0;
@@ -405,11 +406,21 @@ int importer_start(struct importer *im, int device, double *start_s)
 		if (strncmp(*e, IMPORTER_ENV "=", sizeof(IMPORTER_ENV)) != 0)
 			envp[n++] = *e;
 	envp[n++] = var;
+	/* before the fork: the child of a threaded process calls only what is
+	 * safe after fork (close, fcntl, execve, write, _exit) */
+	max_fd = sysconf(_SC_OPEN_MAX);
+	if (max_fd < 0 || max_fd > 65536)
+		max_fd = 65536;
 	fflush(stdout);
 	fflush(stderr);
 	im->pid = fork();
 	if (im->pid == 0) {
 		static const char msg[] = "hipmembench: cannot start the vmm importer process\n";
+		/* the importer gets its socket and the standard streams, nothing
+		 * else this process holds open (the document, a module's pipe) */
+		for (long fd = 3; fd < max_fd; fd++)
+			if (fd != sv[1])
+				close((int)fd);
 		if (fcntl(sv[1], F_SETFD, 0) == 0) /* this one end survives exec */
 			execve(self, argv, envp);
 		if (write(2, msg, sizeof(msg) - 1) < 0)

@@ -21,8 +21,10 @@
  *                              clock, and reported back: params.clock says so)
  *   share/posix-fd/round-trip  the whole round from this process: export,
  *                              send, everything the importer does, its answer
- * Starting the importer (its HIP initialisation included) is not timed; it
- * is observed once per case as importer_start_s. Where the device cannot
+ * Starting the importer (its HIP initialisation included) is not timed: one
+ * importer serves every case of the run, and each record observes the time
+ * that one start took as importer_start_s (the same number in each: do not
+ * add them up). Where the device cannot
  * export file descriptors, one record says "unsupported" and why.
  *
  * The importer is reaped on every path (vmm_importer.c). Every descriptor
