@@ -56,6 +56,9 @@ def test_all_good_runs_exit_0(tmp_path, sample_doc):
     p = gather(tmp_path)
     assert p.returncode == 0, p.stdout + p.stderr
     assert "FAILED" not in p.stdout
+    # the binary compared them: its table, a row per figure, "same" for a copy
+    comparison = (tmp_path / "comparison.txt").read_text()
+    assert "figure" in comparison and "GB/s" in comparison, comparison[:500]
 
 
 def test_nothing_to_gather_exit_2(tmp_path):
