@@ -66,7 +66,8 @@ def test_importer_answers_closes_what_it_gets_and_ends_when_told():
             reply = ours.recv(4096)
         except (socket.timeout, ConnectionError):
             reply = b""
-        if not reply and proc.poll() == 2 and NO_VMM in proc.stderr.read():
+        if not reply and proc.wait(timeout=30) == 2 and NO_VMM in proc.stderr.read():
+            # (waited for: its socket closes as it exits, before it is reaped)
             pytest.skip("this build has no VMM: the importer refuses to start")
         assert len(reply) == REPLY_SIZE, reply
         magic, ok = struct.unpack_from("<Ii", reply)
@@ -103,7 +104,8 @@ def test_importer_ends_when_its_socket_closes():
             reply = ours.recv(4096)
         except (socket.timeout, ConnectionError):
             reply = b""
-        if not reply and proc.poll() == 2 and NO_VMM in proc.stderr.read():
+        if not reply and proc.wait(timeout=30) == 2 and NO_VMM in proc.stderr.read():
+            # (waited for: its socket closes as it exits, before it is reaped)
             pytest.skip("this build has no VMM: the importer refuses to start")
         assert len(reply) == REPLY_SIZE and proc.poll() is None, reply
         ours.close()
