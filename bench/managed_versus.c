@@ -44,6 +44,7 @@
 #include <string.h>
 
 #include "../kernels/pattern.h"
+#include "../src/host.h"
 #include "../src/verify.h"
 #include "managed.h"
 
@@ -291,27 +292,11 @@ int managed_oversub_size(double factor, size_t dev_free, size_t host_avail, doub
 	return HMB_OK;
 }
 
-/* MemAvailable of /proc/meminfo, bytes; 0 where it cannot be read. */
-static size_t host_available(void)
-{
-	FILE *f = fopen("/proc/meminfo", "r");
-	char line[256];
-	unsigned long long kb = 0;
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
-			break;
-	fclose(f);
-	return (size_t)kb * 1024;
-}
-
 static void run_oversubscribed(struct hmb_ctx *ctx, struct managed *m, double factor)
 {
 	size_t size;
 	char why[512];
-	int st = managed_oversub_size(factor, hmb_device_free_mem(), host_available(),
+	int st = managed_oversub_size(factor, hmb_device_free_mem(), hmb_host_available_bytes(),
 				      ctx->opt->oversubscribe,
 				      ctx->dev->model.managed_access == HMB_ACCESS_MIGRATE_ON_FAULT,
 				      &size, why, sizeof(why));

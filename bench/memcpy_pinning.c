@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "../kernels/kernels.h"
+#include "../src/host.h"
 #include "../src/measure.h"
 #include "../src/verify.h"
 #include "memcpy_pinning.h"
@@ -336,27 +337,11 @@ static int measure_copy(struct hmb_ctx *ctx, struct hmb_record *r, enum method m
 
 /* ---- the cases ---- */
 
-/* Host memory available for new allocations (MemAvailable), or 0 unknown. */
-static size_t host_available(void)
-{
-	FILE *f = fopen("/proc/meminfo", "r");
-	char line[256];
-	unsigned long long kb = 0;
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
-			break;
-	fclose(f);
-	return (size_t)kb * 1024;
-}
-
 /* Room for a host buffer and a device buffer of `size` (a case holds one of
  * each at a time), each with some to spare; else one "skipped" record. */
 static int fits(struct hmb_ctx *ctx, const char *name, size_t size)
 {
-	size_t host = host_available(), dev = hmb_device_free_mem();
+	size_t host = hmb_host_available_bytes(), dev = hmb_device_free_mem();
 
 	if (host && (double)size + (double)HOST_SPARE > (double)host) {
 		hmb_skip(ctx, name, size, "needs a host buffer of %s and 1 GiB to spare; the host "

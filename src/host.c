@@ -180,6 +180,21 @@ static void read_iommu(const char *root, struct hmb_host *h)
 	fclose(f);
 }
 
+size_t hmb_host_available_bytes(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	unsigned long long kb = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return (size_t)kb * 1024;
+}
+
 void hmb_host_probe_environment(struct hmb_host *h, const char *root)
 {
 	char path[512];

@@ -26,6 +26,8 @@ struct hmb_host {
 extern const char *const hmb_env_recorded[];
 
 void hmb_host_probe(struct hmb_host *h);
+/* Host memory available for new allocations now (MemAvailable), bytes; 0 unknown. */
+size_t hmb_host_available_bytes(void);
 /* The environment that changes figures (huge pages, NUMA balancing, CPU
  * governor, IOMMU) under root ("" for the real /sys and /proc). */
 void hmb_host_probe_environment(struct hmb_host *h, const char *root);
