@@ -54,21 +54,29 @@ def start_importer():
     return ours, proc
 
 
+def pipe_round(ours, proc):
+    """Send a round whose descriptor is a pipe's read end: the reply (b"" if
+    none) and the write end. Skips where the build has no VMM (the importer
+    refuses at once; waited for, as its socket closes before it is reaped)."""
+    r, w = os.pipe()
+    socket.send_fds(ours, [struct.pack(REQ, MAGIC, REQ_ROUND, 0, 1, 2, 2 << 20)], [r])
+    os.close(r)
+    try:
+        reply = ours.recv(4096)
+    except (socket.timeout, ConnectionError):
+        reply = b""
+    if not reply and proc.wait(timeout=30) == 2 and NO_VMM in proc.stderr.read():
+        os.close(w)
+        pytest.skip("this build has no VMM: the importer refuses to start")
+    return reply, w
+
+
 def test_importer_answers_closes_what_it_gets_and_ends_when_told():
     ours, proc = start_importer()
     try:
         # A round whose descriptor is a pipe, not GPU memory: the import fails
         # (no GPU, or not memory), and the answer names the call.
-        r, w = os.pipe()
-        socket.send_fds(ours, [struct.pack(REQ, MAGIC, REQ_ROUND, 0, 1, 2, 2 << 20)], [r])
-        os.close(r)
-        try:
-            reply = ours.recv(4096)
-        except (socket.timeout, ConnectionError):
-            reply = b""
-        if not reply and proc.wait(timeout=30) == 2 and NO_VMM in proc.stderr.read():
-            # (waited for: its socket closes as it exits, before it is reaped)
-            pytest.skip("this build has no VMM: the importer refuses to start")
+        reply, w = pipe_round(ours, proc)
         assert len(reply) == REPLY_SIZE, reply
         magic, ok = struct.unpack_from("<Ii", reply)
         why = reply[32:].split(b"\0")[0].decode()
@@ -96,17 +104,8 @@ def test_importer_ends_when_its_socket_closes():
     once it has shown that it runs (it answers a round first)."""
     ours, proc = start_importer()
     try:
-        r, w = os.pipe()
-        socket.send_fds(ours, [struct.pack(REQ, MAGIC, REQ_ROUND, 0, 1, 2, 2 << 20)], [r])
-        os.close(r)
+        reply, w = pipe_round(ours, proc)
         os.close(w)
-        try:
-            reply = ours.recv(4096)
-        except (socket.timeout, ConnectionError):
-            reply = b""
-        if not reply and proc.wait(timeout=30) == 2 and NO_VMM in proc.stderr.read():
-            # (waited for: its socket closes as it exits, before it is reaped)
-            pytest.skip("this build has no VMM: the importer refuses to start")
         assert len(reply) == REPLY_SIZE and proc.poll() is None, reply
         ours.close()
         assert proc.wait(timeout=30) == 0
