@@ -1,5 +1,6 @@
 /* bench.c - the helpers every module uses: errors, cases, options, interrupts. */
 #include "bench.h"
+#include "copytrace.h"
 
 #include <fnmatch.h>
 #include <limits.h>
@@ -101,6 +102,7 @@ struct hmb_record *hmb_case(struct hmb_ctx *ctx, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(name, sizeof(name), fmt, ap);
 	va_end(ap);
+	hmb_copy_trace_case(ctx->module, name);
 	return hmb_record_new(ctx->module, name);
 }
 

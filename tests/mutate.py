@@ -10,6 +10,7 @@ the unchanged code, which must pass; then, one mutant at a time: makes the
 change, rebuilds, runs its tests and puts the file back.
 
   tests/mutate.py [--list FILE] [--only ID,...] [--check] [--timeout S]
+                  [--binaries DIR | --prebuilt DIR]
 
   --check    only check the list: every file there, every text exactly once,
              every test it names there (unit tests: those of HMB_UNIT, else
@@ -17,6 +18,12 @@ change, rebuilds, runs its tests and puts the file back.
   --only     these mutants alone (the list is still checked whole)
   --timeout  seconds one run of tests may take (300); past that it is stopped,
              and a mutant's tests stopped so count as failed (a hang is a bug)
+  --binaries build each mutant and keep its binary as DIR/ID/hipmembench,
+             running no test: for mutants only a GPU shows
+             (tests/gpu_mutants.txt), built here and carried to a GPU machine
+  --prebuilt run each mutant's tests against DIR/ID/hipmembench, building
+             nothing, in this checkout (the unchanged binary: HMB_BIN, else
+             build/hipmembench)
 
 It needs a git checkout (the files copied are those git lists).
 
@@ -253,6 +260,61 @@ class Runner:
         return ("pass" if rc == 0 else "fail"), out
 
 
+def keep_binaries(mutants, scratch, run, dest):
+    """Each mutant built in turn, its binary kept as dest/ID/hipmembench."""
+    broken = []
+    for m in mutants:
+        path = scratch / m["file"]
+        original = path.read_bytes()
+        try:
+            path.write_text(original.decode().replace(m["find"], m["replace"], 1))
+            ok, out = run.build()
+            if ok:
+                (dest / m["id"]).mkdir(parents=True, exist_ok=True)
+                shutil.copy2(scratch / BUILD / "hipmembench", dest / m["id"] / "hipmembench")
+        finally:
+            path.write_bytes(original)
+        print(f"{'built' if ok else 'broken':8} {m['id']}", flush=True)
+        if not ok:
+            broken.append(m["id"])
+            print(tail(out), flush=True)
+    run.build()  # the scratch build unchanged again, for nobody: it goes
+    return 1 if broken else 0
+
+
+def run_prebuilt(mutants, binaries, timeout, t_all):
+    """The tests of each mutant against its binary built elsewhere
+    (--binaries): first against the unchanged one, where they must pass."""
+    run = Runner(ROOT, timeout)
+    run.env["HMB_BIN"] = str(pathlib.Path(os.environ.get("HMB_BIN", SOURCE_BUILD / "hipmembench"))
+                             .resolve())
+    for sel in sorted({s for m in mutants for s in m["kill"]}):
+        verdict, out = run.kill(sel)
+        if verdict != "pass":
+            print(f"mutate: {sel!r} does not pass on the unchanged binary ({verdict})\n{tail(out)}")
+            return 1
+    print("every selector passes on the unchanged binary", flush=True)
+    bad = []
+    for m in mutants:
+        t0 = time.monotonic()
+        run.env["HMB_BIN"] = str(binaries / m["id"] / "hipmembench")
+        verdict, by = "survived", ""
+        for sel in m["kill"]:
+            v, out = run.kill(sel)
+            if v in ("fail", "timeout"):
+                verdict, by = "killed", f"by {sel}" + (" (timeout)" if v == "timeout" else "")
+                break
+            if v != "pass":
+                verdict, by = "error", f"{sel}: {v}\n{tail(out)}"
+                break
+        print(f"{verdict:8} {m['id']:34} {time.monotonic() - t0:5.0f} s  {by}", flush=True)
+        if verdict != "killed":
+            bad.append(m["id"])
+    print(f"mutants: {len(mutants)}, killed {len(mutants) - len(bad)}; "
+          f"{time.monotonic() - t_all:.0f} s")
+    return 1 if bad else 0
+
+
 def tail(text, n=15):
     return "\n".join("    " + line for line in text.strip().splitlines()[-n:])
 
@@ -263,6 +325,8 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--timeout", type=int, default=300)
+    ap.add_argument("--binaries", type=pathlib.Path)
+    ap.add_argument("--prebuilt", type=pathlib.Path)
     try:
         args = ap.parse_args()
     except SystemExit as e:
@@ -277,6 +341,14 @@ def main():
             if unknown:
                 raise BadInput(f"--only: no mutant named {', '.join(unknown)}")
             mutants = [m for m in mutants if m["id"] in want]
+        if args.binaries and args.prebuilt:
+            raise BadInput("--binaries builds, --prebuilt runs: give one")
+        if args.prebuilt:
+            missing = [m["id"] for m in mutants
+                       if not (args.prebuilt / m["id"] / "hipmembench").is_file()]
+            if missing:
+                raise BadInput(f"--prebuilt: no {args.prebuilt}/ID/hipmembench for "
+                               + ", ".join(missing))
     except BadInput as e:
         print(f"mutate: {e}", file=sys.stderr)
         return 2
@@ -289,6 +361,8 @@ def main():
     signal.signal(signal.SIGTERM, stop)  # as Ctrl-C: the scratch copy goes, and the tests
     signal.signal(signal.SIGHUP, stop)
     t_all = time.monotonic()
+    if args.prebuilt:
+        return run_prebuilt(mutants, args.prebuilt.resolve(), args.timeout, t_all)
     scratch = pathlib.Path(tempfile.mkdtemp(prefix="hmb-mutate-"))
     try:
         needs_build = any(not m["file"].endswith(".py") for m in mutants)
@@ -301,6 +375,8 @@ def main():
                 print(f"mutate: the unchanged tree does not build:\n{tail(out)}")
                 return 1
             print(f"build of the unchanged tree: {time.monotonic() - t0:.0f} s", flush=True)
+            if args.binaries:
+                return keep_binaries(mutants, scratch, run, args.binaries.resolve())
         else:
             run.build = lambda: (True, "")
             for v, name in (("HMB_BIN", "hipmembench"), ("HMB_UNIT", "unit_tests")):

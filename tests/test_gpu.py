@@ -3,9 +3,11 @@ verifies its data and writes a valid document; all --quick; SIGINT keeps what
 was measured. They skip, saying why, where no GPU is usable; then the no-GPU
 path is tested instead (exit 3, a valid document without a device). Timings
 are never asserted."""
+import fnmatch
 import glob
 import json
 import os
+import pathlib
 import signal
 import subprocess
 
@@ -120,6 +122,69 @@ def test_gpu_memcpy_names_say_the_direction_the_runtime_saw(gpu, tmp_path):
             assert "host-pageable" in (src, dst), f"{r['case']}: {src} -> {dst}"
         seen.add(direction)
     assert seen == set(expect), seen
+
+
+def copy_moves(trace_path):
+    """The copy-trace file (src/copytrace.h) as {(module, case): {move: bytes}},
+    a move named by where the runtime placed source and destination (h2d, d2h,
+    d2d, peer: device to another device, h2h); every copy whose kind names a
+    direction is checked against its pointers on the way."""
+    moves = {}
+    for line in pathlib.Path(trace_path).read_text().splitlines():
+        module, case, call, kind, src, dst, src_dev, dst_dev, nbytes = line.split("\t")
+        side = lambda m: "d" if m == "device" else "h" if m.startswith("host") else "m"
+        move = f"{side(src)}2{side(dst)}"
+        if move == "d2d" and src_dev != dst_dev:
+            move = "peer"
+        if kind in ("h2d", "d2h", "d2d", "h2h"):
+            assert move == kind or (kind == "d2d" and move == "peer"), line
+        elif kind == "peer":
+            assert move in ("d2d", "peer"), line
+        per = moves.setdefault((module, case), {})
+        per[move] = per.get(move, 0) + int(nbytes)
+    return moves
+
+
+# What a case's name says its copies move, for the modules that copy besides
+# memcpy (whose records name the endpoints the runtime saw): the moves it must
+# make and those that may come only as checks (fewer bytes than the named one).
+NAMED_MOVES = [
+    ("overlap", "h2d-only/*", {"h2d"}), ("overlap", "d2h-only/*", {"d2h"}),
+    ("overlap", "pipeline/*", {"h2d", "d2h"}), ("overlap", "serial/*", {"h2d", "d2h"}),
+    ("overlap", "bidirectional/*", {"h2d", "d2h"}),
+    ("node", "host/h2d/alone", {"h2d"}), ("node", "host/h2d/in-all", {"h2d"}),
+    ("node", "host/h2d/all", {"h2d"}), ("node", "host/d2h/alone", {"d2h"}),
+    ("node", "host/d2h/in-all", {"d2h"}), ("node", "host/d2h/all", {"d2h"}),
+    ("node", "host/bidir/*", {"h2d", "d2h"}), ("node", "p2p/ce*", {"peer"}),
+]
+
+
+def test_gpu_overlap_and_node_copies_go_where_their_names_say(gpu, tmp_path):
+    """Every hipMemcpy/hipMemcpyAsync/hipMemcpyPeerAsync of overlap and node,
+    traced with where the runtime placed its pointers: a case named h2d moves
+    host memory into device memory (more bytes that way than any other), d2h
+    the reverse, bidirectional and pipelined cases both ways, p2p between two
+    devices; and no copy's kind contradicts its pointers. A case whose labels
+    or transfers were swapped passes its own data check and fails here."""
+    trace = tmp_path / "copies.tsv"
+    env = dict(os.environ, HMB_COPY_TRACE=str(trace))
+    for module in ("overlap", "node"):
+        out = tmp_path / f"{module}.json"
+        p = hmb.run("--output", out, module, *TINY[module].split(), timeout=600, env=env)
+        assert p.returncode == 0, failed_reasons(out) + p.stderr[-2000:]
+    moves = copy_moves(trace)
+    checked = set()
+    for module, pattern, named in NAMED_MOVES:
+        ran = {r["case"] for r in hmbdoc.load(tmp_path / f"{module}.json")["results"]
+               if r["status"] == "ok" and fnmatch.fnmatchcase(r["case"], pattern)}
+        for case in ran:
+            seen = moves.get((module, case), {})
+            assert named <= set(seen), (module, case, seen)
+            others = [b for m, b in seen.items() if m not in named]
+            assert not others or max(others) < min(seen[m] for m in named), (module, case, seen)
+            checked.add((module, case))
+    assert {m for m, _ in checked} == {"overlap", "node"}, checked
+    assert ("overlap", "h2d-only/pinned") in checked and ("node", "host/d2h/alone") in checked
 
 
 def test_gpu_every_sample_is_one_timed_copy(gpu, tmp_path):
@@ -430,6 +495,19 @@ def test_gpu_a_failure_mid_module_gives_back_its_device_memory(gpu, tmp_path, mo
     print(detail)  # shown with pytest -rP
     assert all(a >= b for _, _, b, a in seen), detail
     assert sum(f for _, f, _, _ in seen) >= 4, detail
+
+
+def test_gpu_host_side_check_catches_a_corrupted_word(gpu, tmp_path):
+    """The same for the host-side check (memcpy's d2h cases, where the first
+    check is of host memory): a check that reads nothing lets it pass."""
+    out = tmp_path / "memcpy-d2h.json"
+    p = hmb.run("--output", out, "memcpy", *TINY["memcpy"].split(), "--case", "d2h/pinned/*",
+                env=dict(os.environ, HMB_FAULT="corrupt:1"), timeout=300)
+    hook = _fault_hook_line(p.stderr)
+    assert hook and hook["fired"] == "1", p.stderr[-2000:]
+    lines = failed_reasons(out).splitlines()
+    assert p.returncode == 1 and len(lines) == 1, f"exit {p.returncode}, failed:\n" + "\n".join(lines)
+    assert "verification failed" in lines[0] and "injected" not in lines[0], lines[0]
 
 
 @pytest.mark.parametrize("module", hmb.module_names())

@@ -39,6 +39,16 @@ def test_the_mutant_list_fits_the_code():
     assert p.returncode == 0, p.stdout + p.stderr
 
 
+def test_the_gpu_mutant_list_fits_the_code_and_names_gpu_tests():
+    """Each bug only a GPU shows is caught by a GPU test (run on a GPU
+    machine with --prebuilt)."""
+    path = hmb.ROOT / "tests" / "gpu_mutants.txt"
+    p = mutate("--list", path, "--check")
+    assert p.returncode == 0, p.stdout + p.stderr
+    kills = [line for line in path.read_text().splitlines() if line.startswith("kill: ")]
+    assert len(kills) >= 9 and all("tests/test_gpu.py" in k for k in kills), kills
+
+
 def test_the_mutant_list_spans_the_project():
     text = (hmb.ROOT / "tests" / "mutants.txt").read_text()
     files = [line[6:].strip() for line in text.splitlines() if line.startswith("file: ")]

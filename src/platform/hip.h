@@ -63,4 +63,29 @@
 #define HMB_MEMCPY_BATCH_ATTRS 0
 #endif
 
+/* Copies go through the copy-trace hook (copytrace.h): with HMB_COPY_TRACE
+ * set, each is written down with where its pointers live. Device code and
+ * the hook itself see the runtime's own calls. */
+#if !defined(HMB_COPY_TRACE_OFF)
+#ifdef __cplusplus
+extern "C" {
+#endif
+hipError_t hmb_traced_memcpy(void *dst, const void *src, size_t bytes, hipMemcpyKind kind);
+hipError_t hmb_traced_memcpy_async(void *dst, const void *src, size_t bytes, hipMemcpyKind kind,
+				   hipStream_t stream);
+hipError_t hmb_traced_memcpy_peer_async(void *dst, int dst_device, const void *src,
+					int src_device, size_t bytes, hipStream_t stream);
+#ifdef __cplusplus
+}
+#endif
+#undef hipMemcpy
+#undef hipMemcpyAsync
+#undef hipMemcpyPeerAsync
+#define hipMemcpy(dst, src, bytes, kind) hmb_traced_memcpy(dst, src, bytes, kind)
+#define hipMemcpyAsync(dst, src, bytes, kind, stream) \
+	hmb_traced_memcpy_async(dst, src, bytes, kind, stream)
+#define hipMemcpyPeerAsync(dst, dst_device, src, src_device, bytes, stream) \
+	hmb_traced_memcpy_peer_async(dst, dst_device, src, src_device, bytes, stream)
+#endif
+
 #endif
