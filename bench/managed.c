@@ -25,8 +25,14 @@
  *   back/cpu-read-after-gpu    the host sums what the GPU wrote (CPU page
  *                              faults migrate it back)
  *   back/prefetch-to-host      hipMemPrefetchAsync to the host, the sum
- *   touch/gpu-first            a fill kernel on a fresh buffer
+ *   touch/gpu-first            a fill kernel on a fresh buffer (16-byte
+ *                              stores, one per thread: params store_bytes)
  *   touch/host-first           the same after the host zeroed the fresh buffer
+ *   touch/gpu-first/shape/...  (on request) the same with each kernel shape a
+ *                              user might write: 16 or 4 bytes per store, one
+ *                              per thread or grid-stride, one store per page
+ *                              first (16B-pages-first); the fastest is the
+ *                              default's shape
  *   static/__managed__         the first kernel on a __managed__ array (4 MiB)
  * In files of their own (managed.h says what they share):
  *   advise-accessed-by-host/first-kernel, advise-combined/first-kernel
@@ -598,10 +604,32 @@ static void run_back(struct hmb_ctx *ctx, struct managed *m, enum back how)
 
 /* --------------------------------------------- first touch of a fresh buffer */
 
+/* How a first-touch kernel covers the buffer: the store width, the grid,
+ * and whether one store per page comes first. touch/gpu-first and
+ * touch/host-first use the first: on an H100 it was the fastest of these at
+ * 256 MiB, 1 and 4 GiB (21.9 GB/s at 1 GiB, against 13.8-19.5 for the
+ * others: results/nvidia-h100-pcie/on-request/touch-shapes.json); the
+ * variants, on request, say whether that holds on another GPU. */
+struct touch_shape {
+	const char *name;    /* the case's last part, for the on-request variants */
+	int store_bytes;     /* 4 or 16 */
+	int grid_stride;     /* the capped grid-stride launch instead of the module's */
+	int pages_first;     /* one 16-byte store per 4 KiB page, then the fill */
+};
+
+static const struct touch_shape touch_shapes[] = {
+	{ "16B-per-thread", 16, 0, 0 }, { "16B-grid-stride", 16, 1, 0 },
+	{ "16B-pages-first", 16, 0, 1 }, { "4B-per-thread", 4, 0, 0 },
+	{ "4B-grid-stride", 4, 1, 0 },
+};
+#define TOUCH_SHAPES (sizeof(touch_shapes) / sizeof(touch_shapes[0]))
+
 struct touch_case {
 	struct managed *m;
 	struct hmb_record *r;
 	int host_first;
+	const struct touch_shape *shape;
+	enum hmb_grid grid;
 	uint32_t *p;         /* this sample's buffer */
 	uint32_t seed;
 };
@@ -640,7 +668,11 @@ static int touch_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 
 	(void)ctx;
 	(void)i;
-	HMB_CHECK(hmb_launch_fill_grid(k->p, 0, k->m->size / 4, k->seed, k->m->grid, stream));
+	if (k->shape->store_bytes == 16)
+		HMB_CHECK(hmb_launch_fill16_grid(k->p, k->m->size / 4, k->seed, k->grid,
+						 k->shape->pages_first ? 4096 : 0, stream));
+	else
+		HMB_CHECK(hmb_launch_fill_grid(k->p, 0, k->m->size / 4, k->seed, k->grid, stream));
 	return 0;
 fail:
 	return -1;
@@ -657,9 +689,14 @@ static int touch_verify(struct hmb_ctx *ctx, void *st)
 	return managed_check_words(k->p, k->m->size, k->seed, 0, 0);
 }
 
-static void run_touch(struct hmb_ctx *ctx, struct managed *m, int host_first)
+/* shape NULL: the case itself (the first shape, the module's grid); else one
+ * of the on-request variants touch/gpu-first/shape/NAME. */
+static void run_touch(struct hmb_ctx *ctx, struct managed *m, int host_first,
+		      const struct touch_shape *shape)
 {
-	struct touch_case k = { .m = m, .host_first = host_first };
+	struct touch_case k = { .m = m, .host_first = host_first,
+				.shape = shape ? shape : &touch_shapes[0] };
+	char name[64];
 	struct hmb_case c = {
 		.what = "fill kernel writing every word of a fresh hipMallocManaged buffer",
 		.timing = {
@@ -673,14 +710,20 @@ static void run_touch(struct hmb_ctx *ctx, struct managed *m, int host_first)
 		.state = &k,
 	};
 
-	k.r = managed_record(ctx, host_first ? "touch/host-first" : "touch/gpu-first", m->size);
-	if (!k.r)
+	k.grid = k.shape->grid_stride ? HMB_GRID_CAPPED : m->grid;
+	if (shape)
+		snprintf(name, sizeof(name), "touch/gpu-first/shape/%s", shape->name);
+	else
+		snprintf(name, sizeof(name), "%s", host_first ? "touch/host-first" : "touch/gpu-first");
+	if (!(k.r = managed_record(ctx, name, m->size)))
 		return;
 	hmb_param_str(k.r, "before_each_sample",
 		      host_first ? "untimed: hipMallocManaged, then the host zeroes every byte"
 				 : "untimed: hipMallocManaged (no page touched yet)");
 	hmb_param_str(k.r, "kernel", "write-only");
-	hmb_param_geometry(k.r, m->size / 4, m->grid);
+	hmb_param_num(k.r, "store_bytes", k.shape->store_bytes);
+	hmb_param_bool(k.r, "pages_first", k.shape->pages_first);
+	hmb_param_geometry(k.r, m->size / (size_t)k.shape->store_bytes, k.grid);
 	hmb_measure(ctx, k.r, &c);
 	hmb_commit(ctx, k.r);
 }
@@ -719,7 +762,10 @@ static const char *const cases[] = {
 	"prefetch+read-mostly/prefetch", "prefetch+read-mostly/first-kernel",
 	"advise-coarse-grain/first-kernel", "advise-accessed-by-host/first-kernel",
 	"advise-combined/first-kernel", "back/host-sum-resident", "back/cpu-read-after-gpu",
-	"back/prefetch-to-host", "touch/gpu-first", "touch/host-first", "static/__managed__",
+	"back/prefetch-to-host", "touch/gpu-first", "touch/host-first",
+	"touch/gpu-first/shape/16B-per-thread", "touch/gpu-first/shape/16B-grid-stride",
+	"touch/gpu-first/shape/16B-pages-first", "touch/gpu-first/shape/4B-per-thread",
+	"touch/gpu-first/shape/4B-grid-stride", "static/__managed__",
 	"attach/stream-single", "attach/global", "attach/host", "versus/explicit",
 	"versus/explicit-pinned", "versus/managed-on-demand", "versus/managed-prefetch",
 	"versus/managed-read-mostly", "versus/managed-preferred-device",
@@ -727,13 +773,14 @@ static const char *const cases[] = {
 	NULL,
 };
 #define BUFFER_CASES 17    /* cases[0..17) use the module's buffer of each size */
-#define PER_SIZE_CASES 19  /* the touch cases, on fresh buffers, complete a size */
+#define PER_SIZE_CASES 24  /* the touch cases, on fresh buffers, complete a size */
 
 /* Run only when --case asks: each costs seconds at the default sizes (the
  * new advice cases fault like advise-*, the versus family moves every size
  * both ways seven times), more than they earn in every run. */
 static const char *const on_request[] = {
-	"advise-accessed-by-host/*", "advise-combined/*", "versus/*", NULL,
+	"advise-accessed-by-host/*", "advise-combined/*", "versus/*", "touch/gpu-first/shape/*",
+	NULL,
 };
 
 static int any_selected(struct hmb_ctx *ctx, int from, int to)
@@ -794,7 +841,9 @@ static int run(struct hmb_ctx *ctx)
 			m.buf = NULL;
 		}
 		for (int host_first = 0; host_first < 2 && !hmb_interrupted(); host_first++)
-			run_touch(ctx, &m, host_first);
+			run_touch(ctx, &m, host_first, NULL);
+		for (size_t t = 0; t < TOUCH_SHAPES && !hmb_interrupted(); t++)
+			run_touch(ctx, &m, 0, &touch_shapes[t]);
 	}
 	if (!hmb_interrupted())
 		run_static(ctx, &m);
@@ -842,7 +891,9 @@ const struct hmb_bench hmb_bench_managed = {
 		"accessed-by, as the ROCm unified-memory guide shows), and versus/*: the\n"
 		"data on the host, a kernel updates every word, the host reads it, with\n"
 		"explicit copies or managed memory; host clock around all of it;\n"
-		"ratio_to_explicit. versus/* also runs at 1.5 and 2 x free device\n"
+		"ratio_to_explicit. touch/gpu-first/shape/*: the first-touch fill with\n"
+		"16- or 4-byte stores, one per thread or grid-stride, or one store per\n"
+		"page first (touch/* use the first, 16B-per-thread). versus/* also runs at 1.5 and 2 x free device\n"
 		"memory under --oversubscribe F (F >= the factor), else those sizes are\n"
 		"skipped with the reason. On AMD `all` runs the module with HSA_XNACK=1\n"
 		"and =0 (params.hsa_xnack) and checks each record against the ROCm guide.",

@@ -29,6 +29,28 @@ __global__ void copy_kernel(uint32_t *dst, const uint32_t *src, size_t words)
 		dst[i] = src[i];
 }
 
+/* 16-byte stores: item i is words 4i..4i+3. */
+__global__ void fill16_kernel(uint4 *p, size_t items, uint32_t seed)
+{
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < items;
+	     i += (size_t)gridDim.x * blockDim.x) {
+		uint64_t w = 4 * (uint64_t)i;
+		p[i] = make_uint4(hmb_pattern(w, seed), hmb_pattern(w + 1, seed),
+				  hmb_pattern(w + 2, seed), hmb_pattern(w + 3, seed));
+	}
+}
+
+/* The first 16 bytes of each page of `page` bytes (a multiple of 16). */
+__global__ void fill16_pages_kernel(uint4 *p, size_t pages, size_t page, uint32_t seed)
+{
+	for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < pages;
+	     k += (size_t)gridDim.x * blockDim.x) {
+		uint64_t w = k * (page / 4);
+		p[k * (page / 16)] = make_uint4(hmb_pattern(w, seed), hmb_pattern(w + 1, seed),
+						hmb_pattern(w + 2, seed), hmb_pattern(w + 3, seed));
+	}
+}
+
 __global__ void increment_kernel(uint32_t *p, size_t words)
 {
 	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < words;
@@ -54,6 +76,22 @@ extern "C" hipError_t hmb_launch_fill_grid(void *p, size_t first, size_t words, 
 {
 	struct hmb_geometry g = hmb_kernel_geometry(words, grid);
 	fill_kernel<<<g.blocks, g.threads, 0, stream>>>((uint32_t *)p, first, words, seed);
+	return hipGetLastError();
+}
+
+extern "C" hipError_t hmb_launch_fill16_grid(void *p, size_t words, uint32_t seed,
+					     enum hmb_grid grid, size_t pages_first,
+					     hipStream_t stream)
+{
+	struct hmb_geometry g = hmb_kernel_geometry(words / 4, grid);
+
+	if (pages_first) {
+		size_t pages = words * 4 / pages_first;
+		struct hmb_geometry pg = hmb_kernel_geometry(pages, HMB_GRID_PER_ELEMENT);
+		fill16_pages_kernel<<<pg.blocks, pg.threads, 0, stream>>>((uint4 *)p, pages,
+									  pages_first, seed);
+	}
+	fill16_kernel<<<g.blocks, g.threads, 0, stream>>>((uint4 *)p, words / 4, seed);
 	return hipGetLastError();
 }
 

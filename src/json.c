@@ -275,8 +275,9 @@ static cJSON *stability_json(const struct hmb_stability *st)
 		cJSON_AddNullToObject(o, "ci_high_s");
 		cJSON_AddNullToObject(o, "half_width_rel");
 	}
-	add_bool(o, "stable", st->stable);
-	add_bool(o, "meets_target", st->meets_target);
+	/* too few samples to judge is not stable: the reason says why */
+	add_bool(o, "stable", st->stable > 0);
+	add_bool(o, "meets_target", st->meets_target > 0);
 	cJSON_AddStringToObject(o, "reason", st->reason);
 	return o;
 }

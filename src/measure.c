@@ -8,6 +8,8 @@
 #include "../kernels/kernels.h"
 #include "fault.h"
 #include "latch.h"
+#include "report.h"
+#include "slow_samples.h"
 #include "stability.h"
 #include "stats.h"
 #include "timing.h"
@@ -17,6 +19,14 @@ struct hmb_engine {
 	hipEvent_t ev[HMB_LATCH_MAX_OPS + 1];
 	struct hmb_latch latch;
 };
+
+/* The GPU's state after the samples of the case being measured. */
+static struct hmb_gpu_trail trail;
+
+static struct hmb_telemetry *telemetry_of(struct hmb_ctx *ctx)
+{
+	return ctx->report ? &ctx->report->telemetry : NULL;
+}
 
 /* The engine's events and latch, made once per module. Where that fails,
  * what was made goes at once, and the next case tries again. */
@@ -45,6 +55,7 @@ fail:
 /* Called by the runner when the module ends (events go with the context). */
 void hmb_engine_free(struct hmb_ctx *ctx)
 {
+	hmb_gpu_trail_free(&trail);
 	if (!ctx->engine)
 		return;
 	hmb_latch_destroy(&ctx->engine->latch);
@@ -154,8 +165,11 @@ static int run_host(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_
 				      reported_n, n);
 			return -1;
 		}
-		if (s >= warmup)
-			hmb_sample(r, t->clock == HMB_CLOCK_REPORTED ? reported_s : hmb_now() - t0);
+		if (s >= warmup) {
+			double took = hmb_now() - t0;
+			hmb_sample(r, t->clock == HMB_CLOCK_REPORTED ? reported_s : took);
+			hmb_gpu_trail_note(&trail, telemetry_of(ctx), r, r->nsamples - 1, took);
+		}
 	}
 	return 0;
 fail:
@@ -193,12 +207,15 @@ static int run_events(struct hmb_ctx *ctx, struct hmb_record *r, const struct hm
 		HMB_CHECK(hipEventSynchronize(e->ev[batch]));
 		if (t->latch && hmb_latch_expired(&e->latch))
 			expired++;
+		size_t from = r->nsamples;
+		float ms = 0;
 		for (int b = 0; b < batch; b++, s++) {
-			float ms = 0;
 			HMB_CHECK(hipEventElapsedTime(&ms, e->ev[b], e->ev[b + 1]));
 			if (s >= warmup)
 				hmb_sample(r, ms * 1e-3);
 		}
+		HMB_CHECK(hipEventElapsedTime(&ms, e->ev[0], e->ev[batch]));
+		hmb_gpu_trail_note(&trail, telemetry_of(ctx), r, from, ms * 1e-3);
 	}
 	if (t->latch) {
 		/* batches whose latch ran out before the host let go: samples not
@@ -291,6 +308,7 @@ int hmb_measure(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_case
 
 	describe(r, c, warmup);
 	hmb_clear_error(); /* this case's failure is this case's reason */
+	trail.n = 0;
 	/* The engine's own events outlive the case: made before the mark. */
 	if (t->clock == HMB_CLOCK_EVENTS && engine_ready(ctx)) {
 		hmb_record_status(r, HMB_FAILED, "%s", hmb_take_error(why, sizeof(why)));
@@ -313,6 +331,7 @@ int hmb_measure(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_case
 		stop = enough(r, &plan, hmb_now() - phase);
 	}
 	describe_sampling(r, &plan, stop);
+	hmb_gpu_trail_observe(&trail, r);
 	/* warm-ups, samples and their untimed preparation */
 	hmb_observe_num(r, "sampling_s", hmb_now() - phase);
 	phase = hmb_now();

@@ -14,6 +14,7 @@
 #include "harness.h"
 #include "record.h"
 #include "report.h"
+#include "slow_samples.h"
 #include "stability.h"
 #include "telemetry.h"
 #include "telemetry_nvml.h"
@@ -320,6 +321,54 @@ static void test_marks_shown(void)
 	hmb_record_free(b);
 }
 
+/* The GPU at the slow samples: which samples are slow, the medians of the
+ * readings after them and after the others, and when a record says so. */
+static void test_slow_samples(void)
+{
+	double s[12], clk[12], tmp[12];
+	struct hmb_slow_split sp;
+	struct hmb_gpu_trail g = { 0 };
+	struct hmb_record *r = hmb_record_new("memcpy", "h2d/pinned/async");
+	struct hmb_record *steady = hmb_record_new("memcpy", "d2h/pinned/async");
+	const struct hmb_kv *kv;
+
+	for (int i = 0; i < 12; i++) {
+		int slow = i == 3 || i == 7 || i == 10;   /* 20% slower, at a low clock, hot */
+		s[i] = 0.010 * (slow ? 1.2 : 1.0 + 0.002 * jitter(i));
+		clk[i] = slow ? 1200 : 1980;
+		tmp[i] = slow ? 80 : 50 + i;
+	}
+	CHECK(hmb_slow_split(s, clk, tmp, 12, &sp) == 3);
+	CHECK_NEAR(sp.slow_clock, 1200, 1e-9);
+	CHECK_NEAR(sp.other_clock, 1980, 1e-9);
+	CHECK_NEAR(sp.slow_temp, 80, 1e-9);
+	CHECK_NEAR(sp.other_temp, 55, 1e-9); /* 50..61 without 53, 57, 60: median of 9 */
+	clk[3] = clk[7] = clk[10] = NAN;            /* no reading after a slow sample */
+	CHECK(hmb_slow_split(s, clk, tmp, 12, &sp) == 3 && isnan(sp.slow_clock));
+	s[3] = s[7] = s[10] = 0.0104;               /* 4% slower: not slow */
+	CHECK(hmb_slow_split(s, clk, tmp, 12, &sp) == 0);
+
+	/* a record with outliers says it; a steady one without outliers says
+	 * nothing, though one sample is 7% slow (slow, not an outlier) */
+	for (int i = 0; i < 12; i++) {
+		hmb_sample(r, i % 4 == 3 ? 0.012 : 0.010 * (1.0 + 0.002 * jitter(i)));
+		hmb_sample(steady, i == 3 ? 0.0107 : 0.010 * (1.0 + 0.002 * jitter(i)));
+		clk[i] = i % 4 == 3 ? 1400 : 1980;
+	}
+	g.clock_mhz = clk;
+	g.temperature_c = tmp;
+	g.n = g.cap = 12;
+	hmb_gpu_trail_observe(&g, r);
+	hmb_gpu_trail_observe(&g, steady);
+	CHECK((kv = hmb_kv_find(&r->observed, "slow_samples")) && kv->num == 3);
+	CHECK((kv = hmb_kv_find(&r->observed, "slow_sm_clock_mhz")) && kv->num == 1400);
+	CHECK((kv = hmb_kv_find(&r->observed, "other_sm_clock_mhz")) && kv->num == 1980);
+	CHECK(hmb_slow_split(steady->samples, clk, tmp, 12, &sp) == 1);
+	CHECK(!hmb_kv_find(&steady->observed, "slow_samples"));
+	hmb_record_free(r);
+	hmb_record_free(steady);
+}
+
 void hmb_test_stability_interval(void)
 {
 	test_interval();
@@ -329,6 +378,7 @@ void hmb_test_stability_shape(void)
 {
 	test_shape();
 	test_marks_shown();
+	test_slow_samples();
 }
 
 void hmb_test_neighbours(void)
