@@ -579,7 +579,7 @@ static void run_back(struct hmb_ctx *ctx, struct managed *m, enum back how)
 			.clock = HMB_CLOCK_HOST,
 			.sync = HMB_SYNC_NONE,
 			.reps = how == RESIDENT ? 5 : SLOW_REPS,
-			.warmup = how == RESIDENT ? 1 : 0,
+			.warmup = how == RESIDENT ? 3 : 0,
 		},
 		.ops = { back_setup, back_prepare, back_op, back_verify, NULL },
 		.state = &k,

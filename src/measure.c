@@ -243,6 +243,11 @@ struct sampling {
 };
 
 #define HMB_SAMPLING_BUDGET_S 0.1
+/* A module's count below HMB_STABLE_MIN_SAMPLES (slow cases) still gets that
+ * many where they take no longer than this: a figure too few samples cannot
+ * judge, and a median of 3 from a long-tailed case (first touch, migration),
+ * moves from run to run with its slowest sample. */
+#define HMB_JUDGE_BUDGET_S 0.5
 
 static struct sampling sampling_plan(const struct hmb_ctx *ctx, const struct hmb_timing *t)
 {
@@ -270,6 +275,8 @@ static const char *enough(const struct hmb_record *r, const struct sampling *p, 
 	if (!p->adaptive || n >= p->max)
 		return !p->adaptive ? "fixed count" : "the most samples (twice the module's count)";
 	if (n < p->min)
+		return NULL;
+	if (n < HMB_STABLE_MIN_SAMPLES && per_sample * HMB_STABLE_MIN_SAMPLES <= HMB_JUDGE_BUDGET_S)
 		return NULL;
 	if (hmb_stability_compute(r->samples, r->nsamples, &st) == 0 && st.has_ci &&
 	    st.half_width_rel <= HMB_STABLE_TARGET_REL)

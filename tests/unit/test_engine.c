@@ -8,6 +8,7 @@
  * valgrind, which run these tests in CI, see the host memory itself).
  */
 #include <string.h>
+#include <time.h>
 
 #include "fault.h"
 #include "harness.h"
@@ -362,6 +363,7 @@ static int reporting_op(struct hmb_ctx *ctx, void *st, hipStream_t s, long i)
 struct synthetic {
 	int noisy;
 	long calls;
+	int slow_ms; /* each op takes this long on the host's clock */
 };
 
 static int synthetic_op(struct hmb_ctx *ctx, void *st, hipStream_t s, long i)
@@ -369,19 +371,22 @@ static int synthetic_op(struct hmb_ctx *ctx, void *st, hipStream_t s, long i)
 	struct synthetic *k = st;
 	(void)ctx, (void)s, (void)i;
 	k->calls++;
+	if (k->slow_ms)
+		nanosleep(&(struct timespec){ 0, k->slow_ms * 1000000L }, NULL);
 	/* steady: 1 ms +-0.1%; noisy: 1 or 1.5 ms in turn */
 	hmb_op_seconds(k->noisy ? (k->calls % 2 ? 0.001 : 0.0015) : 0.001 + 1e-6 * (k->calls % 2));
 	return 0;
 }
 
-static struct hmb_record *synthetic_run(struct hmb_options *opt, int noisy)
+static struct hmb_record *synthetic_count(struct hmb_options *opt, int noisy, int reps,
+					  int slow_ms)
 {
 	struct hmb_ctx ctx = { .opt = opt, .module = "unit" };
-	struct synthetic k = { noisy, 0 };
+	struct synthetic k = { noisy, 0, slow_ms };
 	struct hmb_case c = {
 		.what = "a synthetic call",
-		.timing = { .clock = HMB_CLOCK_REPORTED, .sync = HMB_SYNC_NONE, .reps = 10,
-			    .warmup = 1 },
+		.timing = { .clock = HMB_CLOCK_REPORTED, .sync = HMB_SYNC_NONE, .reps = reps,
+			    .warmup = slow_ms ? 0 : 1 },
 		.ops = { NULL, NULL, synthetic_op, NULL, NULL },
 		.state = &k,
 	};
@@ -389,6 +394,11 @@ static struct hmb_record *synthetic_run(struct hmb_options *opt, int noisy)
 
 	CHECK(hmb_measure(&ctx, r, &c) == 0);
 	return r;
+}
+
+static struct hmb_record *synthetic_run(struct hmb_options *opt, int noisy)
+{
+	return synthetic_count(opt, noisy, 10, 0);
 }
 
 static int says(const struct hmb_record *r, const char *text)
@@ -423,6 +433,13 @@ static void test_adaptive_sampling(void)
 	opt.quick = 1;                /* --quick: the module's quick count */
 	r = synthetic_run(&opt, 1);
 	CHECK(r->nsamples == 3 && says(r, "fixed: 3 samples"));
+	hmb_record_free(r);
+	opt.quick = 0;                /* a count of 3: on to 6 where 6 take 0.5 s at most */
+	r = synthetic_count(&opt, 1, 3, 50);  /* beyond the count's own time (0.15 s) */
+	CHECK(r->nsamples == HMB_STABLE_MIN_SAMPLES && says(r, "adaptive (3 to 6 samples)"));
+	hmb_record_free(r);
+	r = synthetic_count(&opt, 1, 3, 100); /* 6 would take 0.6 s: the count's 3 */
+	CHECK(r->nsamples == 3);
 	hmb_record_free(r);
 }
 
