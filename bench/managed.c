@@ -28,6 +28,8 @@
  *   touch/gpu-first            a fill kernel on a fresh buffer (16-byte
  *                              stores, one per thread: params store_bytes)
  *   touch/host-first           the same after the host zeroed the fresh buffer
+ *   on-demand/first-kernel/shape/16B-per-thread  (on request) the first
+ *                              kernel in 16-byte loads and stores
  *   touch/gpu-first/shape/...  (on request) the same with each kernel shape a
  *                              user might write: 16 or 4 bytes per store, one
  *                              per thread or grid-stride, one store per page
@@ -175,6 +177,10 @@ static const struct gpu_spec gpu_specs[] = {
 	  "prefetch to the device" },
 	{ "advise-coarse-grain/first-kernel", COARSE_GRAIN, 1, 0, KERNEL, 1,
 	  "increment kernel (+1 to every word)" },
+	/* on request: is the first kernel's figure its shape's? */
+	{ "on-demand/first-kernel/shape/16B-per-thread", NO_ADVICE, 1, 0, KERNEL16, 1,
+	  "increment kernel in 16-byte loads and stores, one per thread (the pages fault "
+	  "over from the host)" },
 };
 
 int managed_reads_mostly(enum advice a)
@@ -305,6 +311,10 @@ int managed_gpu_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 		HMB_CHECK(hmb_launch_increment_grid(k->p, words, k->m->grid, stream));
 		k->add++;
 	}
+	if (timed & KERNEL16) {
+		HMB_CHECK(hmb_launch_increment16_grid(k->p, words, k->m->grid, stream));
+		k->add++;
+	}
 	if (timed & READ)
 		HMB_CHECK(hmb_launch_check_grid(k->p, 0, words, k->seed, k->add, k->bad, k->m->grid,
 						stream));
@@ -382,11 +392,15 @@ struct hmb_record *managed_run_gpu_case(struct hmb_ctx *ctx, struct gpu_case *k,
 	if (!(k->r = managed_record(ctx, s->name, k->bytes)))
 		return NULL;
 	hmb_param_str(k->r, "advice", managed_advice_name[s->advice]);
-	hmb_param_str(k->r, "kernel", s->timed & KERNEL ? "read-write"
+	hmb_param_str(k->r, "kernel", s->timed & (KERNEL | KERNEL16) ? "read-write"
 				      : s->timed & READ ? "read-only" : "none");
 	describe_prepare(k->r, s);
-	if (s->timed & (KERNEL | READ))
+	if (s->timed & KERNEL16) {
+		hmb_param_num(k->r, "store_bytes", 16);
+		hmb_param_geometry(k->r, k->bytes / 16, k->m->grid);
+	} else if (s->timed & (KERNEL | READ)) {
 		hmb_param_geometry(k->r, k->bytes / 4, k->m->grid);
+	}
 	hmb_measure(ctx, k->r, &c);
 	return k->r;
 }
@@ -761,7 +775,8 @@ static const char *const cases[] = {
 	"advise-preferred-host/first-kernel", "advise-accessed-by-device/first-kernel",
 	"prefetch+read-mostly/prefetch", "prefetch+read-mostly/first-kernel",
 	"advise-coarse-grain/first-kernel", "advise-accessed-by-host/first-kernel",
-	"advise-combined/first-kernel", "back/host-sum-resident", "back/cpu-read-after-gpu",
+	"advise-combined/first-kernel", "on-demand/first-kernel/shape/16B-per-thread",
+	"back/host-sum-resident", "back/cpu-read-after-gpu",
 	"back/prefetch-to-host", "touch/gpu-first", "touch/host-first",
 	"touch/gpu-first/shape/16B-per-thread", "touch/gpu-first/shape/16B-grid-stride",
 	"touch/gpu-first/shape/16B-pages-first", "touch/gpu-first/shape/4B-per-thread",
@@ -772,15 +787,15 @@ static const char *const cases[] = {
 	"versus/managed-accessed-by-device",
 	NULL,
 };
-#define BUFFER_CASES 17    /* cases[0..17) use the module's buffer of each size */
-#define PER_SIZE_CASES 24  /* the touch cases, on fresh buffers, complete a size */
+#define BUFFER_CASES 18    /* cases[0..18) use the module's buffer of each size */
+#define PER_SIZE_CASES 25  /* the touch cases, on fresh buffers, complete a size */
 
 /* Run only when --case asks: each costs seconds at the default sizes (the
  * new advice cases fault like advise-*, the versus family moves every size
  * both ways seven times), more than they earn in every run. */
 static const char *const on_request[] = {
 	"advise-accessed-by-host/*", "advise-combined/*", "versus/*", "touch/gpu-first/shape/*",
-	NULL,
+	"on-demand/first-kernel/shape/*", NULL,
 };
 
 static int any_selected(struct hmb_ctx *ctx, int from, int to)
@@ -893,7 +908,9 @@ const struct hmb_bench hmb_bench_managed = {
 		"explicit copies or managed memory; host clock around all of it;\n"
 		"ratio_to_explicit. touch/gpu-first/shape/*: the first-touch fill with\n"
 		"16- or 4-byte stores, one per thread or grid-stride, or one store per\n"
-		"page first (touch/* use the first, 16B-per-thread). versus/* also runs at 1.5 and 2 x free device\n"
+		"page first (touch/* use the first, 16B-per-thread);\n"
+		"on-demand/first-kernel/shape/16B-per-thread: the increment in 16-byte\n"
+		"loads and stores. versus/* also runs at 1.5 and 2 x free device\n"
 		"memory under --oversubscribe F (F >= the factor), else those sizes are\n"
 		"skipped with the reason. On AMD `all` runs the module with HSA_XNACK=1\n"
 		"and =0 (params.hsa_xnack) and checks each record against the ROCm guide.",

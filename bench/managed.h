@@ -23,7 +23,8 @@ enum advice { NO_ADVICE, READ_MOSTLY, PREFERRED_DEVICE, PREFERRED_HOST, ACCESSED
 extern const char *const managed_advice_name[];
 
 /* GPU steps of a case: untimed before the sample, or timed. */
-enum { PREFETCH = 1, KERNEL = 2, READ = 4 };
+/* KERNEL16: the increment kernel in 16-byte loads and stores (a shape variant) */
+enum { PREFETCH = 1, KERNEL = 2, READ = 4, KERNEL16 = 8 };
 
 /* What the cases of one size share. */
 struct managed {

@@ -51,6 +51,15 @@ __global__ void fill16_pages_kernel(uint4 *p, size_t pages, size_t page, uint32_
 	}
 }
 
+__global__ void increment16_kernel(uint4 *p, size_t items)
+{
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < items;
+	     i += (size_t)gridDim.x * blockDim.x) {
+		uint4 v = p[i];
+		p[i] = make_uint4(v.x + 1, v.y + 1, v.z + 1, v.w + 1);
+	}
+}
+
 __global__ void increment_kernel(uint32_t *p, size_t words)
 {
 	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < words;
@@ -79,6 +88,17 @@ extern "C" hipError_t hmb_launch_fill_grid(void *p, size_t first, size_t words, 
 	return hipGetLastError();
 }
 
+extern "C" hipError_t hmb_launch_increment16_grid(uint32_t *p, size_t words, enum hmb_grid grid,
+						  hipStream_t stream)
+{
+	struct hmb_geometry g = hmb_kernel_geometry(words / 4, grid);
+	if (words >= 4)
+		increment16_kernel<<<g.blocks, g.threads, 0, stream>>>((uint4 *)p, words / 4);
+	if (words % 4) /* the last words, one at a time */
+		increment_kernel<<<1, 4, 0, stream>>>(p + words / 4 * 4, words % 4);
+	return hipGetLastError();
+}
+
 extern "C" hipError_t hmb_launch_fill16_grid(void *p, size_t words, uint32_t seed,
 					     enum hmb_grid grid, size_t pages_first,
 					     hipStream_t stream)
@@ -91,7 +111,11 @@ extern "C" hipError_t hmb_launch_fill16_grid(void *p, size_t words, uint32_t see
 		fill16_pages_kernel<<<pg.blocks, pg.threads, 0, stream>>>((uint4 *)p, pages,
 									  pages_first, seed);
 	}
-	fill16_kernel<<<g.blocks, g.threads, 0, stream>>>((uint4 *)p, words / 4, seed);
+	if (words >= 4)
+		fill16_kernel<<<g.blocks, g.threads, 0, stream>>>((uint4 *)p, words / 4, seed);
+	if (words % 4) /* the last words, one at a time */
+		fill_kernel<<<1, 4, 0, stream>>>((uint32_t *)p + words / 4 * 4, words / 4 * 4,
+						 words % 4, seed);
 	return hipGetLastError();
 }
 

@@ -70,10 +70,15 @@ hipError_t hmb_launch_check_grid(const void *p, size_t first, size_t words, uint
 hipError_t hmb_launch_increment_grid(uint32_t *p, size_t words, enum hmb_grid grid,
 				     hipStream_t stream);
 /* The fill's words written 16 bytes per store: a thread writes 4 words at
- * once (words a multiple of 4; the launch is over words / 4 items). With
+ * once (the launch is over words / 4 items; the last words of a count not a
+ * multiple of 4 are written one at a time). With
  * pages_first, a launch of one thread per `page` bytes first writes the
  * first 16 bytes of each page (the same pattern), so that every page's
  * fault is raised at once before the full fill streams through. */
+/* p[i] += 1 for every word, 16 bytes per load and store (the last words of a
+ * count not a multiple of 4 one at a time). */
+hipError_t hmb_launch_increment16_grid(uint32_t *p, size_t words, enum hmb_grid grid,
+				       hipStream_t stream);
 hipError_t hmb_launch_fill16_grid(void *p, size_t words, uint32_t seed, enum hmb_grid grid,
 				  size_t pages_first, hipStream_t stream);
 

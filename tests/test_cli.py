@@ -113,7 +113,11 @@ def test_dry_run_case_lists_memcpys_on_request_cases():
 MANAGED_ON_REQUEST = ["advise-accessed-by-host/first-kernel", "advise-combined/first-kernel",
                       "versus/explicit", "versus/explicit-pinned", "versus/managed-on-demand",
                       "versus/managed-prefetch", "versus/managed-read-mostly",
-                      "versus/managed-preferred-device", "versus/managed-accessed-by-device"]
+                      "versus/managed-preferred-device", "versus/managed-accessed-by-device",
+                      "on-demand/first-kernel/shape/16B-per-thread",
+                      "touch/gpu-first/shape/16B-per-thread", "touch/gpu-first/shape/4B-per-thread",
+                      "touch/gpu-first/shape/16B-grid-stride", "touch/gpu-first/shape/4B-grid-stride",
+                      "touch/gpu-first/shape/16B-pages-first"]
 
 
 def test_managed_new_cases_listed_on_request_or_not():

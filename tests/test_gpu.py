@@ -703,6 +703,29 @@ def test_gpu_managed_new_advice_cases(gpu, tmp_path):
     assert combined["params"]["kernel"] == "read-only"
 
 
+def test_gpu_managed_kernel_shapes(gpu, tmp_path):
+    """The first-touch fill and the first kernel in each shape (on request):
+    each ran and verified its data, at sizes that are and are not a multiple
+    of 16 bytes (the last words one at a time), and says its store width and
+    geometry; touch/gpu-first is the 16-byte shape's."""
+    out = tmp_path / "shapes.json"
+    p = hmb.run("--output", out, "--case", "touch/gpu-first/shape/*",
+                "--case", "on-demand/first-kernel/shape/*", "--case", "touch/gpu-first",
+                "managed", "--sizes", "4M,4100", "--reps", "2", "--warmup", "1", timeout=600)
+    assert p.returncode == 0, failed_reasons(out) + p.stderr[-2000:]
+    res = hmbdoc.load(out)["results"]
+    shapes = [c for c in hmb.run("list", "--cases").stdout.split() if "/shape/" in c]
+    for size in (4 << 20, 4100):
+        ran = {r["case"]: r for r in res if r["params"].get("size") == size}
+        assert sorted(ran) == sorted(shapes + ["touch/gpu-first"]), (size, sorted(ran))
+        for name, r in ran.items():
+            assert r["status"] == "ok" and r["observed"].get("verified") is True, (name, r["reason"])
+            want = 4 if "/4B-" in name else 16
+            assert r["params"]["store_bytes"] == want, name
+            assert r["params"]["grid_blocks"] >= 1, name
+        assert ran["touch/gpu-first"]["params"]["pages_first"] is False
+
+
 def test_gpu_managed_attach_flags_side_by_side(gpu, tmp_path):
     """attach/stream-single, attach/global and attach/host: the same kernel,
     each verified (attach/host unsupported, saying why, only where the
