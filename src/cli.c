@@ -103,8 +103,7 @@ int hmb_device_list_why(const char *text, int *out, int max, char *why, size_t w
 }
 
 /* The options of compare alone. */
-#define COMPARE_ONLY ((1u << HMB_G_THRESHOLD) | (1u << HMB_G_GPU) | \
-		      (1u << HMB_G_ALLOW_PARTIAL) | (1u << HMB_G_WIDE))
+#define COMPARE_ONLY ((1u << HMB_G_THRESHOLD) | (1u << HMB_G_GPU) | (1u << HMB_G_ALLOW_PARTIAL))
 
 /* One long option: a global (id >= 0) or a module's (decl). */
 struct longopt {
@@ -625,7 +624,8 @@ static int check_command(struct parser *p)
 			return usage(p, "unexpected argument '%s' after 'list'", hmb_shown(c->args[0]));
 		return refuse_options(p, 1u << HMB_G_CASES, 0, "list");
 	case HMB_CMD_COMPARE:
-		if ((rc = refuse_options(p, (1u << HMB_G_FORMAT) | COMPARE_ONLY, 0, "compare")))
+		if ((rc = refuse_options(p, (1u << HMB_G_FORMAT) | (1u << HMB_G_WIDE) | COMPARE_ONLY, 0,
+					 "compare")))
 			return rc;
 		if (c->opt.format == HMB_FORMAT_JSON)
 			return usage(p, "compare: --format json is not a comparison format: use table, "

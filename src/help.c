@@ -127,7 +127,8 @@ static const char *const global_options[][2] = {
 			       "a shared GPU unresponsive for everyone on it." },
 	{ "--threshold PCT", "compare: exit 1 when a figure is worse by more than PCT%" },
 	{ "--gpu N", "compare: GPU N of a document of several GPUs (default 0)" },
-	{ "--wide", "compare: every figure with every parameter, context too, unwrapped" },
+	{ "--wide", "tables (a run, show) and compare: every figure with every parameter, "
+		    "context too, one line each, unwrapped (the default fits 120 columns)" },
 	{ "--allow-partial", "compare: go on when fewer than half of the base's figures match" },
 	{ "-h, --help", "help (after a command: that command's help)" },
 	{ "-V, --version", "version" },

@@ -88,7 +88,7 @@ def test_dry_run_csv_on_stdout_is_only_csv():
     r = run("--dry-run", "--format", "csv", "memcpy")
     assert r.returncode == 0, r.stderr
     rows = list(csv.reader(io.StringIO(r.stdout)))
-    assert rows and rows[0][:3] == ["module", "case", "status"]
+    assert rows and rows[0][:4] == ["module", "case", "direction", "status"]
     assert "would run memcpy" in r.stderr
 
 
