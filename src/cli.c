@@ -13,7 +13,8 @@
 #include "text.h"
 #include "util.h"
 
-const char *const hmb_builtin_commands[] = { "list", "info", "all", "help", "compare", NULL };
+const char *const hmb_builtin_commands[] = { "list", "info", "all", "help", "compare", "show",
+					      NULL };
 
 static const struct global {
 	const char *name;
@@ -370,7 +371,7 @@ static int short_options(struct parser *p, int argc, char **argv, int *i)
 
 static const char *const command_names[] = {
 	[HMB_CMD_HELP] = "help", [HMB_CMD_LIST] = "list", [HMB_CMD_COMPARE] = "compare",
-	[HMB_CMD_INFO] = "info", [HMB_CMD_ALL] = "all",
+	[HMB_CMD_SHOW] = "show", [HMB_CMD_INFO] = "info", [HMB_CMD_ALL] = "all",
 };
 
 static const struct hmb_bench *find_bench(const struct hmb_bench *const *benches, const char *name)
@@ -635,6 +636,20 @@ static int check_command(struct parser *p)
 		for (int i = 0, stdin_seen = 0; i < c->nargs; i++)
 			if (strcmp(c->args[i], "-") == 0 && stdin_seen++)
 				return usage(p, "compare: '-' (standard input) can be given once");
+		return 0;
+	case HMB_CMD_SHOW:
+		if ((rc = refuse_options(p, (1u << HMB_G_FORMAT) | (1u << HMB_G_WIDE), 0, "show")))
+			return rc;
+		if (c->opt.format != HMB_FORMAT_TABLE && c->opt.format != HMB_FORMAT_CSV)
+			return usage(p, "show: --format %s: use table or csv",
+				     c->opt.format == HMB_FORMAT_JSON ? "json" : "markdown");
+		if (c->nargs != 1)
+			return usage(p, c->nargs ? "show takes one document; unexpected argument '%s'"
+					       : "show needs a document%s", c->nargs ?
+				     hmb_shown(c->args[1]) : "");
+		if (strcmp(c->args[0], "-") == 0)
+			return usage(p, "show reads a document from a file; '-' (standard input) is "
+				     "not one");
 		return 0;
 	default:
 		return check_run(p);

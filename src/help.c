@@ -95,6 +95,13 @@ static const struct {
 	  "more than PCT% and then exits 1. --format csv or markdown prints the table in that "
 	  "format. A document is a regular file, or '-' for standard input (once); a FIFO "
 	  "or a device is refused, not waited on." },
+	{ "show", "show DOC", "hipmembench [-f table|csv] [--wide] show DOC.json",
+	  "the tables of a document, as its run printed them",
+	  "The tables of a document's results, as the run that wrote it printed them on "
+	  "stdout (all prints its tables from the modules' documents in the same way; the "
+	  "node module's topology and matrices aside), or "
+	  "with --format csv its CSV; --wide prints every record whole. A document that "
+	  "cannot be read is named, with what is wrong (exit 2)." },
 };
 
 static const char *const global_options[][2] = {
