@@ -160,3 +160,11 @@ def test_readme_example_is_what_show_prints():
         assert line in out[at:], f"README shows {line!r}, show does not (after line {at})"
         at = out.index(line, at) + 1
 
+
+@pytest.mark.parametrize("system", sorted(p.parent.name for p in RESULTS.glob("*/all-table.txt")))
+def test_committed_tables_are_what_show_prints(system):
+    """results/SYSTEM/all-table.txt is `hipmembench show all.json`: the tables of the
+    committed document, made again where the table changes."""
+    folder = RESULTS / system
+    assert (folder / "all-table.txt").read_text() == show("show", folder / "all.json"), \
+        f"make it again: build/hipmembench show {folder}/all.json > {folder}/all-table.txt"
