@@ -13,7 +13,8 @@
 #include "text.h"
 #include "util.h"
 
-const char *const hmb_builtin_commands[] = { "list", "info", "all", "help", "compare", NULL };
+const char *const hmb_builtin_commands[] = { "list", "info", "all", "help", "compare", "show",
+					      NULL };
 
 static const struct global {
 	const char *name;
@@ -103,8 +104,7 @@ int hmb_device_list_why(const char *text, int *out, int max, char *why, size_t w
 }
 
 /* The options of compare alone. */
-#define COMPARE_ONLY ((1u << HMB_G_THRESHOLD) | (1u << HMB_G_GPU) | \
-		      (1u << HMB_G_ALLOW_PARTIAL) | (1u << HMB_G_WIDE))
+#define COMPARE_ONLY ((1u << HMB_G_THRESHOLD) | (1u << HMB_G_GPU) | (1u << HMB_G_ALLOW_PARTIAL))
 
 /* One long option: a global (id >= 0) or a module's (decl). */
 struct longopt {
@@ -371,7 +371,7 @@ static int short_options(struct parser *p, int argc, char **argv, int *i)
 
 static const char *const command_names[] = {
 	[HMB_CMD_HELP] = "help", [HMB_CMD_LIST] = "list", [HMB_CMD_COMPARE] = "compare",
-	[HMB_CMD_INFO] = "info", [HMB_CMD_ALL] = "all",
+	[HMB_CMD_SHOW] = "show", [HMB_CMD_INFO] = "info", [HMB_CMD_ALL] = "all",
 };
 
 static const struct hmb_bench *find_bench(const struct hmb_bench *const *benches, const char *name)
@@ -625,7 +625,8 @@ static int check_command(struct parser *p)
 			return usage(p, "unexpected argument '%s' after 'list'", hmb_shown(c->args[0]));
 		return refuse_options(p, 1u << HMB_G_CASES, 0, "list");
 	case HMB_CMD_COMPARE:
-		if ((rc = refuse_options(p, (1u << HMB_G_FORMAT) | COMPARE_ONLY, 0, "compare")))
+		if ((rc = refuse_options(p, (1u << HMB_G_FORMAT) | (1u << HMB_G_WIDE) | COMPARE_ONLY, 0,
+					 "compare")))
 			return rc;
 		if (c->opt.format == HMB_FORMAT_JSON)
 			return usage(p, "compare: --format json is not a comparison format: use table, "
@@ -635,6 +636,20 @@ static int check_command(struct parser *p)
 		for (int i = 0, stdin_seen = 0; i < c->nargs; i++)
 			if (strcmp(c->args[i], "-") == 0 && stdin_seen++)
 				return usage(p, "compare: '-' (standard input) can be given once");
+		return 0;
+	case HMB_CMD_SHOW:
+		if ((rc = refuse_options(p, (1u << HMB_G_FORMAT) | (1u << HMB_G_WIDE), 0, "show")))
+			return rc;
+		if (c->opt.format != HMB_FORMAT_TABLE && c->opt.format != HMB_FORMAT_CSV)
+			return usage(p, "show: --format %s: use table or csv",
+				     c->opt.format == HMB_FORMAT_JSON ? "json" : "markdown");
+		if (c->nargs != 1)
+			return usage(p, c->nargs ? "show takes one document; unexpected argument '%s'"
+					       : "show needs a document%s", c->nargs ?
+				     hmb_shown(c->args[1]) : "");
+		if (strcmp(c->args[0], "-") == 0)
+			return usage(p, "show reads a document from a file; '-' (standard input) is "
+				     "not one");
 		return 0;
 	default:
 		return check_run(p);

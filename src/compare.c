@@ -88,22 +88,41 @@ int hmb_compare_is_context(const struct hmb_result *r, const char *param)
 	return 0;
 }
 
-/* A text parameter whose value the case names (direction=h2d of
- * h2d/pinned/async) adds nothing to a label. */
-static int named_by_case(const struct hmb_result *r, const struct hmb_param *p)
+enum hmb_param_role hmb_param_role(const char *module, const char *param,
+				   const char **only_with)
 {
-	size_t n = strlen(p->text);
-	const char *c = r->kase;
+	for (size_t i = 0; i < sizeof(context_params) / sizeof(context_params[0]); i++) {
+		const struct context_param *c = &context_params[i];
+		if (strcmp(c->name, param) || (c->module && strcmp(c->module, module)))
+			continue;
+		*only_with = c->only_with;
+		return c->kind == CTX_GPU ? HMB_PARAM_GPU : HMB_PARAM_CONTEXT;
+	}
+	*only_with = NULL;
+	return HMB_PARAM_IDENTITY;
+}
 
-	if (!p->is_text || !n)
+int hmb_case_names(const char *kase, const char *text)
+{
+	size_t n = strlen(text);
+	const char *c = kase;
+
+	if (!n)
 		return 0;
 	while (c) {
-		if (!strncmp(c, p->text, n) && (c[n] == '/' || !c[n]))
+		if (!strncmp(c, text, n) && (c[n] == '/' || !c[n]))
 			return 1;
 		c = strchr(c, '/');
 		c = c ? c + 1 : NULL;
 	}
 	return 0;
+}
+
+/* A text parameter whose value the case names (direction=h2d of
+ * h2d/pinned/async) adds nothing to a label. */
+static int named_by_case(const struct hmb_result *r, const struct hmb_param *p)
+{
+	return p->is_text && hmb_case_names(r->kase, p->text);
 }
 
 /* Shown in a label: identity parameters the case does not name already. */

@@ -33,6 +33,15 @@ struct hmb_compare_options {
  * that cannot be read, or documents that hardly match). */
 int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o);
 
+/* What a parameter of a result of `module` is (context_params in compare.c):
+ * identity, the GPU it ran on, or other context (tuned to the machine,
+ * descriptive text, timing, launch geometry). A context parameter with
+ * *only_with set is context only where the result has that parameter too. */
+enum hmb_param_role { HMB_PARAM_IDENTITY, HMB_PARAM_GPU, HMB_PARAM_CONTEXT };
+enum hmb_param_role hmb_param_role(const char *module, const char *param,
+				   const char **only_with);
+/* The case names text as one of its /-separated parts ("h2d" of h2d/pinned/async). */
+int hmb_case_names(const char *kase, const char *text);
 /* Parameter `param` of result r is context (shown, not matched). */
 int hmb_compare_is_context(const struct hmb_result *r, const char *param);
 /* Fill the key and label of every figure of l; with_gpu: the GPU index is

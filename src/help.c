@@ -95,6 +95,13 @@ static const struct {
 	  "more than PCT% and then exits 1. --format csv or markdown prints the table in that "
 	  "format. A document is a regular file, or '-' for standard input (once); a FIFO "
 	  "or a device is refused, not waited on." },
+	{ "show", "show DOC", "hipmembench [-f table|csv] [--wide] show DOC.json",
+	  "the tables of a document, as its run printed them",
+	  "The tables of a document's results, as the run that wrote it printed them on "
+	  "stdout (all prints its tables from the modules' documents in the same way; the "
+	  "node module's topology and matrices aside), or "
+	  "with --format csv its CSV; --wide prints every record whole. A document that "
+	  "cannot be read is named, with what is wrong (exit 2)." },
 };
 
 static const char *const global_options[][2] = {
@@ -127,7 +134,8 @@ static const char *const global_options[][2] = {
 			       "a shared GPU unresponsive for everyone on it." },
 	{ "--threshold PCT", "compare: exit 1 when a figure is worse by more than PCT%" },
 	{ "--gpu N", "compare: GPU N of a document of several GPUs (default 0)" },
-	{ "--wide", "compare: every figure with every parameter, context too, unwrapped" },
+	{ "--wide", "tables (a run, show) and compare: every figure with every parameter, "
+		    "context too, one line each, unwrapped (the default fits 120 columns)" },
 	{ "--allow-partial", "compare: go on when fewer than half of the base's figures match" },
 	{ "-h, --help", "help (after a command: that command's help)" },
 	{ "-V, --version", "version" },

@@ -147,6 +147,11 @@ int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep, const st
 			hmb_param_str(r, cl->mode->param, cl->mode->value);
 	}
 	unlink(tmpl);
+	/* the module's table, from its document as `show` reads it, GPU tagged */
+	if (rep->opt->format == HMB_FORMAT_TABLE && (before ? before->next : rep->head)) {
+		hmb_table_print(stdout, before ? before->next : rep->head, rep->opt->wide);
+		fflush(stdout);
+	}
 	hmb_report_add_module(rep, b->name);
 	hmb_report_module_run(rep, b->name, hmb_now() - t0,
 			      WIFEXITED(wstatus) ? code : 128 + WTERMSIG(wstatus),

@@ -1,6 +1,6 @@
 /*
  * main.c - `hipmembench [options] <command> [module options]`: reads the
- * command line (cli.c), then lists, helps, compares or runs.
+ * command line (cli.c), then lists, helps, compares, shows or runs.
  *
  * Exit status: 0 all good (unsupported cases included), 1 a measurement
  * failed, 2 bad usage (one line on stderr, checked in full before a GPU is
@@ -118,6 +118,34 @@ static int emit(struct hmb_report *rep, int status)
 		status = status ? status : EXIT_FAILED;
 	}
 	return finish_stdout(status);
+}
+
+/* show DOC: a document's tables (or CSV), as the run that wrote it printed
+ * them: `all` prints its tables from the modules' documents in the same way. */
+static int show(const struct hmb_cli *cli)
+{
+	struct hmb_loaded checked;
+	struct hmb_report rep;
+	char err[1024];
+
+	/* the checks compare makes of a document, each failure named */
+	if (hmb_json_load(cli->args[0], &checked, err, sizeof(err)) != 0) {
+		fprintf(stderr, "hipmembench: show: %s\n", err);
+		return EXIT_USAGE;
+	}
+	hmb_loaded_free(&checked);
+	hmb_report_init(&rep, &cli->opt, cli->command);
+	if (hmb_json_import(&rep, cli->args[0], err, sizeof(err)) != 0) {
+		fprintf(stderr, "hipmembench: show: %s\n", err);
+		hmb_report_free(&rep);
+		return EXIT_USAGE;
+	}
+	if (cli->opt.format == HMB_FORMAT_CSV)
+		hmb_csv_print(stdout, rep.head, 1);
+	else
+		hmb_table_print(stdout, rep.head, cli->opt.wide);
+	hmb_report_free(&rep);
+	return finish_stdout(0);
 }
 
 /* A signal that came before the end: the document says so. */
@@ -407,6 +435,8 @@ int main(int argc, char **argv)
 				       b->cases[k]);
 		}
 		status = finish_stdout(0);
+	} else if (cli.kind == HMB_CMD_SHOW) {
+		status = show(&cli);
 	} else if (cli.kind == HMB_CMD_COMPARE) {
 		struct hmb_compare_options co = { cli.opt.format, cli.opt.threshold,
 						  cli.opt.compare_gpu, cli.opt.allow_partial,

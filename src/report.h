@@ -92,8 +92,10 @@ int hmb_output_writable(const char *path, char *err, size_t errlen);
 /* Remove the temporary file of a write in progress; async-signal-safe. */
 void hmb_json_discard_tmp(void);
 
-/* table.c: human table and CSV of records from `first` to the end. */
-void hmb_table_print(FILE *out, const struct hmb_record *first);
+/* table.c: human table and CSV of records from `first` to the end. The
+ * table fits 120 columns (table_groups.c); wide: every record whole, every
+ * parameter and figure on its line. Progress lines are cut to the terminal. */
+void hmb_table_print(FILE *out, const struct hmb_record *first, int wide);
 void hmb_csv_print(FILE *out, const struct hmb_record *first, int header);
 void hmb_progress_print(FILE *out, const struct hmb_record *r);
 void hmb_info_print(FILE *out, const struct hmb_report *rep);

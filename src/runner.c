@@ -1,7 +1,7 @@
 /*
  * runner.c - runs a module: checks what it needs from the device (the one
  * place that does), turns a module that could not go on into a "failed"
- * record, prints its table and checkpoints the JSON.
+ * record, prints its table (unless `all` prints it) and checkpoints the JSON.
  */
 #include "runner.h"
 
@@ -149,8 +149,10 @@ void hmb_run_module(const struct hmb_bench *b, struct hmb_report *rep)
 	report_telemetry_flags(rep, b->name);
 	first = before ? before->next : rep->head;
 	report_neighbours(rep, b->name, first);
-	if (rep->opt->format == HMB_FORMAT_TABLE && first) {
-		hmb_table_print(stdout, first);
+	/* a module of `all` in a process of its own: `all` prints its table from
+	 * the document, as `show` would */
+	if (rep->opt->format == HMB_FORMAT_TABLE && first && !rep->opt->child_output) {
+		hmb_table_print(stdout, first, rep->opt->wide);
 		fflush(stdout);
 	}
 	hmb_checkpoint(rep, 1);

@@ -1,16 +1,28 @@
 /*
  * table.c - what people read: one line per case on stderr while a run goes
- * on, a table per module on stdout, CSV for spreadsheets, and `info`.
+ * on (cut to the terminal's width), the table of a module's records on
+ * stdout (table_groups.c; --wide: every record whole on one line, here), CSV
+ * for spreadsheets, and `info`.
  */
+#include "table.h"
+
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
+#include "compare.h"
 #include "loaded.h"
 #include "platform/hip.h"
 #include "report.h"
 #include "sizes.h"
+#include "text.h"
 #include "topology.h"
+
+/* Columns for progress lines where neither COLUMNS nor the terminal says. */
+#define PROGRESS_COLUMNS 80
 
 static const char *fmt_time(double s, char *buf, size_t len)
 {
@@ -23,32 +35,90 @@ static const char *fmt_time(double s, char *buf, size_t len)
 	return buf;
 }
 
-/* "size" is shown in its own column; other params as key=value. */
+size_t hmb_text_columns(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+const char *hmb_figure_text(double v, char *buf, size_t len)
+{
+	double a = fabs(v);
+
+	if (v == floor(v) && a < 1e15)
+		snprintf(buf, len, "%.0f", v);
+	else if (a >= 1000)
+		snprintf(buf, len, "%.0f", v);
+	else if (a >= 100)
+		snprintf(buf, len, "%.1f", v);
+	else if (a >= 10)
+		snprintf(buf, len, "%.2f", v);
+	else if (a >= 0.1)
+		snprintf(buf, len, "%.3f", v);
+	else if (a >= 0.01)
+		snprintf(buf, len, "%.4f", v);
+	else if (a >= 0.001)
+		snprintf(buf, len, "%.5f", v);
+	else
+		snprintf(buf, len, "%.3g", v);
+	return buf;
+}
+
+const char *hmb_param_value(const struct hmb_kv *kv, char *buf, size_t len)
+{
+	char num[64];
+
+	if (kv->type == HMB_KV_STR)
+		return hmb_printable(kv->str ? kv->str : "", len > 4 ? len / 4 : 1, buf, len);
+	if (kv->type == HMB_KV_BOOL)
+		snprintf(buf, len, "%s", kv->num ? "yes" : "no");
+	else if (strcmp(kv->key, "size") == 0 && kv->num >= 1 && kv->num < 9007199254740992.0 &&
+		 kv->num == floor(kv->num))
+		hmb_format_size((size_t)kv->num, buf, len);
+	else
+		snprintf(buf, len, "%s", hmb_number_text(kv->num, num, sizeof(num)));
+	return buf;
+}
+
+int hmb_param_is_gpu(const struct hmb_record *r, const struct hmb_kv *kv)
+{
+	const char *with;
+	return hmb_param_role(r->module, kv->key, &with) == HMB_PARAM_GPU;
+}
+
+int hmb_param_shown(const struct hmb_record *r, const struct hmb_kv *kv)
+{
+	const char *with;
+	enum hmb_param_role role = hmb_param_role(r->module, kv->key, &with);
+
+	if (role == HMB_PARAM_GPU ||
+	    (role == HMB_PARAM_CONTEXT && (!with || hmb_kv_find(&r->params, with))))
+		return 0;
+	return !(kv->type == HMB_KV_STR && kv->str && hmb_case_names(r->name, kv->str));
+}
+
+/* "size" is shown in its own column; other params as key=value (shown:
+ * only those the default table shows). */
 static void params_text(const struct hmb_record *r, char *buf, size_t len, char *size,
-			size_t slen)
+			size_t slen, int shown)
 {
 	size_t used = 0;
-	char num[64];
+	char v[4096];
 
 	buf[0] = '\0';
 	snprintf(size, slen, "-");
 	for (size_t i = 0; i < r->params.n; i++) {
 		const struct hmb_kv *kv = &r->params.v[i];
 		if (strcmp(kv->key, "size") == 0 && kv->type == HMB_KV_NUM) {
-			hmb_format_size((size_t)kv->num, size, slen);
+			hmb_param_value(kv, size, slen);
 			continue;
 		}
-		if (used >= len)
-			break;
-		if (kv->type == HMB_KV_STR)
-			used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "",
-						 kv->key, kv->str);
-		else if (kv->type == HMB_KV_BOOL)
-			used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "",
-						 kv->key, kv->num ? "yes" : "no");
-		else
-			used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "",
-						 kv->key, hmb_number_text(kv->num, num, sizeof(num)));
+		if (used >= len || (shown && !hmb_param_shown(r, kv)))
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "",
+					 hmb_shown(kv->key), hmb_param_value(kv, v, sizeof(v)));
 	}
 }
 
@@ -63,16 +133,15 @@ static void metrics_text(const struct hmb_record *r, char *buf, size_t len)
 	}
 	for (size_t i = 0; i < r->metrics.n && used < len; i++) {
 		const struct hmb_kv *kv = &r->metrics.v[i];
-		used += (size_t)snprintf(buf + used, len - used, "%s%s=%.4g%s%s", used ? " " : "",
-					 kv->key, kv->num, kv->unit && *kv->unit ? " " : "",
-					 kv->unit ? kv->unit : "");
+		char v[64];
+		used += (size_t)snprintf(buf + used, len - used, "%s%s=%s%s%s", used ? " " : "",
+					 kv->key, hmb_figure_text(kv->num, v, sizeof(v)),
+					 kv->unit && *kv->unit ? " " : "", kv->unit ? kv->unit : "");
 	}
 }
 
-/* The marks of a record for the table: stability (stability.h), then "S"
- * where another process used the GPU during its module. */
-static void marks_text(const struct hmb_record *r, const struct hmb_summary *s, char *buf,
-		       size_t len)
+void hmb_table_marks(const struct hmb_record *r, const struct hmb_summary *s, char *buf,
+		     size_t len)
 {
 	size_t used;
 
@@ -87,64 +156,114 @@ static void marks_text(const struct hmb_record *r, const struct hmb_summary *s, 
 }
 
 /* The progress line's words on stability: the interval, then what is wrong. */
-static void print_stability(FILE *out, const struct hmb_stability *st)
+static size_t stability_text(char *buf, size_t len, const struct hmb_stability *st)
 {
+	size_t used = 0;
+
 	if (st->has_ci)
-		fprintf(out, " (CI +-%.2g%%%s)", 100 * st->half_width_rel,
-			st->stable ? "" : ", unstable");
+		used += (size_t)snprintf(buf, len, " (CI +-%.2g%%%s)", 100 * st->half_width_rel,
+					 st->stable ? "" : ", unstable");
 	else
-		fprintf(out, " (too few samples to judge stability)");
-	if (st->shape == HMB_SHAPE_DRIFT)
-		fprintf(out, " drift: second half %+.1f%%", 100 * st->half_change_rel);
-	else if (st->shape == HMB_SHAPE_BIMODAL)
-		fprintf(out, " bimodal: %zu of %zu samples %.1f%% apart", st->gap_below, st->count,
-			100 * st->gap_rel);
-	if (st->outliers)
-		fprintf(out, " %zu outlier%s beyond +-%.0f%%", st->outliers,
-			st->outliers == 1 ? "" : "s", 100 * HMB_OUTLIER_REL);
+		used += (size_t)snprintf(buf, len, " (too few samples to judge stability)");
+	if (used < len && st->shape == HMB_SHAPE_DRIFT)
+		used += (size_t)snprintf(buf + used, len - used, " drift: second half %+.1f%%",
+					 100 * st->half_change_rel);
+	else if (used < len && st->shape == HMB_SHAPE_BIMODAL)
+		used += (size_t)snprintf(buf + used, len - used,
+					 " bimodal: %zu of %zu samples %.1f%% apart", st->gap_below,
+					 st->count, 100 * st->gap_rel);
+	if (used < len && st->outliers)
+		used += (size_t)snprintf(buf + used, len - used, " %zu outlier%s beyond +-%.0f%%",
+					 st->outliers, st->outliers == 1 ? "" : "s",
+					 100 * HMB_OUTLIER_REL);
+	return used;
 }
 
+/* The columns a progress line may take on out: COLUMNS where it is a
+ * number (as Python's shutil.get_terminal_size reads it), else the width of
+ * out's terminal, else 80 (not a terminal, or one that does not say). */
+static int progress_columns(FILE *out)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	char *end;
+	long v;
+
+	if (env && *env) {
+		v = strtol(env, &end, 10);
+		if (!*end && v > 0 && v < 100000)
+			return (int)v;
+	}
+	if (isatty(fileno(out)) && ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return PROGRESS_COLUMNS;
+}
+
+/* "[module] case size=S: figures; parameters", cut to the terminal's width
+ * (never wrapped): the figures come before the parameters so that a narrow
+ * terminal keeps them. */
 void hmb_progress_print(FILE *out, const struct hmb_record *r)
 {
 	struct hmb_summary s;
-	char params[256], size[32], t[32], m[512];
+	char line[8192], params[4096], size[32], t[32], m[4096];
+	size_t used, width = (size_t)progress_columns(out), cols = 0, cut = 0;
 
 	hmb_record_summarize(r, &s);
-	params_text(r, params, sizeof(params), size, sizeof(size));
+	params_text(r, params, sizeof(params), size, sizeof(size), 1);
 	metrics_text(r, m, sizeof(m));
-	fprintf(out, "[%s] %s size=%s%s%s:", r->module, r->name, size, params[0] ? " " : "",
-		params);
-	if (s.has_stats) {
-		fprintf(out, " median %s", fmt_time(s.stats.median, t, sizeof(t)));
-		if (s.gbps_median > 0)
-			fprintf(out, ", %.2f GB/s", s.gbps_median);
-		if (s.us_per_op_median > 0)
-			fprintf(out, ", %.3f us/op", s.us_per_op_median);
-		print_stability(out, &s.stability);
+	used = (size_t)snprintf(line, sizeof(line), "[%s] %s", hmb_shown(r->module),
+				hmb_shown(r->name));
+	if (strcmp(size, "-") != 0 && used < sizeof(line))
+		used += (size_t)snprintf(line + used, sizeof(line) - used, " size=%s", size);
+	if (used < sizeof(line))
+		used += (size_t)snprintf(line + used, sizeof(line) - used, ":");
+	if (s.has_stats && used < sizeof(line)) {
+		used += (size_t)snprintf(line + used, sizeof(line) - used, " median %s",
+					 fmt_time(s.stats.median, t, sizeof(t)));
+		if (s.gbps_median > 0 && used < sizeof(line))
+			used += (size_t)snprintf(line + used, sizeof(line) - used, ", %.2f GB/s",
+						 s.gbps_median);
+		if (s.us_per_op_median > 0 && used < sizeof(line))
+			used += (size_t)snprintf(line + used, sizeof(line) - used, ", %.3f us/op",
+						 s.us_per_op_median);
+		if (used < sizeof(line))
+			used += stability_text(line + used, sizeof(line) - used, &s.stability);
 	}
-	fprintf(out, "%s%s\n", m[0] ? " " : "", m);
+	if (m[0] && used < sizeof(line))
+		used += (size_t)snprintf(line + used, sizeof(line) - used, " %s", m);
+	if (params[0] && used < sizeof(line))
+		snprintf(line + used, sizeof(line) - used, "; %s", params);
+	hmb_utf8_trim(line);
+	/* cut, keeping whole UTF-8 characters: "..." ends a line that was longer */
+	for (size_t i = 0; line[i]; i++)
+		if (((unsigned char)line[i] & 0xC0) != 0x80 && ++cols == width - 2)
+			cut = i;
+	if (cols > width && width > 3)
+		snprintf(line + cut, sizeof(line) - cut, "...");
+	fprintf(out, "%s\n", line);
 	fflush(out);
 }
 
-void hmb_table_print(FILE *out, const struct hmb_record *first)
+/* --wide: every record whole on one line, every parameter and figure. */
+static void table_print_wide(FILE *out, const struct hmb_record *first)
 {
 	const char *module = NULL;
 
 	for (const struct hmb_record *r = first; r; r = r->next) {
 		struct hmb_summary s;
-		char params[256], size[32], med[32], best[32], m[512], gb[16] = "-", gbb[16] = "-",
-			peak[16] = "-", op[16] = "-", mark[8];
+		char params[8192], size[32], med[32], best[32], m[4096], gb[16] = "-",
+			gbb[16] = "-", peak[16] = "-", op[16] = "-", mark[8];
 
 		if (!module || strcmp(module, r->module) != 0) {
 			module = r->module;
 			fprintf(out, "\n== %s ==\n%-34s %7s %12s %12s %9s %9s %6s %10s %-4s %s\n",
-				module, "case", "size", "median", "best", "GB/s", "best", "peak",
-				"us/op", "mark", "params / figures");
+				hmb_shown(module), "case", "size", "median", "best", "GB/s", "best",
+				"peak", "us/op", "mark", "params / figures");
 		}
 		hmb_record_summarize(r, &s);
-		params_text(r, params, sizeof(params), size, sizeof(size));
+		params_text(r, params, sizeof(params), size, sizeof(size), 0);
 		metrics_text(r, m, sizeof(m));
-		marks_text(r, &s, mark, sizeof(mark));
+		hmb_table_marks(r, &s, mark, sizeof(mark));
 		snprintf(med, sizeof(med), "-");
 		snprintf(best, sizeof(best), "-");
 		if (s.has_stats) {
@@ -159,10 +278,18 @@ void hmb_table_print(FILE *out, const struct hmb_record *first)
 			snprintf(peak, sizeof(peak), "%.0f%%", 100.0 * s.peak_fraction);
 		if (s.us_per_op_median > 0)
 			snprintf(op, sizeof(op), "%.3f", s.us_per_op_median);
-		fprintf(out, "%-34s %7s %12s %12s %9s %9s %6s %10s %-4s %s%s%s\n", r->name, size,
-			med, best, gb, gbb, peak, op, mark, params, params[0] && m[0] ? " | " : "",
-			m);
+		fprintf(out, "%-34s %7s %12s %12s %9s %9s %6s %10s %-4s %s%s%s\n",
+			hmb_shown(r->name), size, med, best, gb, gbb, peak, op, mark, params,
+			params[0] && m[0] ? " | " : "", m);
 	}
+}
+
+void hmb_table_print(FILE *out, const struct hmb_record *first, int wide)
+{
+	if (wide)
+		table_print_wide(out, first);
+	else
+		hmb_table_print_groups(out, first);
 }
 
 static void csv_field(FILE *out, const char *s)
@@ -176,23 +303,45 @@ static void csv_field(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* The way a case moves data, where it has one: params.direction, else the
+ * first part of its name that says (h2d-only, bidirectional). */
+static const char *direction_of(const struct hmb_record *r)
+{
+	static const char *const words[] = { "h2d", "d2h", "d2d", "h2h", "p2p", "bidir" };
+	const struct hmb_kv *d = hmb_kv_find(&r->params, "direction");
+
+	if (d && d->type == HMB_KV_STR && d->str)
+		return d->str;
+	for (const char *c = r->name; c; c = strchr(c, '/') ? strchr(c, '/') + 1 : NULL)
+		for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+			size_t n = strlen(words[i]);
+			if (!strncmp(c, words[i], n) &&
+			    (c[n] == '/' || c[n] == '-' || !c[n] || !strcmp(words[i], "bidir")))
+				return words[i];
+		}
+	return "";
+}
+
 void hmb_csv_print(FILE *out, const struct hmb_record *first, int header)
 {
 	if (header)
-		fputs("module,case,status,size_bytes,params,count,median_s,min_s,mean_s,max_s,"
-		      "stddev_s,gbps_median,gbps_best,peak_fraction,us_per_op,figures,reason\n", out);
+		fputs("module,case,direction,status,size_bytes,params,count,median_s,min_s,mean_s,"
+		      "max_s,stddev_s,gbps_median,gbps_best,peak_fraction,us_per_op,figures,reason\n",
+		      out);
 	for (const struct hmb_record *r = first; r; r = r->next) {
 		struct hmb_summary s;
 		const struct hmb_kv *size = hmb_kv_find(&r->params, "size");
-		char params[256], sz[32], m[512] = "";
+		char params[8192], sz[32], m[4096] = "";
 
 		hmb_record_summarize(r, &s);
-		params_text(r, params, sizeof(params), sz, sizeof(sz));
+		params_text(r, params, sizeof(params), sz, sizeof(sz), 0);
 		if (r->status == HMB_OK)
 			metrics_text(r, m, sizeof(m));
 		csv_field(out, r->module);
 		fputc(',', out);
 		csv_field(out, r->name);
+		fputc(',', out);
+		csv_field(out, direction_of(r));
 		fprintf(out, ",%s,", hmb_status_name(r->status));
 		if (size && size->type == HMB_KV_NUM)
 			fprintf(out, "%.0f", size->num);

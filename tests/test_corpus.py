@@ -1,6 +1,6 @@
 """test_corpus.py - the committed corpus of hostile input (tests/corpus/): bad command
-lines, malformed documents and sweep matrices, each with its exit status and a fragment
-of what it says. Bad usage must be exactly one printable stderr line and nothing on
+lines, malformed documents (read by compare and by show) and sweep matrices, each with
+its exit status and a fragment of what it says. Bad usage must be exactly one printable stderr line and nothing on
 stdout, with no file left behind; a dry run must refuse what a real run refuses.
 
 HMB_BIN names the hipmembench binary (tests/hmb.py; `make test` sets it)."""
@@ -153,6 +153,19 @@ def test_document(case, tmp_path):
             assert case["stdout"] in out + err, f"output lacks {case['stdout']!r}: {err[:800]!r}"
         if "stdout_not" in case:
             assert case["stdout_not"] not in out + err
+    # show reads the same documents: what compare refuses it refuses in one line;
+    # the others it shows within 120 columns, with no control characters
+    r = subprocess.run([BIN, "show", "doc.json"], cwd=tmp_path, stdin=subprocess.DEVNULL,
+                       capture_output=True, timeout=TIMEOUT)
+    if case["exit"] == 2:
+        check_stderr(r.stderr, r.returncode, 2, case["stderr"])
+        assert r.stdout == b""
+    else:
+        assert r.returncode == 0 and r.stderr == b"", r.stderr[:500]
+        out = r.stdout.decode("utf-8")
+        bad = [c for c in out if (ord(c) < 0x20 and c not in "\n") or 0x7f <= ord(c) < 0xa0]
+        assert not bad, f"control characters on stdout: {out[:500]!r}"
+        assert max(map(len, out.splitlines()), default=0) <= 120
 
 
 @pytest.mark.parametrize("case", load("sweep.jsonl"))

@@ -372,6 +372,21 @@ def test_gpu_case_selects_by_pattern_in_a_module_and_in_all(gpu, tmp_path):
     assert doc["modules"] == ["pool"]
 
 
+def test_gpu_tables_are_those_show_prints_from_the_document(gpu, tmp_path):
+    """What a run prints on stdout is what `show` prints from its document: a module in
+    this process, and all (also with --devices), which prints each module's table from
+    the document of the module's own process."""
+    for name, args in (("one", ["memcpy"]), ("all", ["all"]),
+                       ("devices", ["--devices", "all", "memcpy"])):
+        out = tmp_path / f"{name}.json"
+        p = hmb.run("--case", "h2d/pinned/*", "--sizes", "4K,64K", "--reps", "2", "--output",
+                    out, *args, timeout=300)
+        assert p.returncode == 0, p.stderr[-2000:]
+        s = hmb.run("show", out)
+        assert s.returncode == 0 and s.stdout == p.stdout, (name, p.stdout, s.stdout)
+        assert max(len(line) for line in p.stdout.splitlines()) <= 120
+
+
 def test_gpu_all_runs_xnack_and_managed_once_per_mode_on_amd(gpu, tmp_path):
     """On an AMD GPU that selects XNACK per process (gfx90a, gfx94x, gfx950) all runs
     xnack and managed with HSA_XNACK=1 and =0, each in its own process: module_runs

@@ -50,7 +50,8 @@ def no_gpu():
 def test_help_lists_every_command():
     modules = [line.split()[0] for line in run("list").stdout.splitlines()]
     cmds = help_commands()
-    assert modules and set(["list", "info", "all", "help", "compare"] + modules) == set(cmds), cmds
+    builtins = ["list", "info", "all", "help", "compare", "show"]
+    assert modules and set(builtins + modules) == set(cmds), cmds
 
 
 @pytest.mark.parametrize("form", ["help CMD", "CMD --help"])
@@ -63,7 +64,7 @@ def test_help_for_every_command(form):
 
 
 @pytest.mark.parametrize("args", [["--help"], ["help"]] + [["help", c] for c in
-                         ["list", "info", "all", "help", "compare", "memcpy", "overlap",
+                         ["list", "info", "all", "help", "compare", "show", "memcpy", "overlap",
                           "managed", "xnack", "pool", "vmm"]])
 def test_help_fits_80_columns(args):
     r = run(*args)
@@ -88,7 +89,7 @@ def test_dry_run_csv_on_stdout_is_only_csv():
     r = run("--dry-run", "--format", "csv", "memcpy")
     assert r.returncode == 0, r.stderr
     rows = list(csv.reader(io.StringIO(r.stdout)))
-    assert rows and rows[0][:3] == ["module", "case", "status"]
+    assert rows and rows[0][:4] == ["module", "case", "direction", "status"]
     assert "would run memcpy" in r.stderr
 
 

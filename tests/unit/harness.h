@@ -22,5 +22,7 @@ void hmb_test_significance(void);
 void hmb_test_stability_interval(void);
 void hmb_test_stability_shape(void);
 void hmb_test_neighbours(void);
+void hmb_test_table(void);
+void hmb_test_progress_and_csv(void);
 
 #endif

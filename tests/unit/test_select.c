@@ -112,7 +112,26 @@ void test_report_and_csv(void)
 	CHECK(out != NULL);
 	if (!out)
 		return;
-	hmb_table_print(out, rep.head);
+	hmb_table_print(out, rep.head, 0);
+	fclose(out);
+	{
+		/* under the case's heading: the column headings in ms, then 2 and 1 */
+		const char *head = text ? strstr(text, "\nh2d/pinned/async\n") : NULL;
+		double med = 0, best = 0;
+
+		CHECK(head && strstr(head, "\n  median ms  best ms  mark\n"));
+		CHECK(head && strstr(head, "mark\n") &&
+		      sscanf(strstr(head, "mark\n") + 5, "%lf %lf", &med, &best) == 2 &&
+		      med == 2 && best == 1); /* median, then best */
+	}
+	free(text);
+	/* --wide: each time with its unit, the median first */
+	text = NULL;
+	out = open_memstream(&text, &len);
+	CHECK(out != NULL);
+	if (!out)
+		return;
+	hmb_table_print(out, rep.head, 1);
 	fclose(out);
 	{
 		const char *line = text ? strstr(text, "\nh2d/pinned/async ") : NULL;
@@ -120,7 +139,7 @@ void test_report_and_csv(void)
 		const char *best = line ? strstr(line, " 1.000 ms") : NULL;
 		const char *end = line ? strchr(line + 1, '\n') : NULL;
 
-		CHECK(med && best && end && med < best && best < end); /* median, then best */
+		CHECK(med && best && end && med < best && best < end);
 	}
 	free(text);
 	hmb_report_free(&rep);

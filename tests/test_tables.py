@@ -1,0 +1,170 @@
+"""test_tables.py - the tables people read, from the committed documents: `hipmembench
+show DOC` prints a document's tables as `all` prints them, each line within 120
+columns, a group's shared parameters once in its heading, context left to --wide, the
+GPU index a column where a document has several GPUs; the CSV's direction column; and
+show's refusals (one line, exit 2).
+
+HMB_BIN names the hipmembench binary (tests/hmb.py; `make test` sets it)."""
+import copy
+import csv
+import io
+import json
+import re
+
+import pytest
+
+import hmb
+
+RESULTS = hmb.ROOT / "results"
+# every committed document: all of each system, the H100's on-request and alone runs
+DOCUMENTS = sorted(RESULTS.glob("*/all*.json")) + sorted(RESULTS.glob("*/*/*.json")) + \
+    sorted(RESULTS.glob("*/node.json"))
+WIDTH = 120
+
+
+def show(*args):
+    p = hmb.run(*args)
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    return p.stdout
+
+
+def test_every_committed_document_is_checked():
+    names = [str(d.relative_to(RESULTS)) for d in DOCUMENTS]
+    assert {"nvidia-h100-pcie/all.json", "nvidia-h200-x2/all.json",
+            "nvidia-h100-pcie/on-request/memcpy-pinning.json",
+            "nvidia-h100-pcie/alone/node.json"} <= set(names), names
+
+
+@pytest.mark.parametrize("doc", DOCUMENTS, ids=lambda d: str(d.relative_to(RESULTS)))
+def test_no_line_over_120_columns(doc):
+    out = show("show", doc)
+    wide = [line for line in out.splitlines() if len(line) > WIDTH]
+    assert not wide, f"{len(wide)} lines over {WIDTH} columns, e.g. {wide[0]!r}"
+    # every module of the document has its table, and every result a row or a heading
+    modules = {r["module"] for r in json.loads(doc.read_text())["results"]}
+    assert {m for m in modules if f"== {m} ==" in out} == modules
+    assert not re.search(r"\b\d(\.\d+)?e[+-]\d", out), "a number printed with an exponent"
+
+
+def test_parameters_once_per_group_and_context_for_wide():
+    doc = RESULTS / "nvidia-h100-pcie" / "all.json"
+    out = show("show", doc)
+    lines = out.splitlines()
+    # each async memcpy case names its API once, in its heading, not on each of its rows
+    async_cases = {r["case"] for r in json.loads(doc.read_text())["results"]
+                   if r["module"] == "memcpy" and r["params"].get("api") == "hipMemcpyAsync"}
+    assert sum("api=hipMemcpyAsync" in line for line in lines) == len(async_cases)
+    assert "\nh2d/pinned/async api=hipMemcpyAsync ops_per_sample=1\n" in out
+    for context in ("timed=", "coherence=", "figure_meaning=", "grid_blocks", "clock="):
+        assert context not in out, context
+    # a figure's unit once, in its column's heading: no row says GB/s or us
+    rows = [line for line in lines if re.match(r"^ +\S+ +\d", line)]
+    assert rows and not [r for r in rows if re.search(r"\d (GB/s|us|ms)\b", r)]
+    wide = show("--wide", "show", doc)
+    timed = [r for r in json.loads(doc.read_text())["results"]
+             if r["params"].get("timed") == "hipMemcpyAsync h2d; HIP events around it"]
+    assert wide.count("timed=hipMemcpyAsync h2d; HIP events around it clock=") == len(timed) > 1
+    assert "grid_blocks=1048576" in wide
+
+
+def test_cases_side_by_side_keep_to_one_size():
+    """Cases of one record each (pool's, managed's) share a table per size: every
+    heading of a measured group names its size."""
+    out = show("show", RESULTS / "nvidia-h100-pcie" / "all.json")
+    for module in ("managed", "pool"):
+        table = out.split(f"== {module} ==")[1].split("\n== ")[0]
+        headings = [line for line in table.splitlines()
+                    if line and not line.startswith(" ") and "unsupported:" not in line]
+        assert headings and all("size=" in h for h in headings), (module, headings)
+    assert "\nsize=4K ops_per_sample=1000\n" in out  # pool's first, beside each other
+
+
+def three_gpus(tmp_path):
+    """The H100's memcpy and overlap results as if run with --devices on 3 GPUs."""
+    doc = json.loads((RESULTS / "nvidia-h100-pcie" / "all.json").read_text())
+    results = []
+    for module in ("memcpy", "overlap"):
+        for device in range(3):
+            for r in doc["results"]:
+                if r["module"] == module:
+                    r = copy.deepcopy(r)
+                    r["params"]["device"] = device
+                    results.append(r)
+    doc["results"] = results
+    path = tmp_path / "three.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def test_three_gpus_each_row_says_its_gpu(tmp_path):
+    out = show("show", three_gpus(tmp_path))
+    assert out.count("== memcpy ==") == 3 and out.count("== overlap ==") == 3
+    seen = set()
+    for table in out.split("\n== ")[1:]:
+        heads = [line for line in table.splitlines() if re.match(r"^  gpu  ", line)]
+        rows = [line for line in table.splitlines() if re.match(r"^ +\d+  ", line)]
+        assert heads and rows, table[:300]
+        gpus = {int(row.split()[0]) for row in rows}
+        assert len(gpus) == 1, gpus  # a table per GPU, as a run prints them
+        seen |= gpus
+    assert seen == {0, 1, 2}
+    assert max(len(line) for line in out.splitlines()) <= WIDTH
+
+
+def test_csv_keeps_every_column_and_says_the_direction():
+    doc = RESULTS / "nvidia-h100-pcie" / "all.json"
+    rows = list(csv.DictReader(io.StringIO(show("--format", "csv", "show", doc))))
+    results = json.loads(doc.read_text())["results"]
+    assert len(rows) == len(results)
+    direction = {(r["module"], r["case"]): r["direction"] for r in rows}
+    assert direction[("memcpy", "d2h/pinned/async")] == "d2h"
+    assert direction[("memcpy", "d2d/device/async")] == "d2d"
+    assert direction[("overlap", "h2d-only/pinned")] == "h2d"
+    assert direction[("node", "host/bidir/alone")] == "bidir"
+    assert direction[("pool", "course/hipMalloc")] == ""
+    # the parameters whole, context too
+    first = next(r for r in rows if r["case"] == "h2d/pageable/async")
+    assert "timed=hipMemcpyAsync h2d; HIP events around it" in first["params"]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["show"], "show needs a document"),
+    (["show", "a.json", "b.json"], "show takes one document; unexpected argument 'b.json'"),
+    (["show", "-"], "'-' (standard input) is not one"),
+    (["--format", "json", "show", "x.json"], "show: --format json: use table or csv"),
+    (["--threshold", "5", "show", "x.json"], "--threshold does not go with show"),
+    (["--wide", "info"], "--wide does not go with info"),
+    (["show", "missing.json"], "missing.json"),
+], ids=["none", "two", "stdin", "json", "threshold", "wide-info", "missing"])
+def test_show_refuses_in_one_line(args, message, tmp_path):
+    p = hmb.run(*args, cwd=tmp_path)
+    assert p.returncode == 2 and p.stdout == "", p.stdout[:300]
+    assert len(p.stderr.splitlines()) == 1 and message in p.stderr, p.stderr
+
+
+def test_show_names_a_document_that_is_not_one(tmp_path):
+    (tmp_path / "bad.json").write_text('{"results": []}')
+    p = hmb.run("show", "bad.json", cwd=tmp_path)
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr.startswith("hipmembench: show: bad.json: not a hipmembench document")
+
+
+def test_readme_example_is_what_show_prints():
+    """README's example table: lines of show's output for the H100, in their order."""
+    text = (hmb.ROOT / "README.md").read_text()
+    marker = "<!-- lines of `hipmembench show results/nvidia-h100-pcie/all.json`"
+    block = text.split(marker, 1)[1].split("```\n", 1)[1].split("```", 1)[0]
+    out = show("show", RESULTS / "nvidia-h100-pcie" / "all.json").splitlines()
+    at = 0
+    for line in filter(None, block.splitlines()):
+        assert line in out[at:], f"README shows {line!r}, show does not (after line {at})"
+        at = out.index(line, at) + 1
+
+
+@pytest.mark.parametrize("system", sorted(p.parent.name for p in RESULTS.glob("*/all-table.txt")))
+def test_committed_tables_are_what_show_prints(system):
+    """results/SYSTEM/all-table.txt is `hipmembench show all.json`: the tables of the
+    committed document, made again where the table changes."""
+    folder = RESULTS / system
+    assert (folder / "all-table.txt").read_text() == show("show", folder / "all.json"), \
+        f"make it again: build/hipmembench show {folder}/all.json > {folder}/all-table.txt"
