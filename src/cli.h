@@ -16,8 +16,8 @@
 
 struct hmb_bench;
 
-enum hmb_command { HMB_CMD_NONE, HMB_CMD_HELP, HMB_CMD_LIST, HMB_CMD_COMPARE, HMB_CMD_INFO,
-		   HMB_CMD_ALL, HMB_CMD_MODULE };
+enum hmb_command { HMB_CMD_NONE, HMB_CMD_HELP, HMB_CMD_LIST, HMB_CMD_COMPARE, HMB_CMD_SUMMARY,
+		   HMB_CMD_INFO, HMB_CMD_ALL, HMB_CMD_MODULE };
 
 /* Global options, as bits of hmb_cli.given. */
 enum { HMB_G_DEVICE, HMB_G_OUTPUT, HMB_G_FORMAT, HMB_G_SIZES, HMB_G_REPS, HMB_G_WARMUP,

@@ -50,7 +50,8 @@ def no_gpu():
 def test_help_lists_every_command():
     modules = [line.split()[0] for line in run("list").stdout.splitlines()]
     cmds = help_commands()
-    assert modules and set(["list", "info", "all", "help", "compare"] + modules) == set(cmds), cmds
+    assert modules and set(["list", "info", "all", "help", "compare", "summary"] + modules) == \
+        set(cmds), cmds
 
 
 @pytest.mark.parametrize("form", ["help CMD", "CMD --help"])
@@ -63,7 +64,7 @@ def test_help_for_every_command(form):
 
 
 @pytest.mark.parametrize("args", [["--help"], ["help"]] + [["help", c] for c in
-                         ["list", "info", "all", "help", "compare", "memcpy", "overlap",
+                         ["list", "info", "all", "help", "compare", "summary", "memcpy", "overlap",
                           "managed", "xnack", "pool", "vmm"]])
 def test_help_fits_80_columns(args):
     r = run(*args)
