@@ -128,14 +128,14 @@ void hmb_svg_plot(FILE *out, const struct hmb_svg_plot *p)
 		"text-anchor=\"middle\">", TOP + PLOT_H / 2, TOP + PLOT_H / 2);
 	hmb_xml_text(out, p->ylabel);
 	fprintf(out, "</text>\n");
-	/* the size axis: a tick at every power of 2, a label at every 4th power
-	 * (every one where the range is short) */
+	/* the size axis: a tick at every power of 2, a label at every other one
+	 * from the smallest (every one where the range is short) */
 	step = hi - lo > 8 ? 2 : 1;
 	for (int e = (int)lo; e <= (int)hi; e++) {
 		double x = PX(ldexp(1, e));
 		fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" class=\"tick\"/>", x,
 			x, TOP + PLOT_H, TOP + PLOT_H + 4);
-		if (e % step == 0 && e >= 0 && e < 60)
+		if ((e - (int)lo) % step == 0 && e >= 0 && e < 60)
 			fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>", x,
 				TOP + PLOT_H + 16, hmb_format_size((size_t)1 << e, buf, sizeof(buf)));
 		fputc('\n', out);
