@@ -210,7 +210,8 @@ FUZZ_LOAD    := $(FUZZ_BASE) src/json.c src/compare.c src/record.c src/stats.c s
                 src/telemetry.c src/telemetry_nvml.c src/telemetry_rocm_smi.c \
                 src/telemetry_amdsmi.c src/amd_gpu_metrics.c src/amd_smi_layouts.c src/loaded.c \
                 src/significance.c src/pcie_link.c src/memmodel.c src/report.c src/stability.c \
-                src/kfd.c
+                src/kfd.c src/summary.c src/summary_cmd.c src/summary_text.c src/report_html.c \
+                src/svg.c
 FUZZ_BINS    := $(FUZZ_DIR)/fuzz_sizes $(FUZZ_DIR)/fuzz_options $(FUZZ_DIR)/fuzz_load
 
 .PHONY: sanitize fuzz fuzz-build

@@ -1,5 +1,5 @@
 # hipmembench.bash - bash completion for hipmembench: commands and modules,
-# global and module options, their values, JSON files for compare and show, and case
+# global and module options, their values, JSON files for compare, show and summary, and case
 # names. Everything but the fixed commands is read from the binary being
 # completed (`list`, `--help`, `help MODULE`, and `list --cases` where this
 # build has it), so the completion follows the binary it completes.
@@ -31,7 +31,7 @@ _hipmembench()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
 	local bin=${COMP_WORDS[0]} command="" word i
-	local builtins="list info all help compare show"
+	local builtins="list info all help compare show summary"
 
 	command -v "$bin" >/dev/null 2>&1 || bin=hipmembench
 	COMPREPLY=()
@@ -52,7 +52,7 @@ _hipmembench()
 		return
 		;;
 	-f | --format)
-		COMPREPLY=($(compgen -W "table json csv markdown" -- "$cur"))
+		COMPREPLY=($(compgen -W "table json csv markdown html" -- "$cur"))
 		return
 		;;
 	-d | --device | -s | --sizes | -r | --reps | -w | --warmup | --oversubscribe | --threshold | --gpu)
@@ -68,6 +68,7 @@ _hipmembench()
 		local opts
 		opts=$(_hipmembench_options "$bin" --help)
 		if [[ -n $command && $command != help && $command != compare && $command != show &&
+		      $command != summary &&
 			$command != list ]]; then
 			opts+=" $(_hipmembench_options "$bin" help "$command")"
 		fi
@@ -83,7 +84,7 @@ _hipmembench()
 		[[ $prev == help ]] &&
 			COMPREPLY=($(compgen -W "$builtins $(_hipmembench_modules "$bin")" -- "$cur"))
 		;;
-	compare | show)
+	compare | show | summary)
 		COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") $(compgen -d -- "$cur"))
 		;;
 	esac

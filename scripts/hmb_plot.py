@@ -15,8 +15,9 @@ SUBJECT.png without --label):
                      loop shape, colour by allocator
   vmm-growth         time of each growth step against the buffer size it reached,
                      with each variant's total written on the plot
-Each document (system) gets its own row of panels, sharing the axes with the others;
-every title names the device and the host. A document that did not complete is
+Each document (system) gets its own row of panels, sharing the axes with the others
+(scaled to hold every document's points); a document of several GPUs (--devices) a
+row per GPU; every title names the device, the host and such a GPU. A document that did not complete is
 plotted and marked so; one without a device (no GPU was found) has nothing to plot
 and is left out, with a warning. A subject with no ok results is left out. Needs
 Python 3 and matplotlib (Debian: python3-matplotlib). Prints the files it wrote,
@@ -154,6 +155,28 @@ def load(path):
     return doc
 
 
+def gpu_of(r):
+    """The GPU a record ran on where a document holds several (params.device), or None."""
+    p = r.get("params")
+    return p["device"] if isinstance(p, dict) and is_number(p.get("device")) else None
+
+
+def per_gpu(doc):
+    """A document of several GPUs (--devices) as one per GPU, each named by its GPU,
+    so that each GPU gets its own row of panels rather than points falling unlabelled
+    on the other's; records of no one GPU go with each."""
+    gpus = sorted({gpu_of(r) for r in doc["results"] if isinstance(r, dict)} - {None})
+    if len(gpus) < 2:
+        return [doc]
+    views = []
+    for g in gpus:
+        view = dict(doc)
+        view["results"] = [r for r in doc["results"] if gpu_of(r) in (None, g)]
+        view["_system"] = f"{doc['_system']}, GPU {g:g}"
+        views.append(view)
+    return views
+
+
 def ok_results(doc, module):
     return [r for r in doc["results"] if r.get("module") == module and r.get("status") == "ok"
             and isinstance(r.get("params"), dict)]
@@ -240,7 +263,7 @@ def legend_below(fig, handles, ncol):
 
 def plot_memcpy(docs):
     fig, axes = grid_of(docs, 2, 14, 4.6, sharey="col")
-    drawn, lo, hi, used, top = False, float("inf"), 0, set(), 0
+    drawn, lo, hi, used, top, d2d_top = False, float("inf"), 0, set(), 0, 0
     for row, doc in enumerate(docs):
         host_ax, d2d_ax = axes[row]
         peak = None
@@ -255,6 +278,8 @@ def plot_memcpy(docs):
             pts.sort()
             lo, hi = min(lo, pts[0][0]), max(hi, pts[-1][0])
             ax = d2d_ax if direction == "d2d" else host_ax
+            if direction == "d2d":
+                d2d_top = max(d2d_top, max(y for _, y in pts))
             # kinds that coincide (pinned, registered, write-combined) stay visible:
             # each kind's points are nudged by a few hundredths of an octave
             nudge = 2 ** (0.08 * NUDGE.get(kind, 0))
@@ -278,13 +303,16 @@ def plot_memcpy(docs):
         d2d_ax.set_title(f"device -> device: {doc['_system']}", fontsize=10)
         host_ax.set_ylabel("GB/s (median)")
         d2d_ax.set_ylabel("GB/s (median)")
-        d2d_ax.set_ylim(bottom=0)
         for ax in (host_ax, d2d_ax):
             ax.grid(True, alpha=0.3)
     if not drawn:
         return None
     if top:
         axes[0][0].set_ylim(0, max(top, axes[0][0].get_ylim()[1]) * 1.08)
+    # the d2d column shares its scale: set once every document is drawn, so that
+    # it holds the fastest (a limit set on the first row would clip the others)
+    if d2d_top:
+        axes[0][1].set_ylim(0, d2d_top * 1.08)
     for ax in axes[-1]:
         size_axis(ax, lo, hi)
         ax.set_xlabel("copy size")
@@ -626,16 +654,11 @@ def current_umask():
     return mask
 
 
-def main(argv):
-    ap = Parser(description="hipmembench JSON to PNG figures")
-    ap.add_argument("-o", "--out", default="plots", help="folder for the PNG files")
-    ap.add_argument("--label", help="name the files LABEL-SUBJECT.png")
-    ap.add_argument("files", nargs="+", help="hipmembench JSON documents")
-    args = ap.parse_args(argv[1:])
-    if args.label is not None and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", args.label):
-        fail(f"--label '{args.label}': letters, digits, '.', '_' and '-' only")
+def documents(paths):
+    """The documents to plot, a row of panels each (per_gpu): those of failed runs
+    left out or marked, saying so."""
     docs = []
-    for path in args.files:
+    for path in paths:
         doc = load(path)
         if not doc.get("device"):
             print(f"hmb_plot.py: {path}: failed run (no device): nothing to plot, left out",
@@ -644,7 +667,19 @@ def main(argv):
         if not doc.get("complete"):
             print(f"hmb_plot.py: {path}: failed run (did not complete): plotting what it "
                   "measured", file=sys.stderr)
-        docs.append(doc)
+        docs.extend(per_gpu(doc))
+    return docs
+
+
+def main(argv):
+    ap = Parser(description="hipmembench JSON to PNG figures")
+    ap.add_argument("-o", "--out", default="plots", help="folder for the PNG files")
+    ap.add_argument("--label", help="name the files LABEL-SUBJECT.png")
+    ap.add_argument("files", nargs="+", help="hipmembench JSON documents")
+    args = ap.parse_args(argv[1:])
+    if args.label is not None and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", args.label):
+        fail(f"--label '{args.label}': letters, digits, '.', '_' and '-' only")
+    docs = documents(args.files)
     if not docs:
         fail("no document with results to plot", 1)
     if os.path.exists(args.out) and not os.path.isdir(args.out):

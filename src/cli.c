@@ -14,7 +14,7 @@
 #include "util.h"
 
 const char *const hmb_builtin_commands[] = { "list", "info", "all", "help", "compare", "show",
-					      NULL };
+					      "summary", NULL };
 
 static const struct global {
 	const char *name;
@@ -201,13 +201,16 @@ static int parse_whole(struct parser *p, const char *opt, const char *text, long
 
 static int set_format(struct parser *p, const char *v)
 {
-	static const char *const names[] = { "table", "json", "csv", "markdown" };
-	for (int i = 0; i < 4; i++)
-		if (strcmp(v, names[i]) == 0) {
-			p->cli->opt.format = (enum hmb_format)i;
+	static const struct { const char *name; enum hmb_format f; } names[] = {
+		{ "table", HMB_FORMAT_TABLE }, { "json", HMB_FORMAT_JSON }, { "csv", HMB_FORMAT_CSV },
+		{ "markdown", HMB_FORMAT_MARKDOWN }, { "html", HMB_FORMAT_HTML },
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(v, names[i].name) == 0) {
+			p->cli->opt.format = names[i].f;
 			return 0;
 		}
-	return usage(p, "--format: unknown format '%s': use table, json, csv or markdown",
+	return usage(p, "--format: unknown format '%s': use table, json, csv, markdown or html",
 		     hmb_shown(v));
 }
 
@@ -371,7 +374,8 @@ static int short_options(struct parser *p, int argc, char **argv, int *i)
 
 static const char *const command_names[] = {
 	[HMB_CMD_HELP] = "help", [HMB_CMD_LIST] = "list", [HMB_CMD_COMPARE] = "compare",
-	[HMB_CMD_SHOW] = "show", [HMB_CMD_INFO] = "info", [HMB_CMD_ALL] = "all",
+	[HMB_CMD_SHOW] = "show", [HMB_CMD_SUMMARY] = "summary", [HMB_CMD_INFO] = "info",
+	[HMB_CMD_ALL] = "all",
 };
 
 static const struct hmb_bench *find_bench(const struct hmb_bench *const *benches, const char *name)
@@ -554,9 +558,12 @@ static int check_run(struct parser *p)
 			     c->command);
 	for (int g = 0; g < HMB_G_COUNT; g++)
 		if (c->given & COMPARE_ONLY & 1u << g)
-			return usage(p, "--%s goes with compare", globals[g].name);
-	if (o->format == HMB_FORMAT_MARKDOWN)
-		return usage(p, "--format markdown goes with compare");
+			return usage(p, "--%s goes with compare%s", globals[g].name,
+				     g == HMB_G_GPU ? " and summary" : "");
+	if (o->format == HMB_FORMAT_MARKDOWN || o->format == HMB_FORMAT_HTML)
+		return usage(p, "--format %s goes with %s",
+			     o->format == HMB_FORMAT_HTML ? "html" : "markdown",
+			     o->format == HMB_FORMAT_HTML ? "summary" : "compare and summary");
 	if (c->kind == HMB_CMD_INFO) {
 		if ((rc = refuse_options(p, info_opts, 0, "info")))
 			return rc;
@@ -598,6 +605,29 @@ static int check_run(struct parser *p)
 	return 0;
 }
 
+/* summary DOC...: formats for people, a file for them, a GPU of several. */
+static int check_summary(struct parser *p)
+{
+	struct hmb_cli *c = p->cli;
+	int rc = refuse_options(p, (1u << HMB_G_FORMAT) | (1u << HMB_G_OUTPUT) | (1u << HMB_G_GPU),
+				0, "summary");
+
+	if (rc)
+		return rc;
+	if (c->opt.format == HMB_FORMAT_JSON || c->opt.format == HMB_FORMAT_CSV)
+		return usage(p, "summary: --format %s is not a summary format: use table, markdown "
+			     "or html", c->opt.format == HMB_FORMAT_JSON ? "json" : "csv");
+	if (c->opt.output && strcmp(c->opt.output, "-") == 0)
+		return usage(p, "summary: --output - is standard output, where the summary goes "
+			     "without it");
+	if (c->nargs < 1)
+		return usage(p, "summary needs at least one document");
+	for (int i = 0, stdin_seen = 0; i < c->nargs; i++)
+		if (strcmp(c->args[i], "-") == 0 && stdin_seen++)
+			return usage(p, "summary: '-' (standard input) can be given once");
+	return 0;
+}
+
 static int check_command(struct parser *p)
 {
 	struct hmb_cli *c = p->cli;
@@ -628,9 +658,10 @@ static int check_command(struct parser *p)
 		if ((rc = refuse_options(p, (1u << HMB_G_FORMAT) | (1u << HMB_G_WIDE) | COMPARE_ONLY, 0,
 					 "compare")))
 			return rc;
-		if (c->opt.format == HMB_FORMAT_JSON)
-			return usage(p, "compare: --format json is not a comparison format: use table, "
-				     "csv or markdown");
+		if (c->opt.format == HMB_FORMAT_JSON || c->opt.format == HMB_FORMAT_HTML)
+			return usage(p, "compare: --format %s is not a comparison format: use table, "
+				     "csv or markdown (summary -f html makes a report)",
+				     c->opt.format == HMB_FORMAT_HTML ? "html" : "json");
 		if (c->nargs < 2)
 			return usage(p, "compare needs a base document and at least one other");
 		for (int i = 0, stdin_seen = 0; i < c->nargs; i++)
@@ -651,6 +682,8 @@ static int check_command(struct parser *p)
 			return usage(p, "show reads a document from a file; '-' (standard input) is "
 				     "not one");
 		return 0;
+	case HMB_CMD_SUMMARY:
+		return check_summary(p);
 	default:
 		return check_run(p);
 	}

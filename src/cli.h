@@ -17,6 +17,7 @@
 struct hmb_bench;
 
 enum hmb_command { HMB_CMD_NONE, HMB_CMD_HELP, HMB_CMD_LIST, HMB_CMD_COMPARE, HMB_CMD_SHOW,
+		   HMB_CMD_SUMMARY,
 		   HMB_CMD_INFO, HMB_CMD_ALL, HMB_CMD_MODULE };
 
 /* Global options, as bits of hmb_cli.given. */

@@ -10,6 +10,7 @@
 
 #include "loaded.h"
 #include "significance.h"
+#include "summary.h"
 #include "text.h"
 #include "util.h"
 
@@ -936,6 +937,8 @@ int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o)
 		status = 2;
 		goto out;
 	}
+	/* the documents' summary first (summary.h) */
+	hmb_summary_for_compare(stdout, nfiles, files, f, o->gpu);
 	for (int i = 0; i < nfiles; i++) {
 		char line[1024];
 		snprintf(line, sizeof(line), "%s %s:", i ? "other" : "base ", files[i]);

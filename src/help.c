@@ -78,7 +78,8 @@ static const struct {
 	  "AMD GPU that selects XNACK per process (gfx90a, gfx94x, gfx950) managed and xnack "
 	  "run twice, with HSA_XNACK=1 and =0 (params.hsa_xnack on each record, checked "
 	  "against the ROCm guide's table), unless HSA_XNACK is set: then once in that mode. "
-	  "--dry-run shows each run with its environment." },
+	  "--dry-run shows each run with its environment. It ends with the summary of the "
+	  "headline figures (help summary), which the document keeps as its \"summary\"." },
 	{ "help", "help [COMMAND]", "hipmembench help [COMMAND]",
 	  "this text, or a command's help", "Help on hipmembench, or on one command or module." },
 	{ "compare", "compare BASE OTHER...",
@@ -94,7 +95,7 @@ static const struct {
 	  "matched exits 2 unless --allow-partial. --threshold PCT marks a figure worse by "
 	  "more than PCT% and then exits 1. --format csv or markdown prints the table in that "
 	  "format. A document is a regular file, or '-' for standard input (once); a FIFO "
-	  "or a device is refused, not waited on." },
+	  "or a device is refused, not waited on. The documents' summary comes first." },
 	{ "show", "show DOC", "hipmembench [-f table|csv] [--wide] show DOC.json",
 	  "the tables of a document, as its run printed them",
 	  "The tables of a document's results, as the run that wrote it printed them on "
@@ -102,6 +103,21 @@ static const struct {
 	  "node module's topology and matrices aside), or "
 	  "with --format csv its CSV; --wide prints every record whole. A document that "
 	  "cannot be read is named, with what is wrong (exit 2)." },
+	{ "summary", "summary DOC...",
+	  "hipmembench summary [-f table|markdown|html] [-o FILE] [--gpu N] DOC.json...",
+	  "headline figures on one screen; a report",
+	  "One screen (40 lines of 100 columns) of the headline figures: pinned, pageable and "
+	  "device copies, small-copy latency, overlap, managed memory, page faults, pools, VMM "
+	  "and, for several GPUs, aggregate host bandwidth, P2P and peer latency, each with its "
+	  "share of the physical peak where the document knows one and the tables' stability "
+	  "marks; then the anomalies: throttling, figures that do not repeat, and cases that "
+	  "failed or are unsupported, with their reason. Several documents: a column each, "
+	  "every value beside its ratio to the first's (above 1 better, whichever way the unit "
+	  "counts). A document of several GPUs gives GPU 0's figures (--gpu N picks another). "
+	  "-f markdown prints it as Markdown; -f html writes one self-contained HTML report "
+	  "with the summary, a plot per case measured at several sizes and the systems side by "
+	  "side. -o FILE writes it to FILE whole (a temporary file renamed over it). all ends "
+	  "with the same summary." },
 };
 
 static const char *const global_options[][2] = {
@@ -109,8 +125,9 @@ static const char *const global_options[][2] = {
 	{ "-o, --output FILE", "write the JSON document to FILE, a regular file, or to "
 			       "stdout with '-'; rewritten as the run goes, so nothing "
 			       "measured is lost (each time whole: FILE.tmp.PID.XXXXXX "
-			       "renamed over it, keeping its mode)" },
-	{ "-f, --format F", "stdout: table (default), json or csv; markdown for compare" },
+			       "renamed over it, keeping its mode); summary: the summary" },
+	{ "-f, --format F", "stdout: table (default), json or csv; markdown for compare and "
+			    "summary; html for summary" },
 	{ "-s, --sizes LIST", "sizes, e.g. 4K,64M,1G or ranges 4K:1G:x4, 1M:8M:+1M; "
 			      "multiples of 4 bytes up to 64T, at most 64 of them" },
 	{ "-r, --reps N", "timed repetitions per case (1 to 1000000)" },
@@ -133,7 +150,7 @@ static const char *const global_options[][2] = {
 			       "free device memory. Off by default: oversubscribing can make "
 			       "a shared GPU unresponsive for everyone on it." },
 	{ "--threshold PCT", "compare: exit 1 when a figure is worse by more than PCT%" },
-	{ "--gpu N", "compare: GPU N of a document of several GPUs (default 0)" },
+	{ "--gpu N", "compare, summary: GPU N of a document of several GPUs (default 0)" },
 	{ "--wide", "tables (a run, show) and compare: every figure with every parameter, "
 		    "context too, one line each, unwrapped (the default fits 120 columns)" },
 	{ "--allow-partial", "compare: go on when fewer than half of the base's figures match" },

@@ -26,6 +26,7 @@
 #include "report.h"
 #include "stability.h"
 #include "sizes.h"
+#include "summary.h"
 #include "text.h"
 #include "util.h"
 #include "version.h"
@@ -478,6 +479,67 @@ static cJSON *settings_json(const struct hmb_options *opt)
 	return o;
 }
 
+/* The summary's figures (summary.h), each with the record it was taken from:
+ * module, case and parameters, as the results hold them. */
+static cJSON *summary_json(const struct hmb_sum_col *c)
+{
+	cJSON *o = cJSON_CreateObject(), *a, *x, *n;
+
+	add_int(o, "gpu", c->gpu);
+	cJSON_AddNumberToObject(o, "gpus", c->ngpus);
+	a = cJSON_AddArrayToObject(o, "figures");
+	for (size_t i = 0; i < HMB_MAX_HEADLINES; i++) {
+		const struct hmb_sum_cell *f = &c->cell[i];
+		if (!f->found)
+			continue;
+		x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "name", f->h->name);
+		cJSON_AddStringToObject(x, "module", f->rec->module);
+		cJSON_AddStringToObject(x, "case", f->rec->name);
+		cJSON_AddItemToObject(x, "params", kv_json(&f->rec->params, 0));
+		cJSON_AddStringToObject(x, "figure", f->h->figure);
+		if (f->base) {
+			n = cJSON_AddObjectToObject(x, "over");
+			cJSON_AddStringToObject(n, "case", f->base->name);
+			cJSON_AddItemToObject(n, "params", kv_json(&f->base->params, 0));
+		} else {
+			cJSON_AddNullToObject(x, "over");
+		}
+		cJSON_AddNumberToObject(x, "value", f->value);
+		cJSON_AddStringToObject(x, "unit", f->unit);
+		add_bool(x, "higher_is_better", f->direction ? f->direction > 0 : -1);
+		add_positive(x, "peak_gbps", f->peak_gbps);
+		add_positive(x, "peak_fraction", f->fraction);
+		cJSON_AddStringToObject(x, "marks", f->mark);
+		cJSON_AddItemToArray(a, x);
+	}
+	x = cJSON_AddObjectToObject(o, "anomalies");
+	cJSON_AddNumberToObject(x, "records", (double)c->records);
+	cJSON_AddNumberToObject(x, "judged", (double)c->judged);
+	cJSON_AddNumberToObject(x, "unstable", (double)c->unstable);
+	cJSON_AddNumberToObject(x, "drift", (double)c->drift);
+	cJSON_AddNumberToObject(x, "bimodal", (double)c->bimodal);
+	cJSON_AddNumberToObject(x, "outliers", (double)c->outliers);
+	cJSON_AddNumberToObject(x, "gpu_shared", (double)c->shared);
+	cJSON_AddNumberToObject(x, "unsupported", (double)c->unsupported);
+	cJSON_AddNumberToObject(x, "failed", (double)c->failed);
+	cJSON_AddNumberToObject(x, "skipped", (double)c->skipped);
+	add_str(x, "throttled", c->throttled);
+	add_str(x, "link_below_max", c->link_below);
+	a = cJSON_AddArrayToObject(x, "not_ok");
+	for (int i = 0; i < c->nnot_ok; i++) {
+		const struct hmb_record *r = c->not_ok[i].first;
+		n = cJSON_CreateObject();
+		cJSON_AddStringToObject(n, "module", r->module);
+		cJSON_AddStringToObject(n, "case", r->name);
+		cJSON_AddStringToObject(n, "status", hmb_status_name(r->status));
+		add_str(n, "reason", r->reason);
+		cJSON_AddNumberToObject(n, "count", (double)c->not_ok[i].count);
+		cJSON_AddItemToArray(a, n);
+	}
+	return o;
+}
+
 char *hmb_json_render(const struct hmb_report *rep)
 {
 	cJSON *doc = cJSON_CreateObject(), *t, *a, *env, *rt, *x;
@@ -545,6 +607,8 @@ char *hmb_json_render(const struct hmb_report *rep)
 	}
 	cJSON_AddItemToObject(doc, "telemetry", telemetry_json(rep));
 	cJSON_AddItemToObject(doc, "stability_rule", stability_rule_json());
+	if (rep->summary && rep->summary->n)
+		cJSON_AddItemToObject(doc, "summary", summary_json(&rep->summary->col[0]));
 	a = cJSON_AddArrayToObject(doc, "results");
 	for (const struct hmb_record *r = rep->head; r; r = r->next)
 		cJSON_AddItemToArray(a, record_json(r));
@@ -839,6 +903,11 @@ int hmb_json_write(const struct hmb_report *rep, const char *path, char *err, si
 	}
 	free(text);
 	return rc;
+}
+
+int hmb_write_text_file(const char *path, const char *text, char *err, size_t errlen)
+{
+	return write_file(path, text, err, errlen);
 }
 
 /* ---- reading documents back (for compare) ---------------------------------- */
@@ -1278,43 +1347,53 @@ static void describe(struct hmb_loaded *out, const cJSON *doc)
 		 cJSON_IsString(mode) ? hmb_shown(mode->valuestring) : "n/a");
 }
 
-int hmb_json_load(const char *path, struct hmb_loaded *out, char *err, size_t errlen)
+/* text (len bytes) as a hipmembench document, checked (check_document); NULL
+ * with a reason naming path. */
+static cJSON *parse_document(const char *path, const char *text, size_t len, char *err,
+			     size_t errlen)
 {
-	size_t len = 0;
-	char *text;
 	const char *end = NULL, *rest;
-	const cJSON *r;
 	cJSON *doc;
 
-	memset(out, 0, sizeof(*out));
-	if (!(text = read_whole(path, &len, err, errlen)))
-		return -1;
 	if (skip_space(text, text + len) == text + len) {
 		load_fail(err, errlen, path, "%s, not a hipmembench document",
 			  len ? "only white space" : "empty file");
-		free(text);
-		return -1;
+		return NULL;
 	}
 	doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	if (!doc) {
 		load_fail(err, errlen, path, "not valid JSON (truncated or malformed near byte %ld "
 			  "of %zu)", end ? (long)(end - text) : -1L, len);
-		free(text);
-		return -1;
+		return NULL;
 	}
 	rest = skip_space(end, text + len);
 	if (rest < text + len) {
 		load_fail(err, errlen, path, "data after the JSON document at byte %zu of %zu (one "
 			  "document per file)", (size_t)(rest - text), len);
 		cJSON_Delete(doc);
-		free(text);
-		return -1;
+		return NULL;
 	}
-	free(text);
 	if (check_document(doc, path, err, errlen)) {
 		cJSON_Delete(doc);
-		return -1;
+		return NULL;
 	}
+	return doc;
+}
+
+int hmb_json_load(const char *path, struct hmb_loaded *out, char *err, size_t errlen)
+{
+	size_t len = 0;
+	char *text;
+	const cJSON *r;
+	cJSON *doc;
+
+	memset(out, 0, sizeof(*out));
+	if (!(text = read_whole(path, &len, err, errlen)))
+		return -1;
+	doc = parse_document(path, text, len, err, errlen);
+	free(text);
+	if (!doc)
+		return -1;
 	out->schema_version = (int)cJSON_GetObjectItemCaseSensitive(doc, "schema_version")->valuedouble;
 	describe(out, doc);
 	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results"))
@@ -1500,4 +1579,189 @@ int hmb_report_device_arch(const struct hmb_report *rep, int ordinal, char *buf,
 		cJSON_Delete(d);
 	}
 	return found;
+}
+
+/* ---- reading a document for the summary (summary.h) ------------------------ */
+
+/* A string member, or NULL. */
+static const char *text_of(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static void sum_device(const cJSON *o, struct hmb_sum_device *d)
+{
+	const cJSON *link = cJSON_GetObjectItemCaseSensitive(o, "pcie_link");
+	const cJSON *host = cJSON_GetObjectItemCaseSensitive(o, "host_link");
+	const char *kind = text_of(host, "kind");
+
+	memset(d, 0, sizeof(*d));
+	d->ordinal = num_of(o, "ordinal") >= 0 ? (int)num_of(o, "ordinal") : 0;
+	snprintf(d->name, sizeof(d->name), "%s", text_of(o, "name") ? hmb_shown(text_of(o, "name")) : "");
+	snprintf(d->arch, sizeof(d->arch), "%s", text_of(o, "arch") ? hmb_shown(text_of(o, "arch")) : "");
+	d->link_peak_gbps = num_of(host, "peak_gbps") > 0 ? num_of(host, "peak_gbps")
+			    : num_of(link, "peak_gbps_per_direction") > 0
+			    ? num_of(link, "peak_gbps_per_direction") : 0;
+	if ((!kind || !strcmp(kind, "pcie")) && num_of(link, "generation") > 0 &&
+	    num_of(link, "width") > 0)
+		snprintf(d->link, sizeof(d->link), "PCIe gen%.0f x%.0f", num_of(link, "generation"),
+			 num_of(link, "width"));
+	else if (kind)
+		snprintf(d->link, sizeof(d->link), "%s", hmb_shown(kind));
+	d->memory_clock_khz = num_of(o, "memory_clock_khz") > 0 ? num_of(o, "memory_clock_khz") : 0;
+	d->memory_bus_bits = num_of(o, "memory_bus_width_bits") > 0
+			     ? num_of(o, "memory_bus_width_bits") : 0;
+}
+
+static void sum_meta(struct hmb_sum_doc *d, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void sum_meta(struct hmb_sum_doc *d, const char *key, const char *fmt, ...)
+{
+	struct hmb_sum_meta *m;
+	char raw[1024];
+	va_list ap;
+
+	if (d->nmeta == HMB_SUM_MAX_META)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	va_end(ap);
+	m = &d->meta[d->nmeta++];
+	snprintf(m->key, sizeof(m->key), "%s", key);
+	hmb_printable(raw, sizeof(m->value) - 8, m->value, sizeof(m->value));
+}
+
+static const char *or_dash(const char *s)
+{
+	return s && *s ? s : "-";
+}
+
+static double gib(double bytes)
+{
+	return bytes / (double)(1 << 30);
+}
+
+/* The system a document describes, for people, in the order a report shows it. */
+static void sum_metadata(struct hmb_sum_doc *d, const cJSON *doc)
+{
+	const cJSON *tool = cJSON_GetObjectItemCaseSensitive(doc, "tool");
+	const cJSON *host = cJSON_GetObjectItemCaseSensitive(doc, "host");
+	const cJSON *rt = cJSON_GetObjectItemCaseSensitive(doc, "runtime");
+	const cJSON *dev = cJSON_GetObjectItemCaseSensitive(doc, "device");
+	const cJSON *link = cJSON_GetObjectItemCaseSensitive(dev, "pcie_link");
+	const cJSON *hl = cJSON_GetObjectItemCaseSensitive(dev, "host_link");
+	const cJSON *tel = cJSON_GetObjectItemCaseSensitive(doc, "telemetry");
+	const cJSON *line = cJSON_GetObjectItemCaseSensitive(doc, "command_line"), *w;
+	struct hmb_loaded l;
+	char cmd[1024] = "", devs[512] = "";
+	size_t used = 0;
+
+	memset(&l, 0, sizeof(l));
+	describe(&l, doc);
+	cJSON_ArrayForEach(w, line)
+		if (cJSON_IsString(w) && used < sizeof(cmd))
+			used += (size_t)snprintf(cmd + used, sizeof(cmd) - used, "%s%s", used ? " " : "",
+						 w->valuestring);
+	sum_meta(d, "document", "%s", d->path);
+	sum_meta(d, "host", "%s", or_dash(text_of(host, "hostname")));
+	sum_meta(d, "started", "%s", or_dash(text_of(doc, "started_utc")));
+	sum_meta(d, "command line", "%s", or_dash(cmd));
+	sum_meta(d, "settings", "%s", l.settings);
+	sum_meta(d, "complete", "%s%s", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "complete"))
+		 ? "yes" : "no", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "interrupted"))
+		 ? " (interrupted)" : "");
+	sum_meta(d, "tool", "hipmembench %s (%s), %s", or_dash(text_of(tool, "version")),
+		 or_dash(text_of(tool, "git_revision")), or_dash(text_of(doc, "platform")));
+	sum_meta(d, "runtime", "runtime %.0f, driver %.0f", num_of(rt, "runtime_version"),
+		 num_of(rt, "driver_version"));
+	sum_meta(d, "OS", "%s, kernel %s", or_dash(text_of(host, "os")),
+		 or_dash(text_of(host, "kernel")));
+	sum_meta(d, "CPU", "%s, %.0f CPUs, %.0f NUMA node(s)", or_dash(text_of(host, "cpu_model")),
+		 num_of(host, "cpus_online"), num_of(host, "numa_nodes"));
+	sum_meta(d, "host memory", "%.1f GiB", gib(num_of(host, "memory_bytes")));
+	sum_meta(d, "huge pages", "THP %s, defrag %s", or_dash(text_of(host, "transparent_hugepages")),
+		 or_dash(text_of(host, "transparent_hugepages_defrag")));
+	sum_meta(d, "NUMA balancing", "%.0f", num_of(host, "numa_balancing"));
+	sum_meta(d, "CPU governor", "%s", or_dash(text_of(host, "cpu_governor")));
+	sum_meta(d, "IOMMU", "%.0f unit(s), kernel options %s", num_of(host, "iommu_units"),
+		 or_dash(text_of(host, "iommu_kernel_options")));
+	used = 0;
+	for (int i = 0; i < d->ndev && used < sizeof(devs); i++)
+		used += (size_t)snprintf(devs + used, sizeof(devs) - used, "%s%d: %s (%s)",
+					 i ? "; " : "", d->dev[i].ordinal, or_dash(d->dev[i].name),
+					 or_dash(d->dev[i].arch));
+	sum_meta(d, "GPUs", "%d measured of %.0f visible", d->ndev, num_of(dev, "count"));
+	sum_meta(d, "devices", "%s", or_dash(devs));
+	sum_meta(d, "device memory", "%.1f GiB, %.0f-bit bus at %.0f MHz",
+		 gib(num_of(dev, "total_memory_bytes")), num_of(dev, "memory_bus_width_bits"),
+		 num_of(dev, "memory_clock_khz") / 1000);
+	sum_meta(d, "compute units", "%.0f, L2 %.0f MiB", num_of(dev, "compute_units"),
+		 num_of(dev, "l2_cache_bytes") / (1 << 20));
+	sum_meta(d, "host link", "%s, gen%.0f x%.0f of gen%.0f x%.0f, %.1f GB/s per direction",
+		 or_dash(text_of(hl, "kind")), num_of(link, "generation"), num_of(link, "width"),
+		 num_of(link, "max_generation"), num_of(link, "max_width"),
+		 d->ndev ? d->dev[0].link_peak_gbps : 0);
+	sum_meta(d, "copy engines", "%.0f", num_of(dev, "async_engine_count"));
+	sum_meta(d, "XNACK", "%s", l.xnack);
+	sum_meta(d, "telemetry", "%s", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(tel, "available"))
+		 ? or_dash(text_of(tel, "source")) : or_dash(text_of(tel, "reason")));
+}
+
+static int sum_doc_from(const cJSON *doc, const char *name, struct hmb_sum_doc *d)
+{
+	const cJSON *devs = cJSON_GetObjectItemCaseSensitive(doc, "devices");
+	const cJSON *host = cJSON_GetObjectItemCaseSensitive(doc, "host"), *x;
+
+	d->path = hmb_xstrdup(name);
+	cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(doc, "results"))
+		if (cJSON_IsObject(x))
+			import_record(&d->rep, x);
+	import_telemetry(&d->rep.telemetry, cJSON_GetObjectItemCaseSensitive(doc, "telemetry"));
+	if (!cJSON_IsArray(devs) || !cJSON_GetArraySize(devs))
+		devs = NULL;
+	if (devs) {
+		cJSON_ArrayForEach(x, devs)
+			if (cJSON_IsObject(x) && d->ndev < HMB_SUM_MAX_DEVICES)
+				sum_device(x, &d->dev[d->ndev++]);
+	} else if (cJSON_IsObject(x = cJSON_GetObjectItemCaseSensitive(doc, "device"))) {
+		sum_device(x, &d->dev[d->ndev++]);
+	}
+	snprintf(d->hostname, sizeof(d->hostname), "%s",
+		 text_of(host, "hostname") ? hmb_shown(text_of(host, "hostname")) : "");
+	snprintf(d->started_utc, sizeof(d->started_utc), "%s",
+		 text_of(doc, "started_utc") ? hmb_shown(text_of(doc, "started_utc")) : "");
+	snprintf(d->command, sizeof(d->command), "%s",
+		 text_of(doc, "command") ? hmb_shown(text_of(doc, "command")) : "");
+	d->complete = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "complete"));
+	sum_metadata(d, doc);
+	return 0;
+}
+
+int hmb_sum_doc_parse(const char *text, size_t len, const char *name, struct hmb_sum_doc *d,
+		      char *err, size_t errlen)
+{
+	cJSON *doc;
+
+	memset(d, 0, sizeof(*d));
+	if (!(doc = parse_document(name, text, len, err, errlen)))
+		return -1;
+	sum_doc_from(doc, name, d);
+	cJSON_Delete(doc);
+	return 0;
+}
+
+int hmb_sum_doc_load(const char *path, struct hmb_sum_doc *d, char *err, size_t errlen)
+{
+	size_t len = 0;
+	char *text;
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	if (!(text = read_whole(path, &len, err, errlen)))
+		return -1;
+	rc = hmb_sum_doc_parse(text, len, path, d, err, errlen);
+	free(text);
+	return rc;
 }

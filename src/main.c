@@ -28,6 +28,7 @@
 #include "report.h"
 #include "rocmguide.h"
 #include "runner.h"
+#include "summary.h"
 #include "text.h"
 #include "version.h"
 
@@ -146,6 +147,19 @@ static int show(const struct hmb_cli *cli)
 		hmb_table_print(stdout, rep.head, cli->opt.wide);
 	hmb_report_free(&rep);
 	return finish_stdout(0);
+}
+
+/* all: the summary goes into the document and, after the tables, to stdout
+ * (summary.h). */
+static int emit_with_summary(struct hmb_report *rep, const struct hmb_cli *cli, int status)
+{
+	struct hmb_summary_run *sum = cli->kind == HMB_CMD_ALL ? hmb_summary_of_run(rep) : NULL;
+
+	if (rep->opt->format == HMB_FORMAT_TABLE)
+		hmb_summary_of_run_print(stdout, sum);
+	status = emit(rep, status);
+	hmb_summary_of_run_free(rep, sum);
+	return status;
 }
 
 /* A signal that came before the end: the document says so. */
@@ -326,7 +340,7 @@ static int run_isolated(struct hmb_report *rep, const struct hmb_cli *cli)
 			status = EXIT_FAILED;
 		}
 	}
-	status = emit(rep, interrupted_status(rep, status));
+	status = emit_with_summary(rep, cli, interrupted_status(rep, status));
 	hmb_report_free(rep);
 	return status;
 }
@@ -390,7 +404,7 @@ static int run(struct hmb_cli *cli)
 			status = EXIT_FAILED;
 		}
 	}
-	status = emit(&rep, interrupted_status(&rep, status));
+	status = emit_with_summary(&rep, cli, interrupted_status(&rep, status));
 	hmb_telemetry_close(&rep.telemetry);
 	hmb_report_free(&rep);
 	/* This process's GPU context ends here, not at exit: what is still
@@ -437,6 +451,9 @@ int main(int argc, char **argv)
 		status = finish_stdout(0);
 	} else if (cli.kind == HMB_CMD_SHOW) {
 		status = show(&cli);
+	} else if (cli.kind == HMB_CMD_SUMMARY) {
+		status = finish_stdout(hmb_summary_command(cli.nargs, cli.args, cli.opt.format,
+							   cli.opt.compare_gpu, cli.opt.output));
 	} else if (cli.kind == HMB_CMD_COMPARE) {
 		struct hmb_compare_options co = { cli.opt.format, cli.opt.threshold,
 						  cli.opt.compare_gpu, cli.opt.allow_partial,

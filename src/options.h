@@ -12,7 +12,8 @@
 #include "sizes.h"
 
 enum hmb_format { HMB_FORMAT_TABLE, HMB_FORMAT_JSON, HMB_FORMAT_CSV, HMB_FORMAT_MARKDOWN,
-		  HMB_FORMAT_NONE /* a module of all in its own process: nothing on stdout */ };
+		  HMB_FORMAT_NONE /* a module of all in its own process: nothing on stdout */,
+		  HMB_FORMAT_HTML /* summary: the report */ };
 
 enum hmb_opt_type { HMB_OPT_SIZE, HMB_OPT_SIZES, HMB_OPT_INT, HMB_OPT_INTS, HMB_OPT_DOUBLE,
 		   HMB_OPT_FLAG };
@@ -44,7 +45,7 @@ struct hmb_options {
 	double oversubscribe;      /* managed memory beyond free: 0 = refused */
 	double peak_gbps;          /* --peak-gbps: the host link's peak; 0 = found or none */
 	double threshold;          /* compare: worse by more than this % fails; -1 off */
-	int compare_gpu;           /* compare --gpu N; -1: GPU 0 of a multi-GPU document */
+	int compare_gpu;           /* compare, summary --gpu N; -1: GPU 0 of a multi-GPU document */
 	int allow_partial;         /* compare: go on when fewer than half the figures match */
 	int wide;                  /* compare: every figure and parameter, no width limit */
 	const char *cases[16];     /* --case PATTERN (shell glob over case names) */

@@ -17,6 +17,8 @@
 
 #define HMB_SCHEMA_VERSION 1
 
+struct hmb_sum;
+
 
 
 /* How one module ran: alone in a process of its own (all), or in this one. */
@@ -51,6 +53,7 @@ struct hmb_report {
 	int have_where;
 	char **device_json;             /* all: each GPU's device object, from the modules' documents */
 	int ndevice_json;
+	const struct hmb_sum *summary; /* all: the headline figures (summary.h), or NULL */
 };
 
 void hmb_report_init(struct hmb_report *rep, const struct hmb_options *opt, const char *command);
@@ -78,6 +81,9 @@ char *hmb_json_render(const struct hmb_report *rep);
  * over it, the folder fsynced); "-" writes to stdout. 0, or -1 with a reason
  * in err. */
 int hmb_json_write(const struct hmb_report *rep, const char *path, char *err, size_t errlen);
+/* Write text to path as the document is written (a temporary file renamed
+ * over it); 0, or -1 with a reason in err. */
+int hmb_write_text_file(const char *path, const char *text, char *err, size_t errlen);
 /* all: take a module's document (written by its own process) into the
  * report: its records, its telemetry samples and, first time, its device.
  * 0, or -1 with a reason in err. */

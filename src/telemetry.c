@@ -230,10 +230,15 @@ const struct hmb_gpu_sample *hmb_telemetry_flags(const struct hmb_telemetry *t,
 			continue;
 		found = s;
 		*throttled = s->throttled;
-		if (s->link_gen > 0 && s->link_max_gen > 0 && s->link_width > 0 &&
-		    s->link_max_width > 0)
-			*link_below_max = s->link_gen < s->link_max_gen ||
-					  s->link_width < s->link_max_width;
+		if (hmb_telemetry_link_below_max(s) >= 0)
+			*link_below_max = hmb_telemetry_link_below_max(s);
 	}
 	return found;
+}
+
+int hmb_telemetry_link_below_max(const struct hmb_gpu_sample *s)
+{
+	if (s->link_gen > 0 && s->link_max_gen > 0 && s->link_width > 0 && s->link_max_width > 0)
+		return s->link_gen < s->link_max_gen || s->link_width < s->link_max_width;
+	return -1;
 }

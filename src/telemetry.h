@@ -77,6 +77,9 @@ const struct hmb_gpu_sample *hmb_telemetry_flags(const struct hmb_telemetry *t,
 						 const char *module, int *throttled,
 						 int *link_below_max);
 
+/* Did the link run below its maximum generation or width in sample s: 1, 0,
+ * or -1 where the sample does not say. */
+int hmb_telemetry_link_below_max(const struct hmb_gpu_sample *s);
 /* Mark the processes of s that are this run's (own pids) and set own_seen. */
 void hmb_gpu_procs_mark_own(struct hmb_gpu_sample *s, const long *own, int nown);
 /* This run's pids: the process, and in a module child of `all` its parent

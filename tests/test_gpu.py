@@ -8,6 +8,7 @@ import glob
 import json
 import os
 import pathlib
+import re
 import signal
 import subprocess
 
@@ -323,7 +324,13 @@ def test_gpu_all_quick(gpu, tmp_path):
     out = tmp_path / "all.json"
     p = hmb.run("--quick", "--output", out, "all", timeout=600)
     assert p.returncode == 0, failed_reasons(out) + p.stderr[-2000:]
-    hmbdoc.assert_valid(out, modules=hmb.module_names(), no_failures=True, complete=True)
+    doc = hmbdoc.assert_valid(out, modules=hmb.module_names(), no_failures=True, complete=True)
+    # the tables, then the summary of the document (README: Summary and report)
+    tail = p.stdout.split("\nhipmembench summary: ", 1)[1]
+    assert len(tail.splitlines()) < 40 and "anomalies:" in tail, tail
+    names = [f["name"] for f in doc["summary"]["figures"]]
+    assert "pinned h2d" in names and all(re.search(rf"^{n} +\S", tail, re.M) for n in names)
+    assert hmb.run("summary", out).stdout.splitlines()[3:] == tail.splitlines()[3:]
 
 
 def test_gpu_sigint_keeps_measured_results(gpu, tmp_path):

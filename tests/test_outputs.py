@@ -50,7 +50,7 @@ def no_gpu():
 def test_help_lists_every_command():
     modules = [line.split()[0] for line in run("list").stdout.splitlines()]
     cmds = help_commands()
-    builtins = ["list", "info", "all", "help", "compare", "show"]
+    builtins = ["list", "info", "all", "help", "compare", "show", "summary"]
     assert modules and set(builtins + modules) == set(cmds), cmds
 
 
@@ -64,7 +64,8 @@ def test_help_for_every_command(form):
 
 
 @pytest.mark.parametrize("args", [["--help"], ["help"]] + [["help", c] for c in
-                         ["list", "info", "all", "help", "compare", "show", "memcpy", "overlap",
+                         ["list", "info", "all", "help", "compare", "show", "summary", "memcpy",
+                          "overlap",
                           "managed", "xnack", "pool", "vmm"]])
 def test_help_fits_80_columns(args):
     r = run(*args)

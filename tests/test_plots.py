@@ -1,6 +1,7 @@
 """test_plots.py - scripts/hmb_plot.py: the six figures from the committed real
 results, --label naming, and documents of failed runs (no device: left out;
-incomplete: plotted and marked). Skipped, saying why, without matplotlib."""
+incomplete: plotted and marked); several systems on scales that hold each, and a
+document of two GPUs as a row per GPU. Skipped, saying why, without matplotlib."""
 import copy
 import importlib.util
 import json
@@ -14,6 +15,8 @@ PLOT = str(hmb.ROOT / "scripts" / "hmb_plot.py")
 SUBJECTS = ["memcpy-bandwidth", "overlap-speedup", "managed-variants", "xnack-fault-cost",
             "pool-cost", "vmm-growth"]
 REAL = sorted((hmb.ROOT / "results").glob("*/all.json"))[:2]
+H100 = hmb.ROOT / "results" / "nvidia-h100-pcie" / "all.json"
+H200_X2 = hmb.ROOT / "results" / "nvidia-h200-x2" / "all.json"
 
 
 @pytest.fixture(autouse=True)
@@ -89,3 +92,32 @@ def test_bad_input_is_named_exit_2(tmp_path, args, message):
     p = plot("-o", tmp_path / "out", *args, *([] if args[0].endswith(".json") else REAL))
     assert p.returncode == 2 and message in p.stderr, p.stderr
     assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
+
+
+def plot_module():
+    spec = importlib.util.spec_from_file_location("hmb_plot", PLOT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.need_matplotlib()
+    return module
+
+
+def test_several_systems_fit_their_scale_and_each_gpu_has_its_row():
+    """The H200's device copies (2.1 TB/s) are not clipped to the H100's scale, and
+    the two-GPU document gives a row per GPU, named, rather than one line through
+    both GPUs' points."""
+    m = plot_module()
+    docs = m.documents([str(H100), str(H200_X2)])
+    assert [d["_system"] for d in docs] == ["NVIDIA H100 80GB HBM3 on vm", "NVIDIA H200 on vm, GPU 0",
+                                            "NVIDIA H200 on vm, GPU 1"]
+    fig = m.plot_memcpy(docs)
+    d2d = [r["gbps_median"] for r in json.loads(H200_X2.read_text())["results"]
+           if r["status"] == "ok" and r["case"] == "d2d/device/async"]
+    axes = fig.axes[:2 * len(docs)]
+    assert all(ax.get_ylim()[1] >= max(d2d) for ax in axes[1::2]), [a.get_ylim() for a in axes]
+    assert "GPU 1" in axes[-1].get_title()
+    for ax in axes:
+        for line in ax.get_lines():
+            xs = list(line.get_xdata())
+            assert len(xs) == len(set(xs)), (ax.get_title(), xs)
+    m.plt.close(fig)

@@ -27,6 +27,7 @@
 #include "report.h"
 #include "sizes.h"
 #include "stats.h"
+#include "summary.h"
 #include "telemetry.h"
 
 int hmb_test_failed_checks;
@@ -615,6 +616,7 @@ static int write_sample(const char *path)
 {
 	struct hmb_report rep;
 	struct hmb_options opt;
+	struct hmb_summary_run *sum;
 	char err[512];
 	int rc;
 
@@ -634,11 +636,14 @@ static int write_sample(const char *path)
 		snprintf(rep.telemetry.procs_source, sizeof(rep.telemetry.procs_source),
 			 "nvmlDeviceGetComputeRunningProcesses_v3");
 	}
+	/* what all adds at its end: the summary of the document (summary.h) */
+	sum = hmb_summary_of_run(&rep);
 	rc = hmb_json_write(&rep, path, err, sizeof(err));
 	if (rc)
 		fprintf(stderr, "%s\n", err);
+	hmb_summary_of_run_free(&rep, sum);
 	hmb_report_free(&rep);
-	return rc ? 1 : 0;
+	return rc || !sum ? 1 : 0;
 }
 
 void test_kernel_geometry(void); /* test_geometry.c */
