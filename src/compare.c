@@ -80,7 +80,8 @@ int hmb_compare_is_context(const struct hmb_result *r, const char *param)
 {
 	for (size_t i = 0; i < sizeof(context_params) / sizeof(context_params[0]); i++) {
 		const struct context_param *c = &context_params[i];
-		if (strcmp(c->name, param) || (c->module && strcmp(c->module, r->module)))
+		if (c->name[0] != param[0] || strcmp(c->name, param) ||
+		    (c->module && strcmp(c->module, r->module)))
 			continue;
 		if (!c->only_with || has_param(r, c->only_with))
 			return 1;
@@ -106,11 +107,6 @@ static int named_by_case(const struct hmb_result *r, const struct hmb_param *p)
 	return 0;
 }
 
-/* Shown in a label: identity parameters the case does not name already. */
-static int in_label(const struct hmb_result *r, const struct hmb_param *p)
-{
-	return !hmb_compare_is_context(r, p->name) && !named_by_case(r, p);
-}
 
 static int cmp_param(const void *x, const void *y)
 {
@@ -120,80 +116,128 @@ static int cmp_param(const void *x, const void *y)
 	return c ? c : strcmp(a->exact, b->exact);
 }
 
+/* s at *at, *at moved past it (without the NUL). */
+static void put(char **at, const char *s)
+{
+	size_t n = strlen(s);
+	memcpy(*at, s, n);
+	*at += n;
+}
+
 /* The key of result r: module, case, identity parameters in name order, and
  * the GPU where GPUs are matched one to one. */
-static char *result_key(const struct hmb_result *r, int with_gpu)
+static char *result_key(struct hmb_loaded *l, const struct hmb_result *r, int with_gpu)
 {
-	const struct hmb_param **s = hmb_xcalloc(r->np + 1, sizeof(*s));
-	size_t n = 0, len = strlen(r->module) + strlen(r->kase) + 32, used;
-	char *key;
+	const struct hmb_param *few[16], **s = r->np <= 16 ? few : hmb_xcalloc(r->np, sizeof(*s));
+	size_t n = 0, len = strlen(r->module) + strlen(r->kase) + 32;
+	char *key, *at, gpu[24];
 
 	for (size_t k = 0; k < r->np; k++)
-		if (!hmb_compare_is_context(r, r->p[k].name)) {
+		if (!r->p[k].context) {
 			s[n++] = &r->p[k];
 			len += strlen(r->p[k].name) + strlen(r->p[k].exact) + 2;
 		}
-	qsort(s, n, sizeof(*s), cmp_param);
-	key = hmb_xcalloc(len, 1);
-	used = (size_t)snprintf(key, len, "%s\x1f%s", r->module, r->kase);
-	for (size_t k = 0; k < n; k++)
-		used += (size_t)snprintf(key + used, len - used, "\x1f%s=%s", s[k]->name, s[k]->exact);
-	if (with_gpu && r->gpu >= 0)
-		snprintf(key + used, len - used, "\x1fGPU%d", r->gpu);
-	free(s);
+	/* a few parameters: sorted in place (qsort costs more than it saves here) */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && cmp_param(&s[j - 1], &s[j]) > 0; j--) {
+			const struct hmb_param *t = s[j];
+			s[j] = s[j - 1];
+			s[j - 1] = t;
+		}
+	at = key = hmb_loaded_alloc(l, len);
+	put(&at, r->module);
+	put(&at, "\x1f");
+	put(&at, r->kase);
+	for (size_t k = 0; k < n; k++) {
+		put(&at, "\x1f");
+		put(&at, s[k]->name);
+		put(&at, "=");
+		put(&at, s[k]->exact);
+	}
+	if (with_gpu && r->gpu >= 0) {
+		snprintf(gpu, sizeof(gpu), "\x1fGPU%d", r->gpu);
+		put(&at, gpu);
+	}
+	*at = '\0';
+	if (s != few)
+		free(s);
 	return key;
 }
 
 /* module case params (and GPU where GPUs are matched one to one), for people. */
-static char *result_label(const struct hmb_result *r, int with_gpu)
+static char *result_label(struct hmb_loaded *l, const struct hmb_result *r, int with_gpu)
 {
-	size_t len = 4 * (strlen(r->module) + strlen(r->kase)) + 64, used;
-	char *label;
+	const char *module = hmb_loaded_shown(l, r->module), *kase = hmb_loaded_shown(l, r->kase);
+	size_t len = strlen(module) + strlen(kase) + 32;
+	char *label, *at, gpu[24];
 
 	for (size_t k = 0; k < r->np; k++)
 		len += strlen(r->p[k].name) + strlen(r->p[k].text) + 2;
-	label = hmb_xcalloc(len, 1);
-	used = (size_t)snprintf(label, len, "%s %s", hmb_shown(r->module), hmb_shown(r->kase));
+	at = label = hmb_loaded_alloc(l, len);
+	put(&at, module);
+	put(&at, " ");
+	put(&at, kase);
 	for (size_t k = 0; k < r->np; k++)
-		if (in_label(r, &r->p[k]))
-			used += (size_t)snprintf(label + used, len - used, " %s=%s", r->p[k].name,
-						 r->p[k].text);
-	if (with_gpu && r->gpu >= 0)
-		snprintf(label + used, len - used, " GPU %d", r->gpu);
+		if (r->p[k].labelled) {
+			put(&at, " ");
+			put(&at, r->p[k].name);
+			put(&at, "=");
+			put(&at, r->p[k].text);
+		}
+	if (with_gpu && r->gpu >= 0) {
+		snprintf(gpu, sizeof(gpu), " GPU %d", r->gpu);
+		put(&at, gpu);
+	}
+	*at = '\0';
 	return label;
 }
 
 void hmb_compare_identify(struct hmb_loaded *l, int with_gpu)
 {
-	for (size_t i = 0; i < l->n; i++) {
-		const struct hmb_result *r = &l->res[l->fig[i].result];
-		free(l->fig[i].key);
-		free(l->fig[i].label);
-		if (i && l->fig[i - 1].result == l->fig[i].result) {
-			l->fig[i].key = hmb_xstrdup(l->fig[i - 1].key);
-			l->fig[i].label = hmb_xstrdup(l->fig[i - 1].label);
-		} else {
-			l->fig[i].key = result_key(r, with_gpu);
-			l->fig[i].label = result_label(r, with_gpu);
+	for (size_t i = 0; i < l->nres; i++) {
+		struct hmb_result *r = &l->res[i];
+		/* shown in a label: identity parameters the case does not name already */
+		for (size_t k = 0; k < r->np; k++) {
+			r->p[k].context = hmb_compare_is_context(r, r->p[k].name);
+			r->p[k].labelled = !r->p[k].context && !named_by_case(r, &r->p[k]);
 		}
+		r->key = result_key(l, r, with_gpu);
+		r->label = result_label(l, r, with_gpu);
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		l->fig[i].key = l->res[l->fig[i].result].key;
+		l->fig[i].label = l->res[l->fig[i].result].label;
 	}
 }
 
 /* ---- matching ------------------------------------------------------------- */
 
-/* Identity order: key, figure name, then place in the document, so that
- * repeated identities pair up in the order they appear. */
-static int cmp_identity(const void *x, const void *y)
-{
-	const struct hmb_figure *a = *(const struct hmb_figure *const *)x;
-	const struct hmb_figure *b = *(const struct hmb_figure *const *)y;
-	int c = strcmp(a->key, b->key);
+/* A document's figures by identity (result key and figure name): a hash
+ * table of each identity's first figure, the later figures of the same
+ * identity chained in document order, so that repeated identities pair up in
+ * the order they appear. Figure indices are stored + 1 (0: none). */
+struct identity_slot {
+	size_t first, last, cursor; /* cursor: the next one not yet matched */
+	uint64_t hash;
+};
 
-	if (!c)
-		c = strcmp(a->name, b->name);
-	if (!c)
-		c = (a > b) - (a < b);
-	return c;
+struct identities {
+	struct identity_slot *slot;
+	size_t *next;               /* per figure: the next of its identity */
+	size_t mask;
+	size_t repeats, first_repeat;
+};
+
+static uint64_t identity_hash(const struct hmb_figure *f)
+{
+	uint64_t h = 1469598103934665603u; /* FNV-1a */
+
+	for (const unsigned char *p = (const unsigned char *)f->key; *p; p++)
+		h = (h ^ *p) * 1099511628211u;
+	h = (h ^ 0x1f) * 1099511628211u;
+	for (const unsigned char *p = (const unsigned char *)f->name; *p; p++)
+		h = (h ^ *p) * 1099511628211u;
+	return h;
 }
 
 static int same_identity(const struct hmb_figure *a, const struct hmb_figure *b)
@@ -201,60 +245,82 @@ static int same_identity(const struct hmb_figure *a, const struct hmb_figure *b)
 	return !strcmp(a->key, b->key) && !strcmp(a->name, b->name);
 }
 
-/* The figures of a document this comparison takes, in identity order
- * (O(n log n)); *n: how many. */
-static const struct hmb_figure **sorted_figures(const struct hmb_loaded *l, size_t *n)
+/* The slot of f's identity in t: its own, or the empty one it would take. */
+static struct identity_slot *identity_slot(const struct identities *t, const struct hmb_loaded *l,
+					   const struct hmb_figure *f)
 {
-	const struct hmb_figure **s = hmb_xcalloc(l->n + 1, sizeof(*s));
+	uint64_t h = identity_hash(f);
+	size_t at = (size_t)h & t->mask;
 
-	*n = 0;
-	for (size_t i = 0; i < l->n; i++)
-		if (!l->fig[i].skip)
-			s[(*n)++] = &l->fig[i];
-	qsort(s, *n, sizeof(*s), cmp_identity);
-	return s;
+	while (t->slot[at].first && (t->slot[at].hash != h ||
+				     !same_identity(&l->fig[t->slot[at].first - 1], f)))
+		at = (at + 1) & t->mask;
+	return &t->slot[at];
+}
+
+/* The figures of l that this comparison takes (not skipped), by identity:
+ * O(n) on average. */
+static void index_figures(const struct hmb_loaded *l, struct identities *t)
+{
+	size_t size = 16;
+
+	while (size < 2 * l->n)
+		size *= 2;
+	t->slot = hmb_xcalloc(size, sizeof(*t->slot));
+	t->next = hmb_xcalloc(l->n + 1, sizeof(*t->next));
+	t->mask = size - 1;
+	t->repeats = t->first_repeat = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		struct identity_slot *s;
+		if (l->fig[i].skip)
+			continue;
+		s = identity_slot(t, l, &l->fig[i]);
+		if (!s->first) {
+			s->first = s->last = s->cursor = i + 1;
+			s->hash = identity_hash(&l->fig[i]);
+			continue;
+		}
+		t->next[s->last - 1] = i + 1;
+		s->last = i + 1;
+		if (!t->repeats++)
+			t->first_repeat = i;
+	}
+}
+
+static void identities_free(struct identities *t)
+{
+	free(t->slot);
+	free(t->next);
 }
 
 /* Every result of a run has its own identity (module, case, parameters); a
  * document that repeats one is reported, and its repeats are matched in order. */
-static void report_repeats(const char *file, const struct hmb_figure **s, size_t n)
+static void report_repeats(const char *file, const struct hmb_loaded *l, const struct identities *t)
 {
-	size_t repeats = 0, first = 0;
+	const struct hmb_figure *f = &l->fig[t->first_repeat];
 
-	for (size_t i = 1; i < n; i++)
-		if (same_identity(s[i - 1], s[i]) && !repeats++)
-			first = i;
-	if (repeats)
+	if (t->repeats)
 		fprintf(stderr, "hipmembench: compare: warning: %s: %zu figure(s) repeat an identity "
 			"seen earlier in the same document (first: %s, %s); repeats are matched in "
-			"order of appearance\n", file, repeats, s[first]->label, s[first]->name);
+			"order of appearance\n", file, t->repeats, f->label, f->name);
 }
 
 /* match[i]: the index in other of base figure i, or SIZE_MAX; matched[j] marks
- * the other's figures that found a partner. A merge of the two sorted lists. */
-static void match_figures(const struct hmb_loaded *base, const struct hmb_figure **sb,
-			  size_t nb, const struct hmb_loaded *other,
-			  const struct hmb_figure **so, size_t no, size_t *match, char *matched)
+ * the other's figures that found a partner. */
+static void match_figures(const struct hmb_loaded *base, const struct hmb_loaded *other,
+			  struct identities *in_other, size_t *match, char *matched)
 {
-	size_t i = 0, j = 0;
-
-	for (size_t k = 0; k < base->n; k++)
-		match[k] = SIZE_MAX;
-	while (i < nb && j < no) {
-		int c = strcmp(sb[i]->key, so[j]->key);
-		if (!c)
-			c = strcmp(sb[i]->name, so[j]->name);
-		if (c < 0) {
-			i++;
-		} else if (c > 0) {
-			j++;
-		} else {
-			size_t at = (size_t)(so[j] - other->fig);
-			match[sb[i] - base->fig] = at;
-			matched[at] = 1;
-			i++;
-			j++;
-		}
+	for (size_t i = 0; i < base->n; i++) {
+		struct identity_slot *s;
+		match[i] = SIZE_MAX;
+		if (base->fig[i].skip)
+			continue;
+		s = identity_slot(in_other, other, &base->fig[i]);
+		if (!s->cursor)
+			continue;
+		match[i] = s->cursor - 1;
+		matched[match[i]] = 1;
+		s->cursor = in_other->next[match[i]];
 	}
 }
 
@@ -409,7 +475,7 @@ static size_t label_params(const struct hmb_loaded *l, size_t result, const stru
 	size_t n = 0;
 
 	for (size_t k = 0; k < r->np && n < max; k++)
-		if (in_label(r, &r->p[k]))
+		if (r->p[k].labelled)
 			out[n++] = &r->p[k];
 	return n;
 }
@@ -458,7 +524,7 @@ static void print_context_differences(const struct hmb_loaded *base,
 		results++;
 		for (size_t k = 0; k < a->np; k++) {
 			const struct hmb_param *p = &a->p[k];
-			if (p->is_text || !hmb_compare_is_context(a, p->name) ||
+			if (p->is_text || !p->context ||
 			    !strcmp(p->name, "device") || !strcmp(p->name, "gpu"))
 				continue;
 			for (size_t j = 0; j < b->np; j++)
@@ -556,7 +622,7 @@ static void context_text(const struct hmb_result *a, const struct hmb_result *b,
 	for (size_t k = 0; k < a->np && used < len; k++) {
 		const struct hmb_param *p = &a->p[k];
 		const char *w = NULL;
-		if (!hmb_compare_is_context(a, p->name))
+		if (!p->context)
 			continue;
 		for (size_t j = 0; j < b->np; j++)
 			if (!strcmp(b->p[j].name, p->name))
@@ -878,8 +944,7 @@ static int choose_gpus(struct hmb_loaded *docs, char **files, int nfiles, int wa
 int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o)
 {
 	struct hmb_loaded *docs = hmb_xcalloc((size_t)nfiles, sizeof(*docs));
-	const struct hmb_figure ***sorted = hmb_xcalloc((size_t)nfiles, sizeof(*sorted));
-	size_t *nsorted = hmb_xcalloc((size_t)nfiles, sizeof(*nsorted));
+	struct identities *ids = hmb_xcalloc((size_t)nfiles, sizeof(*ids));
 	size_t **match = hmb_xcalloc((size_t)nfiles, sizeof(*match));
 	struct tally t = { 0, 0, 0, 0 };
 	enum hmb_format f = o->format;
@@ -897,15 +962,14 @@ int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o)
 		goto out;
 	for (int i = 0; i < nfiles; i++) {
 		hmb_compare_identify(&docs[i], with_gpu);
-		sorted[i] = sorted_figures(&docs[i], &nsorted[i]);
+		index_figures(&docs[i], &ids[i]);
 		if (!i || strcmp(files[i], files[0]))
-			report_repeats(files[i], sorted[i], nsorted[i]);
+			report_repeats(files[i], &docs[i], &ids[i]);
 	}
 	for (int i = 1; i < nfiles; i++) {
 		char *matched = hmb_xcalloc(docs[i].n + 1, 1);
 		match[i] = hmb_xcalloc(docs[0].n + 1, sizeof(**match));
-		match_figures(&docs[0], sorted[0], nsorted[0], &docs[i], sorted[i], nsorted[i],
-			      match[i], matched);
+		match_figures(&docs[0], &docs[i], &ids[i], match[i], matched);
 		partial |= report_matching(&docs[0], files[0], &docs[i], files[i], match[i],
 					   matched, o->wide);
 		free(matched);
@@ -955,12 +1019,11 @@ int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o)
 	}
 out:
 	for (int i = 0; i < nfiles; i++) {
-		free(sorted[i]);
+		identities_free(&ids[i]);
 		free(match[i]);
 		hmb_loaded_free(&docs[i]);
 	}
-	free(sorted);
-	free(nsorted);
+	free(ids);
 	free(match);
 	free(docs);
 	hmb_significance_release();

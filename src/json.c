@@ -1,8 +1,10 @@
 /*
- * json.c - the only file that talks to cJSON: the run document is built here
- * from the report (schema in docs/schema.md) and written atomically (a
- * temporary file beside it, fsynced, renamed over it, the directory fsynced);
- * documents are read back here for compare, checked before any use.
+ * json.c - with json_stream.c, the only file that talks to cJSON: the run
+ * document is built here from the report (schema in docs/schema.md) and
+ * written atomically (a temporary file beside it, fsynced, renamed over it,
+ * the directory fsynced); documents are read back here for compare, checked
+ * before any use, one result at a time (json_stream.c) so that a document of
+ * 300 000 results reads in seconds.
  */
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -17,10 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "json_stream.h"
 #include "loaded.h"
 #include "platform/hip.h"
 #include "report.h"
@@ -953,6 +957,52 @@ fail:
 	return NULL;
 }
 
+/* A regular file mapped rather than read (no copy of hundreds of MB; the
+ * documents hipmembench writes are replaced by a rename, never rewritten in
+ * place); anything else, or a file that cannot be mapped, read whole.
+ * *mapped says which, for release_whole. A mapped file is not searched for
+ * NUL bytes here: the reader stops at one, and has_nul says so. */
+static char *map_whole(const char *path, size_t *lenp, int *mapped, char *err, size_t errlen)
+{
+	struct stat st;
+	char *p;
+	int fd;
+
+	*mapped = 0;
+	if (strcmp(path, "-") == 0 ||
+	    (fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0)
+		return read_whole(path, lenp, err, errlen);
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (size_t)st.st_size > DOC_MAX_BYTES ||
+	    (p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED) {
+		close(fd);
+		return read_whole(path, lenp, err, errlen);
+	}
+	close(fd);
+	*lenp = (size_t)st.st_size;
+	*mapped = 1;
+	return p;
+}
+
+/* A NUL byte in text: 1 with the reason in err, as read_whole gives it. */
+static int has_nul(const char *path, const char *text, size_t len, char *err, size_t errlen)
+{
+	const char *nul = memchr(text, '\0', len);
+
+	if (nul)
+		load_fail(err, errlen, path, "a NUL byte at byte %zu: not a JSON document",
+			  (size_t)(nul - text));
+	return nul != NULL;
+}
+
+static void release_whole(char *text, size_t len, int mapped)
+{
+	if (mapped)
+		munmap(text, len);
+	else
+		free(text);
+}
+
 static const char *skip_space(const char *p, const char *end)
 {
 	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
@@ -1069,45 +1119,86 @@ static void add_figure(struct hmb_loaded *l, const char *name, const char *unit,
 	f = &l->fig[l->n++];
 	memset(f, 0, sizeof(*f));
 	f->result = l->nres - 1;
-	f->name = hmb_xstrdup(hmb_shown(name));
-	f->unit = hmb_xstrdup(hmb_shown(unit));
+	f->name = hmb_loaded_shown(l, name);
+	f->unit = hmb_loaded_shown(l, unit);
 	f->value = value;
 	f->direction = hmb_unit_direction(unit);
 }
 
+/* v's decimal digits after prefix, in buf; buf. (printf's %lld, at a
+ * fraction of its cost: 300 000 results have a million parameters) */
+static char *whole_text(const char *prefix, unsigned long long v, int negative, const char *suffix,
+			char *buf)
+{
+	char digits[24];
+	int n = 0;
+	size_t used = strlen(prefix);
+
+	memcpy(buf, prefix, used);
+	do {
+		digits[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (negative)
+		buf[used++] = '-';
+	while (n)
+		buf[used++] = digits[--n];
+	strcpy(buf + used, suffix);
+	return buf;
+}
+
 /* A parameter as it is: for people (sizes as typed where they are whole,
  * whole numbers whole) and for identity (its type and every digit). */
-static void param_of(const cJSON *p, struct hmb_param *out)
+static void param_of(struct hmb_loaded *l, const cJSON *p, struct hmb_param *out)
 {
-	char buf[64], *t = NULL;
+	static const char *const units[] = { "K", "M", "G", "T" };
+	char buf[64], *t = NULL, *exact;
+	const char *raw;
 	size_t len;
 
-	out->name = hmb_xstrdup(hmb_shown(p->string));
+	out->name = hmb_loaded_shown(l, p->string);
 	out->is_text = cJSON_IsString(p);
 	if (cJSON_IsNumber(p)) {
 		double v = p->valuedouble;
-		if (strcmp(p->string, "size") == 0 && v >= 1 && v <= 9007199254740992.0 &&
-		    v == floor(v))
-			hmb_format_size((size_t)v, buf, sizeof(buf));
-		else
-			hmb_number_text(v, buf, sizeof(buf));
-		out->text = hmb_xstrdup(buf);
+		/* whole numbers up to 2^53 (sizes, counts): their digits, as "%.17g"
+		 * and hmb_number_text write them, and sizes as typed ("64M") */
+		if (v == floor(v) && fabs(v) <= 9007199254740992.0 && !(v == 0 && signbit(v))) {
+			unsigned long long w = (unsigned long long)fabs(v);
+			int unit = -1, size = !strcmp(p->string, "size") && v >= 1;
+			out->exact = hmb_loaded_raw(l, whole_text("n:", w, v < 0, "", buf));
+			while (size && unit < 3 && w % 1024 == 0) {
+				w /= 1024;
+				unit++;
+			}
+			if (size || fabs(v) < 1e15)
+				out->text = hmb_loaded_raw(l, whole_text("", w, v < 0,
+									 unit < 0 ? "" : units[unit], buf));
+			else
+				out->text = hmb_loaded_raw(l, hmb_number_text(v, buf, sizeof(buf)));
+			return;
+		}
+		out->text = hmb_loaded_raw(l, hmb_number_text(v, buf, sizeof(buf)));
 		snprintf(buf, sizeof(buf), "n:%.17g", v);
-		out->exact = hmb_xstrdup(buf);
+		out->exact = hmb_loaded_raw(l, buf);
 		return;
 	}
 	if (cJSON_IsBool(p)) {
-		out->text = hmb_xstrdup(cJSON_IsTrue(p) ? "yes" : "no");
-		out->exact = hmb_xstrdup(cJSON_IsTrue(p) ? "b:1" : "b:0");
+		out->text = cJSON_IsTrue(p) ? "yes" : "no";
+		out->exact = cJSON_IsTrue(p) ? "b:1" : "b:0";
 		return;
 	}
 	if (!out->is_text)
 		t = cJSON_PrintUnformatted(p);
-	out->text = hmb_xstrdup(hmb_shown(out->is_text ? p->valuestring : t ? t : "?"));
-	len = strlen(out->is_text ? p->valuestring : t ? t : "?") + 3;
-	out->exact = hmb_xcalloc(len, 1);
-	snprintf(out->exact, len, "%c:%s", out->is_text ? 's' : 'j',
-		 out->is_text ? p->valuestring : t ? t : "?");
+	raw = out->is_text ? p->valuestring : t ? t : "?";
+	out->text = hmb_loaded_shown(l, raw);
+	len = strlen(raw) + 3;
+	exact = len <= sizeof(buf) ? buf : hmb_xcalloc(len, 1);
+	exact[0] = out->is_text ? 's' : 'j';
+	exact[1] = ':';
+	memcpy(exact + 2, raw, len - 2);
+	out->exact = hmb_loaded_raw(l, exact);
+	if (exact != buf)
+		free(exact);
 	free(t);
 }
 
@@ -1124,13 +1215,14 @@ static const struct {
 	{ "memcpy", "write-combined-coherent", "fine-grained", "pinned-coherent" },
 };
 
-/* The current name of case `name` (direction/kind/api) in buf, and its
- * host_memory parameter to match. */
-static const char *current_name(const char *module, const char *name, cJSON *params,
-				char *buf, size_t len)
+/* The current name of case `name` (direction/kind/api) in buf, and in *kind
+ * the host memory kind it now names (NULL where it was not renamed). */
+static const char *current_name(const char *module, const char *name, const cJSON *params,
+				char *buf, size_t len, const char **now)
 {
 	const char *coherence = str_of(params, "coherence"), *kind = strchr(name, '/'), *api;
 
+	*now = NULL;
 	if (!kind || !(api = strchr(kind + 1, '/')))
 		return name;
 	kind++;
@@ -1140,38 +1232,42 @@ static const char *current_name(const char *module, const char *name, cJSON *par
 		    strncmp(coherence, renamed[i].coherence, strlen(renamed[i].coherence)) != 0)
 			continue;
 		snprintf(buf, len, "%.*s%s%s", (int)(kind - name), name, renamed[i].now, api);
-		if (cJSON_GetObjectItemCaseSensitive(params, "host_memory"))
-			cJSON_ReplaceItemInObjectCaseSensitive(params, "host_memory",
-							       cJSON_CreateString(renamed[i].now));
+		*now = renamed[i].now;
 		return buf;
 	}
 	return name;
 }
 
 /* A result as compare reads it (compare.c decides what identifies it):
- * renamed cases under their new name, every parameter as written. */
+ * renamed cases under their new name, with their host_memory parameter to
+ * match, every parameter as written. */
 static void add_result(struct hmb_loaded *l, const cJSON *r)
 {
-	cJSON *params = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(r, "params"), 1);
-	const char *module = str_of(r, "module"), *name = str_of(r, "case");
+	const cJSON *params = cJSON_GetObjectItemCaseSensitive(r, "params");
+	const char *module = str_of(r, "module"), *name = str_of(r, "case"), *kind;
 	const char *gpu_params[] = { "device", "gpu" };
 	struct hmb_result *res;
+	cJSON *renamed_params = NULL;
 	const cJSON *p;
 	char now[256];
 
-	if (!cJSON_IsObject(params)) {
-		cJSON_Delete(params);
-		params = cJSON_CreateObject();
+	if (!cJSON_IsObject(params))
+		params = NULL;
+	name = current_name(module, name, params, now, sizeof(now), &kind);
+	if (kind && cJSON_GetObjectItemCaseSensitive(params, "host_memory")) {
+		renamed_params = cJSON_Duplicate(params, 1);
+		cJSON_ReplaceItemInObjectCaseSensitive(renamed_params, "host_memory",
+						       cJSON_CreateString(kind));
+		params = renamed_params;
 	}
-	name = current_name(module, name, params, now, sizeof(now));
 	if (l->nres == l->rcap) {
 		l->rcap = l->rcap ? 2 * l->rcap : 64;
 		l->res = hmb_xrealloc(l->res, l->rcap * sizeof(*l->res));
 	}
 	res = &l->res[l->nres++];
 	memset(res, 0, sizeof(*res));
-	res->module = hmb_xstrdup(module);
-	res->kase = hmb_xstrdup(name);
+	res->module = hmb_loaded_raw(l, module);
+	res->kase = hmb_loaded_raw(l, name);
 	res->gpu = -1;
 	/* the GPU a per-GPU result ran on: `device` where --devices gave several,
 	 * node's `gpu` where it measures one GPU of the node at a time */
@@ -1184,34 +1280,33 @@ static void add_result(struct hmb_loaded *l, const cJSON *r)
 	}
 	cJSON_ArrayForEach(p, params)
 		res->np++;
-	res->p = hmb_xcalloc(res->np + 1, sizeof(*res->p));
+	res->p = hmb_loaded_alloc(l, (res->np + 1) * sizeof(*res->p));
+	memset(res->p, 0, (res->np + 1) * sizeof(*res->p));
 	res->np = 0;
 	cJSON_ArrayForEach(p, params)
-		param_of(p, &res->p[res->np++]);
-	cJSON_Delete(params);
+		param_of(l, p, &res->p[res->np++]);
+	cJSON_Delete(renamed_params);
 }
 
-/* Compare's significance test: each figure of a result carries a copy of the
- * result's timed samples (the numbers in samples_s). */
+/* Compare's significance test: the result's timed samples (the numbers in
+ * samples_s), which each of its figures comes from. */
 static void attach_samples(struct hmb_loaded *l, size_t first, const cJSON *r)
 {
 	const cJSON *samples = cJSON_GetObjectItemCaseSensitive(r, "samples_s"), *s;
+	struct hmb_result *res = &l->res[l->nres - 1];
 	size_t n = 0;
 
-	for (size_t i = first; i < l->n; i++) {
-		l->fig[i].samples = NULL;
-		l->fig[i].nsamples = 0;
-	}
-	if (!cJSON_IsArray(samples))
-		return;
 	cJSON_ArrayForEach(s, samples)
 		n += cJSON_IsNumber(s);
-	for (size_t i = first; i < l->n && n; i++) {
-		struct hmb_figure *f = &l->fig[i];
-		f->samples = hmb_xcalloc(n, sizeof(double));
+	if (n) {
+		res->samples = hmb_xcalloc(n, sizeof(double));
 		cJSON_ArrayForEach(s, samples)
 			if (cJSON_IsNumber(s))
-				f->samples[f->nsamples++] = s->valuedouble;
+				res->samples[res->nsamples++] = s->valuedouble;
+	}
+	for (size_t i = first; i < l->n; i++) {
+		l->fig[i].samples = res->samples;
+		l->fig[i].nsamples = res->nsamples;
 	}
 }
 
@@ -1277,6 +1372,33 @@ static void describe(struct hmb_loaded *out, const cJSON *doc)
 		 cJSON_IsString(mode) ? hmb_shown(mode->valuestring) : "n/a");
 }
 
+/* A result as the walker hands it over (json_stream.h): checked, then read,
+ * until one is refused; its reason is kept for after the rest is checked. */
+struct taking {
+	struct hmb_loaded *out;
+	const char *path;
+	int index, refused;
+	char why[1024];
+};
+
+/* What compare reads of a result (check_result, load_result); the rest of
+ * it is checked and skipped. */
+static const char *const result_keys[] = {
+	"module", "case", "status", "params", "metrics", "stats_s.median", "gbps_median",
+	"us_per_op_median", "samples_s", NULL
+};
+
+static void take_result(const cJSON *r, void *arg)
+{
+	struct taking *t = arg;
+
+	if (!t->refused && check_result(r, t->index, t->path, t->why, sizeof(t->why)) != 0)
+		t->refused = 1;
+	else if (!t->refused)
+		load_result(t->out, r);
+	t->index++;
+}
+
 int hmb_json_load(const char *path, struct hmb_loaded *out, char *err, size_t errlen)
 {
 	size_t len = 0;
@@ -1284,40 +1406,60 @@ int hmb_json_load(const char *path, struct hmb_loaded *out, char *err, size_t er
 	const char *end = NULL, *rest;
 	const cJSON *r;
 	cJSON *doc;
+	struct taking t = { out, path, 0, 0, "" };
+	int whole = 0, bad, mapped;
 
 	memset(out, 0, sizeof(*out));
-	if (!(text = read_whole(path, &len, err, errlen)))
+	if (!(text = map_whole(path, &len, &mapped, err, errlen)))
 		return -1;
 	if (skip_space(text, text + len) == text + len) {
 		load_fail(err, errlen, path, "%s, not a hipmembench document",
 			  len ? "only white space" : "empty file");
-		free(text);
+		release_whole(text, len, mapped);
 		return -1;
 	}
-	doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	/* results one at a time; where the walker gives up, the whole text at once */
+	if (!(doc = hmb_json_stream(text, len, "results", result_keys, take_result, &t, &end))) {
+		hmb_loaded_free(out);
+		if (has_nul(path, text, len, err, errlen)) {
+			release_whole(text, len, mapped);
+			return -1;
+		}
+		t.refused = 0;
+		whole = 1;
+		doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	}
 	if (!doc) {
 		load_fail(err, errlen, path, "not valid JSON (truncated or malformed near byte %ld "
 			  "of %zu)", end ? (long)(end - text) : -1L, len);
-		free(text);
+		release_whole(text, len, mapped);
 		return -1;
 	}
 	rest = skip_space(end, text + len);
 	if (rest < text + len) {
-		load_fail(err, errlen, path, "data after the JSON document at byte %zu of %zu (one "
-			  "document per file)", (size_t)(rest - text), len);
+		if (!has_nul(path, text, len, err, errlen))
+			load_fail(err, errlen, path, "data after the JSON document at byte %zu of %zu "
+				  "(one document per file)", (size_t)(rest - text), len);
 		cJSON_Delete(doc);
-		free(text);
+		release_whole(text, len, mapped);
 		return -1;
 	}
-	free(text);
-	if (check_document(doc, path, err, errlen)) {
+	release_whole(text, len, mapped);
+	/* the document's own keys first, then a result refused on the way */
+	bad = check_document(doc, path, err, errlen) != 0;
+	if (!bad && t.refused) {
+		snprintf(err, errlen, "%s", t.why);
+		bad = 1;
+	}
+	if (bad) {
 		cJSON_Delete(doc);
 		return -1;
 	}
 	out->schema_version = (int)cJSON_GetObjectItemCaseSensitive(doc, "schema_version")->valuedouble;
 	describe(out, doc);
-	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results"))
-		load_result(out, r);
+	if (whole)
+		cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results"))
+			load_result(out, r);
 	cJSON_Delete(doc);
 	return 0;
 }

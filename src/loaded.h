@@ -12,33 +12,50 @@
 
 /* One parameter of a result, as the document has it. */
 struct hmb_param {
-	char *name;
-	char *text;      /* for people: sizes as typed ("64M"), whole numbers whole, yes/no */
-	char *exact;     /* for identity: the type and every digit ("n:1048576", "s:near") */
+	const char *name;
+	const char *text;      /* for people: sizes as typed ("64M"), whole numbers whole, yes/no */
+	const char *exact;     /* for identity: the type and every digit ("n:1048576", "s:near") */
 	int is_text;     /* a string (not a number or a boolean) */
+	int context;     /* compare's: context, not identity */
+	int labelled;    /* compare's: shown in the result's label */
 };
 
 /* One result: what compare's identity is made of. */
 struct hmb_result {
-	char *module;
-	char *kase;              /* the case, under its current name */
+	const char *module;
+	const char *kase;        /* the case, under its current name */
 	struct hmb_param *p;     /* in document order */
 	size_t np;
 	int gpu;                 /* the GPU it ran on (param device, node's gpu), or -1 */
+	char *key, *label;       /* compare's, shared by the result's figures (in strings) */
+	double *samples;         /* its timed samples (samples_s) */
+	size_t nsamples;
 };
 
 /* One comparable figure of one result. */
 struct hmb_figure {
 	size_t result;   /* index into hmb_loaded.res */
-	char *key;       /* what must match across files (compare fills it) */
-	char *label;     /* module case params, for people (compare fills it) */
-	char *name;      /* "GB/s", "median", "us/op" or a metric's name */
-	char *unit;
+	char *key;       /* what must match across files (compare fills it; the result's) */
+	char *label;     /* module case params, for people (compare fills it; the result's) */
+	const char *name; /* "GB/s", "median", "us/op" or a metric's name */
+	const char *unit;
 	double value;
 	int direction;   /* +1 higher is better, -1 lower is better, 0 information */
 	int skip;        /* left out of this comparison (another GPU's) */
 	double *samples; /* the result's timed samples (samples_s) that value comes from */
 	size_t nsamples;
+};
+
+/* Where a loaded document's strings and parameters live: blocks freed all
+ * at once, and each distinct string once (a document of 300 000 results
+ * repeats its names and values). */
+struct hmb_arena {
+	char *block;
+	size_t used, cap;
+	char **old;                /* full blocks, and their sizes */
+	size_t *sizes, nold;
+	struct hmb_interned { const char *raw, *shown; } *words;
+	size_t nwords, mask;
 };
 
 /* What compare needs of one document (json.c reads it). */
@@ -51,11 +68,18 @@ struct hmb_loaded {
 	size_t nres, rcap;
 	struct hmb_figure *fig;
 	size_t n, cap;
+	struct hmb_arena strings;  /* every name, text and value of res and fig */
 };
 
 /* Read a hipmembench document: 0, or -1 with a reason naming the file. */
 int hmb_json_load(const char *path, struct hmb_loaded *out, char *err, size_t errlen);
 void hmb_loaded_free(struct hmb_loaded *l);
+/* Memory (aligned for any type) that lives as long as l. */
+void *hmb_loaded_alloc(struct hmb_loaded *l, size_t size);
+/* s, one copy per distinct string, living as long as l: as it is (raw), or
+ * printable for people (hmb_shown). */
+const char *hmb_loaded_raw(struct hmb_loaded *l, const char *s);
+const char *hmb_loaded_shown(struct hmb_loaded *l, const char *s);
 /* Which way is better for a unit: +1, -1 or 0. */
 int hmb_unit_direction(const char *unit);
 /* A number for people: whole numbers as integers (1048576, not 1.04858e+06),
