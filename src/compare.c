@@ -1,5 +1,5 @@
-/* compare.c - which parameters identify a result, matching figures across
- * documents, and printing their ratios. */
+/* compare.c - matching figures across documents by their identity
+ * (identity.c), and printing their ratios. */
 #include "compare.h"
 
 #include <math.h>
@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "identity.h"
 #include "loaded.h"
 #include "significance.h"
 #include "text.h"
@@ -15,61 +16,10 @@
 
 /* ---- identity ------------------------------------------------------------- */
 
-/* Parameters that are context, not identity: kept in the record and shown
- * (--wide), never a reason for two systems' results not to match. A result is
- * identified by its module, case and every other parameter, whatever their
- * order in the document. */
-enum context_kind { CTX_GPU, CTX_TUNED, CTX_TEXT, CTX_TIMING, CTX_GEOMETRY };
-
-static const struct context_param {
-	const char *module;    /* NULL: every module */
-	const char *name;
-	const char *only_with; /* context only where the result has this parameter too */
-	enum context_kind kind;
-} context_params[] = {
-	/* the GPU a result ran on: compared GPU against GPU (--gpu picks one) */
-	{ NULL, "device", NULL, CTX_GPU },
-	{ "node", "gpu", NULL, CTX_GPU },
-	/* tuned to the machine: the same workload, sized to what the system has */
-	{ NULL, "buffer_sets", NULL, CTX_TUNED },   /* d2d buffers that outgrow the L2 */
-	{ NULL, "iters", "load", CTX_TUNED },       /* a named load's calibrated steps */
-	{ "node", "gpus", NULL, CTX_TUNED },        /* the node's GPU count */
-	{ NULL, "busy_kernel", NULL, CTX_TUNED },   /* the spin kernel's calibrated steps */
-	{ NULL, "copy_engines", NULL, CTX_TUNED },
-	{ NULL, "copy_engines_source", NULL, CTX_TUNED },
-	{ NULL, "async_engine_count", NULL, CTX_TUNED },
-	{ NULL, "hw_queues", NULL, CTX_TUNED },
-	{ NULL, "threads_launched", NULL, CTX_TUNED },
-	{ NULL, "resident_thread_capacity", NULL, CTX_TUNED },
-	/* text that describes the workload the case and the other parameters define */
-	{ NULL, "timed", NULL, CTX_TEXT },
-	{ NULL, "coherence", NULL, CTX_TEXT },
-	{ NULL, "ideal_bound", NULL, CTX_TEXT },
-	{ NULL, "before_each_sample", NULL, CTX_TEXT },
-	{ NULL, "untimed_before_each_sample", NULL, CTX_TEXT },
-	{ NULL, "untimed_setup", NULL, CTX_TEXT },
-	{ NULL, "verification", NULL, CTX_TEXT },
-	{ NULL, "attach", NULL, CTX_TEXT },
-	{ NULL, "bytes_counted", NULL, CTX_TEXT },
-	{ NULL, "figure_meaning", NULL, CTX_TEXT },
-	{ NULL, "metric", NULL, CTX_TEXT },
-	{ NULL, "baseline_case", NULL, CTX_TEXT },
-	{ "xnack", "figure", NULL, CTX_TEXT },       /* what the case's figure means */
-	{ "xnack", "pages_at_start", NULL, CTX_TEXT }, /* the case names where they start */
-	/* how the samples are timed, which the case names */
-	{ NULL, "clock", NULL, CTX_TIMING },
-	{ NULL, "sync", NULL, CTX_TIMING },
-	{ NULL, "latch", NULL, CTX_TIMING },
-	/* launch geometry, sized to the GPU */
-	{ NULL, "block_threads", NULL, CTX_GEOMETRY },
-	{ NULL, "elements_per_thread", NULL, CTX_GEOMETRY },
-	{ NULL, "grid", NULL, CTX_GEOMETRY },
-	{ NULL, "grid_blocks", NULL, CTX_GEOMETRY },
-	{ NULL, "grid_stride", NULL, CTX_GEOMETRY },
-};
-
-static int has_param(const struct hmb_result *r, const char *name)
+static int has_param(const char *name, const void *result)
 {
+	const struct hmb_result *r = result;
+
 	for (size_t k = 0; k < r->np; k++)
 		if (!strcmp(r->p[k].name, name))
 			return 1;
@@ -78,15 +28,7 @@ static int has_param(const struct hmb_result *r, const char *name)
 
 int hmb_compare_is_context(const struct hmb_result *r, const char *param)
 {
-	for (size_t i = 0; i < sizeof(context_params) / sizeof(context_params[0]); i++) {
-		const struct context_param *c = &context_params[i];
-		if (c->name[0] != param[0] || strcmp(c->name, param) ||
-		    (c->module && strcmp(c->module, r->module)))
-			continue;
-		if (!c->only_with || has_param(r, c->only_with))
-			return 1;
-	}
-	return 0;
+	return hmb_identity_context(r->module, param, has_param, r);
 }
 
 /* A text parameter whose value the case names (direction=h2d of

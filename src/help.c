@@ -78,7 +78,8 @@ static const struct {
 	  "AMD GPU that selects XNACK per process (gfx90a, gfx94x, gfx950) managed and xnack "
 	  "run twice, with HSA_XNACK=1 and =0 (params.hsa_xnack on each record, checked "
 	  "against the ROCm guide's table), unless HSA_XNACK is set: then once in that mode. "
-	  "--dry-run shows each run with its environment." },
+	  "--dry-run shows each run with its environment. --runs N runs each module N "
+	  "times, each in a fresh process, one after the other, and prints its table once." },
 	{ "help", "help [COMMAND]", "hipmembench help [COMMAND]",
 	  "this text, or a command's help", "Help on hipmembench, or on one command or module." },
 	{ "compare", "compare BASE OTHER...",
@@ -120,6 +121,10 @@ static const char *const global_options[][2] = {
 				"their device" },
 	{ "--no-isolation", "all: every module in this one process (for debugging; "
 			    "modules may then change each other's figures)" },
+	{ "--runs N", "all and the modules: each module N times (1 to 100), each in a "
+		      "process of its own; a result keeps every run's median beside the "
+		      "pooled samples, so that compare judges a change against how much a "
+		      "figure moves from run to run (--runs 3 on both sides for a gate)" },
 	{ "--peak-gbps X", "the host link's peak per direction in GB/s, where it is not "
 			   "PCIe (Infinity Fabric, NVLink-C2C) or cannot be read" },
 	{ "--oversubscribe F", "managed, xnack and all: allow managed memory up to F x "

@@ -339,6 +339,32 @@ static cJSON *stability_rule_json(void)
 	return o;
 }
 
+/* A value per run: a number, or null where the run had none. */
+static cJSON *per_run(const double *v, size_t n)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (size_t k = 0; k < n; k++)
+		cJSON_AddItemToArray(a, isfinite(v[k]) ? cJSON_CreateNumber(v[k]) : cJSON_CreateNull());
+	return a;
+}
+
+/* --runs N: each run's own figures, beside the pooled samples (runs.c). */
+static cJSON *runs_json(const struct hmb_run_figures *f)
+{
+	cJSON *o = cJSON_CreateObject(), *a, *m;
+
+	cJSON_AddNumberToObject(o, "count", (double)f->count);
+	a = cJSON_AddArrayToObject(o, "samples");
+	for (size_t k = 0; k < f->count; k++)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber((double)f->samples[k]));
+	cJSON_AddItemToObject(o, "median_s", per_run(f->median, f->count));
+	m = cJSON_AddObjectToObject(o, "metrics");
+	for (size_t i = 0; i < f->nmetrics; i++)
+		cJSON_AddItemToObject(m, f->metric[i].name, per_run(f->metric[i].value, f->count));
+	return o;
+}
+
 static cJSON *record_json(const struct hmb_record *r)
 {
 	cJSON *o = cJSON_CreateObject(), *s;
@@ -380,6 +406,8 @@ static cJSON *record_json(const struct hmb_record *r)
 	add_positive(o, "peak_fraction", sum.peak_fraction);
 	cJSON_AddItemToObject(o, "metrics", kv_json(&r->metrics, 1));
 	cJSON_AddItemToObject(o, "observed", kv_json(&r->observed, 0));
+	if (r->runs)
+		cJSON_AddItemToObject(o, "runs", runs_json(r->runs));
 	return o;
 }
 
@@ -472,6 +500,7 @@ static cJSON *settings_json(const struct hmb_options *opt)
 	}
 	add_int(o, "reps", opt->reps > 0 ? opt->reps : -1);
 	add_int(o, "warmup", opt->warmup);
+	cJSON_AddNumberToObject(o, "runs", opt->runs > 1 ? opt->runs : 1);
 	cJSON_AddBoolToObject(o, "quick", opt->quick != 0);
 	cJSON_AddBoolToObject(o, "dry_run", opt->dry_run != 0);
 	add_positive(o, "oversubscribe", opt->oversubscribe);
@@ -544,6 +573,8 @@ char *hmb_json_render(const struct hmb_report *rep)
 		}
 		if (m->note)
 			cJSON_AddStringToObject(x, "plan", m->note);
+		if (m->run)
+			cJSON_AddNumberToObject(x, "run", m->run);
 		cJSON_AddItemToArray(a, x);
 	}
 	cJSON_AddItemToObject(doc, "telemetry", telemetry_json(rep));

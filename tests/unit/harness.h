@@ -22,5 +22,7 @@ void hmb_test_significance(void);
 void hmb_test_stability_interval(void);
 void hmb_test_stability_shape(void);
 void hmb_test_neighbours(void);
+void hmb_test_runs_merge(void);
+int hmb_test_write_runs_json(const char *path);
 
 #endif
