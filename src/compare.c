@@ -3,14 +3,16 @@
 #include "compare.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "identity.h"
 #include "loaded.h"
-#include "significance.h"
+#include "noise.h"
 #include "text.h"
 #include "util.h"
 
@@ -134,16 +136,58 @@ static char *result_label(struct hmb_loaded *l, const struct hmb_result *r, int 
 	return label;
 }
 
+/* Whether a parameter is context, remembered by module and name (a loaded
+ * document keeps one copy of each string): most answers depend on nothing
+ * else, and 300 000 results ask a million times. */
+struct context_memo {
+	const char *module, *name;
+	int context;
+};
+
+struct asking {
+	const struct hmb_result *r;
+	int asked; /* the answer depends on the result's other parameters */
+};
+
+static int has_param_asked(const char *name, const void *asking)
+{
+	struct asking *a = (struct asking *)asking;
+
+	a->asked = 1;
+	return has_param(name, a->r);
+}
+
+static int context_of(struct context_memo *memo, size_t size, const struct hmb_result *r,
+		      const char *name)
+{
+	struct context_memo *m = &memo[(((uintptr_t)r->module >> 4) ^ ((uintptr_t)name >> 4) * 31) %
+				       size];
+	struct asking a = { r, 0 };
+	int context;
+
+	if (m->module == r->module && m->name == name)
+		return m->context;
+	context = hmb_identity_context(r->module, name, has_param_asked, &a);
+	if (!a.asked)
+		*m = (struct context_memo){ r->module, name, context };
+	return context;
+}
+
 void hmb_compare_identify(struct hmb_loaded *l, int with_gpu)
 {
+	struct context_memo memo[1021];
+
+	memset(memo, 0, sizeof(memo));
 	for (size_t i = 0; i < l->nres; i++) {
 		struct hmb_result *r = &l->res[i];
 		/* shown in a label: identity parameters the case does not name already */
 		for (size_t k = 0; k < r->np; k++) {
-			r->p[k].context = hmb_compare_is_context(r, r->p[k].name);
+			r->p[k].context = context_of(memo, sizeof(memo) / sizeof(memo[0]), r,
+						     r->p[k].name);
 			r->p[k].labelled = !r->p[k].context && !named_by_case(r, &r->p[k]);
 		}
 		r->key = result_key(l, r, with_gpu);
+		r->key_hash = hmb_hash(r->key, 0x1f);
 		r->label = result_label(l, r, with_gpu);
 	}
 	for (size_t i = 0; i < l->n; i++) {
@@ -170,16 +214,10 @@ struct identities {
 	size_t repeats, first_repeat;
 };
 
-static uint64_t identity_hash(const struct hmb_figure *f)
+/* A figure's identity: its result's key (hashed once per result) and its name. */
+static uint64_t identity_hash(const struct hmb_loaded *l, const struct hmb_figure *f)
 {
-	uint64_t h = 1469598103934665603u; /* FNV-1a */
-
-	for (const unsigned char *p = (const unsigned char *)f->key; *p; p++)
-		h = (h ^ *p) * 1099511628211u;
-	h = (h ^ 0x1f) * 1099511628211u;
-	for (const unsigned char *p = (const unsigned char *)f->name; *p; p++)
-		h = (h ^ *p) * 1099511628211u;
-	return h;
+	return hmb_hash(f->name, l->res[f->result].key_hash);
 }
 
 static int same_identity(const struct hmb_figure *a, const struct hmb_figure *b)
@@ -188,10 +226,11 @@ static int same_identity(const struct hmb_figure *a, const struct hmb_figure *b)
 }
 
 /* The slot of f's identity in t: its own, or the empty one it would take. */
+/* The slot of f's identity (hash h) in t: its own, or the empty one it
+ * would take. The figures of t are those of l; f may be another document's. */
 static struct identity_slot *identity_slot(const struct identities *t, const struct hmb_loaded *l,
-					   const struct hmb_figure *f)
+					   const struct hmb_figure *f, uint64_t h)
 {
-	uint64_t h = identity_hash(f);
 	size_t at = (size_t)h & t->mask;
 
 	while (t->slot[at].first && (t->slot[at].hash != h ||
@@ -202,24 +241,27 @@ static struct identity_slot *identity_slot(const struct identities *t, const str
 
 /* The figures of l that this comparison takes (not skipped), by identity:
  * O(n) on average. */
-static void index_figures(const struct hmb_loaded *l, struct identities *t)
+static void index_figures(struct hmb_loaded *l, struct identities *t)
 {
 	size_t size = 16;
 
 	while (size < 2 * l->n)
 		size *= 2;
-	t->slot = hmb_xcalloc(size, sizeof(*t->slot));
-	t->next = hmb_xcalloc(l->n + 1, sizeof(*t->next));
+	/* from l's blocks (zeroed, in huge pages where the kernel gives them) */
+	t->slot = hmb_loaded_alloc(l, size * sizeof(*t->slot));
+	t->next = hmb_loaded_alloc(l, (l->n + 1) * sizeof(*t->next));
 	t->mask = size - 1;
 	t->repeats = t->first_repeat = 0;
 	for (size_t i = 0; i < l->n; i++) {
 		struct identity_slot *s;
+		uint64_t h;
 		if (l->fig[i].skip)
 			continue;
-		s = identity_slot(t, l, &l->fig[i]);
+		h = identity_hash(l, &l->fig[i]);
+		s = identity_slot(t, l, &l->fig[i], h);
 		if (!s->first) {
 			s->first = s->last = s->cursor = i + 1;
-			s->hash = identity_hash(&l->fig[i]);
+			s->hash = h;
 			continue;
 		}
 		t->next[s->last - 1] = i + 1;
@@ -227,12 +269,6 @@ static void index_figures(const struct hmb_loaded *l, struct identities *t)
 		if (!t->repeats++)
 			t->first_repeat = i;
 	}
-}
-
-static void identities_free(struct identities *t)
-{
-	free(t->slot);
-	free(t->next);
 }
 
 /* Every result of a run has its own identity (module, case, parameters); a
@@ -257,7 +293,7 @@ static void match_figures(const struct hmb_loaded *base, const struct hmb_loaded
 		match[i] = SIZE_MAX;
 		if (base->fig[i].skip)
 			continue;
-		s = identity_slot(in_other, other, &base->fig[i]);
+		s = identity_slot(in_other, other, &base->fig[i], identity_hash(base, &base->fig[i]));
 		if (!s->cursor)
 			continue;
 		match[i] = s->cursor - 1;
@@ -395,18 +431,42 @@ static void change_text(const struct hmb_figure *a, const struct hmb_figure *b, 
 
 struct row {
 	const struct hmb_figure *a, *b;
-	char base[32], other[32], ratio[32], change[32], p[32];
 	const char *verdict;
+	struct hmb_noise noise;
+};
+
+/* A row's numbers as printed: made when the row is printed (a comparison of
+ * 300 000 figures keeps no text for them). */
+struct cells {
+	char base[32], other[32], ratio[32], change[32], p[32];
 };
 
 struct tally {
-	int worse, not_significant, too_few, tested;
+	int worse, not_significant, by_runs, by_floor;
 };
 
 /* A number for a table (short) or for CSV (every digit that matters). */
 static void fmt_num(char *buf, size_t len, enum hmb_format f, const char *table_fmt, double v)
 {
 	snprintf(buf, len, f == HMB_FORMAT_CSV ? "%.10g" : table_fmt, v);
+}
+
+static void format_cells(enum hmb_format f, int wide, const struct row *r, struct cells *c)
+{
+	memset(c, 0, sizeof(*c));
+	fmt_num(c->base, sizeof(c->base), f, "%.4g", r->a->value);
+	fmt_num(c->other, sizeof(c->other), f, "%.4g", r->b->value);
+	change_text(r->a, r->b, c->change, sizeof(c->change));
+	if (!isnan(r->noise.p))
+		fmt_num(c->p, sizeof(c->p), f, "%.2g", r->noise.p);
+	else if (f != HMB_FORMAT_CSV)
+		strcpy(c->p, "-");
+	if (f == HMB_FORMAT_TABLE && !wide)
+		return; /* the ratio is for CSV and --wide */
+	if (r->a->value != 0)
+		fmt_num(c->ratio, sizeof(c->ratio), f, "%.3f", r->b->value / r->a->value);
+	else if (f != HMB_FORMAT_CSV)
+		strcpy(c->ratio, "-");
 }
 
 /* Parameters shown in a label, for the table's groups. */
@@ -529,6 +589,7 @@ static void print_group(const struct hmb_loaded *base, const struct hmb_loaded *
 		const struct hmb_param *p[MAX_LABEL_PARAMS];
 		size_t np = label_params(base, rows[i].a->result, p, MAX_LABEL_PARAMS);
 		char label[512] = "", fig[64], line[512];
+		struct cells c;
 		size_t at = 0;
 
 		for (size_t k = 0; k < np; k++) {
@@ -547,9 +608,9 @@ static void print_group(const struct hmb_loaded *base, const struct hmb_loaded *
 			label[0] = '\0';
 		}
 		figure_text(rows[i].a, fig, sizeof(fig));
+		format_cells(HMB_FORMAT_TABLE, 0, &rows[i], &c);
 		snprintf(line, sizeof(line), "  %-*s %-26.26s %10s %10s  %-13s %7s %s", ROW_LABEL,
-			 label, fig, rows[i].base, rows[i].other, rows[i].change, rows[i].p,
-			 rows[i].verdict);
+			 label, fig, c.base, c.other, c.change, c.p, rows[i].verdict);
 		print_trimmed(line);
 	}
 }
@@ -575,33 +636,58 @@ static void context_text(const struct hmb_result *a, const struct hmb_result *b,
 	}
 }
 
+/* The noise a figure was judged against, for --wide: "runs 3+3, +-1.2%",
+ * "floor 2% (memcpy async (events)), +-3.1%" (the change's noise, one sigma). */
+static void noise_text(const struct hmb_noise *n, char *buf, size_t len)
+{
+	if (n->model == HMB_NOISE_RUNS)
+		snprintf(buf, len, "runs %zu+%zu, +-%.2g%%", n->runs_a, n->runs_b,
+			 100.0 * n->noise_rel);
+	else if (n->model == HMB_NOISE_FLOOR)
+		snprintf(buf, len, "floor %.3g%% (%s), +-%.2g%%", 100.0 * n->floor, n->family,
+			 100.0 * n->noise_rel);
+	else
+		snprintf(buf, len, "-");
+}
+
 static void print_row(enum hmb_format f, int wide, const char *base_file,
 		      const char *other_file, const struct hmb_loaded *base,
 		      const struct hmb_loaded *other, const struct row *r)
 {
-	char fig[64], ctx[4096];
+	char fig[64], ctx[4096], noise[128];
+	struct cells c;
 
+	format_cells(f, wide, r, &c);
 	if (f == HMB_FORMAT_CSV) {
 		csv_field(base_file, 0);
 		csv_field(other_file, 0);
 		csv_field(r->a->label, 0);
 		csv_field(r->a->name, 0);
 		csv_field(r->a->unit, 0);
-		printf("%s,%s,%s,%s,", r->base, r->other, r->ratio, r->p);
-		csv_field(r->verdict, 1);
+		printf("%s,%s,%s,%s,", c.base, c.other, c.ratio, c.p);
+		csv_field(r->verdict, !wide);
+		if (wide) { /* the noise model, the family, its floor, the change's noise and
+			     * the part of it that is the medians' own */
+			printf("%s,", r->noise.model == HMB_NOISE_RUNS ? "runs" :
+				      r->noise.model == HMB_NOISE_FLOOR ? "floor" : "");
+			csv_field(r->noise.family, 0);
+			printf("%.6g,%.6g,%.6g\n", r->noise.floor, r->noise.noise_rel,
+			       r->noise.own_rel);
+		}
 		return;
 	}
+	noise_text(&r->noise, noise, sizeof(noise));
 	figure_text(r->a, fig, sizeof(fig));
 	if (f == HMB_FORMAT_MARKDOWN) {
-		printf("| %s | %s | %s | %s | %s | %s | %s |", r->a->label, fig, r->base, r->other,
-		       r->change, r->p, r->verdict);
+		printf("| %s | %s | %s | %s | %s | %s | %s |", r->a->label, fig, c.base, c.other,
+		       c.change, c.p, r->verdict);
 	} else {
-		printf("%s  %s  %s  %s  %s  %s  %s  %s", r->a->label, fig, r->base, r->other,
-		       r->ratio, r->change, r->p, r->verdict);
+		printf("%s  %s  %s  %s  %s  %s  %s  %s", r->a->label, fig, c.base, c.other,
+		       c.ratio, c.change, c.p, r->verdict);
 	}
 	if (wide) {
 		context_text(&base->res[r->a->result], &other->res[r->b->result], ctx, sizeof(ctx));
-		printf(f == HMB_FORMAT_MARKDOWN ? " %s |" : "  %s", ctx[0] ? ctx : "-");
+		printf(f == HMB_FORMAT_MARKDOWN ? " %s | %s |" : "  %s  %s", noise, ctx[0] ? ctx : "-");
 	}
 	putchar('\n');
 }
@@ -618,14 +704,14 @@ static void print_rows(enum hmb_format f, int wide, int with_gpu, const char *ba
 	}
 	if (f == HMB_FORMAT_MARKDOWN) {
 		printf("| result | figure | base | other | other vs base | p | verdict |%s\n"
-		       "|---|---|---:|---:|---|---:|---|%s\n", wide ? " context |" : "",
-		       wide ? "---|" : "");
+		       "|---|---|---:|---:|---|---:|---|%s\n", wide ? " noise | context |" : "",
+		       wide ? "---|---|" : "");
 		for (size_t i = 0; i < n; i++)
 			print_row(f, wide, base_file, other_file, base, other, &rows[i]);
 		return;
 	}
 	if (wide) {
-		printf("result  figure  base  other  ratio  other-vs-base  p  verdict  context\n");
+		printf("result  figure  base  other  ratio  other-vs-base  p  verdict  noise  context\n");
 		for (size_t i = 0; i < n; i++)
 			print_row(f, wide, base_file, other_file, base, other, &rows[i]);
 		return;
@@ -647,26 +733,14 @@ static void print_note(FILE *to, enum hmb_format f, const char *text)
 }
 
 /* One OTHER against BASE: the rows, and the counts behind the exit status. */
-static void compare_pair(const struct hmb_loaded *base, const char *base_file,
+static void compare_pair(struct hmb_loaded *base, const char *base_file,
 			 const struct hmb_loaded *other, const char *other_file,
 			 const struct hmb_compare_options *o, const size_t *match, int with_gpu,
 			 struct tally *t)
 {
 	enum hmb_format f = o->format;
-	double *p = hmb_xcalloc(base->n + 1, sizeof(*p));
-	struct row *rows = hmb_xcalloc(base->n + 1, sizeof(*rows));
+	struct row *rows = hmb_loaded_alloc(base, (base->n + 1) * sizeof(*rows));
 	size_t nrows = 0;
-
-	for (size_t i = 0; i < base->n; i++) {
-		const struct hmb_figure *a = &base->fig[i];
-		p[i] = NAN;
-		if (match[i] != SIZE_MAX) {
-			const struct hmb_figure *b = &other->fig[match[i]];
-			p[i] = hmb_mann_whitney_p(a->samples, a->nsamples, b->samples, b->nsamples);
-			t->tested += !isnan(p[i]);
-		}
-	}
-	hmb_adjust_bh(p, base->n);
 
 	for (size_t i = 0; i < base->n; i++) {
 		const struct hmb_figure *a = &base->fig[i], *b;
@@ -679,32 +753,23 @@ static void compare_pair(const struct hmb_loaded *base, const char *base_file,
 		r->a = a;
 		r->b = b;
 		r->verdict = "";
-		fmt_num(r->base, sizeof(r->base), f, "%.4g", a->value);
-		fmt_num(r->other, sizeof(r->other), f, "%.4g", b->value);
-		change_text(a, b, r->change, sizeof(r->change));
-		if (!isnan(p[i]))
-			fmt_num(r->p, sizeof(r->p), f, "%.2g", p[i]);
-		else if (f != HMB_FORMAT_CSV)
-			strcpy(r->p, "-");
+		hmb_noise_judge(&base->res[a->result], a, &other->res[b->result], b, &r->noise);
+		t->by_runs += r->noise.model == HMB_NOISE_RUNS;
+		t->by_floor += r->noise.model == HMB_NOISE_FLOOR;
 		if (a->value != 0) {
 			double ratio = b->value / a->value;
-			fmt_num(r->ratio, sizeof(r->ratio), f, "%.3f", ratio);
 			if (o->threshold >= 0 && a->direction != 0) {
 				double change = a->direction > 0 ? 1.0 - ratio : ratio - 1.0; /* >0 worse */
 				if (fabs(change) * 100.0 > o->threshold) {
-					if (p[i] < HMB_COMPARE_ALPHA) {
+					if (r->noise.p < HMB_COMPARE_ALPHA) {
 						r->verdict = change > 0 ? "WORSE" : "better";
 						t->worse += change > 0;
 					} else {
 						r->verdict = "n.s.";
 						t->not_significant++;
-						t->too_few += !(hmb_mann_whitney_min_p(a->nsamples, b->nsamples) <
-								HMB_COMPARE_ALPHA);
 					}
 				}
 			}
-		} else if (f != HMB_FORMAT_CSV) {
-			strcpy(r->ratio, "-");
 		}
 	}
 	if (f != HMB_FORMAT_CSV) {
@@ -716,37 +781,39 @@ static void compare_pair(const struct hmb_loaded *base, const char *base_file,
 		free(title);
 	}
 	print_rows(f, o->wide, with_gpu, base_file, other_file, base, other, rows, nrows);
-	free(rows);
-	free(p);
-}
-
-/* The fewest samples per side with which a difference can reach HMB_COMPARE_ALPHA. */
-static size_t reps_needed(void)
-{
-	size_t n = 1;
-	while (n < HMB_MWU_EXACT_MAX && !(hmb_mann_whitney_min_p(n, n) < HMB_COMPARE_ALPHA))
-		n++;
-	return n;
 }
 
 static void print_summary(FILE *to, enum hmb_format f, double threshold, const struct tally *t)
 {
+	static const char *const runs = "runs (both documents hold several runs, --runs): "
+					"Welch's t-test on the logarithms of the runs' figures";
+	static const char *const floor = "floor (one run a side): the declared run-to-run "
+					 "noise of the figure's family (hipmembench help compare) "
+					 "with its median's interval, against the normal distribution";
 	char text[1024];
 
-	snprintf(text, sizeof(text), "p: Mann-Whitney U test of the two results' timed samples "
-		 "(every figure of a result is derived from them), two-sided, adjusted for the "
-		 "number of figures each pair of documents compares (Benjamini-Hochberg; %d in "
-		 "all); '-': no samples.", t->tested);
 	fputc('\n', to);
+	snprintf(text, sizeof(text), "p: how likely a change this large is between two runs of one "
+		 "build, under the figure's run-to-run noise (not adjusted for the number of "
+		 "figures; '-': no figure to judge). Noise model: %s%s%s.",
+		 t->by_runs ? runs : t->by_floor ? floor : "none (no figure to judge)",
+		 t->by_runs && t->by_floor ? "; where one side holds one run, " : "",
+		 t->by_runs && t->by_floor ? floor : "");
 	print_note(to, f, text);
+	if (t->by_runs && t->by_floor) {
+		snprintf(text, sizeof(text), "%d figure(s) judged by their runs, %d by their family's "
+			 "floor: make both documents with --runs 3 to judge them all by their runs.",
+			 t->by_runs, t->by_floor);
+		print_note(to, f, text);
+	}
 	if (f != HMB_FORMAT_CSV)
 		print_note(to, f, "other vs base: faster, slower (GB/s, times), better, worse "
 			   "(speedups, ratios) by that factor; information (bytes, fractions) as "
 			   "other/base.");
 	if (threshold >= 0) {
 		snprintf(text, sizeof(text), "verdict: moved by more than %g%% with p < %g, the "
-			 "wrong way in capitals; n.s.: moved by more than %g%% but not "
-			 "significantly.", threshold, HMB_COMPARE_ALPHA, threshold);
+			 "wrong way in capitals; n.s.: moved by more than %g%% but within the "
+			 "noise.", threshold, HMB_COMPARE_ALPHA, threshold);
 		print_note(to, f, text);
 	}
 }
@@ -883,6 +950,68 @@ static int choose_gpus(struct hmb_loaded *docs, char **files, int nfiles, int wa
 	return 0;
 }
 
+/* ---- the documents side by side ---------------------------------------- */
+
+/* Each document's step, and what they share. */
+struct documents {
+	char **files;
+	struct hmb_loaded *docs;
+	struct identities *ids;
+	char (*err)[1024];
+	int *failed, with_gpu;
+};
+
+struct step {
+	struct documents *d;
+	int i;
+	void (*fn)(struct documents *, int);
+};
+
+static void *run_step(void *arg)
+{
+	struct step *s = arg;
+	s->fn(s->d, s->i);
+	return NULL;
+}
+
+/* fn(d, i) for every document i, as many at a time as there are CPUs: each
+ * document's step touches only what is its own (hmb_shown's buffers are per
+ * thread, cJSON parses one at a time: json_stream.h). */
+static void each_document(struct documents *d, int n, void (*fn)(struct documents *, int))
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int wave = cpus > 1 ? (int)(cpus < 64 ? cpus : 64) : 1;
+	struct step steps[64];
+	pthread_t threads[64];
+	int started[64];
+
+	for (int first = 0; first < n; first += wave) {
+		int last = first + wave < n ? first + wave : n;
+		for (int i = first + 1; i < last; i++) {
+			steps[i - first] = (struct step){ d, i, fn };
+			started[i - first] = !pthread_create(&threads[i - first], NULL, run_step,
+							     &steps[i - first]);
+			if (!started[i - first])
+				fn(d, i);
+		}
+		fn(d, first);
+		for (int i = first + 1; i < last; i++)
+			if (started[i - first])
+				pthread_join(threads[i - first], NULL);
+	}
+}
+
+static void load_step(struct documents *d, int i)
+{
+	d->failed[i] = hmb_json_load(d->files[i], &d->docs[i], d->err[i], sizeof(d->err[i])) != 0;
+}
+
+static void identify_step(struct documents *d, int i)
+{
+	hmb_compare_identify(&d->docs[i], d->with_gpu);
+	index_figures(&d->docs[i], &d->ids[i]);
+}
+
 int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o)
 {
 	struct hmb_loaded *docs = hmb_xcalloc((size_t)nfiles, sizeof(*docs));
@@ -891,23 +1020,25 @@ int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o)
 	struct tally t = { 0, 0, 0, 0 };
 	enum hmb_format f = o->format;
 	FILE *notes = f == HMB_FORMAT_CSV ? stderr : stdout;
-	char err[1024];
+	struct documents d = { files, docs, ids, hmb_xcalloc((size_t)nfiles, sizeof(*d.err)),
+			       hmb_xcalloc((size_t)nfiles, sizeof(int)), 0 };
 	int status = 0, with_gpu = 0, partial = 0;
 
+	/* read side by side; the first file that cannot be read is named */
+	each_document(&d, nfiles, load_step);
 	for (int i = 0; i < nfiles; i++)
-		if (hmb_json_load(files[i], &docs[i], err, sizeof(err)) != 0) {
-			fprintf(stderr, "hipmembench: compare: %s\n", err);
+		if (d.failed[i]) {
+			fprintf(stderr, "hipmembench: compare: %s\n", d.err[i]);
 			status = 2;
 			goto out;
 		}
 	if ((status = choose_gpus(docs, files, nfiles, o->gpu, &with_gpu)))
 		goto out;
-	for (int i = 0; i < nfiles; i++) {
-		hmb_compare_identify(&docs[i], with_gpu);
-		index_figures(&docs[i], &ids[i]);
+	d.with_gpu = with_gpu;
+	each_document(&d, nfiles, identify_step);
+	for (int i = 0; i < nfiles; i++)
 		if (!i || strcmp(files[i], files[0]))
 			report_repeats(files[i], &docs[i], &ids[i]);
-	}
 	for (int i = 1; i < nfiles; i++) {
 		char *matched = hmb_xcalloc(docs[i].n + 1, 1);
 		match[i] = hmb_xcalloc(docs[0].n + 1, sizeof(**match));
@@ -943,17 +1074,14 @@ int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o)
 				"base: %s)\n", files[i], docs[i].xnack, docs[0].xnack);
 	}
 	if (f == HMB_FORMAT_CSV)
-		printf("base_file,other_file,result,figure,unit,base,other,ratio,p,verdict\n");
+		printf("base_file,other_file,result,figure,unit,base,other,ratio,p,verdict%s\n",
+		       o->wide ? ",noise,noise_family,noise_floor,noise_rel,noise_own_rel" : "");
 	for (int i = 1; i < nfiles; i++)
 		compare_pair(&docs[0], files[0], &docs[i], files[i], o, match[i], with_gpu, &t);
 	print_summary(notes, f, o->threshold, &t);
 	if (o->threshold >= 0 && t.not_significant)
-		fprintf(stderr, "hipmembench: compare: %d figure(s) moved by more than %g%% but not "
-			"significantly (n.s.)\n", t.not_significant, o->threshold);
-	if (o->threshold >= 0 && t.too_few)
-		fprintf(stderr, "hipmembench: compare: %d of them have too few samples to reach p < "
-			"%g at all: measure with --reps %zu or more\n", t.too_few, HMB_COMPARE_ALPHA,
-			reps_needed());
+		fprintf(stderr, "hipmembench: compare: %d figure(s) moved by more than %g%% but "
+			"within their run-to-run noise (n.s.)\n", t.not_significant, o->threshold);
 	if (o->threshold >= 0 && t.worse) {
 		fprintf(stderr, "hipmembench: compare: %d figure(s) worse than the base by more "
 			"than %g%% (p < %g)\n", t.worse, o->threshold, HMB_COMPARE_ALPHA);
@@ -961,13 +1089,13 @@ int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o)
 	}
 out:
 	for (int i = 0; i < nfiles; i++) {
-		identities_free(&ids[i]);
 		free(match[i]);
 		hmb_loaded_free(&docs[i]);
 	}
 	free(ids);
 	free(match);
 	free(docs);
-	hmb_significance_release();
+	free(d.err);
+	free(d.failed);
 	return status;
 }

@@ -5,6 +5,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "noise.h"
 
 #define WIDTH 79   /* the last column a help line may use */
 #define LEFT 22    /* where an item's description starts */
@@ -92,8 +93,13 @@ static const struct {
 	  "BASE's, which way is better and by what factor. A document of several GPUs "
 	  "against one of a single GPU compares GPU 0 (--gpu N picks another). stderr says "
 	  "how many figures matched and why the rest did not; fewer than half of the base's "
-	  "matched exits 2 unless --allow-partial. --threshold PCT marks a figure worse by "
-	  "more than PCT% and then exits 1. --format csv or markdown prints the table in that "
+	  "matched exits 2 unless --allow-partial. --threshold PCT marks a figure WORSE when "
+	  "it moved the wrong way by more than PCT% and beyond its run-to-run noise (p < "
+	  "0.01), and then exits 1. The noise: where both documents hold several runs "
+	  "(--runs), the spread of the runs' figures (Welch's t-test on their logarithms); "
+	  "else the floor of the figure's family below, with its median's interval. For a "
+	  "reliable gate, make both documents with --runs 3. --wide adds the noise of each "
+	  "figure. --format csv or markdown prints the table in that "
 	  "format. A document is a regular file, or '-' for standard input (once); a FIFO "
 	  "or a device is refused, not waited on." },
 };
@@ -193,6 +199,10 @@ int hmb_help_print(FILE *out, const char *topic, const struct hmb_bench *const *
 			wrap(out, 0, 0, builtins[i].text);
 			if (strcmp(topic, "all") == 0 || strcmp(topic, "info") == 0)
 				fputs("\nglobal options: see hipmembench --help\n", out);
+			if (strcmp(topic, "compare") == 0) {
+				fputc('\n', out);
+				hmb_noise_print_floors(out);
+			}
 			return 0;
 		}
 	for (int i = 0; benches[i]; i++)

@@ -6,6 +6,7 @@
  * before any use, one result at a time (json_stream.c) so that a document of
  * 300 000 results reads in seconds.
  */
+#define _DEFAULT_SOURCE /* MAP_POPULATE */
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <dirent.h>
@@ -25,6 +26,7 @@
 #include <unistd.h>
 
 #include "json_stream.h"
+#include "load_fast.h"
 #include "loaded.h"
 #include "platform/hip.h"
 #include "report.h"
@@ -1005,7 +1007,8 @@ static char *map_whole(const char *path, size_t *lenp, int *mapped, char *err, s
 		return read_whole(path, lenp, err, errlen);
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
 	    (size_t)st.st_size > DOC_MAX_BYTES ||
-	    (p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED) {
+	    (p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0)) ==
+		    MAP_FAILED) {
 		close(fd);
 		return read_whole(path, lenp, err, errlen);
 	}
@@ -1140,133 +1143,22 @@ static const char *reps_text(const cJSON *settings, char *buf, size_t len)
 	return buf;
 }
 
-static void add_figure(struct hmb_loaded *l, const char *name, const char *unit, double value)
-{
-	struct hmb_figure *f;
-	if (l->n == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 64;
-		l->fig = hmb_xrealloc(l->fig, l->cap * sizeof(*l->fig));
-	}
-	f = &l->fig[l->n++];
-	memset(f, 0, sizeof(*f));
-	f->result = l->nres - 1;
-	f->name = hmb_loaded_shown(l, name);
-	f->unit = hmb_loaded_shown(l, unit);
-	f->value = value;
-	f->direction = hmb_unit_direction(unit);
-}
-
-/* v's decimal digits after prefix, in buf; buf. (printf's %lld, at a
- * fraction of its cost: 300 000 results have a million parameters) */
-static char *whole_text(const char *prefix, unsigned long long v, int negative, const char *suffix,
-			char *buf)
-{
-	char digits[24];
-	int n = 0;
-	size_t used = strlen(prefix);
-
-	memcpy(buf, prefix, used);
-	do {
-		digits[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	if (negative)
-		buf[used++] = '-';
-	while (n)
-		buf[used++] = digits[--n];
-	strcpy(buf + used, suffix);
-	return buf;
-}
-
-/* A parameter as it is: for people (sizes as typed where they are whole,
- * whole numbers whole) and for identity (its type and every digit). */
+/* A parameter as it is (loaded.h has how each type is shown and matched). */
 static void param_of(struct hmb_loaded *l, const cJSON *p, struct hmb_param *out)
 {
-	static const char *const units[] = { "K", "M", "G", "T" };
-	char buf[64], *t = NULL, *exact;
-	const char *raw;
-	size_t len;
+	char *t;
 
-	out->name = hmb_loaded_shown(l, p->string);
-	out->is_text = cJSON_IsString(p);
 	if (cJSON_IsNumber(p)) {
-		double v = p->valuedouble;
-		/* whole numbers up to 2^53 (sizes, counts): their digits, as "%.17g"
-		 * and hmb_number_text write them, and sizes as typed ("64M") */
-		if (v == floor(v) && fabs(v) <= 9007199254740992.0 && !(v == 0 && signbit(v))) {
-			unsigned long long w = (unsigned long long)fabs(v);
-			int unit = -1, size = !strcmp(p->string, "size") && v >= 1;
-			out->exact = hmb_loaded_raw(l, whole_text("n:", w, v < 0, "", buf));
-			while (size && unit < 3 && w % 1024 == 0) {
-				w /= 1024;
-				unit++;
-			}
-			if (size || fabs(v) < 1e15)
-				out->text = hmb_loaded_raw(l, whole_text("", w, v < 0,
-									 unit < 0 ? "" : units[unit], buf));
-			else
-				out->text = hmb_loaded_raw(l, hmb_number_text(v, buf, sizeof(buf)));
-			return;
-		}
-		out->text = hmb_loaded_raw(l, hmb_number_text(v, buf, sizeof(buf)));
-		snprintf(buf, sizeof(buf), "n:%.17g", v);
-		out->exact = hmb_loaded_raw(l, buf);
-		return;
-	}
-	if (cJSON_IsBool(p)) {
-		out->text = cJSON_IsTrue(p) ? "yes" : "no";
-		out->exact = cJSON_IsTrue(p) ? "b:1" : "b:0";
-		return;
-	}
-	if (!out->is_text)
+		hmb_loaded_param_number(l, out, p->string, p->valuedouble);
+	} else if (cJSON_IsBool(p)) {
+		hmb_loaded_param_bool(l, out, p->string, cJSON_IsTrue(p));
+	} else if (cJSON_IsString(p)) {
+		hmb_loaded_param_text(l, out, p->string, p->valuestring, 1);
+	} else {
 		t = cJSON_PrintUnformatted(p);
-	raw = out->is_text ? p->valuestring : t ? t : "?";
-	out->text = hmb_loaded_shown(l, raw);
-	len = strlen(raw) + 3;
-	exact = len <= sizeof(buf) ? buf : hmb_xcalloc(len, 1);
-	exact[0] = out->is_text ? 's' : 'j';
-	exact[1] = ':';
-	memcpy(exact + 2, raw, len - 2);
-	out->exact = hmb_loaded_raw(l, exact);
-	if (exact != buf)
-		free(exact);
-	free(t);
-}
-
-/* Cases renamed since older documents were written: compare matches their
- * results under the new name. On AMD hipHostMallocWriteCombined does
- * nothing (memmodel.c), so memcpy's write-combined cases there were the
- * pinned-noncoherent or pinned-coherent copies, told apart by the coherence
- * the record carries; NVIDIA's (one coherence mode) keep their name. */
-static const struct {
-	const char *module, *kind, *coherence, *now;
-} renamed[] = {
-	{ "memcpy", "write-combined", "coarse-grained", "pinned-noncoherent" },
-	{ "memcpy", "write-combined", "fine-grained", "pinned-coherent" },
-	{ "memcpy", "write-combined-coherent", "fine-grained", "pinned-coherent" },
-};
-
-/* The current name of case `name` (direction/kind/api) in buf, and in *kind
- * the host memory kind it now names (NULL where it was not renamed). */
-static const char *current_name(const char *module, const char *name, const cJSON *params,
-				char *buf, size_t len, const char **now)
-{
-	const char *coherence = str_of(params, "coherence"), *kind = strchr(name, '/'), *api;
-
-	*now = NULL;
-	if (!kind || !(api = strchr(kind + 1, '/')))
-		return name;
-	kind++;
-	for (size_t i = 0; i < sizeof(renamed) / sizeof(renamed[0]); i++) {
-		if (strcmp(module, renamed[i].module) != 0 || strlen(renamed[i].kind) != (size_t)(api - kind) ||
-		    strncmp(kind, renamed[i].kind, (size_t)(api - kind)) != 0 ||
-		    strncmp(coherence, renamed[i].coherence, strlen(renamed[i].coherence)) != 0)
-			continue;
-		snprintf(buf, len, "%.*s%s%s", (int)(kind - name), name, renamed[i].now, api);
-		*now = renamed[i].now;
-		return buf;
+		hmb_loaded_param_text(l, out, p->string, t ? t : "?", 0);
+		free(t);
 	}
-	return name;
 }
 
 /* A result as compare reads it (compare.c decides what identifies it):
@@ -1284,22 +1176,15 @@ static void add_result(struct hmb_loaded *l, const cJSON *r)
 
 	if (!cJSON_IsObject(params))
 		params = NULL;
-	name = current_name(module, name, params, now, sizeof(now), &kind);
+	name = hmb_loaded_current_name(module, name, str_of(params, "coherence"), now, sizeof(now),
+				       &kind);
 	if (kind && cJSON_GetObjectItemCaseSensitive(params, "host_memory")) {
 		renamed_params = cJSON_Duplicate(params, 1);
 		cJSON_ReplaceItemInObjectCaseSensitive(renamed_params, "host_memory",
 						       cJSON_CreateString(kind));
 		params = renamed_params;
 	}
-	if (l->nres == l->rcap) {
-		l->rcap = l->rcap ? 2 * l->rcap : 64;
-		l->res = hmb_xrealloc(l->res, l->rcap * sizeof(*l->res));
-	}
-	res = &l->res[l->nres++];
-	memset(res, 0, sizeof(*res));
-	res->module = hmb_loaded_raw(l, module);
-	res->kase = hmb_loaded_raw(l, name);
-	res->gpu = -1;
+	res = hmb_loaded_add_result(l, module, name);
 	/* the GPU a per-GPU result ran on: `device` where --devices gave several,
 	 * node's `gpu` where it measures one GPU of the node at a time */
 	for (size_t i = 0; i < 2 && res->gpu < 0; i++) {
@@ -1311,60 +1196,81 @@ static void add_result(struct hmb_loaded *l, const cJSON *r)
 	}
 	cJSON_ArrayForEach(p, params)
 		res->np++;
-	res->p = hmb_loaded_alloc(l, (res->np + 1) * sizeof(*res->p));
-	memset(res->p, 0, (res->np + 1) * sizeof(*res->p));
+	res->p = hmb_loaded_params(l, res->np);
 	res->np = 0;
 	cJSON_ArrayForEach(p, params)
 		param_of(l, p, &res->p[res->np++]);
 	cJSON_Delete(renamed_params);
 }
 
-/* Compare's significance test: the result's timed samples (the numbers in
- * samples_s), which each of its figures comes from. */
-static void attach_samples(struct hmb_loaded *l, size_t first, const cJSON *r)
+/* --runs: each figure of the result (from `first` on) in each run: the main
+ * figure from the run's median (GB/s and us/op scale with it as the pooled
+ * median does), a metric as the run had it. */
+static void attach_runs(struct hmb_loaded *l, size_t first, int has_main, const cJSON *r)
 {
-	const cJSON *samples = cJSON_GetObjectItemCaseSensitive(r, "samples_s"), *s;
-	struct hmb_result *res = &l->res[l->nres - 1];
-	size_t n = 0;
+	const cJSON *runs = cJSON_GetObjectItemCaseSensitive(r, "runs"), *v;
+	const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(runs, "metrics");
+	double pooled = num_of(cJSON_GetObjectItemCaseSensitive(r, "stats_s"), "median");
 
-	cJSON_ArrayForEach(s, samples)
-		n += cJSON_IsNumber(s);
-	if (n) {
-		res->samples = hmb_xcalloc(n, sizeof(double));
-		cJSON_ArrayForEach(s, samples)
-			if (cJSON_IsNumber(s))
-				res->samples[res->nsamples++] = s->valuedouble;
-	}
 	for (size_t i = first; i < l->n; i++) {
-		l->fig[i].samples = res->samples;
-		l->fig[i].nsamples = res->nsamples;
+		struct hmb_figure *f = &l->fig[i];
+		const cJSON *values = i == first && has_main
+					      ? cJSON_GetObjectItemCaseSensitive(runs, "median_s")
+					      : cJSON_GetObjectItemCaseSensitive(metrics, f->name);
+		int main_figure = i == first && has_main, timed = !strcmp(f->unit, "s") ||
+								   !strcmp(f->unit, "us");
+		size_t n = 0;
+		if (!cJSON_IsArray(values) || (main_figure && !(pooled > 0)))
+			continue;
+		f->runs = hmb_loaded_alloc(l, HMB_RUNS_LOADED_MAX * sizeof(double));
+		cJSON_ArrayForEach(v, values) {
+			double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+			if (n == HMB_RUNS_LOADED_MAX)
+				break;
+			if (main_figure)
+				x = x > 0 ? f->value * (timed ? x / pooled : pooled / x) : NAN;
+			f->runs[n++] = x;
+		}
+		f->nruns = n;
 	}
 }
 
 /* The figures of a result: GB/s where it moved bytes, else its median time,
  * which us/op replaces where the result counts operations (the same samples
- * in another unit: one figure of them), then its metrics. */
+ * in another unit: one figure of them), then its metrics; each with its runs
+ * (--runs), and what says how far the result can be trusted: its median's
+ * interval, another process on the GPU. */
 static void load_result(struct hmb_loaded *l, const cJSON *r)
 {
 	size_t first = l->n;
+	int has_main;
 	const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(r, "metrics"), *m;
 	const cJSON *stats = cJSON_GetObjectItemCaseSensitive(r, "stats_s");
+	const cJSON *stability = cJSON_GetObjectItemCaseSensitive(r, "stability");
+	const cJSON *shared = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(r, "observed"), "gpu_shared_with");
+	struct hmb_result *res;
 
 	if (strcmp(str_of(r, "status"), "ok") != 0)
 		return;
 	add_result(l, r);
+	res = &l->res[l->nres - 1];
+	res->half_width_rel = num_of(stability, "half_width_rel") >= 0
+				      ? num_of(stability, "half_width_rel") : NAN;
+	res->gpu_shared = cJSON_IsString(shared) && shared->valuestring[0];
 	if (num_of(r, "gbps_median") > 0)
-		add_figure(l, "GB/s", "GB/s", num_of(r, "gbps_median"));
+		hmb_loaded_add_figure(l, "GB/s", "GB/s", num_of(r, "gbps_median"));
 	else if (num_of(r, "us_per_op_median") > 0)
-		add_figure(l, "us/op", "us", num_of(r, "us_per_op_median"));
+		hmb_loaded_add_figure(l, "us/op", "us", num_of(r, "us_per_op_median"));
 	else if (cJSON_IsObject(stats) && num_of(stats, "median") >= 0)
-		add_figure(l, "median", "s", num_of(stats, "median"));
+		hmb_loaded_add_figure(l, "median", "s", num_of(stats, "median"));
 	if (!cJSON_IsObject(metrics))
 		metrics = NULL;
+	has_main = l->n > first;
 	cJSON_ArrayForEach(m, metrics)
 		if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(m, "value")))
-			add_figure(l, m->string, str_of(m, "unit"), num_of(m, "value"));
-	attach_samples(l, first, r);
+			hmb_loaded_add_figure(l, m->string, str_of(m, "unit"), num_of(m, "value"));
+	attach_runs(l, first, has_main, r);
 }
 
 /* The document's host, device and settings, for people (printable). */
@@ -1403,8 +1309,17 @@ static void describe(struct hmb_loaded *out, const cJSON *doc)
 		 cJSON_IsString(mode) ? hmb_shown(mode->valuestring) : "n/a");
 }
 
-/* A result as the walker hands it over (json_stream.h): checked, then read,
- * until one is refused; its reason is kept for after the rest is checked. */
+/* What compare reads of a result (check_result, load_result); the rest of
+ * it is checked and skipped. */
+static const char *const result_keys[] = {
+	"module", "case", "status", "params", "metrics", "stats_s.median", "gbps_median",
+	"us_per_op_median", "stability.half_width_rel", "observed.gpu_shared_with", "runs", NULL
+};
+
+/* A result as the walker hands it over (json_stream.h): read straight from
+ * its text where it has the usual shape (load_fast.c), else parsed, checked
+ * and read here; until one is refused, whose reason is kept for after the
+ * rest of the document is checked. */
 struct taking {
 	struct hmb_loaded *out;
 	const char *path;
@@ -1412,22 +1327,26 @@ struct taking {
 	char why[1024];
 };
 
-/* What compare reads of a result (check_result, load_result); the rest of
- * it is checked and skipped. */
-static const char *const result_keys[] = {
-	"module", "case", "status", "params", "metrics", "stats_s.median", "gbps_median",
-	"us_per_op_median", "samples_s", NULL
-};
-
-static void take_result(const cJSON *r, void *arg)
+static const char *take_result(const char *p, const char *end, void *arg)
 {
 	struct taking *t = arg;
+	const char *next = t->refused ? NULL : hmb_load_fast(t->out, p, end);
+	cJSON *r;
 
+	if (next) {
+		t->index++;
+		return next;
+	}
+	if (!(next = hmb_json_skip(p, end, 2)) || !(r = hmb_json_thin(p, (size_t)(next - p),
+								     result_keys)))
+		return NULL;
 	if (!t->refused && check_result(r, t->index, t->path, t->why, sizeof(t->why)) != 0)
 		t->refused = 1;
 	else if (!t->refused)
 		load_result(t->out, r);
 	t->index++;
+	cJSON_Delete(r);
+	return next;
 }
 
 int hmb_json_load(const char *path, struct hmb_loaded *out, char *err, size_t errlen)
@@ -1450,7 +1369,7 @@ int hmb_json_load(const char *path, struct hmb_loaded *out, char *err, size_t er
 		return -1;
 	}
 	/* results one at a time; where the walker gives up, the whole text at once */
-	if (!(doc = hmb_json_stream(text, len, "results", result_keys, take_result, &t, &end))) {
+	if (!(doc = hmb_json_stream(text, len, "results", take_result, &t, &end))) {
 		hmb_loaded_free(out);
 		if (has_nul(path, text, len, err, errlen)) {
 			release_whole(text, len, mapped);
@@ -1458,7 +1377,7 @@ int hmb_json_load(const char *path, struct hmb_loaded *out, char *err, size_t er
 		}
 		t.refused = 0;
 		whole = 1;
-		doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+		doc = hmb_json_parse(text, len, &end);
 	}
 	if (!doc) {
 		load_fail(err, errlen, path, "not valid JSON (truncated or malformed near byte %ld "

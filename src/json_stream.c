@@ -1,28 +1,48 @@
 /*
  * json_stream.c - reading a large document one result at a time: the top
- * level is walked here, and of each element of its `results` array only the
- * keys the reader asks for are parsed by cJSON, into a small object handed
- * over and deleted before the next; the other values (samples, stability,
- * shape, ...) are checked and skipped without building them. A document of
- * 300 000 results so never becomes one tree of millions of nodes.
+ * level is walked here and each element of its `results` array is handed
+ * to the reader as text, which reads it straight from there (load_fast.c)
+ * or has it parsed here into a small object of the keys it asks for
+ * (hmb_json_thin); either way every value is checked to be JSON as cJSON
+ * reads it, and the values not read (samples, shape, ...) are skipped
+ * without building them.
+ * A document of 300 000 results so never becomes one tree of millions of
+ * nodes.
  *
- * Every value is checked, skipped or not, to be one that cJSON accepts (the
- * skip is stricter: plain JSON numbers of at most 63 characters, no control
- * bytes in strings, nesting well below cJSON's limit). Anything the walker
- * does not follow makes it give up; the caller then parses the text whole,
- * which accepts what cJSON accepts and says what is wrong where it is.
+ * The check is stricter than cJSON's: plain JSON numbers of at most 63
+ * characters, no control bytes in strings, nesting well below cJSON's
+ * limit. Anything the walker does not follow makes it give up; the caller
+ * then parses the text whole, which accepts what cJSON accepts and says
+ * what is wrong where it is.
  */
 #include "json_stream.h"
 
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+/* cJSON notes where its last parse failed in a variable of its own, which
+ * every parse writes: documents read side by side (compare) parse one at a
+ * time. */
+static pthread_mutex_t parsing = PTHREAD_MUTEX_INITIALIZER;
+
+cJSON *hmb_json_parse(const char *text, size_t len, const char **end)
+{
+	cJSON *v;
+
+	pthread_mutex_lock(&parsing);
+	v = cJSON_ParseWithLengthOpts(text, len, end, 0);
+	pthread_mutex_unlock(&parsing);
+	return v;
+}
 
 /* Deeper than this, the walker leaves the text to cJSON (its limit: 1000). */
 #define DEPTH_MAX (CJSON_NESTING_LIMIT - 8)
 
 /* cJSON's white space: every byte up to and including the blank, but for
  * NUL, which the caller refuses in a document (the walker gives up). */
-static const char *space(const char *p, const char *end)
+const char *hmb_json_space(const char *p, const char *end)
 {
 	while (p < end && *p && (unsigned char)*p <= 32)
 		p++;
@@ -53,12 +73,38 @@ static int hex4(const char *p, const char *end, unsigned *out)
 
 /* A string at p ('"'): just after it, or NULL. Escapes as cJSON reads them
  * (a \u surrogate only in a pair). */
-static const char *skip_string(const char *p, const char *end)
+const char *hmb_json_plain_run(const char *p, const char *end)
+{
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+
+	/* eight bytes at a time: a byte is quote, backslash or below 32 where
+	 * (x - k) & ~x & highs finds a zero byte in x = bytes ^ k, or a byte
+	 * below k for the control bytes (a set high bit rules that out) */
+	while (end - p >= 8) {
+		uint64_t x, q, b;
+		memcpy(&x, p, 8);
+		q = x ^ (ones * '"');
+		b = x ^ (ones * '\\');
+		if (((q - ones) & ~q & highs) | ((b - ones) & ~b & highs) |
+		    ((x - ones * 32) & ~x & highs))
+			break;
+		p += 8;
+	}
+	while (p < end && (unsigned char)*p >= 32 && *p != '"' && *p != '\\')
+		p++;
+	return p;
+}
+
+const char *hmb_json_skip_string(const char *p, const char *end)
 {
 	unsigned u, low;
 
 	for (p++; p < end; p++) {
-		unsigned char c = (unsigned char)*p;
+		unsigned char c;
+		p = hmb_json_plain_run(p, end);
+		if (p == end)
+			return NULL;
+		c = (unsigned char)*p;
 		if (c == '"')
 			return p + 1;
 		if (c < 32)
@@ -119,12 +165,12 @@ static const char *skip_number(const char *p, const char *end)
 	}
 	/* cJSON reads at most 63 characters of a number; and one that runs on
 	 * ("01", "1.") is left to it */
-	if (p - start > 63 || (p < end && strchr("0123456789+-eE.", *p) && *p))
+	if (p - start > 63 || (p < end && ((*p >= '0' && *p <= '9') || *p == '+' || *p == '-' ||
+					   *p == 'e' || *p == 'E' || *p == '.')))
 		return NULL;
 	return p;
 }
 
-static const char *skip_value(const char *p, const char *end, int depth);
 
 /* An array or object at p, whose values sit at depth: just after it, or NULL. */
 static const char *skip_container(const char *p, const char *end, int depth)
@@ -133,23 +179,23 @@ static const char *skip_container(const char *p, const char *end, int depth)
 
 	if (depth > DEPTH_MAX)
 		return NULL;
-	p = space(p + 1, end);
+	p = hmb_json_space(p + 1, end);
 	if (p < end && *p == close)
 		return p + 1;
 	for (;;) {
 		if (close == '}') {
-			if (p == end || *p != '"' || !(p = skip_string(p, end)))
+			if (p == end || *p != '"' || !(p = hmb_json_skip_string(p, end)))
 				return NULL;
-			p = space(p, end);
+			p = hmb_json_space(p, end);
 			if (p == end || *p != ':')
 				return NULL;
-			p = space(p + 1, end);
+			p = hmb_json_space(p + 1, end);
 		}
-		if (!(p = skip_value(p, end, depth)))
+		if (!(p = hmb_json_skip(p, end, depth)))
 			return NULL;
-		p = space(p, end);
+		p = hmb_json_space(p, end);
 		if (p < end && *p == ',') {
-			p = space(p + 1, end);
+			p = hmb_json_space(p + 1, end);
 			continue;
 		}
 		return p < end && *p == close ? p + 1 : NULL;
@@ -157,7 +203,7 @@ static const char *skip_container(const char *p, const char *end, int depth)
 }
 
 /* Any value at p, at depth (the containers around it): just after it, or NULL. */
-static const char *skip_value(const char *p, const char *end, int depth)
+const char *hmb_json_skip(const char *p, const char *end, int depth)
 {
 	static const char *const words[] = { "null", "true", "false" };
 
@@ -165,7 +211,7 @@ static const char *skip_value(const char *p, const char *end, int depth)
 		return NULL;
 	switch (*p) {
 	case '"':
-		return skip_string(p, end);
+		return hmb_json_skip_string(p, end);
 	case '{':
 	case '[':
 		return skip_container(p, end, depth + 1);
@@ -187,12 +233,12 @@ static const char *skip_value(const char *p, const char *end, int depth)
  * either refuses it. *next: just after it. */
 static cJSON *value_at(const char *p, const char *end, int depth, const char **next)
 {
-	const char *after = skip_value(p, end, depth), *got = NULL;
+	const char *after = hmb_json_skip(p, end, depth), *got = NULL;
 	cJSON *v;
 
 	if (!after)
 		return NULL;
-	v = cJSON_ParseWithLengthOpts(p, (size_t)(after - p), &got, 0);
+	v = hmb_json_parse(p, (size_t)(after - p), &got);
 	if (v && got != after) {
 		cJSON_Delete(v);
 		return NULL;
@@ -235,7 +281,7 @@ static cJSON *thin_object(const char *p, const char *end, const char *const *key
 
 	if (depth > DEPTH_MAX)
 		goto give_up;
-	p = space(p + 1, end);
+	p = hmb_json_space(p + 1, end);
 	if (p < end && *p == '}') {
 		*next = p + 1;
 		return o;
@@ -243,26 +289,26 @@ static cJSON *thin_object(const char *p, const char *end, const char *const *key
 	for (;;) {
 		enum want w;
 		size_t len;
-		if (p == end || *p != '"' || !(key_end = skip_string(p, end)))
+		if (p == end || *p != '"' || !(key_end = hmb_json_skip_string(p, end)))
 			break;
-		q = space(key_end, end);
+		q = hmb_json_space(key_end, end);
 		if (q == end || *q != ':')
 			break;
-		q = space(q + 1, end);
+		q = hmb_json_space(q + 1, end);
 		/* a key with escapes (or a long one) as cJSON reads it; a plain one as it is */
 		len = (size_t)(key_end - p - 2);
 		if (len < sizeof(plain) && !memchr(p + 1, '\\', len)) {
 			memcpy(plain, p + 1, len);
 			plain[len] = '\0';
 			name = plain;
-		} else if ((parsed = cJSON_ParseWithLengthOpts(p, (size_t)(key_end - p), NULL, 0))) {
+		} else if ((parsed = hmb_json_parse(p, (size_t)(key_end - p), NULL))) {
 			name = parsed->valuestring;
 		} else {
 			break;
 		}
 		w = wanted(prefix, name, keys);
 		if (w == NOT) {
-			if (!(q = skip_value(q, end, depth)))
+			if (!(q = hmb_json_skip(q, end, depth)))
 				break;
 		} else {
 			if (w == IN_PART && *q == '{' &&
@@ -276,9 +322,9 @@ static cJSON *thin_object(const char *p, const char *end, const char *const *key
 		}
 		cJSON_Delete(parsed);
 		parsed = NULL;
-		p = space(q, end);
+		p = hmb_json_space(q, end);
 		if (p < end && *p == ',') {
-			p = space(p + 1, end);
+			p = hmb_json_space(p + 1, end);
 			continue;
 		}
 		if (p < end && *p == '}') {
@@ -293,43 +339,54 @@ give_up:
 	return NULL;
 }
 
-/* The elements of the array at p ('[', at depth 1), each to each(); p after
- * it, or NULL. */
-static const char *stream_array(const char *p, const char *end, const char *const *keys,
-				void (*each)(const cJSON *, void *), void *arg)
+cJSON *hmb_json_thin(const char *text, size_t len, const char *const *keys)
 {
 	const char *next;
+	cJSON *v;
 
-	p = space(p + 1, end);
+	if (len && *text == '{')
+		v = thin_object(text, text + len, keys, "", 3, &next);
+	else
+		v = value_at(text, text + len, 2, &next);
+	if (v && next != text + len) {
+		cJSON_Delete(v);
+		v = NULL;
+	}
+	return v;
+}
+
+/* The elements of the array at p ('[', at depth 1), each read by each(); p
+ * after the array, or NULL. */
+static const char *stream_array(const char *p, const char *end,
+				const char *(*each)(const char *, const char *, void *), void *arg)
+{
+	p = hmb_json_space(p + 1, end);
 	if (p < end && *p == ']')
 		return p + 1;
 	for (;;) {
-		cJSON *v = p < end && *p == '{' ? thin_object(p, end, keys, "", 3, &next)
-						: value_at(p, end, 2, &next);
-		if (!v)
+		if (!(p = each(p, end, arg)))
 			return NULL;
-		each(v, arg);
-		cJSON_Delete(v);
-		p = space(next, end);
+		p = hmb_json_space(p, end);
 		if (p < end && *p == ',') {
-			p = space(p + 1, end);
+			p = hmb_json_space(p + 1, end);
 			continue;
 		}
 		return p < end && *p == ']' ? p + 1 : NULL;
 	}
 }
 
-cJSON *hmb_json_stream(const char *text, size_t len, const char *key, const char *const *keys,
-		       void (*each)(const cJSON *, void *), void *arg, const char **stop)
+cJSON *hmb_json_stream(const char *text, size_t len, const char *key,
+		       const char *(*each)(const char *, const char *, void *), void *arg,
+		       const char **stop)
 {
 	const char *p = text, *end = text + len, *next;
 	cJSON *doc = cJSON_CreateObject(), *name = NULL, *v;
 	int streamed = 0;
 
-	p = space(p, end);
+	p = hmb_json_space(p, end);
 	if (p == end || *p != '{')
 		goto give_up;
-	p = space(p + 1, end);
+	p = hmb_json_space(p + 1, end);
 	if (p < end && *p == '}') {
 		*stop = p + 1;
 		return doc;
@@ -337,13 +394,13 @@ cJSON *hmb_json_stream(const char *text, size_t len, const char *key, const char
 	for (;;) {
 		if (p == end || *p != '"' || !(name = value_at(p, end, 1, &next)))
 			goto give_up;
-		p = space(next, end);
+		p = hmb_json_space(next, end);
 		if (p == end || *p != ':')
 			goto give_up;
-		p = space(p + 1, end);
+		p = hmb_json_space(p + 1, end);
 		if (!strcmp(name->valuestring, key) && p < end && *p == '[') {
 			/* a second array of that name would be one cJSON ignores */
-			if (streamed++ || !(p = stream_array(p, end, keys, each, arg)))
+			if (streamed++ || !(p = stream_array(p, end, each, arg)))
 				goto give_up;
 			cJSON_AddItemToObject(doc, key, cJSON_CreateArray());
 		} else {
@@ -354,9 +411,9 @@ cJSON *hmb_json_stream(const char *text, size_t len, const char *key, const char
 		}
 		cJSON_Delete(name);
 		name = NULL;
-		p = space(p, end);
+		p = hmb_json_space(p, end);
 		if (p < end && *p == ',') {
-			p = space(p + 1, end);
+			p = hmb_json_space(p + 1, end);
 			continue;
 		}
 		if (p < end && *p == '}') {
