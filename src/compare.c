@@ -13,6 +13,7 @@
 #include "identity.h"
 #include "loaded.h"
 #include "noise.h"
+#include "numfmt.h"
 #include "text.h"
 #include "util.h"
 
@@ -410,6 +411,7 @@ static void change_text(const struct hmb_figure *a, const struct hmb_figure *b, 
 			size_t len)
 {
 	static const char *const speeds[] = { "GB/s", "faults/s", "s", "ms", "us", "ns", NULL };
+	char factor[16];
 	int speed = 0;
 	double c;
 
@@ -420,12 +422,13 @@ static void change_text(const struct hmb_figure *a, const struct hmb_figure *b, 
 	for (int i = 0; speeds[i]; i++)
 		speed |= !strcmp(a->unit, speeds[i]);
 	c = a->direction < 0 ? a->value / b->value : b->value / a->value;
+	hmb_fmt_f(factor, sizeof(factor), c < 9.995 ? 2 : 0, c);
 	if (a->direction == 0)
-		snprintf(buf, len, c < 9.995 ? "%.2fx" : "%.0fx", c);
+		snprintf(buf, len, "%sx", factor);
 	else if (c >= 0.995 && c < 1.005)
 		snprintf(buf, len, "1.00x same");
 	else
-		snprintf(buf, len, c < 9.995 ? "%.2fx %s" : "%.0fx %s", c,
+		snprintf(buf, len, "%sx %s", factor,
 			 c > 1 ? (speed ? "faster" : "better") : (speed ? "slower" : "worse"));
 }
 
@@ -438,7 +441,7 @@ struct row {
 /* A row's numbers as printed: made when the row is printed (a comparison of
  * 300 000 figures keeps no text for them). */
 struct cells {
-	char base[32], other[32], ratio[32], change[32], p[32];
+	char base[32], other[32], ratio[32], change[48], p[32];
 };
 
 struct tally {
@@ -446,25 +449,30 @@ struct tally {
 };
 
 /* A number for a table (short) or for CSV (every digit that matters). */
-static void fmt_num(char *buf, size_t len, enum hmb_format f, const char *table_fmt, double v)
+static void fmt_num(char *buf, size_t len, enum hmb_format f, int table_digits, double v)
 {
-	snprintf(buf, len, f == HMB_FORMAT_CSV ? "%.10g" : table_fmt, v);
+	if (f == HMB_FORMAT_CSV)
+		snprintf(buf, len, "%.10g", v);
+	else
+		hmb_fmt_g(buf, len, table_digits, v);
 }
 
 static void format_cells(enum hmb_format f, int wide, const struct row *r, struct cells *c)
 {
 	memset(c, 0, sizeof(*c));
-	fmt_num(c->base, sizeof(c->base), f, "%.4g", r->a->value);
-	fmt_num(c->other, sizeof(c->other), f, "%.4g", r->b->value);
+	fmt_num(c->base, sizeof(c->base), f, 4, r->a->value);
+	fmt_num(c->other, sizeof(c->other), f, 4, r->b->value);
 	change_text(r->a, r->b, c->change, sizeof(c->change));
 	if (!isnan(r->noise.p))
-		fmt_num(c->p, sizeof(c->p), f, "%.2g", r->noise.p);
+		fmt_num(c->p, sizeof(c->p), f, 2, r->noise.p);
 	else if (f != HMB_FORMAT_CSV)
 		strcpy(c->p, "-");
 	if (f == HMB_FORMAT_TABLE && !wide)
 		return; /* the ratio is for CSV and --wide */
-	if (r->a->value != 0)
-		fmt_num(c->ratio, sizeof(c->ratio), f, "%.3f", r->b->value / r->a->value);
+	if (r->a->value != 0 && f == HMB_FORMAT_CSV)
+		snprintf(c->ratio, sizeof(c->ratio), "%.10g", r->b->value / r->a->value);
+	else if (r->a->value != 0)
+		hmb_fmt_f(c->ratio, sizeof(c->ratio), 3, r->b->value / r->a->value);
 	else if (f != HMB_FORMAT_CSV)
 		strcpy(c->ratio, "-");
 }

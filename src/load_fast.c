@@ -72,11 +72,13 @@ static const char *plain_string(const char *p, const char *end, struct str *out)
 	return q + 1;
 }
 
-static int is(struct str s, const char *text)
+static int is_n(struct str s, const char *text, size_t n)
 {
-	size_t n = strlen(text);
 	return s.n == n && !memcmp(s.p, text, n);
 }
+
+/* s is the text of a string literal */
+#define is(s, literal) is_n((s), (literal), sizeof(literal) - 1)
 
 /* s in buf, NUL-terminated, where it fits: buf, else NULL. */
 static const char *cstr(struct str s, char *buf, size_t len)
@@ -173,7 +175,7 @@ static int null_or_object(const char **p, const char *end, int depth, member_fn 
 /* The first member of a name, once: 1 where key is it and it was not seen. */
 static int first(struct str key, const char *name, int *seen)
 {
-	if (!is(key, name) || *seen)
+	if (!is_n(key, name, strlen(name)) || *seen)
 		return 0;
 	*seen = 1;
 	return 1;
@@ -303,9 +305,15 @@ static int metric(struct str key, const char **p, const char *end, int depth, vo
 
 enum { K_MODULE, K_CASE, K_STATUS, K_PARAMS, K_METRICS, K_STATS, K_GBPS, K_US, K_STABILITY,
        K_OBSERVED, K_RUNS, K_COUNT };
-static const char *const keys[K_COUNT] = {
-	"module", "case", "status", "params", "metrics", "stats_s", "gbps_median",
-	"us_per_op_median", "stability", "observed", "runs",
+static const struct {
+	const char *name;
+	size_t len;
+} keys[K_COUNT] = {
+#define KEY(name) { name, sizeof(name) - 1 }
+	KEY("module"), KEY("case"), KEY("status"), KEY("params"), KEY("metrics"),
+	KEY("stats_s"), KEY("gbps_median"), KEY("us_per_op_median"), KEY("stability"),
+	KEY("observed"), KEY("runs"),
+#undef KEY
 };
 
 static int result_member(struct str key, const char **p, const char *end, int depth, void *ctx)
@@ -314,7 +322,7 @@ static int result_member(struct str key, const char **p, const char *end, int de
 	struct one o = { NULL, 0, { 0, 0 }, { NULL, 0 }, 0 };
 	int k;
 
-	for (k = 0; k < K_COUNT && !is(key, keys[k]); k++)
+	for (k = 0; k < K_COUNT && !is_n(key, keys[k].name, keys[k].len); k++)
 		;
 	if (k == K_COUNT)
 		return 0;

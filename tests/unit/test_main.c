@@ -715,6 +715,7 @@ int main(int argc, char **argv)
 		{ "significance", hmb_test_significance },
 		{ "runs: three runs of a module merged into one record per result",
 		  hmb_test_runs_merge },
+		{ "numbers for the compare table: as printf writes them", hmb_test_numfmt },
 		{ "stability: the median's interval and the stable rule",
 		  hmb_test_stability_interval },
 		{ "stability: drift, bimodality and outliers", hmb_test_stability_shape },
