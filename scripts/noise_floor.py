@@ -7,8 +7,9 @@ usage: scripts/noise_floor.py [--threshold PCT] [--binary B] [--json FILE] [PAIR
 
 A PAIR is BASE.json=OTHER.json[,OTHER.json...]; without any, the back-to-back runs
 committed for the H100: results/nvidia-h100-pcie/all.json against each module run alone
-after it (alone/*.json), and the two runs that shared the GPU (shared-gpu/a.json and
-b.json). Every pair goes through `hipmembench --format csv --wide compare --threshold
+after it (alone/*.json), the two runs that shared the GPU (shared-gpu/a.json and b.json)
+and, where they are committed, two `all` runs one after the other (back-to-back/a.json
+and b.json). Every pair goes through `hipmembench --format csv --wide compare --threshold
 PCT` (default 5), which says for each figure its family, its floor and the rest of its
 noise (the medians' intervals, a shared GPU).
 
@@ -34,6 +35,7 @@ MODULES = ("memcpy", "overlap", "managed", "xnack", "pool", "vmm", "node")
 DEFAULT_PAIRS = [
     (os.path.join(H100, "all.json"), [os.path.join(H100, "alone", f"{m}.json") for m in MODULES]),
     (os.path.join(H100, "shared-gpu", "a.json"), [os.path.join(H100, "shared-gpu", "b.json")]),
+    (os.path.join(H100, "back-to-back", "a.json"), [os.path.join(H100, "back-to-back", "b.json")]),
 ]
 Z = 2.5758293035489004  # two-sided p = 0.01 under the normal distribution
 
@@ -43,8 +45,9 @@ def rows_of(binary, base, other, threshold):
                         str(threshold), "--allow-partial", base, other],
                        capture_output=True, text=True)
     if p.returncode not in (0, 1):
-        raise SystemExit(f"noise_floor.py: compare {base} {other} failed (exit "
-                         f"{p.returncode}): {p.stderr.strip().splitlines()[-1:]}")
+        last = (p.stderr.strip().splitlines() or ["no reason given"])[-1]
+        print(f"noise_floor.py: compare of {base} and {other} failed: {last}", file=sys.stderr)
+        sys.exit(2)
     return list(csv.DictReader(io.StringIO(p.stdout)))
 
 
@@ -88,7 +91,9 @@ def judge(pairs, binary, threshold):
 def parse_pair(text):
     base, _, others = text.partition("=")
     if not base or not others:
-        raise SystemExit(f"noise_floor.py: '{text}' is not BASE.json=OTHER.json[,OTHER.json...]")
+        print(f"noise_floor.py: '{text}' is not BASE.json=OTHER.json[,OTHER.json...]",
+              file=sys.stderr)
+        sys.exit(2)
     return base, others.split(",")
 
 
@@ -104,7 +109,7 @@ def main(argv):
         return 2
     pairs = [parse_pair(p) for p in a.pairs] or \
         [(os.path.join(ROOT, b), [os.path.join(ROOT, o) for o in others])
-         for b, others in DEFAULT_PAIRS]
+         for b, others in DEFAULT_PAIRS if os.path.isfile(os.path.join(ROOT, b))]
     for base, others in pairs:
         for path in [base] + others:
             if not os.path.isfile(path):

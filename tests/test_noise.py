@@ -145,3 +145,14 @@ def test_help_names_the_floors():
     assert "memcpy async (events)              2.0%" in p.stdout, p.stdout
     assert "another process\nusing the GPU around a figure adds 25%" in p.stdout
     assert max(len(line) for line in p.stdout.splitlines()) <= 80
+
+
+@pytest.mark.parametrize("args,message", [
+    (["badpair"], "'badpair' is not BASE.json=OTHER.json"),
+    (["missing.json=other.json"], "missing.json: no such file"),
+])
+def test_noise_floor_script_refuses_bad_input(tmp_path, args, message):
+    p = subprocess.run([hmb.PY, str(hmb.ROOT / "scripts" / "noise_floor.py"), "--binary",
+                        str(hmb.BIN)] + args, capture_output=True, text=True, cwd=tmp_path)
+    assert p.returncode == 2 and message in p.stderr, p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1 and "Traceback" not in p.stderr
