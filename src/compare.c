@@ -276,12 +276,11 @@ static void index_figures(struct hmb_loaded *l, struct identities *t)
  * document that repeats one is reported, and its repeats are matched in order. */
 static void report_repeats(const char *file, const struct hmb_loaded *l, const struct identities *t)
 {
-	const struct hmb_figure *f = &l->fig[t->first_repeat];
-
 	if (t->repeats)
 		fprintf(stderr, "hipmembench: compare: warning: %s: %zu figure(s) repeat an identity "
 			"seen earlier in the same document (first: %s, %s); repeats are matched in "
-			"order of appearance\n", file, t->repeats, f->label, f->name);
+			"order of appearance\n", file, t->repeats, l->fig[t->first_repeat].label,
+			l->fig[t->first_repeat].name);
 }
 
 /* match[i]: the index in other of base figure i, or SIZE_MAX; matched[j] marks

@@ -1,11 +1,11 @@
 /*
  * compare.h - `hipmembench compare BASE.json OTHER.json...`: results matched
  * by module, case and the parameters that define the workload across files
- * (compare.c declares which parameters are context: the GPU index, what is
+ * (identity.c declares which parameters are context: the GPU index, what is
  * tuned to the machine, descriptive text, launch geometry), with the ratio of
- * each figure, which way is better, the p-value of the difference in the
- * result's timed samples and, with --threshold, an exit status for
- * regressions that are more than noise.
+ * each figure, which way is better, the p-value of the change under the
+ * figure's run-to-run noise (noise.h) and, with --threshold, an exit status
+ * for regressions that are more than that noise.
  */
 #ifndef HMB_COMPARE_H
 #define HMB_COMPARE_H
@@ -15,10 +15,9 @@
 #include "loaded.h"
 #include "options.h"
 
-/* A figure is worse (or better) when it moved by more than the threshold and the
- * move is significant: the Mann-Whitney U test of the two results' samples,
- * adjusted for the number of figures compared (Benjamini-Hochberg), gives
- * p < HMB_COMPARE_ALPHA. */
+/* A figure is worse (or better) when it moved by more than the threshold and
+ * beyond its run-to-run noise: p < HMB_COMPARE_ALPHA under that noise (noise.h;
+ * not adjusted for the number of figures compared). */
 #define HMB_COMPARE_ALPHA 0.01
 
 struct hmb_compare_options {
