@@ -82,12 +82,17 @@ def test_a_nul_byte_is_named_where_it_is(tmp_path, sample_doc, where):
     assert q.returncode == 2 and f"-: a NUL byte at byte {at}:" in q.stderr.decode(), q.stderr
 
 
-def test_a_result_with_its_median_alone(tmp_path, sample_doc):
-    """Neither bytes nor operations: the figure is the median time, from stats_s."""
+@pytest.mark.parametrize("how", ["as json.c writes it", "read through cJSON"])
+def test_a_result_with_its_median_alone(tmp_path, sample_doc, how):
+    """Neither bytes nor operations: the figure is the median time, from stats_s;
+    read straight from the text, or (a key written with an escape) through cJSON."""
     doc = json.loads(sample_doc.read_text())
     r = doc["results"][0]
     r.update(gbps_median=None, gbps_best=None, us_per_op_median=None, metrics={})
-    p = compare_text(tmp_path, json.dumps(doc))
+    text = json.dumps(doc)
+    if how == "read through cJSON":
+        text = text.replace('"observed"', '"ob\\u0073erved"', 1)
+    p = compare_text(tmp_path, text)
     rows = p.stdout.splitlines()[1:]
     assert p.returncode == 0 and '"median","s",' in rows[0], p.stdout + p.stderr
     assert float(rows[0].split(",")[5]) == pytest.approx(r["stats_s"]["median"])
