@@ -211,7 +211,7 @@ FUZZ_LOAD    := $(FUZZ_BASE) src/json.c src/compare.c src/record.c src/stats.c s
                 src/telemetry_amdsmi.c src/amd_gpu_metrics.c src/amd_smi_layouts.c src/loaded.c \
                 src/significance.c src/pcie_link.c src/memmodel.c src/report.c src/stability.c \
                 src/kfd.c src/summary.c src/summary_cmd.c src/summary_text.c src/report_html.c \
-                src/svg.c
+                src/svg.c src/json_stream.c src/load_fast.c src/identity.c src/noise.c src/numfmt.c
 FUZZ_BINS    := $(FUZZ_DIR)/fuzz_sizes $(FUZZ_DIR)/fuzz_options $(FUZZ_DIR)/fuzz_load
 
 .PHONY: sanitize fuzz fuzz-build
@@ -224,7 +224,7 @@ $(FUZZ_DIR)/fuzz_options: fuzz/fuzz_options.c $(FUZZ_OPTIONS)
 $(FUZZ_DIR)/fuzz_load: fuzz/fuzz_load.c $(FUZZ_LOAD)
 $(FUZZ_BINS): fuzz/fuzz_check.h $(wildcard src/*.h)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(filter %.c,$^) -o $@ -lcjson -lm -ldl
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(filter %.c,$^) -o $@ -lcjson -lm -ldl -lpthread
 
 fuzz-build: $(FUZZ_BINS)
 

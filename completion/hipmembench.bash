@@ -40,7 +40,7 @@ _hipmembench()
 		word=${COMP_WORDS[i]}
 		case $word in
 		-d | --device | -o | --output | -f | --format | -s | --sizes | -r | --reps | \
-			-w | --warmup | --oversubscribe | --threshold | --gpu) ((i++)) ;;
+			-w | --warmup | --oversubscribe | --threshold | --gpu | --runs) ((i++)) ;;
 		-*) ;;
 		*) command=$word && break ;;
 		esac
@@ -55,7 +55,7 @@ _hipmembench()
 		COMPREPLY=($(compgen -W "table json csv markdown html" -- "$cur"))
 		return
 		;;
-	-d | --device | -s | --sizes | -r | --reps | -w | --warmup | --oversubscribe | --threshold | --gpu)
+	-d | --device | -s | --sizes | -r | --reps | -w | --warmup | --oversubscribe | --threshold | --gpu | --runs)
 		return
 		;;
 	--case | --cases | --only | --skip | --filter)

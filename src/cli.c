@@ -41,6 +41,7 @@ static const struct global {
 	[HMB_G_GPU] = { "gpu", 0, 1 },
 	[HMB_G_ALLOW_PARTIAL] = { "allow-partial", 0, 0 },
 	[HMB_G_WIDE] = { "wide", 0, 0 },
+	[HMB_G_RUNS] = { "runs", 0, 1 },
 };
 
 /* A module of `all` in a process of its own (isolate.c) is told where its
@@ -298,6 +299,7 @@ static int set_global(struct parser *p, int id, const char *v)
 	case HMB_G_GPU: return parse_whole(p, "gpu", v, 0, 1023, &o->compare_gpu);
 	case HMB_G_ALLOW_PARTIAL: o->allow_partial = 1; return 0;
 	case HMB_G_WIDE: o->wide = 1; return 0;
+	case HMB_G_RUNS: return parse_whole(p, "runs", v, 1, HMB_RUNS_MAX, &o->runs);
 	}
 	return usage(p, "internal: unknown option id %d", id);
 }
@@ -582,10 +584,14 @@ static int check_run(struct parser *p)
 	if ((c->given & 1u << HMB_G_DEVICES) && (c->given & 1u << HMB_G_NO_ISOLATION))
 		return usage(p, "--devices runs each GPU in a process of its own: it does not go "
 			     "with --no-isolation");
+	if (o->runs > 1 && (c->given & 1u << HMB_G_NO_ISOLATION))
+		return usage(p, "--runs runs each module in processes of its own: it does not go "
+			     "with --no-isolation");
 	if (o->child_output) {
 		/* a module of `all` in its own process: the parent's command line,
-		 * with the parent's choice of GPU; checked there already */
+		 * with the parent's choice of GPU, one run; checked there already */
 		o->devices = NULL;
+		o->runs = 1;
 		return 0;
 	}
 	for (size_t k = HMB_G_COUNT; k < p->nopts; k++)
@@ -697,6 +703,9 @@ int hmb_cli_parse(int argc, char **argv, const struct hmb_bench *const *benches,
 
 	memset(out, 0, sizeof(*out));
 	out->opt.child_output = child_output();
+	out->opt.child_table = !out->opt.child_output || !getenv(HMB_CHILD_TABLE_ENV) ||
+			       strcmp(getenv(HMB_CHILD_TABLE_ENV), "0") != 0;
+	out->opt.runs = 1;
 	out->opt.warmup = -1;
 	out->opt.threshold = -1;
 	out->opt.compare_gpu = -1;

@@ -24,11 +24,14 @@ enum hmb_command { HMB_CMD_NONE, HMB_CMD_HELP, HMB_CMD_LIST, HMB_CMD_COMPARE, HM
 enum { HMB_G_DEVICE, HMB_G_OUTPUT, HMB_G_FORMAT, HMB_G_SIZES, HMB_G_REPS, HMB_G_WARMUP,
        HMB_G_QUICK, HMB_G_DRY_RUN, HMB_G_OVERSUBSCRIBE, HMB_G_THRESHOLD, HMB_G_HELP,
        HMB_G_VERSION, HMB_G_CASE, HMB_G_CASES, HMB_G_DEVICES, HMB_G_NO_ISOLATION,
-       HMB_G_PEAK_GBPS, HMB_G_GPU, HMB_G_ALLOW_PARTIAL, HMB_G_WIDE, HMB_G_COUNT };
+       HMB_G_PEAK_GBPS, HMB_G_GPU, HMB_G_ALLOW_PARTIAL, HMB_G_WIDE, HMB_G_RUNS, HMB_G_COUNT };
 
 /* isolate.c to a module of `all` in a process of its own: "PID:FILE", the
  * parent's pid and where the module's document goes (cli.c). */
 #define HMB_CHILD_OUTPUT_ENV "HMB_CHILD_OUTPUT"
+/* isolate.c to such a module, where the parent prints the table itself (one
+ * run of several: --runs): "0", no table on stdout. */
+#define HMB_CHILD_TABLE_ENV "HMB_CHILD_TABLE"
 
 struct hmb_cli {
 	struct hmb_options opt;

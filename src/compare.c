@@ -1,14 +1,19 @@
-/* compare.c - which parameters identify a result, matching figures across
- * documents, and printing their ratios. */
+/* compare.c - matching figures across documents by their identity
+ * (identity.c), and printing their ratios. */
 #include "compare.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "identity.h"
 #include "loaded.h"
+#include "noise.h"
+#include "numfmt.h"
 #include "significance.h"
 #include "summary.h"
 #include "text.h"
@@ -16,61 +21,10 @@
 
 /* ---- identity ------------------------------------------------------------- */
 
-/* Parameters that are context, not identity: kept in the record and shown
- * (--wide), never a reason for two systems' results not to match. A result is
- * identified by its module, case and every other parameter, whatever their
- * order in the document. */
-enum context_kind { CTX_GPU, CTX_TUNED, CTX_TEXT, CTX_TIMING, CTX_GEOMETRY };
-
-static const struct context_param {
-	const char *module;    /* NULL: every module */
-	const char *name;
-	const char *only_with; /* context only where the result has this parameter too */
-	enum context_kind kind;
-} context_params[] = {
-	/* the GPU a result ran on: compared GPU against GPU (--gpu picks one) */
-	{ NULL, "device", NULL, CTX_GPU },
-	{ "node", "gpu", NULL, CTX_GPU },
-	/* tuned to the machine: the same workload, sized to what the system has */
-	{ NULL, "buffer_sets", NULL, CTX_TUNED },   /* d2d buffers that outgrow the L2 */
-	{ NULL, "iters", "load", CTX_TUNED },       /* a named load's calibrated steps */
-	{ "node", "gpus", NULL, CTX_TUNED },        /* the node's GPU count */
-	{ NULL, "busy_kernel", NULL, CTX_TUNED },   /* the spin kernel's calibrated steps */
-	{ NULL, "copy_engines", NULL, CTX_TUNED },
-	{ NULL, "copy_engines_source", NULL, CTX_TUNED },
-	{ NULL, "async_engine_count", NULL, CTX_TUNED },
-	{ NULL, "hw_queues", NULL, CTX_TUNED },
-	{ NULL, "threads_launched", NULL, CTX_TUNED },
-	{ NULL, "resident_thread_capacity", NULL, CTX_TUNED },
-	/* text that describes the workload the case and the other parameters define */
-	{ NULL, "timed", NULL, CTX_TEXT },
-	{ NULL, "coherence", NULL, CTX_TEXT },
-	{ NULL, "ideal_bound", NULL, CTX_TEXT },
-	{ NULL, "before_each_sample", NULL, CTX_TEXT },
-	{ NULL, "untimed_before_each_sample", NULL, CTX_TEXT },
-	{ NULL, "untimed_setup", NULL, CTX_TEXT },
-	{ NULL, "verification", NULL, CTX_TEXT },
-	{ NULL, "attach", NULL, CTX_TEXT },
-	{ NULL, "bytes_counted", NULL, CTX_TEXT },
-	{ NULL, "figure_meaning", NULL, CTX_TEXT },
-	{ NULL, "metric", NULL, CTX_TEXT },
-	{ NULL, "baseline_case", NULL, CTX_TEXT },
-	{ "xnack", "figure", NULL, CTX_TEXT },       /* what the case's figure means */
-	{ "xnack", "pages_at_start", NULL, CTX_TEXT }, /* the case names where they start */
-	/* how the samples are timed, which the case names */
-	{ NULL, "clock", NULL, CTX_TIMING },
-	{ NULL, "sync", NULL, CTX_TIMING },
-	{ NULL, "latch", NULL, CTX_TIMING },
-	/* launch geometry, sized to the GPU */
-	{ NULL, "block_threads", NULL, CTX_GEOMETRY },
-	{ NULL, "elements_per_thread", NULL, CTX_GEOMETRY },
-	{ NULL, "grid", NULL, CTX_GEOMETRY },
-	{ NULL, "grid_blocks", NULL, CTX_GEOMETRY },
-	{ NULL, "grid_stride", NULL, CTX_GEOMETRY },
-};
-
-static int has_param(const struct hmb_result *r, const char *name)
+static int has_param(const char *name, const void *result)
 {
+	const struct hmb_result *r = result;
+
 	for (size_t k = 0; k < r->np; k++)
 		if (!strcmp(r->p[k].name, name))
 			return 1;
@@ -79,28 +33,7 @@ static int has_param(const struct hmb_result *r, const char *name)
 
 int hmb_compare_is_context(const struct hmb_result *r, const char *param)
 {
-	for (size_t i = 0; i < sizeof(context_params) / sizeof(context_params[0]); i++) {
-		const struct context_param *c = &context_params[i];
-		if (strcmp(c->name, param) || (c->module && strcmp(c->module, r->module)))
-			continue;
-		if (!c->only_with || has_param(r, c->only_with))
-			return 1;
-	}
-	return 0;
-}
-
-enum hmb_param_role hmb_param_role(const char *module, const char *param,
-				   const char **only_with)
-{
-	for (size_t i = 0; i < sizeof(context_params) / sizeof(context_params[0]); i++) {
-		const struct context_param *c = &context_params[i];
-		if (strcmp(c->name, param) || (c->module && strcmp(c->module, module)))
-			continue;
-		*only_with = c->only_with;
-		return c->kind == CTX_GPU ? HMB_PARAM_GPU : HMB_PARAM_CONTEXT;
-	}
-	*only_with = NULL;
-	return HMB_PARAM_IDENTITY;
+	return hmb_identity_context(r->module, param, has_param, r);
 }
 
 int hmb_case_names(const char *kase, const char *text)
@@ -126,12 +59,6 @@ static int named_by_case(const struct hmb_result *r, const struct hmb_param *p)
 	return p->is_text && hmb_case_names(r->kase, p->text);
 }
 
-/* Shown in a label: identity parameters the case does not name already. */
-static int in_label(const struct hmb_result *r, const struct hmb_param *p)
-{
-	return !hmb_compare_is_context(r, p->name) && !named_by_case(r, p);
-}
-
 static int cmp_param(const void *x, const void *y)
 {
 	const struct hmb_param *a = *(const struct hmb_param *const *)x;
@@ -140,80 +67,164 @@ static int cmp_param(const void *x, const void *y)
 	return c ? c : strcmp(a->exact, b->exact);
 }
 
+/* s at *at, *at moved past it (without the NUL). */
+static void put(char **at, const char *s)
+{
+	size_t n = strlen(s);
+	memcpy(*at, s, n);
+	*at += n;
+}
+
 /* The key of result r: module, case, identity parameters in name order, and
  * the GPU where GPUs are matched one to one. */
-static char *result_key(const struct hmb_result *r, int with_gpu)
+static char *result_key(struct hmb_loaded *l, const struct hmb_result *r, int with_gpu)
 {
-	const struct hmb_param **s = hmb_xcalloc(r->np + 1, sizeof(*s));
-	size_t n = 0, len = strlen(r->module) + strlen(r->kase) + 32, used;
-	char *key;
+	const struct hmb_param *few[16], **s = r->np <= 16 ? few : hmb_xcalloc(r->np, sizeof(*s));
+	size_t n = 0, len = strlen(r->module) + strlen(r->kase) + 32;
+	char *key, *at, gpu[24];
 
 	for (size_t k = 0; k < r->np; k++)
-		if (!hmb_compare_is_context(r, r->p[k].name)) {
+		if (!r->p[k].context) {
 			s[n++] = &r->p[k];
 			len += strlen(r->p[k].name) + strlen(r->p[k].exact) + 2;
 		}
-	qsort(s, n, sizeof(*s), cmp_param);
-	key = hmb_xcalloc(len, 1);
-	used = (size_t)snprintf(key, len, "%s\x1f%s", r->module, r->kase);
-	for (size_t k = 0; k < n; k++)
-		used += (size_t)snprintf(key + used, len - used, "\x1f%s=%s", s[k]->name, s[k]->exact);
-	if (with_gpu && r->gpu >= 0)
-		snprintf(key + used, len - used, "\x1fGPU%d", r->gpu);
-	free(s);
+	/* a few parameters: sorted in place (qsort costs more than it saves here) */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && cmp_param(&s[j - 1], &s[j]) > 0; j--) {
+			const struct hmb_param *t = s[j];
+			s[j] = s[j - 1];
+			s[j - 1] = t;
+		}
+	at = key = hmb_loaded_alloc(l, len);
+	put(&at, r->module);
+	put(&at, "\x1f");
+	put(&at, r->kase);
+	for (size_t k = 0; k < n; k++) {
+		put(&at, "\x1f");
+		put(&at, s[k]->name);
+		put(&at, "=");
+		put(&at, s[k]->exact);
+	}
+	if (with_gpu && r->gpu >= 0) {
+		snprintf(gpu, sizeof(gpu), "\x1fGPU%d", r->gpu);
+		put(&at, gpu);
+	}
+	*at = '\0';
+	if (s != few)
+		free(s);
 	return key;
 }
 
 /* module case params (and GPU where GPUs are matched one to one), for people. */
-static char *result_label(const struct hmb_result *r, int with_gpu)
+static char *result_label(struct hmb_loaded *l, const struct hmb_result *r, int with_gpu)
 {
-	size_t len = 4 * (strlen(r->module) + strlen(r->kase)) + 64, used;
-	char *label;
+	const char *module = hmb_loaded_shown(l, r->module), *kase = hmb_loaded_shown(l, r->kase);
+	size_t len = strlen(module) + strlen(kase) + 32;
+	char *label, *at, gpu[24];
 
 	for (size_t k = 0; k < r->np; k++)
 		len += strlen(r->p[k].name) + strlen(r->p[k].text) + 2;
-	label = hmb_xcalloc(len, 1);
-	used = (size_t)snprintf(label, len, "%s %s", hmb_shown(r->module), hmb_shown(r->kase));
+	at = label = hmb_loaded_alloc(l, len);
+	put(&at, module);
+	put(&at, " ");
+	put(&at, kase);
 	for (size_t k = 0; k < r->np; k++)
-		if (in_label(r, &r->p[k]))
-			used += (size_t)snprintf(label + used, len - used, " %s=%s", r->p[k].name,
-						 r->p[k].text);
-	if (with_gpu && r->gpu >= 0)
-		snprintf(label + used, len - used, " GPU %d", r->gpu);
+		if (r->p[k].labelled) {
+			put(&at, " ");
+			put(&at, r->p[k].name);
+			put(&at, "=");
+			put(&at, r->p[k].text);
+		}
+	if (with_gpu && r->gpu >= 0) {
+		snprintf(gpu, sizeof(gpu), " GPU %d", r->gpu);
+		put(&at, gpu);
+	}
+	*at = '\0';
 	return label;
+}
+
+/* Whether a parameter is context, remembered by module and name (a loaded
+ * document keeps one copy of each string): most answers depend on nothing
+ * else, and 300 000 results ask a million times. */
+struct context_memo {
+	const char *module, *name;
+	int context;
+};
+
+struct asking {
+	const struct hmb_result *r;
+	int asked; /* the answer depends on the result's other parameters */
+};
+
+static int has_param_asked(const char *name, const void *asking)
+{
+	struct asking *a = (struct asking *)asking;
+
+	a->asked = 1;
+	return has_param(name, a->r);
+}
+
+static int context_of(struct context_memo *memo, size_t size, const struct hmb_result *r,
+		      const char *name)
+{
+	struct context_memo *m = &memo[(((uintptr_t)r->module >> 4) ^ ((uintptr_t)name >> 4) * 31) %
+				       size];
+	struct asking a = { r, 0 };
+	int context;
+
+	if (m->module == r->module && m->name == name)
+		return m->context;
+	context = hmb_identity_context(r->module, name, has_param_asked, &a);
+	if (!a.asked)
+		*m = (struct context_memo){ r->module, name, context };
+	return context;
 }
 
 void hmb_compare_identify(struct hmb_loaded *l, int with_gpu)
 {
-	for (size_t i = 0; i < l->n; i++) {
-		const struct hmb_result *r = &l->res[l->fig[i].result];
-		free(l->fig[i].key);
-		free(l->fig[i].label);
-		if (i && l->fig[i - 1].result == l->fig[i].result) {
-			l->fig[i].key = hmb_xstrdup(l->fig[i - 1].key);
-			l->fig[i].label = hmb_xstrdup(l->fig[i - 1].label);
-		} else {
-			l->fig[i].key = result_key(r, with_gpu);
-			l->fig[i].label = result_label(r, with_gpu);
+	struct context_memo memo[1021];
+
+	memset(memo, 0, sizeof(memo));
+	for (size_t i = 0; i < l->nres; i++) {
+		struct hmb_result *r = &l->res[i];
+		/* shown in a label: identity parameters the case does not name already */
+		for (size_t k = 0; k < r->np; k++) {
+			r->p[k].context = context_of(memo, sizeof(memo) / sizeof(memo[0]), r,
+						     r->p[k].name);
+			r->p[k].labelled = !r->p[k].context && !named_by_case(r, &r->p[k]);
 		}
+		r->key = result_key(l, r, with_gpu);
+		r->key_hash = hmb_hash(r->key, 0x1f);
+		r->label = result_label(l, r, with_gpu);
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		l->fig[i].key = l->res[l->fig[i].result].key;
+		l->fig[i].label = l->res[l->fig[i].result].label;
 	}
 }
 
 /* ---- matching ------------------------------------------------------------- */
 
-/* Identity order: key, figure name, then place in the document, so that
- * repeated identities pair up in the order they appear. */
-static int cmp_identity(const void *x, const void *y)
-{
-	const struct hmb_figure *a = *(const struct hmb_figure *const *)x;
-	const struct hmb_figure *b = *(const struct hmb_figure *const *)y;
-	int c = strcmp(a->key, b->key);
+/* A document's figures by identity (result key and figure name): a hash
+ * table of each identity's first figure, the later figures of the same
+ * identity chained in document order, so that repeated identities pair up in
+ * the order they appear. Figure indices are stored + 1 (0: none). */
+struct identity_slot {
+	size_t first, last, cursor; /* cursor: the next one not yet matched */
+	uint64_t hash;
+};
 
-	if (!c)
-		c = strcmp(a->name, b->name);
-	if (!c)
-		c = (a > b) - (a < b);
-	return c;
+struct identities {
+	struct identity_slot *slot;
+	size_t *next;               /* per figure: the next of its identity */
+	size_t mask;
+	size_t repeats, first_repeat;
+};
+
+/* A figure's identity: its result's key (hashed once per result) and its name. */
+static uint64_t identity_hash(const struct hmb_loaded *l, const struct hmb_figure *f)
+{
+	return hmb_hash(f->name, l->res[f->result].key_hash);
 }
 
 static int same_identity(const struct hmb_figure *a, const struct hmb_figure *b)
@@ -221,60 +232,79 @@ static int same_identity(const struct hmb_figure *a, const struct hmb_figure *b)
 	return !strcmp(a->key, b->key) && !strcmp(a->name, b->name);
 }
 
-/* The figures of a document this comparison takes, in identity order
- * (O(n log n)); *n: how many. */
-static const struct hmb_figure **sorted_figures(const struct hmb_loaded *l, size_t *n)
+/* The slot of f's identity in t: its own, or the empty one it would take. */
+/* The slot of f's identity (hash h) in t: its own, or the empty one it
+ * would take. The figures of t are those of l; f may be another document's. */
+static struct identity_slot *identity_slot(const struct identities *t, const struct hmb_loaded *l,
+					   const struct hmb_figure *f, uint64_t h)
 {
-	const struct hmb_figure **s = hmb_xcalloc(l->n + 1, sizeof(*s));
+	size_t at = (size_t)h & t->mask;
 
-	*n = 0;
-	for (size_t i = 0; i < l->n; i++)
-		if (!l->fig[i].skip)
-			s[(*n)++] = &l->fig[i];
-	qsort(s, *n, sizeof(*s), cmp_identity);
-	return s;
+	while (t->slot[at].first && (t->slot[at].hash != h ||
+				     !same_identity(&l->fig[t->slot[at].first - 1], f)))
+		at = (at + 1) & t->mask;
+	return &t->slot[at];
+}
+
+/* The figures of l that this comparison takes (not skipped), by identity:
+ * O(n) on average. */
+static void index_figures(struct hmb_loaded *l, struct identities *t)
+{
+	size_t size = 16;
+
+	while (size < 2 * l->n)
+		size *= 2;
+	/* from l's blocks (zeroed, in huge pages where the kernel gives them) */
+	t->slot = hmb_loaded_alloc(l, size * sizeof(*t->slot));
+	t->next = hmb_loaded_alloc(l, (l->n + 1) * sizeof(*t->next));
+	t->mask = size - 1;
+	t->repeats = t->first_repeat = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		struct identity_slot *s;
+		uint64_t h;
+		if (l->fig[i].skip)
+			continue;
+		h = identity_hash(l, &l->fig[i]);
+		s = identity_slot(t, l, &l->fig[i], h);
+		if (!s->first) {
+			s->first = s->last = s->cursor = i + 1;
+			s->hash = h;
+			continue;
+		}
+		t->next[s->last - 1] = i + 1;
+		s->last = i + 1;
+		if (!t->repeats++)
+			t->first_repeat = i;
+	}
 }
 
 /* Every result of a run has its own identity (module, case, parameters); a
  * document that repeats one is reported, and its repeats are matched in order. */
-static void report_repeats(const char *file, const struct hmb_figure **s, size_t n)
+static void report_repeats(const char *file, const struct hmb_loaded *l, const struct identities *t)
 {
-	size_t repeats = 0, first = 0;
-
-	for (size_t i = 1; i < n; i++)
-		if (same_identity(s[i - 1], s[i]) && !repeats++)
-			first = i;
-	if (repeats)
+	if (t->repeats)
 		fprintf(stderr, "hipmembench: compare: warning: %s: %zu figure(s) repeat an identity "
 			"seen earlier in the same document (first: %s, %s); repeats are matched in "
-			"order of appearance\n", file, repeats, s[first]->label, s[first]->name);
+			"order of appearance\n", file, t->repeats, l->fig[t->first_repeat].label,
+			l->fig[t->first_repeat].name);
 }
 
 /* match[i]: the index in other of base figure i, or SIZE_MAX; matched[j] marks
- * the other's figures that found a partner. A merge of the two sorted lists. */
-static void match_figures(const struct hmb_loaded *base, const struct hmb_figure **sb,
-			  size_t nb, const struct hmb_loaded *other,
-			  const struct hmb_figure **so, size_t no, size_t *match, char *matched)
+ * the other's figures that found a partner. */
+static void match_figures(const struct hmb_loaded *base, const struct hmb_loaded *other,
+			  struct identities *in_other, size_t *match, char *matched)
 {
-	size_t i = 0, j = 0;
-
-	for (size_t k = 0; k < base->n; k++)
-		match[k] = SIZE_MAX;
-	while (i < nb && j < no) {
-		int c = strcmp(sb[i]->key, so[j]->key);
-		if (!c)
-			c = strcmp(sb[i]->name, so[j]->name);
-		if (c < 0) {
-			i++;
-		} else if (c > 0) {
-			j++;
-		} else {
-			size_t at = (size_t)(so[j] - other->fig);
-			match[sb[i] - base->fig] = at;
-			matched[at] = 1;
-			i++;
-			j++;
-		}
+	for (size_t i = 0; i < base->n; i++) {
+		struct identity_slot *s;
+		match[i] = SIZE_MAX;
+		if (base->fig[i].skip)
+			continue;
+		s = identity_slot(in_other, other, &base->fig[i], identity_hash(base, &base->fig[i]));
+		if (!s->cursor)
+			continue;
+		match[i] = s->cursor - 1;
+		matched[match[i]] = 1;
+		s->cursor = in_other->next[match[i]];
 	}
 }
 
@@ -386,6 +416,7 @@ static void change_text(const struct hmb_figure *a, const struct hmb_figure *b, 
 			size_t len)
 {
 	static const char *const speeds[] = { "GB/s", "faults/s", "s", "ms", "us", "ns", NULL };
+	char factor[16];
 	int speed = 0;
 	double c;
 
@@ -396,29 +427,59 @@ static void change_text(const struct hmb_figure *a, const struct hmb_figure *b, 
 	for (int i = 0; speeds[i]; i++)
 		speed |= !strcmp(a->unit, speeds[i]);
 	c = a->direction < 0 ? a->value / b->value : b->value / a->value;
+	hmb_fmt_f(factor, sizeof(factor), c < 9.995 ? 2 : 0, c);
 	if (a->direction == 0)
-		snprintf(buf, len, c < 9.995 ? "%.2fx" : "%.0fx", c);
+		snprintf(buf, len, "%sx", factor);
 	else if (c >= 0.995 && c < 1.005)
 		snprintf(buf, len, "1.00x same");
 	else
-		snprintf(buf, len, c < 9.995 ? "%.2fx %s" : "%.0fx %s", c,
+		snprintf(buf, len, "%sx %s", factor,
 			 c > 1 ? (speed ? "faster" : "better") : (speed ? "slower" : "worse"));
 }
 
 struct row {
 	const struct hmb_figure *a, *b;
-	char base[32], other[32], ratio[32], change[32], p[32];
 	const char *verdict;
+	struct hmb_noise noise;
+};
+
+/* A row's numbers as printed: made when the row is printed (a comparison of
+ * 300 000 figures keeps no text for them). */
+struct cells {
+	char base[32], other[32], ratio[32], change[48], p[32];
 };
 
 struct tally {
-	int worse, not_significant, too_few, tested;
+	int worse, not_significant, by_runs, by_floor;
 };
 
 /* A number for a table (short) or for CSV (every digit that matters). */
-static void fmt_num(char *buf, size_t len, enum hmb_format f, const char *table_fmt, double v)
+static void fmt_num(char *buf, size_t len, enum hmb_format f, int table_digits, double v)
 {
-	snprintf(buf, len, f == HMB_FORMAT_CSV ? "%.10g" : table_fmt, v);
+	if (f == HMB_FORMAT_CSV)
+		snprintf(buf, len, "%.10g", v);
+	else
+		hmb_fmt_g(buf, len, table_digits, v);
+}
+
+static void format_cells(enum hmb_format f, int wide, const struct row *r, struct cells *c)
+{
+	memset(c, 0, sizeof(*c));
+	fmt_num(c->base, sizeof(c->base), f, 4, r->a->value);
+	fmt_num(c->other, sizeof(c->other), f, 4, r->b->value);
+	change_text(r->a, r->b, c->change, sizeof(c->change));
+	if (!isnan(r->noise.p))
+		fmt_num(c->p, sizeof(c->p), f, 2, r->noise.p);
+	else if (f != HMB_FORMAT_CSV)
+		strcpy(c->p, "-");
+	if (f == HMB_FORMAT_TABLE && !wide)
+		return; /* the ratio is for CSV and --wide */
+	if (r->a->value != 0 && f == HMB_FORMAT_CSV)
+		snprintf(c->ratio, sizeof(c->ratio), "%.10g", r->b->value / r->a->value);
+	else if (r->a->value != 0)
+		hmb_fmt_f(c->ratio, sizeof(c->ratio), 3, r->b->value / r->a->value);
+	else if (f != HMB_FORMAT_CSV)
+		strcpy(c->ratio, "-");
 }
 
 /* Parameters shown in a label, for the table's groups. */
@@ -429,7 +490,7 @@ static size_t label_params(const struct hmb_loaded *l, size_t result, const stru
 	size_t n = 0;
 
 	for (size_t k = 0; k < r->np && n < max; k++)
-		if (in_label(r, &r->p[k]))
+		if (r->p[k].labelled)
 			out[n++] = &r->p[k];
 	return n;
 }
@@ -478,7 +539,7 @@ static void print_context_differences(const struct hmb_loaded *base,
 		results++;
 		for (size_t k = 0; k < a->np; k++) {
 			const struct hmb_param *p = &a->p[k];
-			if (p->is_text || !hmb_compare_is_context(a, p->name) ||
+			if (p->is_text || !p->context ||
 			    !strcmp(p->name, "device") || !strcmp(p->name, "gpu"))
 				continue;
 			for (size_t j = 0; j < b->np; j++)
@@ -541,6 +602,7 @@ static void print_group(const struct hmb_loaded *base, const struct hmb_loaded *
 		const struct hmb_param *p[MAX_LABEL_PARAMS];
 		size_t np = label_params(base, rows[i].a->result, p, MAX_LABEL_PARAMS);
 		char label[512] = "", fig[64], line[512];
+		struct cells c;
 		size_t at = 0;
 
 		for (size_t k = 0; k < np; k++) {
@@ -559,9 +621,9 @@ static void print_group(const struct hmb_loaded *base, const struct hmb_loaded *
 			label[0] = '\0';
 		}
 		figure_text(rows[i].a, fig, sizeof(fig));
+		format_cells(HMB_FORMAT_TABLE, 0, &rows[i], &c);
 		snprintf(line, sizeof(line), "  %-*s %-26.26s %10s %10s  %-13s %7s %s", ROW_LABEL,
-			 label, fig, rows[i].base, rows[i].other, rows[i].change, rows[i].p,
-			 rows[i].verdict);
+			 label, fig, c.base, c.other, c.change, c.p, rows[i].verdict);
 		print_trimmed(line);
 	}
 }
@@ -576,7 +638,7 @@ static void context_text(const struct hmb_result *a, const struct hmb_result *b,
 	for (size_t k = 0; k < a->np && used < len; k++) {
 		const struct hmb_param *p = &a->p[k];
 		const char *w = NULL;
-		if (!hmb_compare_is_context(a, p->name))
+		if (!p->context)
 			continue;
 		for (size_t j = 0; j < b->np; j++)
 			if (!strcmp(b->p[j].name, p->name))
@@ -587,33 +649,58 @@ static void context_text(const struct hmb_result *a, const struct hmb_result *b,
 	}
 }
 
+/* The noise a figure was judged against, for --wide: "runs 3+3, +-1.2%",
+ * "floor 2% (memcpy async (events)), +-3.1%" (the change's noise, one sigma). */
+static void noise_text(const struct hmb_noise *n, char *buf, size_t len)
+{
+	if (n->model == HMB_NOISE_RUNS)
+		snprintf(buf, len, "runs %zu+%zu, +-%.2g%%", n->runs_a, n->runs_b,
+			 100.0 * n->noise_rel);
+	else if (n->model == HMB_NOISE_FLOOR)
+		snprintf(buf, len, "floor %.3g%% (%s), +-%.2g%%", 100.0 * n->floor, n->family,
+			 100.0 * n->noise_rel);
+	else
+		snprintf(buf, len, "-");
+}
+
 static void print_row(enum hmb_format f, int wide, const char *base_file,
 		      const char *other_file, const struct hmb_loaded *base,
 		      const struct hmb_loaded *other, const struct row *r)
 {
-	char fig[64], ctx[4096];
+	char fig[64], ctx[4096], noise[128];
+	struct cells c;
 
+	format_cells(f, wide, r, &c);
 	if (f == HMB_FORMAT_CSV) {
 		csv_field(base_file, 0);
 		csv_field(other_file, 0);
 		csv_field(r->a->label, 0);
 		csv_field(r->a->name, 0);
 		csv_field(r->a->unit, 0);
-		printf("%s,%s,%s,%s,", r->base, r->other, r->ratio, r->p);
-		csv_field(r->verdict, 1);
+		printf("%s,%s,%s,%s,", c.base, c.other, c.ratio, c.p);
+		csv_field(r->verdict, !wide);
+		if (wide) { /* the noise model, the family, its floor, the change's noise and
+			     * the part of it that is the medians' own */
+			printf("%s,", r->noise.model == HMB_NOISE_RUNS ? "runs" :
+				      r->noise.model == HMB_NOISE_FLOOR ? "floor" : "");
+			csv_field(r->noise.family, 0);
+			printf("%.6g,%.6g,%.6g\n", r->noise.floor, r->noise.noise_rel,
+			       r->noise.own_rel);
+		}
 		return;
 	}
+	noise_text(&r->noise, noise, sizeof(noise));
 	figure_text(r->a, fig, sizeof(fig));
 	if (f == HMB_FORMAT_MARKDOWN) {
-		printf("| %s | %s | %s | %s | %s | %s | %s |", r->a->label, fig, r->base, r->other,
-		       r->change, r->p, r->verdict);
+		printf("| %s | %s | %s | %s | %s | %s | %s |", r->a->label, fig, c.base, c.other,
+		       c.change, c.p, r->verdict);
 	} else {
-		printf("%s  %s  %s  %s  %s  %s  %s  %s", r->a->label, fig, r->base, r->other,
-		       r->ratio, r->change, r->p, r->verdict);
+		printf("%s  %s  %s  %s  %s  %s  %s  %s", r->a->label, fig, c.base, c.other,
+		       c.ratio, c.change, c.p, r->verdict);
 	}
 	if (wide) {
 		context_text(&base->res[r->a->result], &other->res[r->b->result], ctx, sizeof(ctx));
-		printf(f == HMB_FORMAT_MARKDOWN ? " %s |" : "  %s", ctx[0] ? ctx : "-");
+		printf(f == HMB_FORMAT_MARKDOWN ? " %s | %s |" : "  %s  %s", noise, ctx[0] ? ctx : "-");
 	}
 	putchar('\n');
 }
@@ -630,14 +717,14 @@ static void print_rows(enum hmb_format f, int wide, int with_gpu, const char *ba
 	}
 	if (f == HMB_FORMAT_MARKDOWN) {
 		printf("| result | figure | base | other | other vs base | p | verdict |%s\n"
-		       "|---|---|---:|---:|---|---:|---|%s\n", wide ? " context |" : "",
-		       wide ? "---|" : "");
+		       "|---|---|---:|---:|---|---:|---|%s\n", wide ? " noise | context |" : "",
+		       wide ? "---|---|" : "");
 		for (size_t i = 0; i < n; i++)
 			print_row(f, wide, base_file, other_file, base, other, &rows[i]);
 		return;
 	}
 	if (wide) {
-		printf("result  figure  base  other  ratio  other-vs-base  p  verdict  context\n");
+		printf("result  figure  base  other  ratio  other-vs-base  p  verdict  noise  context\n");
 		for (size_t i = 0; i < n; i++)
 			print_row(f, wide, base_file, other_file, base, other, &rows[i]);
 		return;
@@ -659,26 +746,14 @@ static void print_note(FILE *to, enum hmb_format f, const char *text)
 }
 
 /* One OTHER against BASE: the rows, and the counts behind the exit status. */
-static void compare_pair(const struct hmb_loaded *base, const char *base_file,
+static void compare_pair(struct hmb_loaded *base, const char *base_file,
 			 const struct hmb_loaded *other, const char *other_file,
 			 const struct hmb_compare_options *o, const size_t *match, int with_gpu,
 			 struct tally *t)
 {
 	enum hmb_format f = o->format;
-	double *p = hmb_xcalloc(base->n + 1, sizeof(*p));
-	struct row *rows = hmb_xcalloc(base->n + 1, sizeof(*rows));
+	struct row *rows = hmb_loaded_alloc(base, (base->n + 1) * sizeof(*rows));
 	size_t nrows = 0;
-
-	for (size_t i = 0; i < base->n; i++) {
-		const struct hmb_figure *a = &base->fig[i];
-		p[i] = NAN;
-		if (match[i] != SIZE_MAX) {
-			const struct hmb_figure *b = &other->fig[match[i]];
-			p[i] = hmb_mann_whitney_p(a->samples, a->nsamples, b->samples, b->nsamples);
-			t->tested += !isnan(p[i]);
-		}
-	}
-	hmb_adjust_bh(p, base->n);
 
 	for (size_t i = 0; i < base->n; i++) {
 		const struct hmb_figure *a = &base->fig[i], *b;
@@ -691,32 +766,23 @@ static void compare_pair(const struct hmb_loaded *base, const char *base_file,
 		r->a = a;
 		r->b = b;
 		r->verdict = "";
-		fmt_num(r->base, sizeof(r->base), f, "%.4g", a->value);
-		fmt_num(r->other, sizeof(r->other), f, "%.4g", b->value);
-		change_text(a, b, r->change, sizeof(r->change));
-		if (!isnan(p[i]))
-			fmt_num(r->p, sizeof(r->p), f, "%.2g", p[i]);
-		else if (f != HMB_FORMAT_CSV)
-			strcpy(r->p, "-");
+		hmb_noise_judge(&base->res[a->result], a, &other->res[b->result], b, &r->noise);
+		t->by_runs += r->noise.model == HMB_NOISE_RUNS;
+		t->by_floor += r->noise.model == HMB_NOISE_FLOOR;
 		if (a->value != 0) {
 			double ratio = b->value / a->value;
-			fmt_num(r->ratio, sizeof(r->ratio), f, "%.3f", ratio);
 			if (o->threshold >= 0 && a->direction != 0) {
 				double change = a->direction > 0 ? 1.0 - ratio : ratio - 1.0; /* >0 worse */
 				if (fabs(change) * 100.0 > o->threshold) {
-					if (p[i] < HMB_COMPARE_ALPHA) {
+					if (r->noise.p < HMB_COMPARE_ALPHA) {
 						r->verdict = change > 0 ? "WORSE" : "better";
 						t->worse += change > 0;
 					} else {
 						r->verdict = "n.s.";
 						t->not_significant++;
-						t->too_few += !(hmb_mann_whitney_min_p(a->nsamples, b->nsamples) <
-								HMB_COMPARE_ALPHA);
 					}
 				}
 			}
-		} else if (f != HMB_FORMAT_CSV) {
-			strcpy(r->ratio, "-");
 		}
 	}
 	if (f != HMB_FORMAT_CSV) {
@@ -728,37 +794,39 @@ static void compare_pair(const struct hmb_loaded *base, const char *base_file,
 		free(title);
 	}
 	print_rows(f, o->wide, with_gpu, base_file, other_file, base, other, rows, nrows);
-	free(rows);
-	free(p);
-}
-
-/* The fewest samples per side with which a difference can reach HMB_COMPARE_ALPHA. */
-static size_t reps_needed(void)
-{
-	size_t n = 1;
-	while (n < HMB_MWU_EXACT_MAX && !(hmb_mann_whitney_min_p(n, n) < HMB_COMPARE_ALPHA))
-		n++;
-	return n;
 }
 
 static void print_summary(FILE *to, enum hmb_format f, double threshold, const struct tally *t)
 {
+	static const char *const runs = "runs (both documents hold several runs, --runs): "
+					"Welch's t-test on the logarithms of the runs' figures";
+	static const char *const floor = "floor (one run a side): the declared run-to-run "
+					 "noise of the figure's family (hipmembench help compare) "
+					 "with its median's interval, against the normal distribution";
 	char text[1024];
 
-	snprintf(text, sizeof(text), "p: Mann-Whitney U test of the two results' timed samples "
-		 "(every figure of a result is derived from them), two-sided, adjusted for the "
-		 "number of figures each pair of documents compares (Benjamini-Hochberg; %d in "
-		 "all); '-': no samples.", t->tested);
 	fputc('\n', to);
+	snprintf(text, sizeof(text), "p: how likely a change this large is between two runs of one "
+		 "build, under the figure's run-to-run noise (not adjusted for the number of "
+		 "figures; '-': no figure to judge). Noise model: %s%s%s.",
+		 t->by_runs ? runs : t->by_floor ? floor : "none (no figure to judge)",
+		 t->by_runs && t->by_floor ? "; where one side holds one run, " : "",
+		 t->by_runs && t->by_floor ? floor : "");
 	print_note(to, f, text);
+	if (t->by_runs && t->by_floor) {
+		snprintf(text, sizeof(text), "%d figure(s) judged by their runs, %d by their family's "
+			 "floor: make both documents with --runs 3 to judge them all by their runs.",
+			 t->by_runs, t->by_floor);
+		print_note(to, f, text);
+	}
 	if (f != HMB_FORMAT_CSV)
 		print_note(to, f, "other vs base: faster, slower (GB/s, times), better, worse "
 			   "(speedups, ratios) by that factor; information (bytes, fractions) as "
 			   "other/base.");
 	if (threshold >= 0) {
 		snprintf(text, sizeof(text), "verdict: moved by more than %g%% with p < %g, the "
-			 "wrong way in capitals; n.s.: moved by more than %g%% but not "
-			 "significantly.", threshold, HMB_COMPARE_ALPHA, threshold);
+			 "wrong way in capitals; n.s.: moved by more than %g%% but within the "
+			 "noise.", threshold, HMB_COMPARE_ALPHA, threshold);
 		print_note(to, f, text);
 	}
 }
@@ -895,37 +963,99 @@ static int choose_gpus(struct hmb_loaded *docs, char **files, int nfiles, int wa
 	return 0;
 }
 
+/* ---- the documents side by side ---------------------------------------- */
+
+/* Each document's step, and what they share. */
+struct documents {
+	char **files;
+	struct hmb_loaded *docs;
+	struct identities *ids;
+	char (*err)[1024];
+	int *failed, with_gpu;
+};
+
+struct step {
+	struct documents *d;
+	int i;
+	void (*fn)(struct documents *, int);
+};
+
+static void *run_step(void *arg)
+{
+	struct step *s = arg;
+	s->fn(s->d, s->i);
+	return NULL;
+}
+
+/* fn(d, i) for every document i, as many at a time as there are CPUs: each
+ * document's step touches only what is its own (hmb_shown's buffers are per
+ * thread, cJSON parses one at a time: json_stream.h). */
+static void each_document(struct documents *d, int n, void (*fn)(struct documents *, int))
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int wave = cpus > 1 ? (int)(cpus < 64 ? cpus : 64) : 1;
+	struct step steps[64];
+	pthread_t threads[64];
+	int started[64];
+
+	for (int first = 0; first < n; first += wave) {
+		int last = first + wave < n ? first + wave : n;
+		for (int i = first + 1; i < last; i++) {
+			steps[i - first] = (struct step){ d, i, fn };
+			started[i - first] = !pthread_create(&threads[i - first], NULL, run_step,
+							     &steps[i - first]);
+			if (!started[i - first])
+				fn(d, i);
+		}
+		fn(d, first);
+		for (int i = first + 1; i < last; i++)
+			if (started[i - first])
+				pthread_join(threads[i - first], NULL);
+	}
+}
+
+static void load_step(struct documents *d, int i)
+{
+	d->failed[i] = hmb_json_load(d->files[i], &d->docs[i], d->err[i], sizeof(d->err[i])) != 0;
+}
+
+static void identify_step(struct documents *d, int i)
+{
+	hmb_compare_identify(&d->docs[i], d->with_gpu);
+	index_figures(&d->docs[i], &d->ids[i]);
+}
+
 int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o)
 {
 	struct hmb_loaded *docs = hmb_xcalloc((size_t)nfiles, sizeof(*docs));
-	const struct hmb_figure ***sorted = hmb_xcalloc((size_t)nfiles, sizeof(*sorted));
-	size_t *nsorted = hmb_xcalloc((size_t)nfiles, sizeof(*nsorted));
+	struct identities *ids = hmb_xcalloc((size_t)nfiles, sizeof(*ids));
 	size_t **match = hmb_xcalloc((size_t)nfiles, sizeof(*match));
 	struct tally t = { 0, 0, 0, 0 };
 	enum hmb_format f = o->format;
 	FILE *notes = f == HMB_FORMAT_CSV ? stderr : stdout;
-	char err[1024];
+	struct documents d = { files, docs, ids, hmb_xcalloc((size_t)nfiles, sizeof(*d.err)),
+			       hmb_xcalloc((size_t)nfiles, sizeof(int)), 0 };
 	int status = 0, with_gpu = 0, partial = 0;
 
+	/* read side by side; the first file that cannot be read is named */
+	each_document(&d, nfiles, load_step);
 	for (int i = 0; i < nfiles; i++)
-		if (hmb_json_load(files[i], &docs[i], err, sizeof(err)) != 0) {
-			fprintf(stderr, "hipmembench: compare: %s\n", err);
+		if (d.failed[i]) {
+			fprintf(stderr, "hipmembench: compare: %s\n", d.err[i]);
 			status = 2;
 			goto out;
 		}
 	if ((status = choose_gpus(docs, files, nfiles, o->gpu, &with_gpu)))
 		goto out;
-	for (int i = 0; i < nfiles; i++) {
-		hmb_compare_identify(&docs[i], with_gpu);
-		sorted[i] = sorted_figures(&docs[i], &nsorted[i]);
+	d.with_gpu = with_gpu;
+	each_document(&d, nfiles, identify_step);
+	for (int i = 0; i < nfiles; i++)
 		if (!i || strcmp(files[i], files[0]))
-			report_repeats(files[i], sorted[i], nsorted[i]);
-	}
+			report_repeats(files[i], &docs[i], &ids[i]);
 	for (int i = 1; i < nfiles; i++) {
 		char *matched = hmb_xcalloc(docs[i].n + 1, 1);
 		match[i] = hmb_xcalloc(docs[0].n + 1, sizeof(**match));
-		match_figures(&docs[0], sorted[0], nsorted[0], &docs[i], sorted[i], nsorted[i],
-			      match[i], matched);
+		match_figures(&docs[0], &docs[i], &ids[i], match[i], matched);
 		partial |= report_matching(&docs[0], files[0], &docs[i], files[i], match[i],
 					   matched, o->wide);
 		free(matched);
@@ -959,17 +1089,14 @@ int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o)
 				"base: %s)\n", files[i], docs[i].xnack, docs[0].xnack);
 	}
 	if (f == HMB_FORMAT_CSV)
-		printf("base_file,other_file,result,figure,unit,base,other,ratio,p,verdict\n");
+		printf("base_file,other_file,result,figure,unit,base,other,ratio,p,verdict%s\n",
+		       o->wide ? ",noise,noise_family,noise_floor,noise_rel,noise_own_rel" : "");
 	for (int i = 1; i < nfiles; i++)
 		compare_pair(&docs[0], files[0], &docs[i], files[i], o, match[i], with_gpu, &t);
 	print_summary(notes, f, o->threshold, &t);
 	if (o->threshold >= 0 && t.not_significant)
-		fprintf(stderr, "hipmembench: compare: %d figure(s) moved by more than %g%% but not "
-			"significantly (n.s.)\n", t.not_significant, o->threshold);
-	if (o->threshold >= 0 && t.too_few)
-		fprintf(stderr, "hipmembench: compare: %d of them have too few samples to reach p < "
-			"%g at all: measure with --reps %zu or more\n", t.too_few, HMB_COMPARE_ALPHA,
-			reps_needed());
+		fprintf(stderr, "hipmembench: compare: %d figure(s) moved by more than %g%% but "
+			"within their run-to-run noise (n.s.)\n", t.not_significant, o->threshold);
 	if (o->threshold >= 0 && t.worse) {
 		fprintf(stderr, "hipmembench: compare: %d figure(s) worse than the base by more "
 			"than %g%% (p < %g)\n", t.worse, o->threshold, HMB_COMPARE_ALPHA);
@@ -977,14 +1104,13 @@ int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o)
 	}
 out:
 	for (int i = 0; i < nfiles; i++) {
-		free(sorted[i]);
 		free(match[i]);
 		hmb_loaded_free(&docs[i]);
 	}
-	free(sorted);
-	free(nsorted);
+	free(ids);
 	free(match);
 	free(docs);
-	hmb_significance_release();
+	free(d.err);
+	free(d.failed);
 	return status;
 }

@@ -1,24 +1,24 @@
 /*
  * compare.h - `hipmembench compare BASE.json OTHER.json...`: results matched
  * by module, case and the parameters that define the workload across files
- * (compare.c declares which parameters are context: the GPU index, what is
+ * (identity.c declares which parameters are context: the GPU index, what is
  * tuned to the machine, descriptive text, launch geometry), with the ratio of
- * each figure, which way is better, the p-value of the difference in the
- * result's timed samples and, with --threshold, an exit status for
- * regressions that are more than noise.
+ * each figure, which way is better, the p-value of the change under the
+ * figure's run-to-run noise (noise.h) and, with --threshold, an exit status
+ * for regressions that are more than that noise.
  */
 #ifndef HMB_COMPARE_H
 #define HMB_COMPARE_H
 
 #include <stddef.h>
 
+#include "identity.h"
 #include "loaded.h"
 #include "options.h"
 
-/* A figure is worse (or better) when it moved by more than the threshold and the
- * move is significant: the Mann-Whitney U test of the two results' samples,
- * adjusted for the number of figures compared (Benjamini-Hochberg), gives
- * p < HMB_COMPARE_ALPHA. */
+/* A figure is worse (or better) when it moved by more than the threshold and
+ * beyond its run-to-run noise: p < HMB_COMPARE_ALPHA under that noise (noise.h;
+ * not adjusted for the number of figures compared). */
 #define HMB_COMPARE_ALPHA 0.01
 
 struct hmb_compare_options {
@@ -33,13 +33,6 @@ struct hmb_compare_options {
  * that cannot be read, or documents that hardly match). */
 int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o);
 
-/* What a parameter of a result of `module` is (context_params in compare.c):
- * identity, the GPU it ran on, or other context (tuned to the machine,
- * descriptive text, timing, launch geometry). A context parameter with
- * *only_with set is context only where the result has that parameter too. */
-enum hmb_param_role { HMB_PARAM_IDENTITY, HMB_PARAM_GPU, HMB_PARAM_CONTEXT };
-enum hmb_param_role hmb_param_role(const char *module, const char *param,
-				   const char **only_with);
 /* The case names text as one of its /-separated parts ("h2d" of h2d/pinned/async). */
 int hmb_case_names(const char *kase, const char *text);
 /* Parameter `param` of result r is context (shown, not matched). */

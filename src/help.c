@@ -5,6 +5,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "noise.h"
 
 #define WIDTH 79   /* the last column a help line may use */
 #define LEFT 22    /* where an item's description starts */
@@ -78,8 +79,10 @@ static const struct {
 	  "AMD GPU that selects XNACK per process (gfx90a, gfx94x, gfx950) managed and xnack "
 	  "run twice, with HSA_XNACK=1 and =0 (params.hsa_xnack on each record, checked "
 	  "against the ROCm guide's table), unless HSA_XNACK is set: then once in that mode. "
-	  "--dry-run shows each run with its environment. It ends with the summary of the "
-	  "headline figures (help summary), which the document keeps as its \"summary\"." },
+	  "--dry-run shows each run with its environment. --runs N runs each module N "
+	  "times, each in a fresh process, one after the other, and prints its table once. "
+	  "It ends with the summary of the headline figures (help summary), which the "
+	  "document keeps as its \"summary\"." },
 	{ "help", "help [COMMAND]", "hipmembench help [COMMAND]",
 	  "this text, or a command's help", "Help on hipmembench, or on one command or module." },
 	{ "compare", "compare BASE OTHER...",
@@ -92,8 +95,13 @@ static const struct {
 	  "BASE's, which way is better and by what factor. A document of several GPUs "
 	  "against one of a single GPU compares GPU 0 (--gpu N picks another). stderr says "
 	  "how many figures matched and why the rest did not; fewer than half of the base's "
-	  "matched exits 2 unless --allow-partial. --threshold PCT marks a figure worse by "
-	  "more than PCT% and then exits 1. --format csv or markdown prints the table in that "
+	  "matched exits 2 unless --allow-partial. --threshold PCT marks a figure WORSE when "
+	  "it moved the wrong way by more than PCT% and beyond its run-to-run noise (p < "
+	  "0.01), and then exits 1. The noise: where both documents hold several runs "
+	  "(--runs), the spread of the runs' figures (Welch's t-test on their logarithms); "
+	  "else the floor of the figure's family below, with its median's interval. For a "
+	  "reliable gate, make both documents with --runs 3. --wide adds the noise of each "
+	  "figure. --format csv or markdown prints the table in that "
 	  "format. A document is a regular file, or '-' for standard input (once); a FIFO "
 	  "or a device is refused, not waited on. The documents' summary comes first." },
 	{ "show", "show DOC", "hipmembench [-f table|csv] [--wide] show DOC.json",
@@ -144,6 +152,10 @@ static const char *const global_options[][2] = {
 				"their device" },
 	{ "--no-isolation", "all: every module in this one process (for debugging; "
 			    "modules may then change each other's figures)" },
+	{ "--runs N", "all and the modules: each module N times (1 to 100), each in a "
+		      "process of its own; a result keeps every run's median beside the "
+		      "pooled samples, so that compare judges a change against how much a "
+		      "figure moves from run to run (--runs 3 on both sides for a gate)" },
 	{ "--peak-gbps X", "the host link's peak per direction in GB/s, where it is not "
 			   "PCIe (Infinity Fabric, NVLink-C2C) or cannot be read" },
 	{ "--oversubscribe F", "managed, xnack and all: allow managed memory up to F x "
@@ -213,6 +225,10 @@ int hmb_help_print(FILE *out, const char *topic, const struct hmb_bench *const *
 			wrap(out, 0, 0, builtins[i].text);
 			if (strcmp(topic, "all") == 0 || strcmp(topic, "info") == 0)
 				fputs("\nglobal options: see hipmembench --help\n", out);
+			if (strcmp(topic, "compare") == 0) {
+				fputc('\n', out);
+				hmb_noise_print_floors(out);
+			}
 			return 0;
 		}
 	for (int i = 0; benches[i]; i++)

@@ -14,6 +14,8 @@
  * module runs once per mode (modeplan.h: HSA_XNACK=1 and 0 on AMD), the
  * child alone gets the variable; its records carry the value as a param
  * (params.hsa_xnack) and its module_runs entry the environment it ran in.
+ * With --runs N each module runs N times, each run's records merged into
+ * the first's (runs.c) and the table printed once, by this process.
  */
 #include "isolate.h"
 
@@ -28,6 +30,7 @@
 #include "checkpoint.h"
 #include "codecheck.h"
 #include "cli.h"
+#include "runs.h"
 #include "timing.h"
 #include "util.h"
 
@@ -112,6 +115,8 @@ int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep, const st
 		/* this process is single-threaded (it never opens the GPU) */
 		if (cl->mode && cl->mode->var && cl->mode->set)
 			setenv(cl->mode->var, cl->mode->value, 1);
+		if (cl->parent_table)
+			setenv(HMB_CHILD_TABLE_ENV, "0", 1);
 		execv(argv[0], argv);
 		fprintf(stderr, "hipmembench: cannot start %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -147,8 +152,11 @@ int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep, const st
 			hmb_param_str(r, cl->mode->param, cl->mode->value);
 	}
 	unlink(tmpl);
-	/* the module's table, from its document as `show` reads it, GPU tagged */
-	if (rep->opt->format == HMB_FORMAT_TABLE && (before ? before->next : rep->head)) {
+	if (cl->run)
+		hmb_runs_merge(rep, cl->run_before, before, cl->run);
+	/* the module's table, from its document as `show` reads it, GPU tagged
+	 * (--runs: once, after the last run, by main.c) */
+	if (!cl->run && rep->opt->format == HMB_FORMAT_TABLE && (before ? before->next : rep->head)) {
 		hmb_table_print(stdout, before ? before->next : rep->head, rep->opt->wide);
 		fflush(stdout);
 	}
@@ -160,6 +168,8 @@ int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep, const st
 		hmb_report_module_run_env(rep, cl->mode->var, cl->mode->value, cl->mode->set);
 	if (cl->plan_note && *cl->plan_note)
 		hmb_report_module_run_note(rep, cl->plan_note);
+	if (cl->run)
+		rep->runs[rep->nruns - 1].run = cl->run;
 	hmb_checkpoint(rep, 1);
 	return WIFEXITED(wstatus) ? code : 128 + WTERMSIG(wstatus);
 }

@@ -15,10 +15,14 @@ struct hmb_cmdline {
 	int tag_device;    /* several GPUs in one document: params.device on each record */
 	const struct hmb_mode_run *mode; /* this run's environment (modeplan.h); NULL none */
 	const char *plan_note;           /* the plan's note for module_runs; NULL none */
+	int run;                         /* --runs: which run of this module (1, 2, ...); 0: one */
+	struct hmb_record *run_before;   /* --runs: the record before the first run's */
+	int parent_table;                /* the parent prints the table, not the module */
 };
 
 /* Run module b as `HMB_CHILD_OUTPUT=PID:TMP BINARY <options> b` and take its
- * document into rep. With cl->mode, the child's environment has its
+ * document into rep; with cl->run, merged with the earlier runs' records
+ * (runs.h). With cl->mode, the child's environment has its
  * variable set (where the plan sets it) and every record it made carries
  * the value as a param, so compare matches like with like. Returns the process's exit status (128 + signal when
  * it died by one). */

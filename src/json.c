@@ -1,9 +1,12 @@
 /*
- * json.c - the only file that talks to cJSON: the run document is built here
- * from the report (schema in docs/schema.md) and written atomically (a
- * temporary file beside it, fsynced, renamed over it, the directory fsynced);
- * documents are read back here for compare, checked before any use.
+ * json.c - with json_stream.c, the only file that talks to cJSON: the run
+ * document is built here from the report (schema in docs/schema.md) and
+ * written atomically (a temporary file beside it, fsynced, renamed over it,
+ * the directory fsynced); documents are read back here for compare, checked
+ * before any use, one result at a time (json_stream.c) so that a document of
+ * 300 000 results reads in seconds.
  */
+#define _DEFAULT_SOURCE /* MAP_POPULATE */
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <dirent.h>
@@ -17,10 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "json_stream.h"
+#include "load_fast.h"
 #include "loaded.h"
 #include "platform/hip.h"
 #include "report.h"
@@ -337,6 +343,32 @@ static cJSON *stability_rule_json(void)
 	return o;
 }
 
+/* A value per run: a number, or null where the run had none. */
+static cJSON *per_run(const double *v, size_t n)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (size_t k = 0; k < n; k++)
+		cJSON_AddItemToArray(a, isfinite(v[k]) ? cJSON_CreateNumber(v[k]) : cJSON_CreateNull());
+	return a;
+}
+
+/* --runs N: each run's own figures, beside the pooled samples (runs.c). */
+static cJSON *runs_json(const struct hmb_run_figures *f)
+{
+	cJSON *o = cJSON_CreateObject(), *a, *m;
+
+	cJSON_AddNumberToObject(o, "count", (double)f->count);
+	a = cJSON_AddArrayToObject(o, "samples");
+	for (size_t k = 0; k < f->count; k++)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber((double)f->samples[k]));
+	cJSON_AddItemToObject(o, "median_s", per_run(f->median, f->count));
+	m = cJSON_AddObjectToObject(o, "metrics");
+	for (size_t i = 0; i < f->nmetrics; i++)
+		cJSON_AddItemToObject(m, f->metric[i].name, per_run(f->metric[i].value, f->count));
+	return o;
+}
+
 static cJSON *record_json(const struct hmb_record *r)
 {
 	cJSON *o = cJSON_CreateObject(), *s;
@@ -378,6 +410,8 @@ static cJSON *record_json(const struct hmb_record *r)
 	add_positive(o, "peak_fraction", sum.peak_fraction);
 	cJSON_AddItemToObject(o, "metrics", kv_json(&r->metrics, 1));
 	cJSON_AddItemToObject(o, "observed", kv_json(&r->observed, 0));
+	if (r->runs)
+		cJSON_AddItemToObject(o, "runs", runs_json(r->runs));
 	return o;
 }
 
@@ -470,6 +504,7 @@ static cJSON *settings_json(const struct hmb_options *opt)
 	}
 	add_int(o, "reps", opt->reps > 0 ? opt->reps : -1);
 	add_int(o, "warmup", opt->warmup);
+	cJSON_AddNumberToObject(o, "runs", opt->runs > 1 ? opt->runs : 1);
 	cJSON_AddBoolToObject(o, "quick", opt->quick != 0);
 	cJSON_AddBoolToObject(o, "dry_run", opt->dry_run != 0);
 	add_positive(o, "oversubscribe", opt->oversubscribe);
@@ -603,6 +638,8 @@ char *hmb_json_render(const struct hmb_report *rep)
 		}
 		if (m->note)
 			cJSON_AddStringToObject(x, "plan", m->note);
+		if (m->run)
+			cJSON_AddNumberToObject(x, "run", m->run);
 		cJSON_AddItemToArray(a, x);
 	}
 	cJSON_AddItemToObject(doc, "telemetry", telemetry_json(rep));
@@ -1023,6 +1060,53 @@ fail:
 	return NULL;
 }
 
+/* A regular file mapped rather than read (no copy of hundreds of MB; the
+ * documents hipmembench writes are replaced by a rename, never rewritten in
+ * place); anything else, or a file that cannot be mapped, read whole.
+ * *mapped says which, for release_whole. A mapped file is not searched for
+ * NUL bytes here: the reader stops at one, and has_nul says so. */
+static char *map_whole(const char *path, size_t *lenp, int *mapped, char *err, size_t errlen)
+{
+	struct stat st;
+	char *p;
+	int fd;
+
+	*mapped = 0;
+	if (strcmp(path, "-") == 0 ||
+	    (fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0)
+		return read_whole(path, lenp, err, errlen);
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (size_t)st.st_size > DOC_MAX_BYTES ||
+	    (p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0)) ==
+		    MAP_FAILED) {
+		close(fd);
+		return read_whole(path, lenp, err, errlen);
+	}
+	close(fd);
+	*lenp = (size_t)st.st_size;
+	*mapped = 1;
+	return p;
+}
+
+/* A NUL byte in text: 1 with the reason in err, as read_whole gives it. */
+static int has_nul(const char *path, const char *text, size_t len, char *err, size_t errlen)
+{
+	const char *nul = memchr(text, '\0', len);
+
+	if (nul)
+		load_fail(err, errlen, path, "a NUL byte at byte %zu: not a JSON document",
+			  (size_t)(nul - text));
+	return nul != NULL;
+}
+
+static void release_whole(char *text, size_t len, int mapped)
+{
+	if (mapped)
+		munmap(text, len);
+	else
+		free(text);
+}
+
 static const char *skip_space(const char *p, const char *end)
 {
 	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
@@ -1129,120 +1213,48 @@ static const char *reps_text(const cJSON *settings, char *buf, size_t len)
 	return buf;
 }
 
-static void add_figure(struct hmb_loaded *l, const char *name, const char *unit, double value)
+/* A parameter as it is (loaded.h has how each type is shown and matched). */
+static void param_of(struct hmb_loaded *l, const cJSON *p, struct hmb_param *out)
 {
-	struct hmb_figure *f;
-	if (l->n == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 64;
-		l->fig = hmb_xrealloc(l->fig, l->cap * sizeof(*l->fig));
-	}
-	f = &l->fig[l->n++];
-	memset(f, 0, sizeof(*f));
-	f->result = l->nres - 1;
-	f->name = hmb_xstrdup(hmb_shown(name));
-	f->unit = hmb_xstrdup(hmb_shown(unit));
-	f->value = value;
-	f->direction = hmb_unit_direction(unit);
-}
+	char *t;
 
-/* A parameter as it is: for people (sizes as typed where they are whole,
- * whole numbers whole) and for identity (its type and every digit). */
-static void param_of(const cJSON *p, struct hmb_param *out)
-{
-	char buf[64], *t = NULL;
-	size_t len;
-
-	out->name = hmb_xstrdup(hmb_shown(p->string));
-	out->is_text = cJSON_IsString(p);
 	if (cJSON_IsNumber(p)) {
-		double v = p->valuedouble;
-		if (strcmp(p->string, "size") == 0 && v >= 1 && v <= 9007199254740992.0 &&
-		    v == floor(v))
-			hmb_format_size((size_t)v, buf, sizeof(buf));
-		else
-			hmb_number_text(v, buf, sizeof(buf));
-		out->text = hmb_xstrdup(buf);
-		snprintf(buf, sizeof(buf), "n:%.17g", v);
-		out->exact = hmb_xstrdup(buf);
-		return;
-	}
-	if (cJSON_IsBool(p)) {
-		out->text = hmb_xstrdup(cJSON_IsTrue(p) ? "yes" : "no");
-		out->exact = hmb_xstrdup(cJSON_IsTrue(p) ? "b:1" : "b:0");
-		return;
-	}
-	if (!out->is_text)
+		hmb_loaded_param_number(l, out, p->string, p->valuedouble);
+	} else if (cJSON_IsBool(p)) {
+		hmb_loaded_param_bool(l, out, p->string, cJSON_IsTrue(p));
+	} else if (cJSON_IsString(p)) {
+		hmb_loaded_param_text(l, out, p->string, p->valuestring, 1);
+	} else {
 		t = cJSON_PrintUnformatted(p);
-	out->text = hmb_xstrdup(hmb_shown(out->is_text ? p->valuestring : t ? t : "?"));
-	len = strlen(out->is_text ? p->valuestring : t ? t : "?") + 3;
-	out->exact = hmb_xcalloc(len, 1);
-	snprintf(out->exact, len, "%c:%s", out->is_text ? 's' : 'j',
-		 out->is_text ? p->valuestring : t ? t : "?");
-	free(t);
-}
-
-/* Cases renamed since older documents were written: compare matches their
- * results under the new name. On AMD hipHostMallocWriteCombined does
- * nothing (memmodel.c), so memcpy's write-combined cases there were the
- * pinned-noncoherent or pinned-coherent copies, told apart by the coherence
- * the record carries; NVIDIA's (one coherence mode) keep their name. */
-static const struct {
-	const char *module, *kind, *coherence, *now;
-} renamed[] = {
-	{ "memcpy", "write-combined", "coarse-grained", "pinned-noncoherent" },
-	{ "memcpy", "write-combined", "fine-grained", "pinned-coherent" },
-	{ "memcpy", "write-combined-coherent", "fine-grained", "pinned-coherent" },
-};
-
-/* The current name of case `name` (direction/kind/api) in buf, and its
- * host_memory parameter to match. */
-static const char *current_name(const char *module, const char *name, cJSON *params,
-				char *buf, size_t len)
-{
-	const char *coherence = str_of(params, "coherence"), *kind = strchr(name, '/'), *api;
-
-	if (!kind || !(api = strchr(kind + 1, '/')))
-		return name;
-	kind++;
-	for (size_t i = 0; i < sizeof(renamed) / sizeof(renamed[0]); i++) {
-		if (strcmp(module, renamed[i].module) != 0 || strlen(renamed[i].kind) != (size_t)(api - kind) ||
-		    strncmp(kind, renamed[i].kind, (size_t)(api - kind)) != 0 ||
-		    strncmp(coherence, renamed[i].coherence, strlen(renamed[i].coherence)) != 0)
-			continue;
-		snprintf(buf, len, "%.*s%s%s", (int)(kind - name), name, renamed[i].now, api);
-		if (cJSON_GetObjectItemCaseSensitive(params, "host_memory"))
-			cJSON_ReplaceItemInObjectCaseSensitive(params, "host_memory",
-							       cJSON_CreateString(renamed[i].now));
-		return buf;
+		hmb_loaded_param_text(l, out, p->string, t ? t : "?", 0);
+		free(t);
 	}
-	return name;
 }
 
 /* A result as compare reads it (compare.c decides what identifies it):
- * renamed cases under their new name, every parameter as written. */
+ * renamed cases under their new name, with their host_memory parameter to
+ * match, every parameter as written. */
 static void add_result(struct hmb_loaded *l, const cJSON *r)
 {
-	cJSON *params = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(r, "params"), 1);
-	const char *module = str_of(r, "module"), *name = str_of(r, "case");
+	const cJSON *params = cJSON_GetObjectItemCaseSensitive(r, "params");
+	const char *module = str_of(r, "module"), *name = str_of(r, "case"), *kind;
 	const char *gpu_params[] = { "device", "gpu" };
 	struct hmb_result *res;
+	cJSON *renamed_params = NULL;
 	const cJSON *p;
 	char now[256];
 
-	if (!cJSON_IsObject(params)) {
-		cJSON_Delete(params);
-		params = cJSON_CreateObject();
+	if (!cJSON_IsObject(params))
+		params = NULL;
+	name = hmb_loaded_current_name(module, name, str_of(params, "coherence"), now, sizeof(now),
+				       &kind);
+	if (kind && cJSON_GetObjectItemCaseSensitive(params, "host_memory")) {
+		renamed_params = cJSON_Duplicate(params, 1);
+		cJSON_ReplaceItemInObjectCaseSensitive(renamed_params, "host_memory",
+						       cJSON_CreateString(kind));
+		params = renamed_params;
 	}
-	name = current_name(module, name, params, now, sizeof(now));
-	if (l->nres == l->rcap) {
-		l->rcap = l->rcap ? 2 * l->rcap : 64;
-		l->res = hmb_xrealloc(l->res, l->rcap * sizeof(*l->res));
-	}
-	res = &l->res[l->nres++];
-	memset(res, 0, sizeof(*res));
-	res->module = hmb_xstrdup(module);
-	res->kase = hmb_xstrdup(name);
-	res->gpu = -1;
+	res = hmb_loaded_add_result(l, module, name);
 	/* the GPU a per-GPU result ran on: `device` where --devices gave several,
 	 * node's `gpu` where it measures one GPU of the node at a time */
 	for (size_t i = 0; i < 2 && res->gpu < 0; i++) {
@@ -1254,61 +1266,81 @@ static void add_result(struct hmb_loaded *l, const cJSON *r)
 	}
 	cJSON_ArrayForEach(p, params)
 		res->np++;
-	res->p = hmb_xcalloc(res->np + 1, sizeof(*res->p));
+	res->p = hmb_loaded_params(l, res->np);
 	res->np = 0;
 	cJSON_ArrayForEach(p, params)
-		param_of(p, &res->p[res->np++]);
-	cJSON_Delete(params);
+		param_of(l, p, &res->p[res->np++]);
+	cJSON_Delete(renamed_params);
 }
 
-/* Compare's significance test: each figure of a result carries a copy of the
- * result's timed samples (the numbers in samples_s). */
-static void attach_samples(struct hmb_loaded *l, size_t first, const cJSON *r)
+/* --runs: each figure of the result (from `first` on) in each run: the main
+ * figure from the run's median (GB/s and us/op scale with it as the pooled
+ * median does), a metric as the run had it. */
+static void attach_runs(struct hmb_loaded *l, size_t first, int has_main, const cJSON *r)
 {
-	const cJSON *samples = cJSON_GetObjectItemCaseSensitive(r, "samples_s"), *s;
-	size_t n = 0;
+	const cJSON *runs = cJSON_GetObjectItemCaseSensitive(r, "runs"), *v;
+	const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(runs, "metrics");
+	double pooled = num_of(cJSON_GetObjectItemCaseSensitive(r, "stats_s"), "median");
 
 	for (size_t i = first; i < l->n; i++) {
-		l->fig[i].samples = NULL;
-		l->fig[i].nsamples = 0;
-	}
-	if (!cJSON_IsArray(samples))
-		return;
-	cJSON_ArrayForEach(s, samples)
-		n += cJSON_IsNumber(s);
-	for (size_t i = first; i < l->n && n; i++) {
 		struct hmb_figure *f = &l->fig[i];
-		f->samples = hmb_xcalloc(n, sizeof(double));
-		cJSON_ArrayForEach(s, samples)
-			if (cJSON_IsNumber(s))
-				f->samples[f->nsamples++] = s->valuedouble;
+		const cJSON *values = i == first && has_main
+					      ? cJSON_GetObjectItemCaseSensitive(runs, "median_s")
+					      : cJSON_GetObjectItemCaseSensitive(metrics, f->name);
+		int main_figure = i == first && has_main, timed = !strcmp(f->unit, "s") ||
+								   !strcmp(f->unit, "us");
+		size_t n = 0;
+		if (!cJSON_IsArray(values) || (main_figure && !(pooled > 0)))
+			continue;
+		f->runs = hmb_loaded_alloc(l, HMB_RUNS_LOADED_MAX * sizeof(double));
+		cJSON_ArrayForEach(v, values) {
+			double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+			if (n == HMB_RUNS_LOADED_MAX)
+				break;
+			if (main_figure)
+				x = x > 0 ? f->value * (timed ? x / pooled : pooled / x) : NAN;
+			f->runs[n++] = x;
+		}
+		f->nruns = n;
 	}
 }
 
 /* The figures of a result: GB/s where it moved bytes, else its median time,
  * which us/op replaces where the result counts operations (the same samples
- * in another unit: one figure of them), then its metrics. */
+ * in another unit: one figure of them), then its metrics; each with its runs
+ * (--runs), and what says how far the result can be trusted: its median's
+ * interval, another process on the GPU. */
 static void load_result(struct hmb_loaded *l, const cJSON *r)
 {
 	size_t first = l->n;
+	int has_main;
 	const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(r, "metrics"), *m;
 	const cJSON *stats = cJSON_GetObjectItemCaseSensitive(r, "stats_s");
+	const cJSON *stability = cJSON_GetObjectItemCaseSensitive(r, "stability");
+	const cJSON *shared = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(r, "observed"), "gpu_shared_with");
+	struct hmb_result *res;
 
 	if (strcmp(str_of(r, "status"), "ok") != 0)
 		return;
 	add_result(l, r);
+	res = &l->res[l->nres - 1];
+	res->half_width_rel = num_of(stability, "half_width_rel") >= 0
+				      ? num_of(stability, "half_width_rel") : NAN;
+	res->gpu_shared = cJSON_IsString(shared) && shared->valuestring[0];
 	if (num_of(r, "gbps_median") > 0)
-		add_figure(l, "GB/s", "GB/s", num_of(r, "gbps_median"));
+		hmb_loaded_add_figure(l, "GB/s", "GB/s", num_of(r, "gbps_median"));
 	else if (num_of(r, "us_per_op_median") > 0)
-		add_figure(l, "us/op", "us", num_of(r, "us_per_op_median"));
+		hmb_loaded_add_figure(l, "us/op", "us", num_of(r, "us_per_op_median"));
 	else if (cJSON_IsObject(stats) && num_of(stats, "median") >= 0)
-		add_figure(l, "median", "s", num_of(stats, "median"));
+		hmb_loaded_add_figure(l, "median", "s", num_of(stats, "median"));
 	if (!cJSON_IsObject(metrics))
 		metrics = NULL;
+	has_main = l->n > first;
 	cJSON_ArrayForEach(m, metrics)
 		if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(m, "value")))
-			add_figure(l, m->string, str_of(m, "unit"), num_of(m, "value"));
-	attach_samples(l, first, r);
+			hmb_loaded_add_figure(l, m->string, str_of(m, "unit"), num_of(m, "value"));
+	attach_runs(l, first, has_main, r);
 }
 
 /* The document's host, device and settings, for people (printable). */
@@ -1380,24 +1412,107 @@ static cJSON *parse_document(const char *path, const char *text, size_t len, cha
 	return doc;
 }
 
+/* What compare reads of a result (check_result, load_result); the rest of
+ * it is checked and skipped. */
+static const char *const result_keys[] = {
+	"module", "case", "status", "params", "metrics", "stats_s.median", "gbps_median",
+	"us_per_op_median", "stability.half_width_rel", "observed.gpu_shared_with", "runs", NULL
+};
+
+/* A result as the walker hands it over (json_stream.h): read straight from
+ * its text where it has the usual shape (load_fast.c), else parsed, checked
+ * and read here; until one is refused, whose reason is kept for after the
+ * rest of the document is checked. */
+struct taking {
+	struct hmb_loaded *out;
+	const char *path;
+	int index, refused;
+	char why[1024];
+};
+
+static const char *take_result(const char *p, const char *end, void *arg)
+{
+	struct taking *t = arg;
+	const char *next = t->refused ? NULL : hmb_load_fast(t->out, p, end);
+	cJSON *r;
+
+	if (next) {
+		t->index++;
+		return next;
+	}
+	if (!(next = hmb_json_skip(p, end, 2)) || !(r = hmb_json_thin(p, (size_t)(next - p),
+								     result_keys)))
+		return NULL;
+	if (!t->refused && check_result(r, t->index, t->path, t->why, sizeof(t->why)) != 0)
+		t->refused = 1;
+	else if (!t->refused)
+		load_result(t->out, r);
+	t->index++;
+	cJSON_Delete(r);
+	return next;
+}
+
 int hmb_json_load(const char *path, struct hmb_loaded *out, char *err, size_t errlen)
 {
 	size_t len = 0;
 	char *text;
+	const char *end = NULL, *rest;
 	const cJSON *r;
 	cJSON *doc;
+	struct taking t = { out, path, 0, 0, "" };
+	int whole = 0, bad, mapped;
 
 	memset(out, 0, sizeof(*out));
-	if (!(text = read_whole(path, &len, err, errlen)))
+	if (!(text = map_whole(path, &len, &mapped, err, errlen)))
 		return -1;
-	doc = parse_document(path, text, len, err, errlen);
-	free(text);
-	if (!doc)
+	if (skip_space(text, text + len) == text + len) {
+		load_fail(err, errlen, path, "%s, not a hipmembench document",
+			  len ? "only white space" : "empty file");
+		release_whole(text, len, mapped);
 		return -1;
+	}
+	/* results one at a time; where the walker gives up, the whole text at once */
+	if (!(doc = hmb_json_stream(text, len, "results", take_result, &t, &end))) {
+		hmb_loaded_free(out);
+		if (has_nul(path, text, len, err, errlen)) {
+			release_whole(text, len, mapped);
+			return -1;
+		}
+		t.refused = 0;
+		whole = 1;
+		doc = hmb_json_parse(text, len, &end);
+	}
+	if (!doc) {
+		load_fail(err, errlen, path, "not valid JSON (truncated or malformed near byte %ld "
+			  "of %zu)", end ? (long)(end - text) : -1L, len);
+		release_whole(text, len, mapped);
+		return -1;
+	}
+	rest = skip_space(end, text + len);
+	if (rest < text + len) {
+		if (!has_nul(path, text, len, err, errlen))
+			load_fail(err, errlen, path, "data after the JSON document at byte %zu of %zu "
+				  "(one document per file)", (size_t)(rest - text), len);
+		cJSON_Delete(doc);
+		release_whole(text, len, mapped);
+		return -1;
+	}
+	release_whole(text, len, mapped);
+	/* the document's own keys first, then a result refused on the way */
+	bad = check_document(doc, path, err, errlen) != 0;
+	if (!bad && t.refused) {
+		snprintf(err, errlen, "%s", t.why);
+		bad = 1;
+	}
+	if (bad) {
+		cJSON_Delete(doc);
+		return -1;
+	}
 	out->schema_version = (int)cJSON_GetObjectItemCaseSensitive(doc, "schema_version")->valuedouble;
 	describe(out, doc);
-	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results"))
-		load_result(out, r);
+	if (whole)
+		cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results"))
+			load_result(out, r);
 	cJSON_Delete(doc);
 	return 0;
 }

@@ -215,9 +215,12 @@ static int dry_run(struct hmb_report *rep, const struct hmb_cli *cli)
 	else
 		fprintf(out, "%s, reps module defaults", o->sizes.n ? "" : "module defaults");
 	if (o->warmup >= 0)
-		fprintf(out, ", warmup %d%s\n", o->warmup, o->quick ? ", quick" : "");
+		fprintf(out, ", warmup %d%s", o->warmup, o->quick ? ", quick" : "");
 	else
-		fprintf(out, ", warmup module defaults%s\n", o->quick ? ", quick" : "");
+		fprintf(out, ", warmup module defaults%s", o->quick ? ", quick" : "");
+	if (o->runs > 1)
+		fprintf(out, ", each module %d times, each in a process of its own", o->runs);
+	fputc('\n', out);
 	for (int i = 0; hmb_benches[i]; i++) {
 		const struct hmb_bench *b = hmb_benches[i];
 		struct hmb_ctx ctx = { .opt = o, .bench = b };
@@ -299,14 +302,15 @@ static int run_planned(const struct hmb_bench *b, struct hmb_report *rep, struct
 	return hmb_run_isolated(b, rep, cl);
 }
 
-/* all (or one module with --devices), each module in a process of its own
- * (isolate.c), on each GPU of --devices in turn; node-level modules once.
- * This process never opens the GPU. */
+/* all (or one module with --devices or --runs), each module in a process of
+ * its own (isolate.c), on each GPU of --devices in turn, node-level modules
+ * once; each --runs times (runs.c). This process never opens the GPU. */
 static int run_isolated(struct hmb_report *rep, const struct hmb_cli *cli)
 {
 	struct hmb_cmdline cl = { cli->opt.argc, cli->opt.argv, cli->command_index, -1, 0, NULL,
-				  NULL };
+				  NULL, 0, NULL, 0 };
 	int devices[64], ndev = device_list(rep->opt, devices, 64), status = 0;
+	int nruns = rep->opt->runs > 1 ? rep->opt->runs : 1;
 
 	cl.tag_device = ndev > 1;
 	for (int i = 0; hmb_benches[i] && !hmb_interrupted(); i++) {
@@ -320,11 +324,25 @@ static int run_isolated(struct hmb_report *rep, const struct hmb_cli *cli)
 			cl.device = runs == 1 ? -1 : devices[d];
 			plan_module(b, rep, cl.device >= 0 ? cl.device : rep->opt->device, &plan);
 			for (int m = 0; m < plan.n && !hmb_interrupted(); m++) {
-				int code = run_planned(b, rep, &cl, &plan, m);
-				if (code == EXIT_NO_GPU || code == EXIT_USAGE) {
-					status = emit(rep, code); /* incomplete */
-					hmb_report_free(rep);
-					return code;
+				/* --runs N: N processes, one record per result (runs.c) */
+				cl.run_before = rep->tail;
+				cl.parent_table = nruns > 1 && rep->opt->format == HMB_FORMAT_TABLE;
+				for (int k = 0; k < nruns && !hmb_interrupted(); k++) {
+					int code;
+					cl.run = nruns > 1 ? k + 1 : 0;
+					if (nruns > 1)
+						fprintf(stderr, "[%s] run %d of %d\n", b->name, k + 1, nruns);
+					code = run_planned(b, rep, &cl, &plan, m);
+					if (code == EXIT_NO_GPU || code == EXIT_USAGE) {
+						status = emit(rep, code); /* incomplete */
+						hmb_report_free(rep);
+						return code;
+					}
+				}
+				if (cl.parent_table && (cl.run_before ? cl.run_before->next : rep->head)) {
+					hmb_table_print(stdout, cl.run_before ? cl.run_before->next : rep->head,
+							rep->opt->wide);
+					fflush(stdout);
 				}
 			}
 		}
@@ -354,7 +372,7 @@ static int run(struct hmb_cli *cli)
 	int status = 0, info = cli->kind == HMB_CMD_INFO;
 	int isolated = !o->dry_run && !o->child_output &&
 		       ((cli->kind == HMB_CMD_ALL && !o->no_isolation) ||
-			(cli->kind == HMB_CMD_MODULE && o->devices));
+			(cli->kind == HMB_CMD_MODULE && (o->devices || o->runs > 1)));
 
 	install_signal_handlers(!isolated);
 	if (hmb_fault_init(err, sizeof(err)) != 0)
@@ -365,7 +383,7 @@ static int run(struct hmb_cli *cli)
 		/* a module of `all` in its own process: its document goes to the
 		 * parent's file only; the parent prints JSON and CSV */
 		o->output = o->child_output;
-		if (o->format != HMB_FORMAT_TABLE)
+		if (o->format != HMB_FORMAT_TABLE || !o->child_table)
 			o->format = HMB_FORMAT_NONE;
 	}
 	hmb_report_init(&rep, o, cli->command);

@@ -31,6 +31,7 @@ struct hmb_opt_decl {
 };
 
 #define HMB_OPT_MAX_VALUES 8
+#define HMB_RUNS_MAX 100           /* --runs */
 #define HMB_MAX_MODULE_OPTS 16
 
 struct hmb_options {
@@ -51,7 +52,9 @@ struct hmb_options {
 	const char *cases[16];     /* --case PATTERN (shell glob over case names) */
 	int ncases;
 	int no_isolation;          /* all: every module in this process (debugging) */
+	int runs;                  /* --runs N: each module N times, each in its own process */
 	const char *child_output;  /* a module run for `all`: its document here (cli.c) */
+	int child_table;           /* such a module prints its table (0: the parent does) */
 	int nvalues;               /* module options given; one entry per name */
 	const char *value_name[HMB_MAX_MODULE_OPTS];
 	const char *value[HMB_MAX_MODULE_OPTS];

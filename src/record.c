@@ -38,6 +38,17 @@ void hmb_record_free(struct hmb_record *r)
 	kvlist_free(&r->observed);
 	free(r->samples);
 	free(r->reason);
+	if (r->runs) {
+		for (size_t i = 0; i < r->runs->nmetrics; i++) {
+			free(r->runs->metric[i].name);
+			free(r->runs->metric[i].unit);
+			free(r->runs->metric[i].value);
+		}
+		free(r->runs->metric);
+		free(r->runs->samples);
+		free(r->runs->median);
+		free(r->runs);
+	}
 	free(r);
 }
 

@@ -34,6 +34,22 @@ struct hmb_kvlist {
 	size_t n, cap;
 };
 
+/* --runs N: the figures of each run merged into a record (runs.c), in the
+ * order the runs were made. */
+struct hmb_run_metric {
+	char *name;
+	char *unit;
+	double *value;                /* per run; NAN where that run had none */
+};
+
+struct hmb_run_figures {
+	size_t count, cap;            /* runs merged */
+	size_t *samples;              /* per run: how many of the record's samples it gave */
+	double *median;               /* per run: the median of its samples, s; NAN: none */
+	struct hmb_run_metric *metric;
+	size_t nmetrics;
+};
+
 struct hmb_record {
 	char *module;
 	char *name;                   /* the case: stable, e.g. "h2d/pinned/async" */
@@ -47,6 +63,7 @@ struct hmb_record {
 	struct hmb_kvlist observed;   /* states read back from the runtime */
 	enum hmb_status status;
 	char *reason;                 /* why unsupported, failed or skipped */
+	struct hmb_run_figures *runs; /* --runs N: each run's figures (NULL: one run) */
 	struct hmb_record *next;
 };
 

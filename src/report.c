@@ -69,7 +69,7 @@ void hmb_report_module_run(struct hmb_report *rep, const char *name, double wall
 {
 	rep->runs = hmb_xrealloc(rep->runs, (size_t)(rep->nruns + 1) * sizeof(*rep->runs));
 	rep->runs[rep->nruns++] = (struct hmb_module_run){ name, wall_s, exit_status >= 0,
-							   exit_status, device, "", "", 0, NULL };
+							   exit_status, device, "", "", 0, NULL, 0 };
 }
 
 void hmb_report_module_run_env(struct hmb_report *rep, const char *var, const char *value,

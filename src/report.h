@@ -31,6 +31,7 @@ struct hmb_module_run {
 	char env_var[24], env_value[48];/* the mode it ran in (modeplan.h); "" none */
 	int env_set;                    /* 1: all set it for this run; 0: the user had */
 	char *note;                     /* the plan's note (why once, what was left out) */
+	int run;                        /* --runs: which run of the module (1, ...); 0: one */
 };
 
 struct hmb_report {

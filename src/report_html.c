@@ -175,10 +175,10 @@ struct panel {
 static int context(const struct hmb_record *r, const char *param)
 {
 	struct hmb_param p[64];
-	struct hmb_result res = { r->module, r->name, p, 0, -1 };
+	struct hmb_result res = { .module = r->module, .kase = r->name, .p = p, .gpu = -1 };
 
 	for (size_t k = 0; k < r->params.n && res.np < 64; k++)
-		p[res.np++] = (struct hmb_param){ r->params.v[k].key, NULL, NULL, 0 };
+		p[res.np++] = (struct hmb_param){ .name = r->params.v[k].key };
 	return hmb_compare_is_context(&res, param);
 }
 

@@ -1,4 +1,4 @@
-/* significance.c - Mann-Whitney U test and Benjamini-Hochberg adjustment. */
+/* significance.c - Mann-Whitney U test, Welch's t-test and Student's t distribution. */
 #include "significance.h"
 
 #include <math.h>
@@ -127,47 +127,77 @@ double hmb_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb
 	return p > 1.0 ? 1.0 : p;
 }
 
-double hmb_mann_whitney_min_p(size_t na, size_t nb)
+double hmb_mean(const double *v, size_t n)
 {
-	double log_choose, p;
-
-	if (na == 0 || nb == 0)
-		return NAN;
-	log_choose = lgamma((double)(na + nb) + 1.0) - lgamma((double)na + 1.0) -
-		     lgamma((double)nb + 1.0);
-	p = 2.0 * exp(-log_choose);
-	return p > 1.0 ? 1.0 : p;
-}
-
-struct ranked {
-	double p;
-	size_t at;
-};
-
-static int cmp_ranked(const void *x, const void *y)
-{
-	double a = ((const struct ranked *)x)->p, b = ((const struct ranked *)y)->p;
-	return (a > b) - (a < b);
-}
-
-void hmb_adjust_bh(double *p, size_t n)
-{
-	struct ranked *r = hmb_xcalloc(n + 1, sizeof(*r));
-	size_t m = 0;
-	double running = 1.0;
+	double sum = 0.0;
 
 	for (size_t i = 0; i < n; i++)
-		if (!isnan(p[i])) {
-			r[m].p = p[i];
-			r[m++].at = i;
+		sum += v[i];
+	return n ? sum / (double)n : NAN;
+}
+
+/* The regularized incomplete beta function I_x(a, b), by its continued
+ * fraction (modified Lentz), on the side of x where it converges fast. */
+static double incomplete_beta(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double front, c = 1.0, d, f;
+
+	if (x <= 0.0)
+		return 0.0;
+	if (x >= 1.0)
+		return 1.0;
+	if (x > (a + 1.0) / (a + b + 2.0))
+		return 1.0 - incomplete_beta(b, a, 1.0 - x);
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x)) / a;
+	d = 1.0 - (a + b) * x / (a + 1.0);
+	d = 1.0 / (fabs(d) < tiny ? tiny : d);
+	f = d;
+	for (int m = 1; m <= 300; m++) {
+		for (int odd = 0; odd < 2; odd++) {
+			double num = odd ? -((a + m) * (a + b + m) * x) / ((a + 2 * m) * (a + 2 * m + 1))
+					 : (m * (b - m) * x) / ((a + 2 * m - 1) * (a + 2 * m));
+			d = 1.0 + num * d;
+			d = 1.0 / (fabs(d) < tiny ? tiny : d);
+			c = 1.0 + num / c;
+			c = fabs(c) < tiny ? tiny : c;
+			f *= c * d;
 		}
-	qsort(r, m, sizeof(*r), cmp_ranked);
-	/* q(k) = min over j >= k of p(j) * m / j, ranks from 1, capped at 1 */
-	for (size_t k = m; k > 0; k--) {
-		double q = r[k - 1].p * (double)m / (double)k;
-		if (q < running)
-			running = q;
-		p[r[k - 1].at] = running;
+		if (fabs(c * d - 1.0) < 1e-15)
+			break;
 	}
-	free(r);
+	return front * f;
+}
+
+double hmb_student_t_p(double t, double df)
+{
+	if (isnan(t) || !(df > 0))
+		return NAN;
+	if (isinf(t))
+		return 0.0;
+	return incomplete_beta(df / 2.0, 0.5, df / (df + t * t));
+}
+
+double hmb_welch_p(const double *a, size_t na, const double *b, size_t nb, double min_var,
+		   double *se)
+{
+	double ma = hmb_mean(a, na), mb = hmb_mean(b, nb), va = 0.0, vb = 0.0, qa, qb, df;
+
+	if (na < 2 || nb < 2)
+		return NAN;
+	for (size_t i = 0; i < na; i++)
+		va += (a[i] - ma) * (a[i] - ma);
+	for (size_t i = 0; i < nb; i++)
+		vb += (b[i] - mb) * (b[i] - mb);
+	va = va / (double)(na - 1) > min_var ? va / (double)(na - 1) : min_var;
+	vb = vb / (double)(nb - 1) > min_var ? vb / (double)(nb - 1) : min_var;
+	qa = va / (double)na;
+	qb = vb / (double)nb;
+	/* Welch-Satterthwaite: the degrees of freedom of the two variances' sum */
+	df = (qa + qb) * (qa + qb) / (qa * qa / (double)(na - 1) + qb * qb / (double)(nb - 1));
+	if (se)
+		*se = sqrt(qa + qb);
+	if (!(qa + qb > 0))
+		return mb == ma ? 1.0 : 0.0;
+	return hmb_student_t_p((mb - ma) / sqrt(qa + qb), df);
 }

@@ -1,8 +1,9 @@
 /*
- * significance.h - is a difference between two sample sets more than noise?
- * The Mann-Whitney U test (no assumption about the shape of the distribution;
- * timings are skewed) and the Benjamini-Hochberg adjustment for testing many
- * figures at once.
+ * significance.h - is a difference between two sets of values more than
+ * noise? The Mann-Whitney U test (no assumption about the shape of the
+ * distribution; timings are skewed: the drift of a record's samples) and
+ * Welch's t-test (a few runs a side, where ranks cannot reach a small p:
+ * compare's run-to-run noise, noise.c).
  */
 #ifndef HMB_SIGNIFICANCE_H
 #define HMB_SIGNIFICANCE_H
@@ -15,18 +16,23 @@
  * corrections. NaN when either set is empty. */
 double hmb_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb);
 
-/* The smallest two-sided p-value the test can give for these set sizes (the
- * two sets fully apart): 2 / C(na + nb, na), at most 1. */
-double hmb_mann_whitney_min_p(size_t na, size_t nb);
-
 #define HMB_MWU_EXACT_MAX 30
 
 /* Free the exact distributions kept between calls. */
 void hmb_significance_release(void);
 
-/* Replace n p-values by Benjamini-Hochberg adjusted ones (the false discovery
- * rate at which each would be a discovery), in place. NaN entries are neither
- * counted nor changed. */
-void hmb_adjust_bh(double *p, size_t n);
+/* The mean of v[0..n); NAN for none. */
+double hmb_mean(const double *v, size_t n);
+
+/* Two-sided p-value of Student's t distribution with df degrees of freedom
+ * (df need not be whole): P(|T| >= |t|). */
+double hmb_student_t_p(double t, double df);
+
+/* Two-sided p-value of Welch's t-test that a and b (at least 2 values each)
+ * have the same mean, each side's variance taken as at least min_var; *se
+ * (where given): the standard error of the difference of the means. NAN
+ * with fewer than 2 values a side. */
+double hmb_welch_p(const double *a, size_t na, const double *b, size_t nb, double min_var,
+		   double *se);
 
 #endif

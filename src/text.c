@@ -73,8 +73,9 @@ char *hmb_printable(const char *text, size_t max, char *out, size_t outlen)
 
 const char *hmb_shown(const char *text)
 {
-	static char bufs[8][4 * HMB_SHOWN_MAX + 4];
-	static unsigned next;
+	/* per thread: compare reads its documents side by side */
+	static _Thread_local char bufs[8][4 * HMB_SHOWN_MAX + 4];
+	static _Thread_local unsigned next;
 	char *b = bufs[next++ % 8];
 
 	return hmb_printable(text ? text : "(null)", HMB_SHOWN_MAX, b, sizeof(bufs[0]));

@@ -21,7 +21,7 @@ def validator():
     return _validator
 
 
-# The parameters compare treats as context (src/compare.c, context_params),
+# The parameters compare treats as context (src/identity.c, context_params),
 # the GPU index aside: within one document it tells results apart.
 CONTEXT = {"buffer_sets", "busy_kernel", "copy_engines", "copy_engines_source",
            "async_engine_count", "hw_queues", "threads_launched", "resident_thread_capacity",
@@ -35,7 +35,7 @@ CONTEXT = {"buffer_sets", "busy_kernel", "copy_engines", "copy_engines_source",
 def identity(r):
     """What compare matches a result by within a document: module, case and
     the parameters that define the workload, in any order, with the GPU it ran
-    on; context (src/compare.c) left out: the iteration count of a calibrated
+    on; context (src/identity.c) left out: the iteration count of a calibrated
     (named) load, node's GPU count, descriptive text, launch geometry."""
     params = dict(r.get("params") or {})
     if "load" in params:
@@ -48,6 +48,31 @@ def identity(r):
         params.pop("figure", None)
         params.pop("pages_at_start", None)
     return (r.get("module"), r.get("case"), json.dumps(params, sort_keys=True))
+
+
+def runs_problems(r, where):
+    """--runs: a result's runs account for its samples, a value per run each."""
+    runs, out = r.get("runs"), []
+    if not runs:
+        return out
+    if sum(runs["samples"]) != len(r["samples_s"]):
+        out.append(f"{where}: its runs gave {sum(runs['samples'])} samples, not the "
+                   f"{len(r['samples_s'])} it has")
+    lists = [("samples", runs["samples"]), ("median_s", runs["median_s"])] + \
+        [(f"metrics.{k}", v) for k, v in runs["metrics"].items()]
+    out += [f"{where}: runs.{name} has {len(v)} values for {runs['count']} runs"
+            for name, v in lists if len(v) != runs["count"]]
+    at = 0
+    for k, n in enumerate(runs["samples"]):
+        own = sorted(r["samples_s"][at:at + n])
+        at += n
+        if len(own) != n:
+            break
+        med = (own[(n - 1) // 2] + own[n // 2]) / 2 if own else None
+        if k < len(runs["median_s"]) and med != runs["median_s"][k] and \
+                not (med and runs["median_s"][k] and abs(med / runs["median_s"][k] - 1) < 1e-12):
+            out.append(f"{where}: runs.median_s[{k}] is not the median of that run's samples")
+    return out
 
 
 def stability_problems(doc, r, where):
@@ -92,6 +117,7 @@ def problems(doc, modules=(), no_failures=False, complete=False, unique=True):
                                    max(r["samples_s"]) != st["max"]):
                 out.append(f"{where}: stats min/max are not those of the samples")
         out += stability_problems(doc, r, where)
+        out += runs_problems(r, where)
         if r["status"] == "ok":
             ok_modules.add(r["module"])
         if no_failures and r["status"] == "failed":

@@ -34,6 +34,11 @@ USAGE_ERRORS = [
     ("help for an unknown command", "help: unknown command 'nope'", ["help", "nope"]),
     ("--threshold without compare", "--threshold goes with compare",
      ["--threshold", "5", "memcpy"]),
+    ("--runs 0", "--runs: '0' must be a whole number from 1 to 100", ["--runs", "0", "all"]),
+    ("--runs with --no-isolation", "--runs runs each module in processes of its own",
+     ["--runs", "3", "--no-isolation", "all"]),
+    ("--runs with compare", "--runs does not go with compare", ["--runs", "3", "compare", "a", "b"]),
+    ("--runs with info", "--runs does not go with info", ["--runs", "2", "info"]),
 ]
 
 
@@ -146,6 +151,17 @@ def test_dry_run_plans_all_and_writes_a_document_without_a_gpu(tmp_path):
     assert doc["device"] is None and doc["results"] == []
     assert len(doc["modules"]) > 1
     assert hmb.temp_files(tmp_path) == []
+
+
+def test_dry_run_with_runs_says_so_and_records_it(tmp_path):
+    out = tmp_path / "plan.json"
+    p = hmb.run("--dry-run", "--runs", "3", "--output", out, "all")
+    assert p.returncode == 0, p.stderr
+    assert "each module 3 times, each in a process of its own" in p.stdout.splitlines()[0]
+    assert hmbdoc.assert_valid(out)["settings"]["runs"] == 3
+    one = tmp_path / "one.json"
+    assert hmb.run("--dry-run", "--output", one, "memcpy").returncode == 0
+    assert hmbdoc.assert_valid(one)["settings"]["runs"] == 1
 
 
 def test_dry_run_all_shows_the_runs_of_each_module_with_their_environment():

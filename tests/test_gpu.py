@@ -394,6 +394,24 @@ def test_gpu_tables_are_those_show_prints_from_the_document(gpu, tmp_path):
         assert max(len(line) for line in p.stdout.splitlines()) <= 120
 
 
+def test_gpu_runs_merge_each_run_into_one_record_per_result(gpu, tmp_path):
+    """--runs 3: three processes, one record per result holding the three runs (their
+    samples pooled, each one's median kept), a module_runs entry per run, the table once."""
+    out = tmp_path / "runs.json"
+    p = hmb.run("--runs", "3", "--case", "h2d/pinned/*", "--sizes", "1M", "--reps", "6",
+                "--output", out, "memcpy", timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    doc = hmbdoc.assert_valid(out, complete=True)
+    assert doc["settings"]["runs"] == 3
+    assert [m["run"] for m in doc["module_runs"]] == [1, 2, 3]
+    assert sorted(r["case"] for r in doc["results"]) == ["h2d/pinned/async", "h2d/pinned/sync"]
+    for r in doc["results"]:
+        assert r["runs"]["count"] == 3 and r["runs"]["samples"] == [6, 6, 6], r["runs"]
+        assert len(r["samples_s"]) == 18
+    assert p.stdout.count("h2d/pinned/async") == 1, p.stdout  # the table once
+    assert "[memcpy] run 3 of 3" in p.stderr
+
+
 def test_gpu_all_runs_xnack_and_managed_once_per_mode_on_amd(gpu, tmp_path):
     """On an AMD GPU that selects XNACK per process (gfx90a, gfx94x, gfx950) all runs
     xnack and managed with HSA_XNACK=1 and =0, each in its own process: module_runs

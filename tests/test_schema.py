@@ -3,6 +3,7 @@ documents json.c writes, and every document under results/, keep it; documents
 that break the contract are caught."""
 import copy
 import json
+import subprocess
 
 import jsonschema
 import pytest
@@ -33,6 +34,39 @@ def test_document_from_json_c_conforms(sample_doc):
     unjudged = doc["results"][0]["stability"]  # two samples: too few to call stable
     assert unjudged["stable"] is False and "too few" in unjudged["reason"], unjudged
     assert doc["telemetry"]["module_flags"][0]["gpu_shared_with"] == [777]
+
+
+@pytest.fixture
+def runs_doc(tmp_path):
+    """A document of three runs of a module merged by runs.c (unit_tests --runs-json)."""
+    path = tmp_path / "runs.json"
+    subprocess.run([str(hmb.UNIT), "--runs-json", str(path)], check=True)
+    return path
+
+
+def test_document_of_several_runs_conforms(runs_doc):
+    doc = hmbdoc.assert_valid(runs_doc, complete=True)
+    assert doc["settings"]["runs"] == 3
+    pipeline = doc["results"][3]
+    assert pipeline["runs"]["count"] == 3 and pipeline["runs"]["samples"] == [3, 2, 1]
+    assert pipeline["runs"]["metrics"]["speedup"] == [2, 3, 4]
+    assert pipeline["metrics"]["speedup"]["value"] == 3
+    assert "runs" not in doc["results"][0]  # a record of a single run
+
+
+RUNS_BREAKS = {
+    "a run's median that is not its samples'": lambda r: r["runs"]["median_s"].__setitem__(0, 1.0),
+    "runs that gave more samples than there are": lambda r: r["runs"]["samples"].__setitem__(0, 9),
+    "a value missing for a run": lambda r: r["runs"]["metrics"]["speedup"].pop(),
+    "a count of no runs": lambda r: r["runs"].update(count=0),
+}
+
+
+@pytest.mark.parametrize("what", sorted(RUNS_BREAKS))
+def test_broken_runs_are_caught(runs_doc, what):
+    doc = hmbdoc.load(runs_doc)
+    RUNS_BREAKS[what](doc["results"][3])
+    assert hmbdoc.problems(doc), f"{what} passed the checks"
 
 
 def test_truncated_document_is_not_json(tmp_path, sample_doc):

@@ -8,6 +8,7 @@
  *   unit_tests --list              their names, one a line
  *   unit_tests NAME                that test only (exit 2 for an unknown name)
  *   unit_tests --sample-json FILE  a document for the schema and compare tests
+ *   unit_tests --runs-json FILE    one of three runs merged (test_runs.c)
  */
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -717,6 +718,9 @@ int main(int argc, char **argv)
 		{ "kernel launch geometry", test_kernel_geometry },
 		{ "host pattern fill and check over threads", test_host_verify },
 		{ "significance", hmb_test_significance },
+		{ "runs: three runs of a module merged into one record per result",
+		  hmb_test_runs_merge },
+		{ "numbers for the compare table: as printf writes them", hmb_test_numfmt },
 		{ "stability: the median's interval and the stable rule",
 		  hmb_test_stability_interval },
 		{ "stability: drift, bimodality and outliers", hmb_test_stability_shape },
@@ -754,6 +758,8 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && strcmp(argv[1], "--sample-json") == 0)
 		return write_sample(argv[2]);
+	if (argc == 3 && strcmp(argv[1], "--runs-json") == 0)
+		return hmb_test_write_runs_json(argv[2]);
 	if (argc == 2 && !only) {
 		for (size_t i = 0; i < ntests; i++)
 			printf("%s\n", tests[i].name);

@@ -1,0 +1,130 @@
+/*
+ * test_runs.c - --runs N: three runs of a module merged into one record per
+ * result (src/runs.c): the samples pooled, each run's median and metrics
+ * kept, a record paired with the earlier run's that shares the most
+ * parameters (a calibrated count may differ), one with no partner kept, a
+ * failure in a later run taken over. Also `unit_tests --runs-json FILE`: that
+ * report as a document, for the schema and compare tests.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "harness.h"
+#include "record.h"
+#include "report.h"
+#include "runs.h"
+
+static struct hmb_record *copy(const char *kase, int chunks, int iters, double t, int n,
+			       double speedup)
+{
+	struct hmb_record *r = hmb_record_new("overlap", kase);
+
+	hmb_param_num(r, "size", 1 << 20);
+	hmb_param_num(r, "chunks", chunks);
+	hmb_param_num(r, "iters", iters); /* calibrated in each run */
+	hmb_param_str(r, "load", "balanced");
+	hmb_record_bytes(r, 1 << 20);
+	for (int i = 0; i < n; i++)
+		hmb_sample(r, t * (1.0 + 0.01 * i));
+	if (speedup > 0)
+		hmb_metric(r, "speedup", speedup, "x");
+	return r;
+}
+
+/* Run `number` of the module: the records from add[], merged. */
+static void run(struct hmb_report *rep, struct hmb_record *before, int number,
+		struct hmb_record **add, int n)
+{
+	struct hmb_record *last = rep->tail;
+
+	for (int i = 0; i < n; i++)
+		if (add[i])
+			hmb_report_add(rep, add[i]);
+	hmb_runs_merge(rep, before, last, number);
+}
+
+/* Three runs after one record of another module: run 2 lacks the first
+ * pipeline record and brings one of its own; run 3 fails the serial case. */
+static struct hmb_record *three_runs(struct hmb_report *rep, struct hmb_options *opt)
+{
+	struct hmb_record *other, *before;
+
+	memset(opt, 0, sizeof(*opt));
+	opt->warmup = -1;
+	opt->runs = 3;
+	hmb_report_init(rep, opt, "all");
+	other = hmb_record_new("memcpy", "h2d/pinned/async");
+	hmb_sample(other, 1e-3);
+	hmb_report_add(rep, other);
+	before = rep->tail;
+	run(rep, before, 1, (struct hmb_record *[]){
+		copy("serial", 1, 7, 1e-3, 3, 0), copy("pipeline", 2, 7, 2e-3, 3, 1.5),
+		copy("pipeline", 4, 7, 3e-3, 3, 2.0) }, 3);
+	run(rep, before, 2, (struct hmb_record *[]){
+		copy("serial", 1, 8, 1.1e-3, 2, 0), copy("pipeline", 4, 8, 3.3e-3, 2, 3.0),
+		copy("pipeline", 8, 8, 4e-3, 2, 2.5) }, 3);
+	{
+		struct hmb_record *failed = copy("serial", 1, 9, 1.2e-3, 1, 0);
+		hmb_record_status(failed, HMB_FAILED, "hipMemcpyAsync(...) failed at x.c:1");
+		run(rep, before, 3, (struct hmb_record *[]){
+			failed, copy("pipeline", 2, 9, 2.2e-3, 1, 1.7),
+			copy("pipeline", 4, 9, 3.6e-3, 1, 4.0) }, 3);
+	}
+	return before;
+}
+
+void hmb_test_runs_merge(void)
+{
+	struct hmb_report rep;
+	struct hmb_options opt;
+	struct hmb_record *r = three_runs(&rep, &opt)->next;
+	const struct hmb_kv *m;
+
+	CHECK(rep.count == 5); /* memcpy, serial, two pipelines, the one of run 2 */
+	/* serial: all three runs, the third's failure taken over */
+	CHECK(!strcmp(r->name, "serial") && r->runs && r->runs->count == 3);
+	CHECK(r->nsamples == 6 && r->runs->samples[0] == 3 && r->runs->samples[1] == 2 &&
+	      r->runs->samples[2] == 1);
+	CHECK_NEAR(r->runs->median[0], 1.01e-3, 1e-12);
+	CHECK_NEAR(r->runs->median[1], 1.1e-3 * 1.005, 1e-12);
+	CHECK_NEAR(r->runs->median[2], 1.2e-3, 1e-12);
+	CHECK(r->status == HMB_FAILED && r->reason && !strncmp(r->reason, "run 3: hipMemcpyAsync", 21));
+	CHECK(hmb_kv_find(&r->params, "iters")->num == 7); /* the first run's */
+	/* chunks=2: missing from run 2, so it holds runs 1 and 3 */
+	r = r->next;
+	CHECK(hmb_kv_find(&r->params, "chunks")->num == 2 && r->runs->count == 2);
+	CHECK(r->nsamples == 4 && r->runs->samples[1] == 1);
+	CHECK_NEAR(r->runs->median[1], 2.2e-3, 1e-12);
+	m = hmb_kv_find(&r->metrics, "speedup");
+	CHECK(m && fabs(m->num - 1.6) < 1e-12); /* the median of 1.5 and 1.7 */
+	CHECK(r->runs->nmetrics == 1 && r->runs->metric[0].value[1] == 1.7);
+	/* chunks=4: paired with run 2's chunks=4, not its first pipeline record */
+	r = r->next;
+	CHECK(hmb_kv_find(&r->params, "chunks")->num == 4 && r->runs->count == 3);
+	CHECK_NEAR(r->runs->median[1], 3.3e-3 * 1.005, 1e-12);
+	m = hmb_kv_find(&r->metrics, "speedup");
+	CHECK(m && m->num == 3.0); /* the median of 2, 3 and 4 */
+	/* chunks=8: run 2's alone */
+	r = r->next;
+	CHECK(r && hmb_kv_find(&r->params, "chunks")->num == 8 && r->runs->count == 1);
+	CHECK(r == rep.tail && !r->next);
+	/* the record before the module's runs is left alone */
+	CHECK(rep.head->runs == NULL && rep.head->nsamples == 1);
+	hmb_report_free(&rep);
+}
+
+int hmb_test_write_runs_json(const char *path)
+{
+	struct hmb_report rep;
+	struct hmb_options opt;
+	char err[512];
+	int rc;
+
+	three_runs(&rep, &opt);
+	rep.complete = 1;
+	rc = hmb_json_write(&rep, path, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "%s\n", err);
+	hmb_report_free(&rep);
+	return rc ? 1 : 0;
+}
