@@ -6,7 +6,7 @@ family of figures would need: the false-alarm rate a user of `compare --threshol
 usage: scripts/noise_floor.py [--threshold PCT] [--binary B] [--json FILE] [PAIR...]
 
 A PAIR is BASE.json=OTHER.json[,OTHER.json...]; without any, the back-to-back runs
-committed for the H100: results/nvidia-h100-pcie/all.json against each module run alone
+committed for the H100: an `all` run (alone/all.json) against each module run alone
 after it (alone/*.json), the two runs that shared the GPU (shared-gpu/a.json and b.json)
 and, where they are committed, two `all` runs one after the other (back-to-back/a.json
 and b.json). Every pair goes through `hipmembench --format csv --wide compare --threshold
@@ -33,7 +33,8 @@ BINARY = os.path.join(ROOT, "build", "hipmembench")
 H100 = os.path.join("results", "nvidia-h100-pcie")
 MODULES = ("memcpy", "overlap", "managed", "xnack", "pool", "vmm", "node")
 DEFAULT_PAIRS = [
-    (os.path.join(H100, "all.json"), [os.path.join(H100, "alone", f"{m}.json") for m in MODULES]),
+    (os.path.join(H100, "alone", "all.json"),
+     [os.path.join(H100, "alone", f"{m}.json") for m in MODULES]),
     (os.path.join(H100, "shared-gpu", "a.json"), [os.path.join(H100, "shared-gpu", "b.json")]),
     (os.path.join(H100, "back-to-back", "a.json"), [os.path.join(H100, "back-to-back", "b.json")]),
 ]

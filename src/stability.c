@@ -164,6 +164,24 @@ int hmb_stability_compute(const double *samples, size_t n, struct hmb_stability 
 	return 0;
 }
 
+void hmb_stability_across_runs(struct hmb_stability *st, const double *medians, size_t n)
+{
+	double worst = 0;
+	size_t runs = 0;
+
+	for (size_t i = 0; i < n && st->median > 0; i++) {
+		if (isnan(medians[i]))
+			continue;
+		runs++;
+		worst = fmax(worst, fabs(medians[i] / st->median - 1));
+	}
+	if (runs < 2 || st->stable != 1 || worst <= HMB_STABLE_THRESHOLD_REL)
+		return;
+	st->stable = st->meets_target = 0;
+	snprintf(st->reason, sizeof(st->reason), "a run's median %.2g%% from the median of "
+		 "%zu runs, above +-%.0f%%", 100 * worst, runs, 100 * HMB_STABLE_THRESHOLD_REL);
+}
+
 const char *hmb_shape_name(enum hmb_shape s)
 {
 	switch (s) {

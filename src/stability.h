@@ -72,6 +72,12 @@ struct hmb_stability {
 
 /* Judge n samples (seconds, in the order taken). Returns -1 when n is 0. */
 int hmb_stability_compute(const double *samples, size_t n, struct hmb_stability *out);
+/* --runs N: a figure is stable only where every run's median also lies within
+ * +-HMB_STABLE_THRESHOLD_REL of the median of all the samples: a run that
+ * went elsewhere (another process, a state of the machine that lasted the
+ * run) is what repeating a run shows, and tight samples within each run
+ * hide. medians: one per run (NAN: none); fewer than 2 change nothing. */
+void hmb_stability_across_runs(struct hmb_stability *st, const double *medians, size_t n);
 
 /* The lower rank k (1-based) of the 95% order-statistic interval of the
  * median of n samples, its coverage in *coverage; 0 when n is too small. */

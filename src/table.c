@@ -61,8 +61,8 @@ const char *hmb_figure_text(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.4f", v);
 	else if (a >= 0.001)
 		snprintf(buf, len, "%.5f", v);
-	else
-		snprintf(buf, len, "%.3g", v);
+	else /* three significant digits, never an exponent (0.0000344) */
+		snprintf(buf, len, "%.*f", a > 0 ? (int)fmin(12, 2 - floor(log10(a))) : 0, v);
 	return buf;
 }
 

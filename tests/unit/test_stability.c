@@ -365,6 +365,39 @@ static void test_slow_samples(void)
 	hmb_record_free(steady);
 }
 
+/* --runs: a figure whose runs' medians disagree is not stable, however tight
+ * the samples; runs that agree, one run, or none change nothing. */
+static void test_across_runs(void)
+{
+	double s[10], m;
+	struct hmb_stability st;
+
+	for (int i = 0; i < 10; i++)
+		s[i] = 0.01 * (1.0 + 0.001 * jitter(i));
+	CHECK(hmb_stability_compute(s, 10, &st) == 0 && st.stable == 1);
+	m = st.median;
+	hmb_stability_across_runs(&st, (double[]){ m, m * 1.015, m * 0.99 }, 3);
+	CHECK(st.stable == 1);
+	hmb_stability_across_runs(&st, (double[]){ m * 1.05 }, 1);
+	CHECK(st.stable == 1);
+	hmb_stability_across_runs(&st, (double[]){ m, NAN, m * 1.05 }, 3);
+	CHECK(st.stable == 0 && st.meets_target == 0 && strstr(st.reason, "a run's median 5%"));
+
+	/* a record's runs judge it where its figures are made (tables, JSON) */
+	struct hmb_record *r = hmb_record_new("memcpy", "h2d/pinned/async");
+	struct hmb_run_figures runs = { .count = 3, .median = (double[]){ m, m, m * 1.05 } };
+	struct hmb_summary sum;
+	for (int i = 0; i < 10; i++)
+		hmb_sample(r, s[i]);
+	hmb_record_summarize(r, &sum);
+	CHECK(sum.stability.stable == 1);
+	r->runs = &runs;
+	hmb_record_summarize(r, &sum);
+	CHECK(sum.stability.stable == 0);
+	r->runs = NULL;
+	hmb_record_free(r);
+}
+
 void hmb_test_stability_interval(void)
 {
 	test_interval();
@@ -375,6 +408,7 @@ void hmb_test_stability_shape(void)
 	test_shape();
 	test_marks_shown();
 	test_slow_samples();
+	test_across_runs();
 }
 
 void hmb_test_neighbours(void)
