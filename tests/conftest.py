@@ -4,6 +4,7 @@ binaries are built, the GPU gate (tests that need a GPU skip, saying why, when
 and a document written by json.c."""
 import os
 import pathlib
+import signal
 import subprocess
 import sys
 
@@ -11,6 +12,12 @@ import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import hmb  # noqa: E402
+
+# Started in the background by a shell (`cmd &`), pytest inherits SIGINT ignored, and
+# so would every program a test starts, which then cannot be interrupted as the tests
+# interrupt it: SIGINT is taken back here, and the programs start with its default.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_configure(config):
