@@ -1486,6 +1486,7 @@ int hmb_json_load(const char *path, struct hmb_loaded *out, char *err, size_t er
 		load_fail(err, errlen, path, "not valid JSON (truncated or malformed near byte %ld "
 			  "of %zu)", end ? (long)(end - text) : -1L, len);
 		release_whole(text, len, mapped);
+		hmb_loaded_free(out);
 		return -1;
 	}
 	rest = skip_space(end, text + len);
@@ -1495,6 +1496,7 @@ int hmb_json_load(const char *path, struct hmb_loaded *out, char *err, size_t er
 				  "(one document per file)", (size_t)(rest - text), len);
 		cJSON_Delete(doc);
 		release_whole(text, len, mapped);
+		hmb_loaded_free(out);
 		return -1;
 	}
 	release_whole(text, len, mapped);
@@ -1506,6 +1508,7 @@ int hmb_json_load(const char *path, struct hmb_loaded *out, char *err, size_t er
 	}
 	if (bad) {
 		cJSON_Delete(doc);
+		hmb_loaded_free(out); /* the results read before the one refused */
 		return -1;
 	}
 	out->schema_version = (int)cJSON_GetObjectItemCaseSensitive(doc, "schema_version")->valuedouble;
