@@ -72,6 +72,17 @@ class BadFile(Exception):
     """A file that is not what it should be: the message names why."""
 
 
+def read_all(fd):
+    """Every byte of fd, by os.read: no file object that an interrupt could leave
+    unclosed (a ResourceWarning, with a traceback, on the way out)."""
+    chunks = []
+    while True:
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
 def read_json(path):
     """The JSON at path; BadFile naming why not: a FIFO or a device (never waited on),
     bytes that are not UTF-8, nesting too deep for Python, NaN or Infinity."""
@@ -79,11 +90,13 @@ def read_json(path):
         raise ValueError(f"{name} is not a JSON number")
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO: no wait for a writer
-        with os.fdopen(fd, "rb") as f:
+        try:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 raise BadFile("not a regular file")
             os.set_blocking(fd, True)
-            data = f.read()
+            data = read_all(fd)
+        finally:
+            os.close(fd)
     except OSError as e:
         raise BadFile(f"cannot read it: {e.strerror or e}") from None
     try:

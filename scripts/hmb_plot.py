@@ -78,6 +78,17 @@ def is_number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
+def read_all(fd):
+    """Every byte of fd, by os.read: no file object that an interrupt could leave
+    unclosed (a ResourceWarning, with a traceback, on the way out)."""
+    chunks = []
+    while True:
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
 def read_json(path):
     """The document at path, or one line naming why not (exit 2): a FIFO or a device
     may never end, nesting too deep for Python, NaN and numbers beyond a double are
@@ -86,11 +97,13 @@ def read_json(path):
         raise ValueError(f"{name} is not a JSON number")
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO: no wait for a writer
-        with os.fdopen(fd, "rb") as f:
+        try:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 fail(f"{path}: not a regular file")
             os.set_blocking(fd, True)
-            return json.loads(f.read(), parse_constant=constant)
+            return json.loads(read_all(fd), parse_constant=constant)
+        finally:
+            os.close(fd)
     except (OSError, ValueError, RecursionError) as e:
         fail(f"{path}: not a readable JSON document: {str(e) or type(e).__name__}")
 

@@ -103,6 +103,17 @@ def check(doc, path):
                 bad(f"{where}.metrics.{name} is not {{\"value\": number, \"unit\": string}}")
 
 
+def read_all(fd):
+    """Every byte of fd, by os.read: no file object that an interrupt could leave
+    unclosed (a ResourceWarning, with a traceback, on the way out)."""
+    chunks = []
+    while True:
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
 def load(path):
     """The document, checked; one line and exit 2 where it cannot be read (a FIFO or a
     device that may never end, nesting too deep, NaN) or is not hipmembench's."""
@@ -110,11 +121,13 @@ def load(path):
         raise ValueError(f"{name} is not a JSON number")
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO: no wait for a writer
-        with os.fdopen(fd, "rb") as f:
+        try:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 fail(f"{path}: not a regular file")
             os.set_blocking(fd, True)
-            doc = json.loads(f.read(), parse_constant=constant)
+            doc = json.loads(read_all(fd), parse_constant=constant)
+        finally:
+            os.close(fd)
     except (OSError, ValueError, RecursionError) as e:
         fail(f"{path}: not a readable JSON document: {str(e) or type(e).__name__}")
     if not isinstance(doc, dict) or not isinstance(doc.get("tool"), dict) or \
