@@ -205,7 +205,7 @@ FUZZ_CFLAGS  := -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Isrc -Ifuzz -Wall -We
                 $(filter -D% -I%,$(CPPFLAGS) $(CFLAGS)) \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_BASE    := src/sizes.c src/text.c src/util.c
-FUZZ_OPTIONS := $(FUZZ_BASE) src/cli.c src/options.c src/help.c
+FUZZ_OPTIONS := $(FUZZ_BASE) src/cli.c src/options.c src/help.c src/noise.c src/significance.c
 FUZZ_LOAD    := $(FUZZ_BASE) src/json.c src/compare.c src/record.c src/stats.c src/host.c \
                 src/telemetry.c src/telemetry_nvml.c src/telemetry_rocm_smi.c \
                 src/telemetry_amdsmi.c src/amd_gpu_metrics.c src/amd_smi_layouts.c src/loaded.c \
