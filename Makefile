@@ -12,6 +12,8 @@
 #   make mutate            mutation testing: each seeded bug of tests/mutants.txt, one
 #                          at a time in a scratch copy of the tree, must fail its tests
 #                          (tests/mutate.py; a few minutes on 2 cores)
+#   make layers            includes go one way through the source's layers (README.md,
+#                          Layout), no file circles: one line a problem
 #   make check-amd-layouts AMD_INCLUDE_ROOTS="/usr/include /other/usr/include"
 #                          the AMD telemetry's layout table against the real
 #                          rocm_smi.h / amdsmi.h under each root (no GPU, no ROCm)
@@ -28,10 +30,10 @@
 
 PLATFORM ?= auto
 BUILD    ?= build
-VERSION  := $(shell sed -n 's/.*define HMB_VERSION "\(.*\)".*/\1/p' src/version.h)
+VERSION  := $(shell sed -n 's/.*define HMB_VERSION "\(.*\)".*/\1/p' src/util/version.h)
 
 # Goals that need no compiler: these work on any machine.
-NO_BUILD_GOALS := clean dist uninstall check-amd-layouts
+NO_BUILD_GOALS := clean dist uninstall check-amd-layouts layers
 ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
   include mk/toolchain.mk
 endif
@@ -54,12 +56,12 @@ MISSING_NUMA := libnuma not found (numa.h and -lnuma): install libnuma-dev (Debi
   or give its place with CPPFLAGS=-I... LDFLAGS=-L...
 
 # The project's flags; the user's CPPFLAGS, CFLAGS, LDFLAGS and LDLIBS come after.
-HMB_CPPFLAGS := -Isrc -I$(GEN) -D_POSIX_C_SOURCE=200809L $(PLATFORM_CPPFLAGS) $(CJSON_CFLAGS)
+HMB_CPPFLAGS := -Isrc -I. -I$(GEN) -D_POSIX_C_SOURCE=200809L $(PLATFORM_CPPFLAGS) $(CJSON_CFLAGS)
 HMB_CFLAGS   := -std=c11 -O2 -g -Wall -Wextra -Werror -MMD -MP
 HMB_LDFLAGS  := -Wl,-rpath,'$$ORIGIN/lib' $(addprefix -Wl$(comma)-rpath$(comma),$(CJSON_LIBDIR))
 HMB_LDLIBS   := $(CJSON_LIBS) -lnuma -lm -ldl -lpthread
 
-SRC_C   := $(wildcard src/*.c) $(wildcard bench/*.c)
+SRC_C   := $(filter-out src/platform/hip_on_cuda.c,$(wildcard src/*/*.c)) $(wildcard bench/*.c)
 ifeq ($(PLATFORM),nvidia)
   SRC_C += src/platform/hip_on_cuda.c
 endif
@@ -72,12 +74,12 @@ ifeq ($(PLATFORM),amd)
 endif
 OBJ_C   := $(SRC_C:%.c=$(OBJDIR)/%.o)
 OBJ_K   := $(KERNELS:%.hip=$(OBJDIR)/%.o)
-LIB_OBJ := $(filter-out $(OBJDIR)/src/main.o,$(OBJ_C)) $(OBJ_K)
+LIB_OBJ := $(filter-out $(OBJDIR)/src/cli/main.o,$(OBJ_C)) $(OBJ_K)
 TEST_C  := $(wildcard tests/unit/*.c)
 
 LINK = $(LINKER) $(LDFLAGS) $(HMB_LDFLAGS) -o $@ $^ $(HMB_LDLIBS) $(PLATFORM_LIBS) $(LDLIBS)
 
-.PHONY: all test test-deps mutate clean portable man install uninstall dist check-amd-layouts
+.PHONY: all test test-deps mutate clean portable man install uninstall dist check-amd-layouts layers
 all: $(BIN) $(MANAGED_STATIC)
 
 ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
@@ -131,10 +133,10 @@ $(OBJDIR)/%.o: %.c $(FLAGS_STAMP)
 	$(CC) $(HMB_CPPFLAGS) $(CPPFLAGS) $(HMB_CFLAGS) $(CFLAGS) -c $< -o $@
 
 # The architectures this build holds code for, for the start-up check's message.
-$(OBJDIR)/src/codecheck.o: HMB_CPPFLAGS += -DHMB_BUILD_ARCHS='"$(ARCHS)"'
+$(OBJDIR)/src/system/codecheck.o: HMB_CPPFLAGS += -DHMB_BUILD_ARCHS='"$(ARCHS)"'
 
 $(OBJDIR)/kernels/%.o: kernels/%.hip kernels/kernels.h kernels/pattern.h kernels/hip_device.h \
-		src/codecheck.h $(FLAGS_STAMP)
+		src/system/codecheck.h $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(COMPILE_KERNEL)
 
@@ -163,6 +165,11 @@ mutate: test-deps $(BIN) $(MANAGED_STATIC) $(TEST_BIN)
 	BUILD=$(BUILD) PLATFORM=$(PLATFORM) $(if $(CUDA_ARCH),CUDA_ARCH='$(CUDA_ARCH)') \
 		$(if $(OFFLOAD_ARCH),OFFLOAD_ARCH='$(OFFLOAD_ARCH)') PYTHON=$(PYTHON) \
 		$(PYTHON) tests/mutate.py
+
+# Includes go one way through the layers (src/*/README.md, kernels/, bench/):
+# one line a problem (tests/check_layers.py; make test runs it too).
+layers:
+	$(PYTHON) tests/check_layers.py .
 
 AMD_INCLUDE_ROOTS ?= /usr/include
 check-amd-layouts:
@@ -201,17 +208,17 @@ endif
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_DIR     := $(BUILD)/fuzz
-FUZZ_CFLAGS  := -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Isrc -Ifuzz -Wall -Wextra -Werror \
+FUZZ_CFLAGS  := -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Isrc -I. -Ifuzz -Wall -Wextra -Werror \
                 $(filter -D% -I%,$(CPPFLAGS) $(CFLAGS)) \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_BASE    := src/sizes.c src/text.c src/util.c
-FUZZ_OPTIONS := $(FUZZ_BASE) src/cli.c src/options.c src/help.c src/noise.c src/significance.c
-FUZZ_LOAD    := $(FUZZ_BASE) src/json.c src/compare.c src/record.c src/stats.c src/host.c \
-                src/telemetry.c src/telemetry_nvml.c src/telemetry_rocm_smi.c \
-                src/telemetry_amdsmi.c src/amd_gpu_metrics.c src/amd_smi_layouts.c src/loaded.c \
-                src/significance.c src/pcie_link.c src/memmodel.c src/report.c src/stability.c \
-                src/kfd.c src/summary.c src/summary_cmd.c src/summary_text.c src/report_html.c \
-                src/svg.c src/json_stream.c src/load_fast.c src/identity.c src/noise.c src/numfmt.c
+FUZZ_BASE    := src/util/sizes.c src/util/text.c src/util/util.c
+FUZZ_OPTIONS := $(FUZZ_BASE) src/cli/cli.c src/engine/options.c src/cli/help.c src/compare/noise.c src/stats/significance.c
+FUZZ_LOAD    := $(FUZZ_BASE) src/doc/json.c src/compare/compare.c src/engine/record.c src/stats/stats.c src/system/host.c \
+                src/telemetry/telemetry.c src/telemetry/telemetry_nvml.c src/telemetry/telemetry_rocm_smi.c \
+                src/telemetry/telemetry_amdsmi.c src/telemetry/amd_gpu_metrics.c src/telemetry/amd_smi_layouts.c src/doc/loaded.c \
+                src/stats/significance.c src/system/pcie_link.c src/system/memmodel.c src/engine/report.c src/stats/stability.c \
+                src/system/kfd.c src/output/summary.c src/output/summary_cmd.c src/output/summary_text.c src/output/report_html.c \
+                src/output/svg.c src/doc/json_stream.c src/doc/load_fast.c src/doc/identity.c src/compare/noise.c src/util/numfmt.c
 FUZZ_BINS    := $(FUZZ_DIR)/fuzz_sizes $(FUZZ_DIR)/fuzz_options $(FUZZ_DIR)/fuzz_load
 
 .PHONY: sanitize fuzz fuzz-build

@@ -57,14 +57,14 @@
  * walk changes the order in which pages fault, and with it the figure.
  *
  * What the figures mean depends on how the GPU reaches managed memory
- * (params.access_mode, from the memory model: src/memmodel.h): with XNACK
+ * (params.access_mode, from the memory model: src/system/memmodel.h): with XNACK
  * off on AMD the pages stay in host memory and every GPU access crosses the
  * link, so "first-kernel" is a kernel reading over the link, not page
  * faults with migration (docs/amd.md has the table). `all` runs this module
  * once per XNACK mode where the GPU selects it per process (params.hsa_xnack,
- * src/modeplan.h), and checks on-demand/second-kernel against
+ * src/system/modeplan.h), and checks on-demand/second-kernel against
  * prefetch/kernel-after-prefetch: near 1 the pages migrated, well above they
- * were still read over the link (src/rocmguide.h, observed.rocm_guide).
+ * were still read over the link (src/doc/rocmguide.h, observed.rocm_guide).
  *
  * Reading it: GB/s = buffer bytes / median time. speedup_over_on_demand =
  * median of on-demand/first-kernel / median of the case. The back cases
@@ -88,10 +88,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../kernels/pattern.h"
-#include "../src/managed_static.h"
-#include "../src/verify.h"
-#include "managed.h"
+#include "bench/managed.h"
+#include "bench/managed_static.h"
+#include "engine/verify.h"
+#include "kernels/pattern.h"
 
 /* hipMemAdviseSetCoarseGrain: AMD, in every HIP this project builds with */
 #if !defined(HMB_PLATFORM_NVIDIA) && defined(HIP_VERSION_MAJOR) && HIP_VERSION_MAJOR >= 5

@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../kernels/kernels.h"
-#include "../src/measure.h"
+#include "engine/measure.h"
+#include "kernels/kernels.h"
 
 #define PAGE_WORDS (4096 / sizeof(uint32_t)) /* the host touches one word per 4 KiB */
 #define SLOW_REPS 3  /* fault-driven cases: about 0.2-0.6 s per sample at 1 GiB */

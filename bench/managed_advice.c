@@ -22,7 +22,7 @@
  * both ways (managed_range.c). Both are on request: each costs what an
  * advise-* case costs (about 1-3 s at the default sizes).
  */
-#include "managed.h"
+#include "bench/managed.h"
 
 static const struct gpu_spec specs[] = {
 	{ "advise-accessed-by-host/first-kernel", ACCESSED_BY_HOST, 1, 0, KERNEL, 1,

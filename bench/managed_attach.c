@@ -26,8 +26,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../src/managed_static.h"
-#include "managed.h"
+#include "bench/managed.h"
+#include "bench/managed_static.h"
 
 /* The buffer and stream are the case's own (freed after it, the buffer
  * first), so no attachment outlives it; the engine times on that stream. */

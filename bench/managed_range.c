@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "managed.h"
+#include "bench/managed.h"
 
 #define BY_SLOTS 8 /* accessed-by: up to 8 processors; -2 (invalid) fills the rest */
 

@@ -43,10 +43,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../kernels/pattern.h"
-#include "../src/host.h"
-#include "../src/verify.h"
-#include "managed.h"
+#include "bench/managed.h"
+#include "engine/verify.h"
+#include "kernels/pattern.h"
+#include "system/host.h"
 
 #define HOST_SPARE (4ull << 30)   /* host memory left free at oversubscribed sizes */
 #define OVERSUB_ALIGN (2ull << 20)

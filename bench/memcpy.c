@@ -10,10 +10,10 @@
  * fine-grained (and uncached) device memory; on AMD the write-combined flag
  * does nothing, so write-combined and write-combined-coherent are the
  * pinned-noncoherent and pinned-coherent copies and are not run twice. The
- * memory model (src/memmodel.h) says which kinds this platform has; each
+ * memory model (src/system/memmodel.h) says which kinds this platform has; each
  * kind it lacks is one `<kind>/unsupported` record with its reason (all the
  * AMD kinds on NVIDIA; compare matches older AMD documents' write-combined
- * cases under their new names, src/json.c). Each host kind is copied host-to-device (h2d) and
+ * cases under their new names, src/doc/json.c). Each host kind is copied host-to-device (h2d) and
  * device-to-host (d2h) with hipMemcpy (sync) and hipMemcpyAsync (async);
  * device-to-device (d2d) copies complete the set. A device kind is copied
  * h2d and d2h against pinned host memory, and d2d within itself. Every
@@ -67,14 +67,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernels/kernels.h"
-#include "../src/measure.h"
-#include "../src/memalloc.h"
-#include "../src/report.h"
-#include "../src/verify.h"
-#include "memcpy.h"
-#include "memcpy_batch.h"
-#include "memcpy_pinning.h"
+#include "bench/memcpy.h"
+#include "bench/memcpy_batch.h"
+#include "bench/memcpy_pinning.h"
+#include "engine/measure.h"
+#include "engine/report.h"
+#include "engine/verify.h"
+#include "kernels/kernels.h"
+#include "system/memalloc.h"
 
 enum direction { H2D, D2H, D2D };
 enum api { ASYNC, SYNC };

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../src/measure.h"
+#include "engine/measure.h"
 
 #define MC_SEED 0x4d43u
 #define MC_POISON 0xA5

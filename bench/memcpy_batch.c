@@ -31,11 +31,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernels/kernels.h"
-#include "../src/measure.h"
-#include "../src/util.h"
-#include "../src/verify.h"
-#include "memcpy_batch.h"
+#include "bench/memcpy_batch.h"
+#include "engine/measure.h"
+#include "engine/verify.h"
+#include "kernels/kernels.h"
+#include "util/util.h"
 
 #define COPIES 1024
 #define BLOCK 4096

@@ -11,11 +11,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../kernels/kernels.h"
-#include "../src/memalloc.h"
-#include "../src/report.h"
-#include "../src/verify.h"
-#include "memcpy.h"
+#include "bench/memcpy.h"
+#include "engine/report.h"
+#include "engine/verify.h"
+#include "kernels/kernels.h"
+#include "system/memalloc.h"
 
 static const char *kind_name(hipMemcpyKind k)
 {

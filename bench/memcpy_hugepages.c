@@ -26,8 +26,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "../src/report.h"
-#include "memcpy.h"
+#include "bench/memcpy.h"
+#include "engine/report.h"
 
 #ifndef MAP_HUGE_SHIFT
 #define MAP_HUGE_SHIFT 26

@@ -38,11 +38,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernels/kernels.h"
-#include "../src/host.h"
-#include "../src/measure.h"
-#include "../src/verify.h"
-#include "memcpy_pinning.h"
+#include "bench/memcpy_pinning.h"
+#include "engine/measure.h"
+#include "engine/verify.h"
+#include "kernels/kernels.h"
+#include "system/host.h"
 
 #define SEED 0x50494eu
 #define POISON 0x5A

@@ -27,10 +27,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../kernels/kernels.h"
-#include "../src/report.h"
-#include "../src/verify.h"
-#include "memcpy.h"
+#include "bench/memcpy.h"
+#include "engine/report.h"
+#include "engine/verify.h"
+#include "kernels/kernels.h"
 
 struct fresh {
 	struct mc_copy k;          /* first: the engine's state is a struct mc_copy */

@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/report.h"
-#include "memcpy.h"
+#include "bench/memcpy.h"
+#include "engine/report.h"
 
 static const char *const dir_name[] = { "h2d", "d2h", "d2d" };
 

@@ -6,7 +6,7 @@
  * Every visible GPU takes part (the context's device, --device, is where the
  * timing stream lives). The host side of each GPU is placed: its pinned
  * buffers on its NUMA node and the measuring thread on its closest CPUs
- * (src/numa_place.h says how that is decided); where the host has more than
+ * (src/system/numa_place.h says how that is decided); where the host has more than
  * one NUMA node, the farthest node is measured too ("remote"). Records say
  * the node the pages were found on (observed.host_node) and the CPUs the
  * thread ran on (observed.cpu_affinity).
@@ -50,9 +50,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernels/kernels.h"
-#include "../src/util.h"
-#include "node.h"
+#include "bench/node.h"
+#include "kernels/kernels.h"
+#include "util/util.h"
 
 #define CHASE_MAX_FOOTPRINT (64ull << 20)
 

@@ -15,9 +15,9 @@
 
 #include <stdint.h>
 
-#include "../src/bench.h"
-#include "../src/numa_place.h"
-#include "../src/topology.h"
+#include "engine/module.h"
+#include "system/numa_place.h"
+#include "system/topology.h"
 
 #define NODE_MAX HMB_TOPO_MAX_GPUS
 #define SEED_DEV(g) (0x4e0000u + (uint32_t)(g))   /* a GPU's source data */

@@ -14,10 +14,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../kernels/kernels.h"
-#include "../src/measure.h"
-#include "../src/stability.h"
-#include "node.h"
+#include "bench/node.h"
+#include "engine/measure.h"
+#include "kernels/kernels.h"
+#include "stats/stability.h"
 
 #define SEED_COST 0x4e3c05u
 

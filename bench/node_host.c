@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernels/kernels.h"
-#include "../src/report.h"
-#include "node.h"
+#include "bench/node.h"
+#include "engine/report.h"
+#include "kernels/kernels.h"
 
 enum dir { H2D, D2H, BIDIR, NDIR };
 static const char *const dir_name[NDIR] = { "h2d", "d2h", "bidir" };

@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../kernels/kernels.h"
-#include "../src/measure.h"
-#include "../src/verify.h"
-#include "node.h"
+#include "bench/node.h"
+#include "engine/measure.h"
+#include "engine/verify.h"
+#include "kernels/kernels.h"
 
 int node_sync_all(struct node *nd)
 {

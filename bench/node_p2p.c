@@ -11,9 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../kernels/kernels.h"
-#include "../src/measure.h"
-#include "node.h"
+#include "bench/node.h"
+#include "engine/measure.h"
+#include "kernels/kernels.h"
 
 /* The most a copy with peer access disabled moves: such copies can be ten
  * times slower, and there are two per ordered pair. */

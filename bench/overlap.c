@@ -20,7 +20,7 @@
  * pipeline's bound: with two or more copy engines h2d, kernel and d2h can
  * all run at once, so ideal = max(h2d, kernel, d2h); with one copy engine
  * the copies share it: ideal = max(h2d + d2h, kernel) (params.ideal_bound
- * says which). The engine count comes from the memory model (src/memmodel.h:
+ * says which). The engine count comes from the memory model (src/system/memmodel.h:
  * asyncEngineCount on NVIDIA, the KFD topology's SDMA engines on AMD, where
  * asyncEngineCount counts queues); where it is unknown the one-engine bound
  * is used and ideal_bound says so. On AMD streams share GPU_MAX_HW_QUEUES
@@ -40,10 +40,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernels/kernels.h"
-#include "../kernels/pattern.h"
-#include "../src/measure.h"
-#include "../src/verify.h"
+#include "engine/measure.h"
+#include "engine/verify.h"
+#include "kernels/kernels.h"
+#include "kernels/pattern.h"
 
 #define MAX_STREAMS 16
 #define MAX_LIST 8

@@ -39,10 +39,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../kernels/kernels.h"
-#include "../src/measure.h"
-#include "../src/verify.h"
-#include "pool.h"
+#include "bench/pool.h"
+#include "engine/measure.h"
+#include "engine/verify.h"
+#include "kernels/kernels.h"
 
 enum allocator { MALLOC, MALLOC_EMPTY, DEFAULT_POOL, DEFAULT_RETAIN, CREATED_POOL, NONE };
 static const char *const alloc_name[] = { "hipMalloc", "hipMalloc-empty-heap", "default-pool",

@@ -2,7 +2,7 @@
 #ifndef HMB_BENCH_POOL_H
 #define HMB_BENCH_POOL_H
 
-#include "../src/bench.h"
+#include "engine/module.h"
 
 /* grow/POOL: a working set growing out of a pool, a sample per step (pool_growth.c). */
 void pool_growth(struct hmb_ctx *ctx);

@@ -30,11 +30,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernels/kernels.h"
-#include "../src/measure.h"
-#include "../src/util.h"
-#include "../src/verify.h"
-#include "pool.h"
+#include "bench/pool.h"
+#include "engine/measure.h"
+#include "engine/verify.h"
+#include "kernels/kernels.h"
+#include "util/util.h"
 
 #define GROW_SEED 0x6000u
 #define GROW_HEADROOM (1ull << 30)  /* free device memory left alone */

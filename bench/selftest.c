@@ -10,9 +10,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../kernels/kernels.h"
-#include "../src/measure.h"
-#include "../src/verify.h"
+#include "engine/measure.h"
+#include "engine/verify.h"
+#include "kernels/kernels.h"
 
 #define LEAK_BYTES (1ull << 30)
 

@@ -38,10 +38,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernels/kernels.h"
-#include "../src/util.h"
-#include "../src/verify.h"
-#include "vmm.h"
+#include "bench/vmm.h"
+#include "engine/verify.h"
+#include "kernels/kernels.h"
+#include "util/util.h"
 
 static const char *const cases[] = {
 	"grow/realloc-copy/fixed-step", "grow/realloc-copy/doubling",

@@ -5,7 +5,7 @@
 #ifndef HMB_BENCH_VMM_H
 #define HMB_BENCH_VMM_H
 
-#include "../src/measure.h"
+#include "engine/measure.h"
 
 #if HMB_HAVE_VMM
 

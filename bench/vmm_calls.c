@@ -18,9 +18,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../kernels/kernels.h"
-#include "../src/verify.h"
-#include "vmm.h"
+#include "bench/vmm.h"
+#include "engine/verify.h"
+#include "kernels/kernels.h"
 
 #if HMB_HAVE_VMM
 

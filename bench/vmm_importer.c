@@ -32,12 +32,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../kernels/kernels.h"
-#include "../src/isolate.h"
-#include "../src/timing.h"
-#include "../src/util.h"
-#include "../src/verify.h"
-#include "vmm_share.h"
+#include "bench/vmm_share.h"
+#include "engine/verify.h"
+#include "kernels/kernels.h"
+#include "util/timing.h"
+#include "util/util.h"
 
 /* HMB_VMM_IMPORTER=PID:FD: the process that started the importer and the
  * socket it left open for it. Not an option; taken only from the parent. */

@@ -36,9 +36,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../kernels/kernels.h"
-#include "../src/verify.h"
-#include "vmm_share.h"
+#include "bench/vmm_share.h"
+#include "engine/verify.h"
+#include "kernels/kernels.h"
 
 #if HMB_HAVE_VMM
 

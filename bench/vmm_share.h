@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "vmm.h"
+#include "bench/vmm.h"
 
 #if HMB_HAVE_VMM
 
@@ -57,5 +57,11 @@ int importer_ask(struct importer *im, const struct share_req *q, int fd, struct 
 void importer_stop(struct importer *im);
 
 #endif
+
+/* `BINARY __vmm-importer`: the process that the vmm module's share cases
+ * start to import their memory (bench/vmm_share.c), told its socket by the
+ * environment. Run by hand, it refuses: one line, exit 2. */
+#define HMB_VMM_IMPORTER_CMD "__vmm-importer"
+int hmb_vmm_importer_main(int argc, char **argv);
 
 #endif

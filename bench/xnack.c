@@ -6,7 +6,7 @@
  * it (XNACK on AMD, demand paging on NVIDIA). With XNACK off on AMD nothing
  * faults: managed pages stay in host memory and the GPU reads them over the
  * link, so the same figures measure link reads, not faults. Every record
- * says which (params.access_mode, from the memory model, src/memmodel.h;
+ * says which (params.access_mode, from the memory model, src/system/memmodel.h;
  * first-touch managed records add figure_meaning). Two figures, two names:
  *
  *  - fault-latency: one thread walks a chain of pages; the address of the
@@ -59,8 +59,8 @@
  * hipHostGetDevicePointer, at the link's speed, with no migration (GB/s).
  *
  * On AMD it needs two runs (`all` makes both by itself where the GPU selects
- * XNACK per process: src/modeplan.h; each record then carries params.hsa_xnack
- * and is checked against the ROCm guide, src/rocmguide.h), or by hand:
+ * XNACK per process: src/system/modeplan.h; each record then carries params.hsa_xnack
+ * and is checked against the ROCm guide, src/doc/rocmguide.h), or by hand:
  * `HSA_XNACK=0 hipmembench xnack` (XNACK off: managed
  * memory is NOT migrated on access; it stays host-resident and the GPU
  * reads it over the link, so us_per_page_over_link is the extra cost of
@@ -78,11 +78,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../kernels/kernels.h"
-#include "../kernels/pattern.h"
-#include "../src/measure.h"
-#include "../src/report.h"
-#include "../src/verify.h"
+#include "engine/measure.h"
+#include "engine/report.h"
+#include "engine/verify.h"
+#include "kernels/kernels.h"
+#include "kernels/pattern.h"
 
 #define PAGE 4096u            /* what the host writes and verify reads: word 0 of each */
 #define WORDS_PER_PAGE (PAGE / 4)

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "text.h"
+#include "util/text.h"
 
 #define REQUIRE(c) \
 	do { \

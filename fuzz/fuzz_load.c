@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compare.h"
-#include "loaded.h"
+#include "compare/compare.h"
+#include "doc/loaded.h"
 #include "fuzz_check.h"
 
 static char path[64];

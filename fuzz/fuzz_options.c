@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
-#include "cli.h"
+#include "cli/cli.h"
+#include "cli/help.h"
+#include "engine/module.h"
 #include "fuzz_check.h"
-#include "help.h"
 
 static const struct hmb_opt_decl overlap_opts[] = {
 	{ "streams", HMB_OPT_INTS, "LIST", "stream counts", 1, 16, 8 },

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "sizes.h"
+#include "util/sizes.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,7 +1,7 @@
 /* compute.hip - a compute load of tunable cost whose result the host can check. */
-#include "hip_device.h"
-#include "kernels.h"
-#include "pattern.h"
+#include "kernels/hip_device.h"
+#include "kernels/kernels.h"
+#include "kernels/pattern.h"
 
 __global__ void lcg_kernel(uint32_t *p, size_t words, int iters)
 {

@@ -1,6 +1,6 @@
 /* control.hip - kernels that shape time: a latch released by the host, a spin. */
-#include "hip_device.h"
-#include "kernels.h"
+#include "kernels/hip_device.h"
+#include "kernels/kernels.h"
 
 /* flag[0]: set by the host to release; flag[1]: set here when the guard ran
  * out first (the host did not release in time). */

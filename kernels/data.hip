@@ -1,8 +1,8 @@
 /* data.hip - fill, check, copy and increment: the kernels that move and verify data,
  * and the launch geometry they use (kernels.h: enum hmb_grid). */
-#include "hip_device.h"
-#include "kernels.h"
-#include "pattern.h"
+#include "kernels/hip_device.h"
+#include "kernels/kernels.h"
+#include "kernels/pattern.h"
 
 __global__ void fill_kernel(uint32_t *p, size_t first, size_t words, uint32_t seed)
 {

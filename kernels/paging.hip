@@ -1,6 +1,6 @@
 /* paging.hip - touching pages: fault latency (one chain) and throughput (one thread per page). */
-#include "hip_device.h"
-#include "kernels.h"
+#include "kernels/hip_device.h"
+#include "kernels/kernels.h"
 
 /* One thread per touch: every touch is issued at once. */
 __global__ void touch_kernel(uint8_t *base, size_t stride, const uint64_t *order, size_t touches)

@@ -1,7 +1,7 @@
 /* peer.hip - reading another GPU's memory or mapped host memory in place: a
  * dependent pointer chase (latency) and a 16-byte-wide copy kernel (the SM copy). */
-#include "hip_device.h"
-#include "kernels.h"
+#include "kernels/hip_device.h"
+#include "kernels/kernels.h"
 
 /* Each load's address comes from the previous load: no two are in flight,
  * so the kernel's time is loads x the latency of one. Volatile keeps every

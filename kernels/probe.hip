@@ -1,7 +1,7 @@
 /* probe.hip - an empty kernel whose attributes the runtime can only give where
- * this build holds code for the device: the start-up check (src/codecheck.c). */
-#include "hip_device.h"
-#include "codecheck.h"
+ * this build holds code for the device: the start-up check (src/system/codecheck.c). */
+#include "kernels/hip_device.h"
+#include "system/codecheck.h"
 
 __global__ void probe_kernel(void)
 {

@@ -119,7 +119,7 @@ ifeq ($(PLATFORM),nvidia)
   PLATFORM_CPPFLAGS := -DHMB_PLATFORM_NVIDIA $(filter-out -I/usr/include,-I$(CUDA_HOME)/include)
   NVCCFLAGS ?=
   # Code for each architecture, plus PTX of the newest for GPUs newer still.
-  DEVFLAGS := -O2 -std=c++17 -DHMB_PLATFORM_NVIDIA -Isrc -Ikernels \
+  DEVFLAGS := -O2 -std=c++17 -DHMB_PLATFORM_NVIDIA -Isrc -I. \
               $(foreach a,$(SM),-gencode arch=compute_$(a),code=sm_$(a)) \
               -gencode arch=compute_$(NEWEST),code=compute_$(NEWEST) \
               $(NVCCFLAGS)
@@ -131,7 +131,7 @@ else
   ARCHS := $(OFFLOAD_ARCH)
   PLATFORM_CPPFLAGS := -D__HIP_PLATFORM_AMD__ $(filter-out -I/usr/include,-I$(HIP_PATH)/include)
   HIPCCFLAGS ?=
-  DEVFLAGS := -O2 -std=c++17 -Isrc -Ikernels $(addprefix --offload-arch=,$(OFFLOAD_ARCH)) \
+  DEVFLAGS := -O2 -std=c++17 -Isrc -I. $(addprefix --offload-arch=,$(OFFLOAD_ARCH)) \
               $(HIPCCFLAGS)
   COMPILE_KERNEL = $(DEVCC) $(DEVFLAGS) -c $< -o $@
   # The targets again, or hipcc runs rocm_agent_enumerator (tracebacks without a GPU).

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""noise_floor.py - how compare's declared noise floors (src/noise.c) fare on pairs of
+"""noise_floor.py - how compare's declared noise floors (src/compare/noise.c) fare on pairs of
 documents that are two runs of the same build on the same machine, and which floor each
 family of figures would need: the false-alarm rate a user of `compare --threshold` sees.
 

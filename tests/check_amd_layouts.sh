@@ -1,6 +1,6 @@
 #!/bin/sh
 # check_amd_layouts.sh - check the AMD telemetry's layout table
-# (src/amd_smi_layouts.c) against the real rocm_smi.h and amdsmi.h under
+# (src/telemetry/amd_smi_layouts.c) against the real rocm_smi.h and amdsmi.h under
 # each include root given: the layout that the header's library version
 # selects must match the header's sizes and offsets, and each entry point
 # looked up with dlsym must have the prototype it is called with. The AMD
@@ -64,8 +64,8 @@ for root in "$@"; do
 	fi
 	"$tmp/check$n" || status=1
 	built=ok
-	for f in src/telemetry_rocm_smi.c src/telemetry_amdsmi.c src/amd_gpu_metrics.c \
-		src/amd_smi_layouts.c src/kfd.c tests/unit/test_amd_layouts.c; do
+	for f in src/telemetry/telemetry_rocm_smi.c src/telemetry/telemetry_amdsmi.c src/telemetry/amd_gpu_metrics.c \
+		src/telemetry/amd_smi_layouts.c src/system/kfd.c tests/unit/test_amd_layouts.c; do
 		if ! "$cc" -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -I"$inc" \
 			-I"$top/src" -I"$top/tests/unit" -fsyntax-only "$top/$f"; then
 			built=FAILED

@@ -13,7 +13,7 @@
 # shows the same report from a program that has nothing but such an array.
 # Any other leak, or that one with another size or origin, fails the run.
 #
-# memcheck also runs each module with HMB_FAULT (src/fault.h) failing a
+# memcheck also runs each module with HMB_FAULT (src/engine/fault.h) failing a
 # case's 9th operation and whatever comes 100th: failure paths must leave no
 # more behind than a run that succeeds.
 set -u

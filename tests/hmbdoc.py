@@ -21,7 +21,7 @@ def validator():
     return _validator
 
 
-# The parameters compare treats as context (src/identity.c, context_params),
+# The parameters compare treats as context (src/doc/identity.c, context_params),
 # the GPU index aside: within one document it tells results apart.
 CONTEXT = {"buffer_sets", "busy_kernel", "copy_engines", "copy_engines_source",
            "async_engine_count", "hw_queues", "threads_launched", "resident_thread_capacity",
@@ -35,7 +35,7 @@ CONTEXT = {"buffer_sets", "busy_kernel", "copy_engines", "copy_engines_source",
 def identity(r):
     """What compare matches a result by within a document: module, case and
     the parameters that define the workload, in any order, with the GPU it ran
-    on; context (src/identity.c) left out: the iteration count of a calibrated
+    on; context (src/doc/identity.c) left out: the iteration count of a calibrated
     (named) load, node's GPU count, descriptive text, launch geometry."""
     params = dict(r.get("params") or {})
     if "load" in params:

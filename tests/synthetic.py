@@ -21,7 +21,7 @@ TAIL_RUNS, TAIL_FACTOR = 0.05, 3.0
 
 
 def median_interval(samples):
-    """The median's 95% interval by order statistics, as src/stability.c: the
+    """The median's 95% interval by order statistics, as src/stats/stability.c: the
     ranks k and n+1-k, k the largest with P(Binomial(n, 1/2) < k) <= 2.5%."""
     n, cdf, k = len(samples), 0.0, 0
     for i in range(n // 2):

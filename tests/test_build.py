@@ -82,7 +82,7 @@ def test_user_flags_add_to_the_projects(tmp_path):
     r = make_n(tmp_path, "PLATFORM=amd", "OFFLOAD_ARCH=gfx90a",
                "CFLAGS=-I/opt/cjson/include", "LDFLAGS=-Wl,-z,now", "LDLIBS=-lextra")
     assert r.returncode == 0, r.stderr
-    compile_main = [l for l in r.stdout.splitlines() if "-c src/main.c" in l][0].split()
+    compile_main = [l for l in r.stdout.splitlines() if "-c src/cli/main.c" in l][0].split()
     for flag in ("-Isrc", "-Werror", "-O2", "-I/opt/cjson/include"):
         assert flag in compile_main
     link = [l for l in r.stdout.splitlines() if "-o " + f"{tmp_path}/build/hipmembench " in l + " "][0]

@@ -59,7 +59,7 @@ def test_usage_error(name, pattern, args):
     ("op", "expected KIND:N"), ("free:1", "expected KIND:N"), ("op:", "'' is not a count"),
     ("op:-3", "'-3' is not a count"), ("alloc:1e3", "'1e3' is not a count")])
 def test_bad_fault_hook_is_a_usage_error_before_any_gpu_is_opened(value, pattern):
-    """HMB_FAULT (src/fault.h), the test hook that fails one step on purpose."""
+    """HMB_FAULT (src/engine/fault.h), the test hook that fails one step on purpose."""
     p = hmb.run("memcpy", env=dict(os.environ, HMB_FAULT=value))
     assert p.returncode == 2, p.stderr
     assert f"HMB_FAULT: {pattern}" in p.stderr and p.stderr.count("\n") == 1, p.stderr

@@ -1,6 +1,6 @@
 """test_compare.py - `hipmembench compare`: figures matched by identity,
 ratios, and a verdict that is noise-aware: a figure is WORSE only when it moved
-by more than --threshold and beyond its run-to-run noise (src/noise.c: the
+by more than --threshold and beyond its run-to-run noise (src/compare/noise.c: the
 runs of --runs, else its family's floor). Also its formats (one CSV table on
 stdout), its errors, repeated identities, and a 200 MB document against
 itself. test_noise.py has the false alarms and the slowdowns caught."""

@@ -29,7 +29,7 @@ TINY = {
 }
 
 
-# HMB_FAULT points (src/fault.h) for the failure-path test. Allocations 1
+# HMB_FAULT points (src/engine/fault.h) for the failure-path test. Allocations 1
 # (the module's stream), 3, 10 and 36: whatever the module or its cases
 # allocate at that count (buffers, streams, events; the engine's 33 events
 # come with the first case timed with events). Then a case's set-up,
@@ -126,7 +126,7 @@ def test_gpu_memcpy_names_say_the_direction_the_runtime_saw(gpu, tmp_path):
 
 
 def copy_moves(trace_path):
-    """The copy-trace file (src/copytrace.h) as {(module, case): {move: bytes}},
+    """The copy-trace file (src/system/copytrace.h) as {(module, case): {move: bytes}},
     a move named by where the runtime placed source and destination (h2d, d2h,
     d2d, peer: device to another device, h2h); every copy whose kind names a
     direction is checked against its pointers on the way."""

@@ -63,7 +63,7 @@ def test_binary_installed_and_not_rebuilt(staged):
 
 def test_managed_array_installed_where_the_binary_looks(staged):
     """AMD builds keep the __managed__ array in a shared object found beside
-    the binary (src/managed_static.c); NVIDIA builds link it in."""
+    the binary (bench/managed_static.c); NVIDIA builds link it in."""
     dest, _ = staged
     built = BIN.parent / "lib" / "hipmembench-managed-static.so"
     installed = dest / "usr/lib/hipmembench/hipmembench-managed-static.so"
@@ -144,5 +144,5 @@ def test_dist_makes_a_versioned_tarball(tmp_path):
     tarball = tmp_path / "hipmembench-0.2.0.tar.gz"
     with tarfile.open(tarball) as t:
         names = t.getnames()
-    for f in ("Makefile", "LICENSE", "REVISION", "src/main.c", "scripts/setup.sh"):
+    for f in ("Makefile", "LICENSE", "REVISION", "src/cli/main.c", "scripts/setup.sh"):
         assert f"hipmembench-0.2.0/{f}" in names

@@ -1,5 +1,5 @@
 """test_load.py - how compare reads a document: one result at a time, parsing only what
-it uses (src/json_stream.c), yet refusing what cJSON refuses and reading what cJSON
+it uses (src/doc/json_stream.c), yet refusing what cJSON refuses and reading what cJSON
 reads. Each document here is the sample document (json.c) with its text changed where
 compare does not look (a result's observed states, its shape), or in how it is written."""
 import json

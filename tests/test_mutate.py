@@ -53,24 +53,24 @@ def test_the_mutant_list_spans_the_project():
     text = (hmb.ROOT / "tests" / "mutants.txt").read_text()
     files = [line[6:].strip() for line in text.splitlines() if line.startswith("file: ")]
     assert len(files) >= 20
-    for where in ("src/measure.c", "src/stats.c", "src/sizes.c", "src/significance.c",
-                  "src/compare.c", "src/json.c", "src/cli.c", "src/fault.c", "src/verify.c",
-                  "src/table.c", "scripts/hmb_sweep.py", "scripts/hmb_gather.py",
+    for where in ("src/engine/measure.c", "src/stats/stats.c", "src/util/sizes.c", "src/stats/significance.c",
+                  "src/compare/compare.c", "src/doc/json.c", "src/cli/cli.c", "src/engine/fault.c", "src/engine/verify.c",
+                  "src/output/table.c", "scripts/hmb_sweep.py", "scripts/hmb_gather.py",
                   "scripts/hmb_fleet.py"):
         assert where in files, f"no mutant of {where}"
 
 
 BAD_LISTS = [
-    ("missing key", "id: a\nfile: src/stats.c\nfind: sqrt(\n\n", "without replace, kill"),
-    ("unknown key", "id: a\nfiles: src/stats.c\n\n", "expected `KEY: VALUE`"),
-    ("text twice", block("a", "src/stats.c", "sorted", "x", "unit: statistics"), "times, not once"),
-    ("text gone", block("a", "src/stats.c", "no such text", "x", "unit: statistics"), "0 times"),
+    ("missing key", "id: a\nfile: src/stats/stats.c\nfind: sqrt(\n\n", "without replace, kill"),
+    ("unknown key", "id: a\nfiles: src/stats/stats.c\n\n", "expected `KEY: VALUE`"),
+    ("text twice", block("a", "src/stats/stats.c", "sorted", "x", "unit: statistics"), "times, not once"),
+    ("text gone", block("a", "src/stats/stats.c", "no such text", "x", "unit: statistics"), "0 times"),
     ("no such file", block("a", "src/nothing.c", "x", "y", "unit: statistics"), "no file"),
-    ("no such unit test", block("a", "src/stats.c", "sqrt(sq", "sqrt(2 * sq", "unit: nothing"),
+    ("no such unit test", block("a", "src/stats/stats.c", "sqrt(sq", "sqrt(2 * sq", "unit: nothing"),
      "no unit test named 'nothing'"),
-    ("bad selector", block("a", "src/stats.c", "sqrt(sq", "sqrt(2 * sq", "make test"),
+    ("bad selector", block("a", "src/stats/stats.c", "sqrt(sq", "sqrt(2 * sq", "make test"),
      "kill must be"),
-    ("named twice", block("a", "src/stats.c", "sqrt(sq", "sqrt(2 * sq", "unit: statistics") * 2,
+    ("named twice", block("a", "src/stats/stats.c", "sqrt(sq", "sqrt(2 * sq", "unit: statistics") * 2,
      "named twice"),
 ]
 

@@ -1,4 +1,4 @@
-"""test_noise.py - compare judges a change against run-to-run noise (src/noise.c):
+"""test_noise.py - compare judges a change against run-to-run noise (src/compare/noise.c):
 two runs of one build flag at most 1% of their figures WORSE at --threshold 5, on the
 committed H100 runs and on made-up runs with the H100's run-to-run noise, while a case
 made 10% slower on purpose is flagged, with --runs 3 on both sides and, where its family's

@@ -10,7 +10,7 @@
 #define HMB_PLATFORM_HIP_H
 
 #if defined(HMB_PLATFORM_NVIDIA)
-#include "hip_on_cuda.h"
+#include "platform/hip_on_cuda.h"
 #define HMB_PLATFORM_NAME "nvidia"
 #define HMB_HAVE_VMM 1
 #define HMB_HAVE_HOST_REGISTER_ATTR 1

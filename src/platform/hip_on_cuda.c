@@ -9,7 +9,7 @@
  * return (1 invalid value, 2 out of memory, 3 not initialised, 101 invalid
  * device, 801 not supported, 999 unknown), so a CUresult is returned as is.
  */
-#include "hip_on_cuda.h"
+#include "platform/hip_on_cuda.h"
 
 
 #define HMB_CUDA_ABI_VERSION 12000 /* the cuMem* signatures as of CUDA 12.0 */

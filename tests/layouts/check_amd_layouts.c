@@ -1,6 +1,6 @@
 /*
  * check_amd_layouts.c - compares the project's table of AMD library layouts
- * (src/amd_smi_layouts.c) with the real rocm_smi.h and amdsmi.h it is built
+ * (src/telemetry/amd_smi_layouts.c) with the real rocm_smi.h and amdsmi.h it is built
  * against: the layout that the header's library version selects must have
  * the header's sizes and offsets, and every entry point the backends look up
  * with dlsym must have the prototype they call it with (a mismatch there is
@@ -14,8 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "amd_gpu_metrics.h"
-#include "amd_smi_layouts.h"
+#include "telemetry/amd_gpu_metrics.h"
+#include "telemetry/amd_smi_layouts.h"
 
 #if HMB_HAVE_RSMI
 #include <rocm_smi/rocm_smi.h>

@@ -6,7 +6,7 @@
 #ifndef HMB_FAKE_DEVICES_H
 #define HMB_FAKE_DEVICES_H
 
-#include "memmodel.h"
+#include "system/memmodel.h"
 
 struct hmb_facts hmb_fake_mi250x(int xnack);   /* HPE Cray EX: Infinity Fabric host link */
 struct hmb_facts hmb_fake_mi300x(void);        /* PCIe gen5 x16, idle at gen1 */

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "telemetry_amd.h"
+#include "telemetry/telemetry_amd.h"
 
 void test_rsmi_layouts(void);
 void test_amdsmi_layouts(void);

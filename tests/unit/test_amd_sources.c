@@ -17,12 +17,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "amd_gpu_metrics.h"
+#include "engine/report.h"
 #include "fake_devices.h"
 #include "harness.h"
-#include "kfd.h"
-#include "memalloc.h"
-#include "report.h"
+#include "system/kfd.h"
+#include "system/memalloc.h"
+#include "telemetry/amd_gpu_metrics.h"
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {

@@ -10,11 +10,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "fault.h"
+#include "engine/fault.h"
+#include "engine/measure.h"
+#include "engine/verify.h"
 #include "harness.h"
-#include "measure.h"
-#include "stability.h"
-#include "verify.h"
+#include "stats/stability.h"
 
 struct copy_case {
 	unsigned char *src, *dst;

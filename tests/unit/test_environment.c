@@ -9,9 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "device.h"
 #include "harness.h"
-#include "host.h"
+#include "system/device.h"
+#include "system/host.h"
 
 /* Write len bytes to root/rel, making the folders on the way. */
 static void put(const char *root, const char *rel, const void *data, size_t len)

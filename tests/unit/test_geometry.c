@@ -1,6 +1,6 @@
 /* test_geometry.c - the launch geometry the data kernels report (kernels.h). */
-#include "../../kernels/kernels.h"
 #include "harness.h"
+#include "kernels/kernels.h"
 
 void test_kernel_geometry(void)
 {

@@ -19,17 +19,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "checkpoint.h"
+#include "cli/registry.h"
+#include "engine/options.h"
+#include "engine/record.h"
+#include "engine/report.h"
 #include "fake_devices.h"
 #include "harness.h"
-#include "options.h"
-#include "record.h"
-#include "registry.h"
-#include "report.h"
-#include "sizes.h"
-#include "stats.h"
-#include "summary.h"
-#include "telemetry.h"
+#include "output/summary.h"
+#include "run/checkpoint.h"
+#include "stats/stats.h"
+#include "telemetry/telemetry.h"
+#include "util/sizes.h"
 
 int hmb_test_failed_checks;
 void test_topology(void);

@@ -7,9 +7,9 @@
  */
 #include <string.h>
 
-#include "../../bench/managed.h"
+#include "bench/managed.h"
+#include "engine/record.h"
 #include "harness.h"
-#include "record.h"
 
 #define GiB (1ull << 30)
 

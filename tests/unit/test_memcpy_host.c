@@ -9,10 +9,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../../bench/memcpy.h"
-#include "bench.h"
+#include "bench/memcpy.h"
+#include "engine/module.h"
+#include "engine/options.h"
 #include "harness.h"
-#include "options.h"
 
 extern const struct hmb_bench hmb_bench_memcpy;
 

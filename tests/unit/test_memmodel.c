@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/report.h"
 #include "fake_devices.h"
 #include "harness.h"
-#include "memmodel.h"
-#include "report.h"
+#include "system/memmodel.h"
 
 static struct hmb_memmodel model(struct hmb_facts f)
 {

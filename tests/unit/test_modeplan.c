@@ -12,12 +12,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "doc/rocmguide.h"
+#include "engine/record.h"
+#include "engine/report.h"
 #include "fake_devices.h"
 #include "harness.h"
-#include "modeplan.h"
-#include "record.h"
-#include "report.h"
-#include "rocmguide.h"
+#include "system/modeplan.h"
 
 static struct hmb_mode_plan plan(const char *module, const struct hmb_facts *f,
 				 const char *build, const char *user_xnack, int coherent_kinds)

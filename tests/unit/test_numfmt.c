@@ -1,5 +1,5 @@
 /*
- * test_numfmt.c - compare's fast "%.Ng" and "%.Nf" (src/numfmt.c) write
+ * test_numfmt.c - compare's fast "%.Ng" and "%.Nf" (src/util/numfmt.c) write
  * what printf writes: for a million values spread over every magnitude, for
  * ties and near-ties, powers of ten and the numbers either side of them.
  */
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "numfmt.h"
+#include "util/numfmt.h"
 
 static unsigned long long state = 88172645463325252ull;
 

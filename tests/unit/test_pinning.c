@@ -6,10 +6,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../bench/memcpy_pinning.h"
-#include "bench.h"
+#include "bench/memcpy_pinning.h"
+#include "cli/registry.h"
+#include "engine/module.h"
 #include "harness.h"
-#include "registry.h"
 
 void test_break_even(void)
 {

@@ -1,6 +1,6 @@
 /*
  * test_runs.c - --runs N: three runs of a module merged into one record per
- * result (src/runs.c): the samples pooled, each run's median and metrics
+ * result (src/run/runs.c): the samples pooled, each run's median and metrics
  * kept, a record paired with the earlier run's that shares the most
  * parameters (a calibrated count may differ), one with no partner kept, a
  * failure in a later run taken over. Also `unit_tests --runs-json FILE`: that
@@ -9,10 +9,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "engine/record.h"
+#include "engine/report.h"
 #include "harness.h"
-#include "record.h"
-#include "report.h"
-#include "runs.h"
+#include "run/runs.h"
 
 static struct hmb_record *copy(const char *kase, int chunks, int iters, double t, int n,
 			       double speedup)

@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "engine/module.h"
+#include "engine/options.h"
+#include "engine/record.h"
+#include "engine/report.h"
 #include "harness.h"
-#include "options.h"
-#include "record.h"
-#include "report.h"
 
 void test_case_selection(void)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "harness.h"
-#include "significance.h"
+#include "stats/significance.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

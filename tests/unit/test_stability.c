@@ -11,13 +11,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/record.h"
+#include "engine/report.h"
+#include "engine/slow_samples.h"
 #include "harness.h"
-#include "record.h"
-#include "report.h"
-#include "slow_samples.h"
-#include "stability.h"
-#include "telemetry.h"
-#include "telemetry_nvml.h"
+#include "stats/stability.h"
+#include "telemetry/telemetry.h"
+#include "telemetry/telemetry_nvml.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/record.h"
+#include "engine/report.h"
 #include "harness.h"
-#include "record.h"
-#include "report.h"
 
 static char *render(const struct hmb_record *first, int wide)
 {

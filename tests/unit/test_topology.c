@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 
 #include "harness.h"
-#include "numa_place.h"
-#include "topology.h"
+#include "system/numa_place.h"
+#include "system/topology.h"
 
 void test_topology(void);
 

@@ -2,9 +2,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "engine/verify.h"
 #include "harness.h"
-#include "verify.h"
-#include "../../kernels/pattern.h"
+#include "kernels/pattern.h"
 
 void test_host_verify(void)
 {

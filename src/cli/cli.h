@@ -1,0 +1,61 @@
+/*
+ * cli.h - the command line, read and checked in full before anything else
+ * happens: `hipmembench [options] <command> [arguments] [module options]`.
+ *
+ * Options may come before or after the command; "--" ends them. Long options
+ * may be abbreviated to a unique prefix and take their value as "--opt VALUE"
+ * or "--opt=VALUE"; short ones as "-s VALUE" or "-sVALUE", and flags may be
+ * grouped ("-qn"). An option given twice counts with its last value.
+ */
+#ifndef HMB_CLI_H
+#define HMB_CLI_H
+
+#include <stddef.h>
+
+#include "engine/options.h"
+#include "util/child_env.h"
+
+struct hmb_bench;
+
+enum hmb_command { HMB_CMD_NONE, HMB_CMD_HELP, HMB_CMD_LIST, HMB_CMD_COMPARE, HMB_CMD_SHOW,
+		   HMB_CMD_SUMMARY,
+		   HMB_CMD_INFO, HMB_CMD_ALL, HMB_CMD_MODULE };
+
+/* Global options, as bits of hmb_cli.given. */
+enum { HMB_G_DEVICE, HMB_G_OUTPUT, HMB_G_FORMAT, HMB_G_SIZES, HMB_G_REPS, HMB_G_WARMUP,
+       HMB_G_QUICK, HMB_G_DRY_RUN, HMB_G_OVERSUBSCRIBE, HMB_G_THRESHOLD, HMB_G_HELP,
+       HMB_G_VERSION, HMB_G_CASE, HMB_G_CASES, HMB_G_DEVICES, HMB_G_NO_ISOLATION,
+       HMB_G_PEAK_GBPS, HMB_G_GPU, HMB_G_ALLOW_PARTIAL, HMB_G_WIDE, HMB_G_RUNS, HMB_G_COUNT };
+
+struct hmb_cli {
+	struct hmb_options opt;
+	enum hmb_command kind;
+	const char *command;            /* as typed; NULL when none */
+	const struct hmb_bench *bench;  /* HMB_CMD_MODULE: the module */
+	const char *help_topic;         /* help wanted: NULL for the global help */
+	int help;                       /* show help (help_topic) and stop */
+	int version;                    /* show the version and stop */
+	unsigned given;                 /* 1 << HMB_G_*: global options given */
+	char **args;                    /* arguments after the command */
+	int nargs;
+	int command_index;              /* where the command word stands in argv */
+	int list_cases;                 /* list --cases */
+};
+
+/* "0,2,3" into GPU ordinals: how many, or -1 when malformed or repeated. */
+int hmb_parse_device_list(const char *text, int *out, int max);
+/* The same, with what is wrong in why (a GPU named twice, too many). */
+int hmb_device_list_why(const char *text, int *out, int max, char *why, size_t whylen);
+
+/* The names of the commands that are not modules, in help order. */
+extern const char *const hmb_builtin_commands[];
+
+/* Read argv against the modules in benches (NULL-terminated). Returns 0, or
+ * 2 (bad usage) with one printable line in err naming the option, argument
+ * or file. argv is neither changed nor copied: out points into it.
+ * hmb_cli_free releases what hmb_cli_parse allocated, either way. */
+int hmb_cli_parse(int argc, char **argv, const struct hmb_bench *const *benches,
+		  struct hmb_cli *out, char *err, size_t errlen);
+void hmb_cli_free(struct hmb_cli *cli);
+
+#endif

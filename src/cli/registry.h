@@ -1,0 +1,14 @@
+/* registry.h - the table of modules, in the order `all` runs them. */
+#ifndef HMB_REGISTRY_H
+#define HMB_REGISTRY_H
+
+#include "engine/module.h"
+
+extern const struct hmb_bench *hmb_benches[]; /* NULL-terminated */
+
+/* Adds the test-only modules (bench/selftest.c) when HMB_TEST_MODULES=1. */
+void hmb_registry_init(void);
+
+const struct hmb_bench *hmb_bench_find(const char *name);
+
+#endif

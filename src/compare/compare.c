@@ -1,0 +1,1085 @@
+/* compare.c - matching figures across documents by their identity
+ * (identity.c), and printing their ratios. */
+#include "compare/compare.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compare/noise.h"
+#include "doc/identity.h"
+#include "doc/loaded.h"
+#include "output/summary.h"
+#include "stats/significance.h"
+#include "util/numfmt.h"
+#include "util/text.h"
+#include "util/util.h"
+
+/* ---- identity ------------------------------------------------------------- */
+
+/* A text parameter whose value the case names (direction=h2d of
+ * h2d/pinned/async) adds nothing to a label. */
+static int named_by_case(const struct hmb_result *r, const struct hmb_param *p)
+{
+	return p->is_text && hmb_case_names(r->kase, p->text);
+}
+
+static int cmp_param(const void *x, const void *y)
+{
+	const struct hmb_param *a = *(const struct hmb_param *const *)x;
+	const struct hmb_param *b = *(const struct hmb_param *const *)y;
+	int c = strcmp(a->name, b->name);
+	return c ? c : strcmp(a->exact, b->exact);
+}
+
+/* s at *at, *at moved past it (without the NUL). */
+static void put(char **at, const char *s)
+{
+	size_t n = strlen(s);
+	memcpy(*at, s, n);
+	*at += n;
+}
+
+/* The key of result r: module, case, identity parameters in name order, and
+ * the GPU where GPUs are matched one to one. */
+static char *result_key(struct hmb_loaded *l, const struct hmb_result *r, int with_gpu)
+{
+	const struct hmb_param *few[16], **s = r->np <= 16 ? few : hmb_xcalloc(r->np, sizeof(*s));
+	size_t n = 0, len = strlen(r->module) + strlen(r->kase) + 32;
+	char *key, *at, gpu[24];
+
+	for (size_t k = 0; k < r->np; k++)
+		if (!r->p[k].context) {
+			s[n++] = &r->p[k];
+			len += strlen(r->p[k].name) + strlen(r->p[k].exact) + 2;
+		}
+	/* a few parameters: sorted in place (qsort costs more than it saves here) */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && cmp_param(&s[j - 1], &s[j]) > 0; j--) {
+			const struct hmb_param *t = s[j];
+			s[j] = s[j - 1];
+			s[j - 1] = t;
+		}
+	at = key = hmb_loaded_alloc(l, len);
+	put(&at, r->module);
+	put(&at, "\x1f");
+	put(&at, r->kase);
+	for (size_t k = 0; k < n; k++) {
+		put(&at, "\x1f");
+		put(&at, s[k]->name);
+		put(&at, "=");
+		put(&at, s[k]->exact);
+	}
+	if (with_gpu && r->gpu >= 0) {
+		snprintf(gpu, sizeof(gpu), "\x1fGPU%d", r->gpu);
+		put(&at, gpu);
+	}
+	*at = '\0';
+	if (s != few)
+		free(s);
+	return key;
+}
+
+/* module case params (and GPU where GPUs are matched one to one), for people. */
+static char *result_label(struct hmb_loaded *l, const struct hmb_result *r, int with_gpu)
+{
+	const char *module = hmb_loaded_shown(l, r->module), *kase = hmb_loaded_shown(l, r->kase);
+	size_t len = strlen(module) + strlen(kase) + 32;
+	char *label, *at, gpu[24];
+
+	for (size_t k = 0; k < r->np; k++)
+		len += strlen(r->p[k].name) + strlen(r->p[k].text) + 2;
+	at = label = hmb_loaded_alloc(l, len);
+	put(&at, module);
+	put(&at, " ");
+	put(&at, kase);
+	for (size_t k = 0; k < r->np; k++)
+		if (r->p[k].labelled) {
+			put(&at, " ");
+			put(&at, r->p[k].name);
+			put(&at, "=");
+			put(&at, r->p[k].text);
+		}
+	if (with_gpu && r->gpu >= 0) {
+		snprintf(gpu, sizeof(gpu), " GPU %d", r->gpu);
+		put(&at, gpu);
+	}
+	*at = '\0';
+	return label;
+}
+
+/* Whether a parameter is context, remembered by module and name (a loaded
+ * document keeps one copy of each string): most answers depend on nothing
+ * else, and 300 000 results ask a million times. */
+struct context_memo {
+	const char *module, *name;
+	int context;
+};
+
+struct asking {
+	const struct hmb_result *r;
+	int asked; /* the answer depends on the result's other parameters */
+};
+
+static int has_param_asked(const char *name, const void *asking)
+{
+	struct asking *a = (struct asking *)asking;
+
+	a->asked = 1;
+	return hmb_result_has_param(name, a->r);
+}
+
+static int context_of(struct context_memo *memo, size_t size, const struct hmb_result *r,
+		      const char *name)
+{
+	struct context_memo *m = &memo[(((uintptr_t)r->module >> 4) ^ ((uintptr_t)name >> 4) * 31) %
+				       size];
+	struct asking a = { r, 0 };
+	int context;
+
+	if (m->module == r->module && m->name == name)
+		return m->context;
+	context = hmb_identity_context(r->module, name, has_param_asked, &a);
+	if (!a.asked)
+		*m = (struct context_memo){ r->module, name, context };
+	return context;
+}
+
+void hmb_compare_identify(struct hmb_loaded *l, int with_gpu)
+{
+	struct context_memo memo[1021];
+
+	memset(memo, 0, sizeof(memo));
+	for (size_t i = 0; i < l->nres; i++) {
+		struct hmb_result *r = &l->res[i];
+		/* shown in a label: identity parameters the case does not name already */
+		for (size_t k = 0; k < r->np; k++) {
+			r->p[k].context = context_of(memo, sizeof(memo) / sizeof(memo[0]), r,
+						     r->p[k].name);
+			r->p[k].labelled = !r->p[k].context && !named_by_case(r, &r->p[k]);
+		}
+		r->key = result_key(l, r, with_gpu);
+		r->key_hash = hmb_hash(r->key, 0x1f);
+		r->label = result_label(l, r, with_gpu);
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		l->fig[i].key = l->res[l->fig[i].result].key;
+		l->fig[i].label = l->res[l->fig[i].result].label;
+	}
+}
+
+/* ---- matching ------------------------------------------------------------- */
+
+/* A document's figures by identity (result key and figure name): a hash
+ * table of each identity's first figure, the later figures of the same
+ * identity chained in document order, so that repeated identities pair up in
+ * the order they appear. Figure indices are stored + 1 (0: none). */
+struct identity_slot {
+	size_t first, last, cursor; /* cursor: the next one not yet matched */
+	uint64_t hash;
+};
+
+struct identities {
+	struct identity_slot *slot;
+	size_t *next;               /* per figure: the next of its identity */
+	size_t mask;
+	size_t repeats, first_repeat;
+};
+
+/* A figure's identity: its result's key (hashed once per result) and its name. */
+static uint64_t identity_hash(const struct hmb_loaded *l, const struct hmb_figure *f)
+{
+	return hmb_hash(f->name, l->res[f->result].key_hash);
+}
+
+static int same_identity(const struct hmb_figure *a, const struct hmb_figure *b)
+{
+	return !strcmp(a->key, b->key) && !strcmp(a->name, b->name);
+}
+
+/* The slot of f's identity in t: its own, or the empty one it would take. */
+/* The slot of f's identity (hash h) in t: its own, or the empty one it
+ * would take. The figures of t are those of l; f may be another document's. */
+static struct identity_slot *identity_slot(const struct identities *t, const struct hmb_loaded *l,
+					   const struct hmb_figure *f, uint64_t h)
+{
+	size_t at = (size_t)h & t->mask;
+
+	while (t->slot[at].first && (t->slot[at].hash != h ||
+				     !same_identity(&l->fig[t->slot[at].first - 1], f)))
+		at = (at + 1) & t->mask;
+	return &t->slot[at];
+}
+
+/* The figures of l that this comparison takes (not skipped), by identity:
+ * O(n) on average. */
+static void index_figures(struct hmb_loaded *l, struct identities *t)
+{
+	size_t size = 16;
+
+	while (size < 2 * l->n)
+		size *= 2;
+	/* from l's blocks (zeroed, in huge pages where the kernel gives them) */
+	t->slot = hmb_loaded_alloc(l, size * sizeof(*t->slot));
+	t->next = hmb_loaded_alloc(l, (l->n + 1) * sizeof(*t->next));
+	t->mask = size - 1;
+	t->repeats = t->first_repeat = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		struct identity_slot *s;
+		uint64_t h;
+		if (l->fig[i].skip)
+			continue;
+		h = identity_hash(l, &l->fig[i]);
+		s = identity_slot(t, l, &l->fig[i], h);
+		if (!s->first) {
+			s->first = s->last = s->cursor = i + 1;
+			s->hash = h;
+			continue;
+		}
+		t->next[s->last - 1] = i + 1;
+		s->last = i + 1;
+		if (!t->repeats++)
+			t->first_repeat = i;
+	}
+}
+
+/* Every result of a run has its own identity (module, case, parameters); a
+ * document that repeats one is reported, and its repeats are matched in order. */
+static void report_repeats(const char *file, const struct hmb_loaded *l, const struct identities *t)
+{
+	if (t->repeats)
+		fprintf(stderr, "hipmembench: compare: warning: %s: %zu figure(s) repeat an identity "
+			"seen earlier in the same document (first: %s, %s); repeats are matched in "
+			"order of appearance\n", file, t->repeats, l->fig[t->first_repeat].label,
+			l->fig[t->first_repeat].name);
+}
+
+/* match[i]: the index in other of base figure i, or SIZE_MAX; matched[j] marks
+ * the other's figures that found a partner. */
+static void match_figures(const struct hmb_loaded *base, const struct hmb_loaded *other,
+			  struct identities *in_other, size_t *match, char *matched)
+{
+	for (size_t i = 0; i < base->n; i++) {
+		struct identity_slot *s;
+		match[i] = SIZE_MAX;
+		if (base->fig[i].skip)
+			continue;
+		s = identity_slot(in_other, other, &base->fig[i], identity_hash(base, &base->fig[i]));
+		if (!s->cursor)
+			continue;
+		match[i] = s->cursor - 1;
+		matched[match[i]] = 1;
+		s->cursor = in_other->next[match[i]];
+	}
+}
+
+/* ---- which GPU ---------------------------------------------------------- */
+
+/* How many GPUs a document's results ran on, and the lowest. */
+static int gpus_of(const struct hmb_loaded *l, int *lowest)
+{
+	char seen[1024] = { 0 };
+	int n = 0;
+
+	*lowest = -1;
+	for (size_t i = 0; i < l->nres; i++) {
+		int g = l->res[i].gpu;
+		if (g < 0)
+			continue;
+		if (*lowest < 0 || g < *lowest)
+			*lowest = g;
+		if (g >= (int)sizeof(seen)) {
+			n += 2; /* beyond any node: counted as several */
+			continue;
+		}
+		n += !seen[g];
+		seen[g] = 1;
+	}
+	return n;
+}
+
+static int has_gpu(const struct hmb_loaded *l, int gpu)
+{
+	for (size_t i = 0; i < l->nres; i++)
+		if (l->res[i].gpu == gpu)
+			return 1;
+	return 0;
+}
+
+/* ---- output ------------------------------------------------------------- */
+
+#define TABLE_WIDTH 120
+
+/* text as lines of at most width columns, the ones after the first indented. */
+static void print_wrapped(FILE *to, const char *text, int indent, int width)
+{
+	int col = 0, first = 1;
+
+	while (*text) {
+		const char *w = text;
+		int len;
+		while (*w == ' ')
+			w++;
+		len = (int)strcspn(w, " ");
+		if (!len)
+			break;
+		if (!first && col + 1 + len > width && len <= width - indent) {
+			fprintf(to, "\n%*s", indent, "");
+			col = indent;
+			first = 1;
+		}
+		while (len > width - col - !first) { /* a word longer than a line */
+			int room = width - col - !first;
+			if (room <= 0) {
+				fprintf(to, "\n%*s", indent, "");
+				col = indent;
+				first = 1;
+				continue;
+			}
+			fprintf(to, "%s%.*s", first ? "" : " ", room, w);
+			w += room;
+			len -= room;
+			col = width;
+			first = 0;
+		}
+		fprintf(to, "%s%.*s", first ? "" : " ", len, w);
+		col += len + !first;
+		first = 0;
+		text = w + len;
+	}
+	fputc('\n', to);
+}
+
+static void csv_field(const char *s, int last)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"')
+			putchar('"');
+		putchar(*s);
+	}
+	putchar('"');
+	putchar(last ? '\n' : ',');
+}
+
+/* The figure for people, its unit once: "GB/s", "us/op", "median (s)". */
+static void figure_text(const struct hmb_figure *f, char *buf, size_t len)
+{
+	size_t n = strlen(f->name), u = strlen(f->unit);
+
+	if (!u || !strcmp(f->name, f->unit) || !strcmp(f->unit, "?") ||
+	    (!strncmp(f->name, f->unit, u) && f->name[u] == '/') ||
+	    (n > u && f->name[n - u - 1] == '_' && !strcmp(f->name + n - u, f->unit)))
+		snprintf(buf, len, "%s", f->name);
+	else
+		snprintf(buf, len, "%s (%s)", f->name, f->unit);
+}
+
+/* The other against the base, which way is better: "1.07x faster" (GB/s,
+ * times), "0.90x worse" (speedups, ratios), "1.07x" (information). */
+static void change_text(const struct hmb_figure *a, const struct hmb_figure *b, char *buf,
+			size_t len)
+{
+	static const char *const speeds[] = { "GB/s", "faults/s", "s", "ms", "us", "ns", NULL };
+	char factor[16];
+	int speed = 0;
+	double c;
+
+	if (!(a->value > 0) || !(b->value > 0) || !isfinite(a->value) || !isfinite(b->value)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	for (int i = 0; speeds[i]; i++)
+		speed |= !strcmp(a->unit, speeds[i]);
+	c = a->direction < 0 ? a->value / b->value : b->value / a->value;
+	hmb_fmt_f(factor, sizeof(factor), c < 9.995 ? 2 : 0, c);
+	if (a->direction == 0)
+		snprintf(buf, len, "%sx", factor);
+	else if (c >= 0.995 && c < 1.005)
+		snprintf(buf, len, "1.00x same");
+	else
+		snprintf(buf, len, "%sx %s", factor,
+			 c > 1 ? (speed ? "faster" : "better") : (speed ? "slower" : "worse"));
+}
+
+struct row {
+	const struct hmb_figure *a, *b;
+	const char *verdict;
+	struct hmb_noise noise;
+};
+
+/* A row's numbers as printed: made when the row is printed (a comparison of
+ * 300 000 figures keeps no text for them). */
+struct cells {
+	char base[32], other[32], ratio[32], change[48], p[32];
+};
+
+struct tally {
+	int worse, not_significant, by_runs, by_floor;
+};
+
+/* A number for a table (short) or for CSV (every digit that matters). */
+static void fmt_num(char *buf, size_t len, enum hmb_format f, int table_digits, double v)
+{
+	if (f == HMB_FORMAT_CSV)
+		snprintf(buf, len, "%.10g", v);
+	else
+		hmb_fmt_g(buf, len, table_digits, v);
+}
+
+static void format_cells(enum hmb_format f, int wide, const struct row *r, struct cells *c)
+{
+	memset(c, 0, sizeof(*c));
+	fmt_num(c->base, sizeof(c->base), f, 4, r->a->value);
+	fmt_num(c->other, sizeof(c->other), f, 4, r->b->value);
+	change_text(r->a, r->b, c->change, sizeof(c->change));
+	if (!isnan(r->noise.p))
+		fmt_num(c->p, sizeof(c->p), f, 2, r->noise.p);
+	else if (f != HMB_FORMAT_CSV)
+		strcpy(c->p, "-");
+	if (f == HMB_FORMAT_TABLE && !wide)
+		return; /* the ratio is for CSV and --wide */
+	if (r->a->value != 0 && f == HMB_FORMAT_CSV)
+		snprintf(c->ratio, sizeof(c->ratio), "%.10g", r->b->value / r->a->value);
+	else if (r->a->value != 0)
+		hmb_fmt_f(c->ratio, sizeof(c->ratio), 3, r->b->value / r->a->value);
+	else if (f != HMB_FORMAT_CSV)
+		strcpy(c->ratio, "-");
+}
+
+/* Parameters shown in a label, for the table's groups. */
+static size_t label_params(const struct hmb_loaded *l, size_t result, const struct hmb_param **out,
+			   size_t max)
+{
+	const struct hmb_result *r = &l->res[result];
+	size_t n = 0;
+
+	for (size_t k = 0; k < r->np && n < max; k++)
+		if (r->p[k].labelled)
+			out[n++] = &r->p[k];
+	return n;
+}
+
+static int same_case(const struct hmb_loaded *l, size_t x, size_t y)
+{
+	const struct hmb_result *a = &l->res[x], *b = &l->res[y];
+	return !strcmp(a->module, b->module) && !strcmp(a->kase, b->kase) && a->gpu == b->gpu;
+}
+
+#define MAX_LABEL_PARAMS 64
+#define ROW_LABEL 36
+
+/* A line without the blanks at its end. */
+static void print_trimmed(char *line)
+{
+	size_t n = strlen(line);
+	while (n && line[n - 1] == ' ')
+		line[--n] = '\0';
+	puts(line);
+}
+
+static void table_header(void)
+{
+	char line[256];
+	snprintf(line, sizeof(line), "  %-*s %-26s %10s %10s  %-13s %7s %s", ROW_LABEL, "",
+		 "figure", "base", "other", "other vs base", "p", "verdict");
+	print_trimmed(line);
+}
+
+/* Machine-tuned parameters that differ between the two sides of a group's
+ * results (numbers; the GPU index and descriptive text aside): a line under
+ * the group's heading. */
+static void print_context_differences(const struct hmb_loaded *base,
+				      const struct hmb_loaded *other, const struct row *rows,
+				      size_t n)
+{
+	char text[1024] = "context differs, base vs other:";
+	size_t used = strlen(text), found = 0, results = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct hmb_result *a = &base->res[rows[i].a->result];
+		const struct hmb_result *b = &other->res[rows[i].b->result];
+		if (i && rows[i].a->result == rows[i - 1].a->result)
+			continue;
+		results++;
+		for (size_t k = 0; k < a->np; k++) {
+			const struct hmb_param *p = &a->p[k];
+			if (p->is_text || !p->context ||
+			    !strcmp(p->name, "device") || !strcmp(p->name, "gpu"))
+				continue;
+			for (size_t j = 0; j < b->np; j++)
+				if (!strcmp(b->p[j].name, p->name) && strcmp(b->p[j].text, p->text) &&
+				    !strstr(text, p->name) && used < sizeof(text)) {
+					used += (size_t)snprintf(text + used, sizeof(text) - used,
+								 "%s %s %s vs %s", found++ ? "," : "",
+								 p->name, p->text, b->p[j].text);
+				}
+		}
+	}
+	if (found) {
+		if (results > 1 && used < sizeof(text))
+			snprintf(text + used, sizeof(text) - used, " (the first row's; --wide: each "
+				 "row's)");
+		printf("    ");
+		print_wrapped(stdout, text, 4, TABLE_WIDTH - 4);
+	}
+}
+
+/* One group of rows (the figures of one case, in the base's order): the
+ * parameters every row shares in its heading, the rest in each row. */
+static void print_group(const struct hmb_loaded *base, const struct hmb_loaded *other,
+			int with_gpu, const struct row *rows, size_t n)
+{
+	const struct hmb_param *first[MAX_LABEL_PARAMS];
+	char shared[MAX_LABEL_PARAMS] = { 0 };
+	size_t nf = label_params(base, rows[0].a->result, first, MAX_LABEL_PARAMS);
+	const struct hmb_result *r0 = &base->res[rows[0].a->result];
+	size_t hlen = 4 * (strlen(r0->module) + strlen(r0->kase)) + 64, used;
+	char *heading;
+
+	for (size_t k = 0; k < nf; k++) {
+		shared[k] = 1;
+		for (size_t i = 1; i < n && shared[k]; i++) {
+			const struct hmb_param *p[MAX_LABEL_PARAMS];
+			size_t np = label_params(base, rows[i].a->result, p, MAX_LABEL_PARAMS), j;
+			for (j = 0; j < np; j++)
+				if (!strcmp(p[j]->name, first[k]->name) &&
+				    !strcmp(p[j]->text, first[k]->text))
+					break;
+			shared[k] = j < np;
+		}
+		if (shared[k])
+			hlen += strlen(first[k]->name) + strlen(first[k]->text) + 2;
+	}
+	heading = hmb_xcalloc(hlen, 1);
+	used = (size_t)snprintf(heading, hlen, "%s %s", hmb_shown(r0->module), hmb_shown(r0->kase));
+	if (with_gpu && r0->gpu >= 0)
+		used += (size_t)snprintf(heading + used, hlen - used, " GPU %d", r0->gpu);
+	for (size_t k = 0; k < nf; k++)
+		if (shared[k])
+			used += (size_t)snprintf(heading + used, hlen - used, " %s=%s", first[k]->name,
+						 first[k]->text);
+	putchar('\n');
+	print_wrapped(stdout, heading, 4, TABLE_WIDTH);
+	free(heading);
+	print_context_differences(base, other, rows, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct hmb_param *p[MAX_LABEL_PARAMS];
+		size_t np = label_params(base, rows[i].a->result, p, MAX_LABEL_PARAMS);
+		char label[512] = "", fig[64], line[512];
+		struct cells c;
+		size_t at = 0;
+
+		for (size_t k = 0; k < np; k++) {
+			int is_shared = 0;
+			for (size_t j = 0; j < nf; j++)
+				is_shared |= shared[j] && !strcmp(first[j]->name, p[k]->name);
+			if (!is_shared && at < sizeof(label))
+				at += (size_t)snprintf(label + at, sizeof(label) - at, "%s%s=%s",
+						       at ? " " : "", p[k]->name, p[k]->text);
+		}
+		if (i && rows[i].a->result == rows[i - 1].a->result)
+			label[0] = '\0'; /* the same result: its label once */
+		if (strlen(label) > ROW_LABEL) {
+			printf("  ");
+			print_wrapped(stdout, label, 4, TABLE_WIDTH - 2);
+			label[0] = '\0';
+		}
+		figure_text(rows[i].a, fig, sizeof(fig));
+		format_cells(HMB_FORMAT_TABLE, 0, &rows[i], &c);
+		snprintf(line, sizeof(line), "  %-*s %-26.26s %10s %10s  %-13s %7s %s", ROW_LABEL,
+			 label, fig, c.base, c.other, c.change, c.p, rows[i].verdict);
+		print_trimmed(line);
+	}
+}
+
+/* Context parameters of a result pair for --wide: "k=v", "k=v|w" where they differ. */
+static void context_text(const struct hmb_result *a, const struct hmb_result *b, char *buf,
+			 size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < a->np && used < len; k++) {
+		const struct hmb_param *p = &a->p[k];
+		const char *w = NULL;
+		if (!p->context)
+			continue;
+		for (size_t j = 0; j < b->np; j++)
+			if (!strcmp(b->p[j].name, p->name))
+				w = b->p[j].text;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s=%s%s%s", used ? "; " : "",
+					 p->name, p->text, w && strcmp(w, p->text) ? " | " : "",
+					 w && strcmp(w, p->text) ? w : "");
+	}
+}
+
+/* The noise a figure was judged against, for --wide: "runs 3+3, +-1.2%",
+ * "floor 2% (memcpy async (events)), +-3.1%" (the change's noise, one sigma). */
+static void noise_text(const struct hmb_noise *n, char *buf, size_t len)
+{
+	if (n->model == HMB_NOISE_RUNS)
+		snprintf(buf, len, "runs %zu+%zu, +-%.2g%%", n->runs_a, n->runs_b,
+			 100.0 * n->noise_rel);
+	else if (n->model == HMB_NOISE_FLOOR)
+		snprintf(buf, len, "floor %.3g%% (%s), +-%.2g%%", 100.0 * n->floor, n->family,
+			 100.0 * n->noise_rel);
+	else
+		snprintf(buf, len, "-");
+}
+
+static void print_row(enum hmb_format f, int wide, const char *base_file,
+		      const char *other_file, const struct hmb_loaded *base,
+		      const struct hmb_loaded *other, const struct row *r)
+{
+	char fig[64], ctx[4096], noise[128];
+	struct cells c;
+
+	format_cells(f, wide, r, &c);
+	if (f == HMB_FORMAT_CSV) {
+		csv_field(base_file, 0);
+		csv_field(other_file, 0);
+		csv_field(r->a->label, 0);
+		csv_field(r->a->name, 0);
+		csv_field(r->a->unit, 0);
+		printf("%s,%s,%s,%s,", c.base, c.other, c.ratio, c.p);
+		csv_field(r->verdict, !wide);
+		if (wide) { /* the noise model, the family, its floor, the change's noise and
+			     * the part of it that is the medians' own */
+			printf("%s,", r->noise.model == HMB_NOISE_RUNS ? "runs" :
+				      r->noise.model == HMB_NOISE_FLOOR ? "floor" : "");
+			csv_field(r->noise.family, 0);
+			printf("%.6g,%.6g,%.6g\n", r->noise.floor, r->noise.noise_rel,
+			       r->noise.own_rel);
+		}
+		return;
+	}
+	noise_text(&r->noise, noise, sizeof(noise));
+	figure_text(r->a, fig, sizeof(fig));
+	if (f == HMB_FORMAT_MARKDOWN) {
+		printf("| %s | %s | %s | %s | %s | %s | %s |", r->a->label, fig, c.base, c.other,
+		       c.change, c.p, r->verdict);
+	} else {
+		printf("%s  %s  %s  %s  %s  %s  %s  %s", r->a->label, fig, c.base, c.other,
+		       c.ratio, c.change, c.p, r->verdict);
+	}
+	if (wide) {
+		context_text(&base->res[r->a->result], &other->res[r->b->result], ctx, sizeof(ctx));
+		printf(f == HMB_FORMAT_MARKDOWN ? " %s | %s |" : "  %s  %s", noise, ctx[0] ? ctx : "-");
+	}
+	putchar('\n');
+}
+
+/* The rows of one pair, in the base's order. */
+static void print_rows(enum hmb_format f, int wide, int with_gpu, const char *base_file,
+		       const char *other_file, const struct hmb_loaded *base,
+		       const struct hmb_loaded *other, const struct row *rows, size_t n)
+{
+	if (f == HMB_FORMAT_CSV) {
+		for (size_t i = 0; i < n; i++)
+			print_row(f, wide, base_file, other_file, base, other, &rows[i]);
+		return;
+	}
+	if (f == HMB_FORMAT_MARKDOWN) {
+		printf("| result | figure | base | other | other vs base | p | verdict |%s\n"
+		       "|---|---|---:|---:|---|---:|---|%s\n", wide ? " noise | context |" : "",
+		       wide ? "---|---|" : "");
+		for (size_t i = 0; i < n; i++)
+			print_row(f, wide, base_file, other_file, base, other, &rows[i]);
+		return;
+	}
+	if (wide) {
+		printf("result  figure  base  other  ratio  other-vs-base  p  verdict  noise  context\n");
+		for (size_t i = 0; i < n; i++)
+			print_row(f, wide, base_file, other_file, base, other, &rows[i]);
+		return;
+	}
+	table_header();
+	for (size_t i = 0, start = 0; i < n; i++)
+		if (i + 1 == n || !same_case(base, rows[i + 1].a->result, rows[start].a->result)) {
+			print_group(base, other, with_gpu, rows + start, i + 1 - start);
+			start = i + 1;
+		}
+}
+
+static void print_note(FILE *to, enum hmb_format f, const char *text)
+{
+	if (f == HMB_FORMAT_TABLE)
+		print_wrapped(to, text, 0, TABLE_WIDTH);
+	else
+		fprintf(to, "%s\n", text);
+}
+
+/* One OTHER against BASE: the rows, and the counts behind the exit status. */
+static void compare_pair(struct hmb_loaded *base, const char *base_file,
+			 const struct hmb_loaded *other, const char *other_file,
+			 const struct hmb_compare_options *o, const size_t *match, int with_gpu,
+			 struct tally *t)
+{
+	enum hmb_format f = o->format;
+	struct row *rows = hmb_loaded_alloc(base, (base->n + 1) * sizeof(*rows));
+	size_t nrows = 0;
+
+	for (size_t i = 0; i < base->n; i++) {
+		const struct hmb_figure *a = &base->fig[i], *b;
+		struct row *r = &rows[nrows];
+
+		if (match[i] == SIZE_MAX)
+			continue;
+		nrows++;
+		b = &other->fig[match[i]];
+		r->a = a;
+		r->b = b;
+		r->verdict = "";
+		hmb_noise_judge(&base->res[a->result], a, &other->res[b->result], b, &r->noise);
+		t->by_runs += r->noise.model == HMB_NOISE_RUNS;
+		t->by_floor += r->noise.model == HMB_NOISE_FLOOR;
+		if (a->value != 0) {
+			double ratio = b->value / a->value;
+			if (o->threshold >= 0 && a->direction != 0) {
+				double change = a->direction > 0 ? 1.0 - ratio : ratio - 1.0; /* >0 worse */
+				if (fabs(change) * 100.0 > o->threshold) {
+					if (r->noise.p < HMB_COMPARE_ALPHA) {
+						r->verdict = change > 0 ? "WORSE" : "better";
+						t->worse += change > 0;
+					} else {
+						r->verdict = "n.s.";
+						t->not_significant++;
+					}
+				}
+			}
+		}
+	}
+	if (f != HMB_FORMAT_CSV) {
+		size_t len = strlen(other_file) + strlen(base_file) + 8;
+		char *title = hmb_xcalloc(len, 1);
+		snprintf(title, len, "%s vs %s", other_file, base_file);
+		putchar('\n');
+		print_note(stdout, f, title);
+		free(title);
+	}
+	print_rows(f, o->wide, with_gpu, base_file, other_file, base, other, rows, nrows);
+}
+
+static void print_summary(FILE *to, enum hmb_format f, double threshold, const struct tally *t)
+{
+	static const char *const runs = "runs (both documents hold several runs, --runs): "
+					"Welch's t-test on the logarithms of the runs' figures";
+	static const char *const floor = "floor (one run a side): the declared run-to-run "
+					 "noise of the figure's family (hipmembench help compare) "
+					 "with its median's interval, against the normal distribution";
+	char text[1024];
+
+	fputc('\n', to);
+	snprintf(text, sizeof(text), "p: how likely a change this large is between two runs of one "
+		 "build, under the figure's run-to-run noise (not adjusted for the number of "
+		 "figures; '-': no figure to judge). Noise model: %s%s%s.",
+		 t->by_runs ? runs : t->by_floor ? floor : "none (no figure to judge)",
+		 t->by_runs && t->by_floor ? "; where one side holds one run, " : "",
+		 t->by_runs && t->by_floor ? floor : "");
+	print_note(to, f, text);
+	if (t->by_runs && t->by_floor) {
+		snprintf(text, sizeof(text), "%d figure(s) judged by their runs, %d by their family's "
+			 "floor: make both documents with --runs 3 to judge them all by their runs.",
+			 t->by_runs, t->by_floor);
+		print_note(to, f, text);
+	}
+	if (f != HMB_FORMAT_CSV)
+		print_note(to, f, "other vs base: faster, slower (GB/s, times), better, worse "
+			   "(speedups, ratios) by that factor; information (bytes, fractions) as "
+			   "other/base.");
+	if (threshold >= 0) {
+		snprintf(text, sizeof(text), "verdict: moved by more than %g%% with p < %g, the "
+			 "wrong way in capitals; n.s.: moved by more than %g%% but within the "
+			 "noise.", threshold, HMB_COMPARE_ALPHA, threshold);
+		print_note(to, f, text);
+	}
+}
+
+/* ---- how much matched ------------------------------------------------- */
+
+/* "memcpy 20, node 5": how many unmatched figures per module, in order of
+ * first appearance. */
+static void per_module(const struct hmb_loaded *l, const char *unmatched, char *buf, size_t len)
+{
+	const char *name[32];
+	size_t count[32], n = 0, other = 0, used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < l->n; i++) {
+		const char *m = l->res[l->fig[i].result].module;
+		size_t k;
+		if (!unmatched[i])
+			continue;
+		for (k = 0; k < n && strcmp(name[k], m); k++)
+			;
+		if (k == n && n == sizeof(name) / sizeof(name[0])) {
+			other++;
+			continue;
+		}
+		if (k == n) {
+			name[n] = m;
+			count[n++] = 0;
+		}
+		count[k]++;
+	}
+	for (size_t k = 0; k < n && used < len; k++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s %zu", k ? ", " : "",
+					 hmb_shown(name[k]), count[k]);
+	if (other && used < len)
+		snprintf(buf + used, len - used, ", other modules %zu", other);
+}
+
+#define UNMATCHED_SHOWN 10
+
+static void list_unmatched(const char *what, const struct hmb_loaded *l, const char *unmatched,
+			   int all)
+{
+	size_t shown = 0, total = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		if (!unmatched[i])
+			continue;
+		if (all || shown < UNMATCHED_SHOWN) {
+			fprintf(stderr, "  %s only:  %s %s\n", what, l->fig[i].label, l->fig[i].name);
+			shown++;
+		}
+		total++;
+	}
+	if (total > shown)
+		fprintf(stderr, "  ... and %zu more only in the %s (--wide lists them all)\n",
+			total - shown, what);
+}
+
+/* What matched of one pair and why the rest did not, on stderr. 1 when fewer
+ * than half of the base's figures matched. */
+static int report_matching(const struct hmb_loaded *base, const char *base_file,
+			   const struct hmb_loaded *other, const char *other_file,
+			   const size_t *match, const char *matched, int wide)
+{
+	char *ub = hmb_xcalloc(base->n + 1, 1), *uo = hmb_xcalloc(other->n + 1, 1);
+	char mods_b[512], mods_o[512];
+	size_t nb = 0, no = 0, nmatched = 0, skipped = 0;
+
+	for (size_t i = 0; i < base->n; i++) {
+		if (base->fig[i].skip)
+			continue;
+		nb++;
+		nmatched += match[i] != SIZE_MAX;
+		ub[i] = match[i] == SIZE_MAX;
+	}
+	for (size_t j = 0; j < other->n; j++) {
+		skipped += other->fig[j].skip;
+		uo[j] = !other->fig[j].skip && !matched[j];
+		no += uo[j];
+	}
+	per_module(base, ub, mods_b, sizeof(mods_b));
+	per_module(other, uo, mods_o, sizeof(mods_o));
+	if (nmatched == nb && !no)
+		fprintf(stderr, "hipmembench: compare: %s vs %s: all %zu figures of the base "
+			"matched\n", other_file, base_file, nb);
+	else
+		fprintf(stderr, "hipmembench: compare: %s vs %s: %zu of the base's %zu figures "
+			"matched; %zu only in the base%s%s%s, %zu only in %s%s%s%s\n", other_file,
+			base_file, nmatched, nb, nb - nmatched, *mods_b ? " (" : "", mods_b,
+			*mods_b ? ")" : "", no, other_file, *mods_o ? " (" : "", mods_o,
+			*mods_o ? ")" : "");
+	list_unmatched("base", base, ub, wide);
+	list_unmatched("other", other, uo, wide);
+	free(ub);
+	free(uo);
+	(void)skipped;
+	return nmatched * 2 < nb;
+}
+
+/* ---- the command ---------------------------------------------------------- */
+
+/* Which GPU of each document takes part: with --gpu N, GPU N of every
+ * document that holds several; else, where every document holds several, GPU
+ * against GPU (the index is identity), and otherwise the lowest GPU of those
+ * that hold several against the single-GPU documents. 0, or 2 with a line. */
+static int choose_gpus(struct hmb_loaded *docs, char **files, int nfiles, int want,
+		       int *with_gpu)
+{
+	int all_multi = 1, lowest;
+
+	for (int i = 0; i < nfiles; i++)
+		all_multi &= gpus_of(&docs[i], &lowest) > 1;
+	*with_gpu = want < 0 && all_multi;
+	for (int i = 0; i < nfiles; i++) {
+		int n = gpus_of(&docs[i], &lowest), pick = want >= 0 ? want : lowest;
+		size_t left = 0;
+		if (n < 2 || *with_gpu)
+			continue;
+		if (!has_gpu(&docs[i], pick)) {
+			fprintf(stderr, "hipmembench: compare: --gpu %d: %s has no results of GPU %d\n",
+				want, files[i], want);
+			return 2;
+		}
+		for (size_t k = 0; k < docs[i].n; k++) {
+			int g = docs[i].res[docs[i].fig[k].result].gpu;
+			docs[i].fig[k].skip = g >= 0 && g != pick;
+			left += docs[i].fig[k].skip;
+		}
+		fprintf(stderr, "hipmembench: compare: %s holds %d GPUs' results: GPU %d compared, "
+			"%zu figures of the others left out%s\n", files[i], n, pick, left,
+			want < 0 ? " (--gpu N picks another)" : "");
+	}
+	return 0;
+}
+
+/* ---- the documents side by side ---------------------------------------- */
+
+/* Each document's step, and what they share. */
+struct documents {
+	char **files;
+	struct hmb_loaded *docs;
+	struct identities *ids;
+	char (*err)[1024];
+	int *failed, with_gpu;
+};
+
+struct step {
+	struct documents *d;
+	int i;
+	void (*fn)(struct documents *, int);
+};
+
+static void *run_step(void *arg)
+{
+	struct step *s = arg;
+	s->fn(s->d, s->i);
+	return NULL;
+}
+
+/* fn(d, i) for every document i, as many at a time as there are CPUs: each
+ * document's step touches only what is its own (hmb_shown's buffers are per
+ * thread, cJSON parses one at a time: json_stream.h). */
+static void each_document(struct documents *d, int n, void (*fn)(struct documents *, int))
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int wave = cpus > 1 ? (int)(cpus < 64 ? cpus : 64) : 1;
+	struct step steps[64];
+	pthread_t threads[64];
+	int started[64];
+
+	for (int first = 0; first < n; first += wave) {
+		int last = first + wave < n ? first + wave : n;
+		for (int i = first + 1; i < last; i++) {
+			steps[i - first] = (struct step){ d, i, fn };
+			started[i - first] = !pthread_create(&threads[i - first], NULL, run_step,
+							     &steps[i - first]);
+			if (!started[i - first])
+				fn(d, i);
+		}
+		fn(d, first);
+		for (int i = first + 1; i < last; i++)
+			if (started[i - first])
+				pthread_join(threads[i - first], NULL);
+	}
+}
+
+static void load_step(struct documents *d, int i)
+{
+	d->failed[i] = hmb_json_load(d->files[i], &d->docs[i], d->err[i], sizeof(d->err[i])) != 0;
+}
+
+static void identify_step(struct documents *d, int i)
+{
+	hmb_compare_identify(&d->docs[i], d->with_gpu);
+	index_figures(&d->docs[i], &d->ids[i]);
+}
+
+int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o)
+{
+	struct hmb_loaded *docs = hmb_xcalloc((size_t)nfiles, sizeof(*docs));
+	struct identities *ids = hmb_xcalloc((size_t)nfiles, sizeof(*ids));
+	size_t **match = hmb_xcalloc((size_t)nfiles, sizeof(*match));
+	struct tally t = { 0, 0, 0, 0 };
+	enum hmb_format f = o->format;
+	FILE *notes = f == HMB_FORMAT_CSV ? stderr : stdout;
+	struct documents d = { files, docs, ids, hmb_xcalloc((size_t)nfiles, sizeof(*d.err)),
+			       hmb_xcalloc((size_t)nfiles, sizeof(int)), 0 };
+	int status = 0, with_gpu = 0, partial = 0;
+
+	/* read side by side; the first file that cannot be read is named */
+	each_document(&d, nfiles, load_step);
+	for (int i = 0; i < nfiles; i++)
+		if (d.failed[i]) {
+			fprintf(stderr, "hipmembench: compare: %s\n", d.err[i]);
+			status = 2;
+			goto out;
+		}
+	if ((status = choose_gpus(docs, files, nfiles, o->gpu, &with_gpu)))
+		goto out;
+	d.with_gpu = with_gpu;
+	each_document(&d, nfiles, identify_step);
+	for (int i = 0; i < nfiles; i++)
+		if (!i || strcmp(files[i], files[0]))
+			report_repeats(files[i], &docs[i], &ids[i]);
+	for (int i = 1; i < nfiles; i++) {
+		char *matched = hmb_xcalloc(docs[i].n + 1, 1);
+		match[i] = hmb_xcalloc(docs[0].n + 1, sizeof(**match));
+		match_figures(&docs[0], &docs[i], &ids[i], match[i], matched);
+		partial |= report_matching(&docs[0], files[0], &docs[i], files[i], match[i],
+					   matched, o->wide);
+		free(matched);
+	}
+	if (partial && !o->allow_partial) {
+		fprintf(stderr, "hipmembench: compare: fewer than half of the base's figures "
+			"matched: these documents measure different things (--allow-partial "
+			"compares them anyway)\n");
+		status = 2;
+		goto out;
+	}
+	/* the documents' summary first (summary.h) */
+	hmb_summary_for_compare(stdout, nfiles, files, f, o->gpu);
+	for (int i = 0; i < nfiles; i++) {
+		char line[1024];
+		snprintf(line, sizeof(line), "%s %s:", i ? "other" : "base ", files[i]);
+		print_note(notes, f, line);
+		snprintf(line, sizeof(line), "      %s", docs[i].system);
+		print_note(notes, f, line);
+	}
+	for (int i = 1; i < nfiles; i++) {
+		if (docs[i].schema_version != docs[0].schema_version)
+			fprintf(stderr, "hipmembench: compare: warning: %s has schema version %d, the "
+				"base %d\n", files[i], docs[i].schema_version, docs[0].schema_version);
+		if (strcmp(docs[i].settings, docs[0].settings))
+			fprintf(stderr, "hipmembench: compare: warning: settings differ (%s: %s; base: "
+				"%s): figures may not mean the same\n", files[i], docs[i].settings,
+				docs[0].settings);
+		if (strcmp(docs[i].xnack, docs[0].xnack))
+			fprintf(stderr, "hipmembench: compare: warning: XNACK mode differs (%s: %s; "
+				"base: %s)\n", files[i], docs[i].xnack, docs[0].xnack);
+	}
+	if (f == HMB_FORMAT_CSV)
+		printf("base_file,other_file,result,figure,unit,base,other,ratio,p,verdict%s\n",
+		       o->wide ? ",noise,noise_family,noise_floor,noise_rel,noise_own_rel" : "");
+	for (int i = 1; i < nfiles; i++)
+		compare_pair(&docs[0], files[0], &docs[i], files[i], o, match[i], with_gpu, &t);
+	print_summary(notes, f, o->threshold, &t);
+	if (o->threshold >= 0 && t.not_significant)
+		fprintf(stderr, "hipmembench: compare: %d figure(s) moved by more than %g%% but "
+			"within their run-to-run noise (n.s.)\n", t.not_significant, o->threshold);
+	if (o->threshold >= 0 && t.worse) {
+		fprintf(stderr, "hipmembench: compare: %d figure(s) worse than the base by more "
+			"than %g%% (p < %g)\n", t.worse, o->threshold, HMB_COMPARE_ALPHA);
+		status = 1;
+	}
+out:
+	for (int i = 0; i < nfiles; i++) {
+		free(match[i]);
+		hmb_loaded_free(&docs[i]);
+	}
+	free(ids);
+	free(match);
+	free(docs);
+	free(d.err);
+	free(d.failed);
+	return status;
+}

@@ -1,0 +1,40 @@
+/*
+ * compare.h - `hipmembench compare BASE.json OTHER.json...`: results matched
+ * by module, case and the parameters that define the workload across files
+ * (identity.c declares which parameters are context: the GPU index, what is
+ * tuned to the machine, descriptive text, launch geometry), with the ratio of
+ * each figure, which way is better, the p-value of the change under the
+ * figure's run-to-run noise (noise.h) and, with --threshold, an exit status
+ * for regressions that are more than that noise.
+ */
+#ifndef HMB_COMPARE_H
+#define HMB_COMPARE_H
+
+#include <stddef.h>
+
+#include "doc/identity.h"
+#include "doc/loaded.h"
+#include "engine/options.h"
+
+/* A figure is worse (or better) when it moved by more than the threshold and
+ * beyond its run-to-run noise: p < HMB_COMPARE_ALPHA under that noise (noise.h;
+ * not adjusted for the number of figures compared). */
+#define HMB_COMPARE_ALPHA 0.01
+
+struct hmb_compare_options {
+	enum hmb_format format;
+	double threshold;   /* percent; -1: no verdicts */
+	int gpu;            /* --gpu N: that GPU of a multi-GPU document; -1: the default */
+	int allow_partial;  /* go on when fewer than half of the base's figures match */
+	int wide;           /* every figure with every parameter, no width limit */
+};
+
+/* Returns the exit status: 0, 1 (a figure worse than threshold) or 2 (a file
+ * that cannot be read, or documents that hardly match). */
+int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o);
+
+/* Fill the key and label of every figure of l; with_gpu: the GPU index is
+ * part of the identity (GPU against GPU). */
+void hmb_compare_identify(struct hmb_loaded *l, int with_gpu);
+
+#endif

@@ -1,0 +1,104 @@
+/*
+ * record.h - what a module hands over: one record per case.
+ *
+ * A module declares a case (hmb_record_begin), its parameters, the bytes one
+ * sample moves or the operations one sample performs, then adds every raw
+ * sample in seconds and ends the record. It never derives statistics or GB/s
+ * itself: hmb_record_summarize does that, for every printer alike. Figures
+ * that are not a timing (a speedup, a cost per fault, a pool's reserved
+ * bytes) are metrics with a unit; states read back from the runtime (where
+ * pages live, which path a call took) are observations.
+ */
+#ifndef HMB_RECORD_H
+#define HMB_RECORD_H
+
+#include <stddef.h>
+
+#include "stats/stability.h"
+#include "stats/stats.h"
+
+enum hmb_status { HMB_OK, HMB_UNSUPPORTED, HMB_FAILED, HMB_SKIPPED };
+
+enum hmb_kv_type { HMB_KV_STR, HMB_KV_NUM, HMB_KV_BOOL };
+
+struct hmb_kv {
+	char *key;
+	enum hmb_kv_type type;
+	char *str;
+	double num;
+	char *unit; /* metrics only */
+};
+
+struct hmb_kvlist {
+	struct hmb_kv *v;
+	size_t n, cap;
+};
+
+/* --runs N: the figures of each run merged into a record (runs.c), in the
+ * order the runs were made. */
+struct hmb_run_metric {
+	char *name;
+	char *unit;
+	double *value;                /* per run; NAN where that run had none */
+};
+
+struct hmb_run_figures {
+	size_t count, cap;            /* runs merged */
+	size_t *samples;              /* per run: how many of the record's samples it gave */
+	double *median;               /* per run: the median of its samples, s; NAN: none */
+	struct hmb_run_metric *metric;
+	size_t nmetrics;
+};
+
+struct hmb_record {
+	char *module;
+	char *name;                   /* the case: stable, e.g. "h2d/pinned/async" */
+	struct hmb_kvlist params;     /* what the case was run with */
+	double bytes;                 /* bytes one sample moves (0: not a transfer) */
+	double ops;                   /* operations one sample performs (0: n/a) */
+	double peak_gbps;             /* theoretical peak to compare with (0: none) */
+	double *samples;              /* seconds */
+	size_t nsamples, cap;
+	struct hmb_kvlist metrics;    /* derived figures with units */
+	struct hmb_kvlist observed;   /* states read back from the runtime */
+	enum hmb_status status;
+	char *reason;                 /* why unsupported, failed or skipped */
+	struct hmb_run_figures *runs; /* --runs N: each run's figures (NULL: one run) */
+	struct hmb_record *next;
+};
+
+/* Everything the printers show, derived in one place. */
+struct hmb_summary {
+	int has_stats;
+	struct hmb_stats stats;       /* seconds */
+	double gbps_median, gbps_best;/* bytes / median time, bytes / best time */
+	double us_per_op_median;      /* median time / ops */
+	double peak_fraction;         /* gbps_median / peak_gbps */
+	struct hmb_stability stability;/* does the median repeat (stability.h) */
+};
+
+struct hmb_record *hmb_record_new(const char *module, const char *name);
+void hmb_record_free(struct hmb_record *r);
+
+void hmb_param_str(struct hmb_record *r, const char *key, const char *value);
+void hmb_param_num(struct hmb_record *r, const char *key, double value);
+void hmb_param_bool(struct hmb_record *r, const char *key, int value);
+void hmb_metric(struct hmb_record *r, const char *name, double value, const char *unit);
+void hmb_observe_str(struct hmb_record *r, const char *key, const char *value);
+void hmb_observe_num(struct hmb_record *r, const char *key, double value);
+void hmb_observe_bool(struct hmb_record *r, const char *key, int value);
+
+void hmb_record_bytes(struct hmb_record *r, double bytes);
+void hmb_record_ops(struct hmb_record *r, double ops);
+void hmb_record_peak(struct hmb_record *r, double gbps);
+void hmb_sample(struct hmb_record *r, double seconds);
+
+/* Mark a record; the reason is formatted like printf. */
+void hmb_record_status(struct hmb_record *r, enum hmb_status status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+const struct hmb_kv *hmb_kv_find(const struct hmb_kvlist *l, const char *key);
+const char *hmb_status_name(enum hmb_status s);
+void hmb_record_summarize(const struct hmb_record *r, struct hmb_summary *out);
+
+#endif

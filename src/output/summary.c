@@ -1,0 +1,591 @@
+/* summary.c - the headline figures, declared once, and how each is picked
+ * from a document's records; the anomalies of a document. summary.h says how
+ * to read the result. */
+#include "output/summary.h"
+
+#include <fnmatch.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "doc/loaded.h"
+#include "util/sizes.h"
+#include "util/text.h"
+#include "util/util.h"
+
+/* The headlines, in the order they print. Which way is better comes from
+ * each figure's unit (hmb_unit_direction): GB/s and speedups higher, times
+ * lower. Case names and parameters are those of results/ (README: what each
+ * module measures). */
+const struct hmb_headline hmb_headlines[] = {
+	{ "pinned h2d", "memcpy", "h2d/pinned/async", "size=max", "GB/s", NULL,
+	  HMB_PEAK_RECORD, "hipMemcpyAsync from pinned host memory" },
+	{ "pinned d2h", "memcpy", "d2h/pinned/async", "size=max", "GB/s", NULL,
+	  HMB_PEAK_RECORD, "hipMemcpyAsync to pinned host memory" },
+	{ "pinned bidir", "overlap", "bidirectional/concurrent", "size=max", "GB/s", NULL,
+	  HMB_PEAK_LINK_BOTH, "h2d and d2h at once, pinned" },
+	{ "pageable h2d", "memcpy", "h2d/pageable/async", "size=max", "GB/s", NULL,
+	  HMB_PEAK_RECORD, "hipMemcpyAsync from malloc'd memory" },
+	{ "pageable d2h", "memcpy", "d2h/pageable/async", "size=max", "GB/s", NULL,
+	  HMB_PEAK_RECORD, "hipMemcpyAsync to malloc'd memory" },
+	{ "d2d copy", "memcpy", "d2d/device/async", "size=max", "GB/s", NULL,
+	  HMB_PEAK_HBM_COPY, "device to device; peak: HBM's, halved" },
+	{ "4K h2d latency", "memcpy", "h2d/pinned/async", "size=4096", "time", NULL,
+	  HMB_PEAK_NONE, "one small pinned copy, median" },
+	{ "4K d2h latency", "memcpy", "d2h/pinned/async", "size=4096", "time", NULL,
+	  HMB_PEAK_NONE, "one small pinned copy, median" },
+	{ "overlap efficiency", "overlap", "pipeline/pinned/balanced", "streams=max,chunks=max",
+	  "overlap_efficiency", NULL, HMB_PEAK_NONE, "copies hidden (1: all)" },
+	{ "managed touch", "managed", "on-demand/first-kernel", "size=max", "GB/s", NULL,
+	  HMB_PEAK_LINK, "first GPU touch migrates on fault" },
+	{ "managed prefetch", "managed", "prefetch/prefetch-only", "size=max", "GB/s", NULL,
+	  HMB_PEAK_LINK, "hipMemPrefetchAsync to the GPU" },
+	{ "fault latency 4K", "xnack", "managed/fault-latency/stride=4K/random", "",
+	  "us_per_fault", NULL, HMB_PEAK_NONE, "one GPU page fault, random pages" },
+	{ "fault latency 64K", "xnack", "managed/fault-latency/stride=64K/random", "",
+	  "us_per_fault", NULL, HMB_PEAK_NONE, "one GPU page fault, random pages" },
+	{ "fault latency 2M", "xnack", "managed/fault-latency/stride=2M/random", "",
+	  "us_per_fault", NULL, HMB_PEAK_NONE, "one GPU page fault, random pages" },
+	{ "pool vs hipMalloc", "pool", "course/default-pool", "size=max",
+	  "speedup_over_hipMalloc", NULL, HMB_PEAK_NONE, "alloc, kernel, free loop: speedup" },
+	{ "VMM vs realloc", "vmm", "grow/vmm-extend/fixed-step", "size=max", "total_s",
+	  "grow/realloc-copy/fixed-step", HMB_PEAK_NONE, "growing a buffer: realloc+copy / VMM" },
+	{ "all GPUs h2d", "node", "host/h2d/all", "gpus>1", "GB/s", NULL, HMB_PEAK_LINK_GPUS,
+	  "every GPU from its host memory at once" },
+	{ "all GPUs d2h", "node", "host/d2h/all", "gpus>1", "GB/s", NULL, HMB_PEAK_LINK_GPUS,
+	  "every GPU to its host memory at once" },
+	{ "all GPUs bidir", "node", "host/bidir/all", "gpus>1", "GB/s", NULL,
+	  HMB_PEAK_LINK_GPUS_BOTH, "every GPU both ways at once" },
+	{ "P2P copy", "node", "p2p/ce/write", "src=$gpu", "GB/s", NULL, HMB_PEAK_NONE,
+	  "hipMemcpyPeerAsync, peer access on" },
+	{ "P2P bidir", "node", "p2p/ce/bidir-write", "src=$gpu", "GB/s", NULL, HMB_PEAK_NONE,
+	  "peer copies both ways at once" },
+	{ "peer latency", "node", "p2p/latency", "src=$gpu", "ns_per_load", NULL, HMB_PEAK_NONE,
+	  "one load from a peer's memory" },
+};
+
+const size_t hmb_nheadlines = sizeof(hmb_headlines) / sizeof(hmb_headlines[0]);
+
+_Static_assert(sizeof(hmb_headlines) / sizeof(hmb_headlines[0]) <= HMB_MAX_HEADLINES,
+	       "HMB_MAX_HEADLINES is too small");
+
+int hmb_record_gpu(const struct hmb_record *r)
+{
+	const struct hmb_kv *g = hmb_kv_find(&r->params, "device");
+
+	if (!g && strcmp(r->module, "node") == 0)
+		g = hmb_kv_find(&r->params, "gpu");
+	if (g && g->type == HMB_KV_NUM && g->num >= 0 && g->num <= 1000000 && g->num == floor(g->num))
+		return (int)g->num;
+	return -1;
+}
+
+/* ---- picking a headline's record ------------------------------------------ */
+
+enum term_kind { T_EQ, T_MAX, T_MIN, T_GT, T_GPU };
+
+struct term {
+	char name[32];
+	enum term_kind kind;
+	char text[64];   /* T_EQ */
+	double num;      /* T_EQ where a number, T_GT */
+	int is_num;
+};
+
+/* "size=max,gpus>1": the terms of a headline's params. */
+static int parse_terms(const char *spec, struct term *t, int max)
+{
+	int n = 0;
+
+	while (spec && *spec && n < max) {
+		size_t len = strcspn(spec, ","), k = strcspn(spec, "=>");
+		struct term *x = &t[n++];
+		char *end;
+		memset(x, 0, sizeof(*x));
+		snprintf(x->name, sizeof(x->name), "%.*s", (int)(k < len ? k : len), spec);
+		snprintf(x->text, sizeof(x->text), "%.*s", (int)(k < len ? len - k - 1 : 0),
+			 spec + k + 1);
+		x->num = strtod(x->text, &end);
+		x->is_num = *x->text && !*end;
+		x->kind = spec[k] == '>' ? T_GT : !strcmp(x->text, "max") ? T_MAX :
+			  !strcmp(x->text, "min") ? T_MIN : !strcmp(x->text, "$gpu") ? T_GPU : T_EQ;
+		spec += len + (spec[len] == ',');
+	}
+	return n;
+}
+
+static int param_num(const struct hmb_record *r, const char *name, double *v)
+{
+	const struct hmb_kv *kv = hmb_kv_find(&r->params, name);
+
+	if (!kv || kv->type == HMB_KV_STR)
+		return -1;
+	*v = kv->num;
+	return 0;
+}
+
+/* Does r meet the terms that select by value (not max or min)? */
+static int meets(const struct hmb_record *r, const struct term *t, int nt, int gpu)
+{
+	for (int i = 0; i < nt; i++) {
+		const struct hmb_kv *kv = hmb_kv_find(&r->params, t[i].name);
+		double v;
+		switch (t[i].kind) {
+		case T_EQ:
+			if (!kv || (kv->type == HMB_KV_STR ? t[i].is_num || strcmp(kv->str, t[i].text)
+							     : !t[i].is_num || kv->num != t[i].num))
+				return 0;
+			break;
+		case T_GT:
+			if (param_num(r, t[i].name, &v) || !(v > t[i].num))
+				return 0;
+			break;
+		case T_GPU:
+			if (param_num(r, t[i].name, &v) || v != gpu)
+				return 0;
+			break;
+		case T_MAX:
+		case T_MIN:
+			if (param_num(r, t[i].name, &v))
+				return 0;
+			break;
+		}
+	}
+	return 1;
+}
+
+/* The figure of a record in the headline's terms: 0, or -1 where it has none. */
+static int figure_of(const struct hmb_record *r, const char *figure, double *v, const char **unit)
+{
+	struct hmb_summary s;
+	const struct hmb_kv *m;
+
+	if (!strcmp(figure, "GB/s") || !strcmp(figure, "time")) {
+		hmb_record_summarize(r, &s);
+		*unit = !strcmp(figure, "GB/s") ? "GB/s" : "us";
+		*v = !strcmp(figure, "GB/s") ? s.gbps_median : s.stats.median * 1e6;
+		return s.has_stats && *v > 0 ? 0 : -1;
+	}
+	m = hmb_kv_find(&r->metrics, figure);
+	if (!m || !isfinite(m->num))
+		return -1;
+	*v = m->num;
+	*unit = m->unit ? m->unit : "";
+	return 0;
+}
+
+/* The record of a module, case pattern and terms, on GPU gpu (or any GPU's
+ * where a record names none), that has the figure; NULL where none. */
+static const struct hmb_record *pick(const struct hmb_sum_doc *d, const char *module,
+				     const char *kase, const struct term *t, int nt,
+				     const char *figure, int gpu)
+{
+	const struct hmb_record *best = NULL;
+	double bestv[8] = { 0 };
+
+	for (const struct hmb_record *r = d->rep.head; r; r = r->next) {
+		int g = hmb_record_gpu(r), better = 0, k = 0;
+		double v;
+		const char *unit;
+		if (r->status != HMB_OK || strcmp(r->module, module) || fnmatch(kase, r->name, 0) ||
+		    (gpu >= 0 && g >= 0 && g != gpu) || !meets(r, t, nt, gpu) ||
+		    figure_of(r, figure, &v, &unit))
+			continue;
+		/* max and min terms in order: the first that differs decides */
+		for (int i = 0; i < nt && k < 8; i++) {
+			double x = 0;
+			if (t[i].kind != T_MAX && t[i].kind != T_MIN)
+				continue;
+			param_num(r, t[i].name, &x);
+			if (best && !better && x != bestv[k]) {
+				better = t[i].kind == T_MAX ? x > bestv[k] : x < bestv[k];
+				if (!better)
+					break;
+			}
+			k++;
+		}
+		if (best && !better)
+			continue;
+		best = r;
+		for (int i = 0, j = 0; i < nt && j < 8; i++)
+			if (t[i].kind == T_MAX || t[i].kind == T_MIN)
+				param_num(r, t[i].name, &bestv[j++]);
+	}
+	return best;
+}
+
+/* The tables' marks (table.c): stability, then "S" where another process
+ * used the GPU around the record's module. */
+static void marks_of(const struct hmb_record *r, char *buf, size_t len)
+{
+	struct hmb_summary s;
+	size_t used;
+
+	buf[0] = '\0';
+	hmb_record_summarize(r, &s);
+	if (s.has_stats)
+		hmb_stability_mark(&s.stability, buf, len);
+	used = strlen(buf);
+	if (hmb_kv_find(&r->observed, "gpu_shared_with") && used + 1 < len)
+		snprintf(buf + used, len - used, "S");
+}
+
+/* What was picked, for people: the size, and the other parameters the
+ * headline selects by (streams=4 chunks=16, src=0 dst=1). */
+static void at_text(const struct hmb_record *r, const struct term *t, int nt, char *buf,
+		    size_t len)
+{
+	size_t used = 0;
+	double v;
+
+	buf[0] = '\0';
+	if (param_num(r, "size", &v) == 0 && v >= 1 && v < 9e15 && v == floor(v)) {
+		char s[32];
+		used += (size_t)snprintf(buf, len, "%s", hmb_format_size((size_t)v, s, sizeof(s)));
+	}
+	for (int i = 0; i < nt && used < len; i++) {
+		const struct hmb_kv *kv = hmb_kv_find(&r->params, t[i].name);
+		char num[32];
+		if (!kv || !strcmp(t[i].name, "size"))
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "",
+					 t[i].name, kv->type == HMB_KV_STR ? kv->str :
+					 hmb_number_text(kv->num, num, sizeof(num)));
+		if (!strcmp(t[i].name, "src") && param_num(r, "dst", &v) == 0 && used < len)
+			used += (size_t)snprintf(buf + used, len - used, " dst=%s",
+						 hmb_number_text(v, num, sizeof(num)));
+	}
+}
+
+static const struct hmb_sum_device *device_of(const struct hmb_sum_doc *d, int gpu)
+{
+	for (int i = 0; i < d->ndev; i++)
+		if (d->dev[i].ordinal == gpu)
+			return &d->dev[i];
+	return d->ndev ? &d->dev[0] : NULL;
+}
+
+/* The peak of a headline's figure in GB/s, or 0 where the document knows none. */
+static double peak_of(enum hmb_sum_peak kind, const struct hmb_record *r,
+		      const struct hmb_sum_col *c)
+{
+	double link = c->link_peak_gbps, gpus = 0;
+
+	switch (kind) {
+	case HMB_PEAK_RECORD: return r->peak_gbps;
+	case HMB_PEAK_LINK: return link;
+	case HMB_PEAK_LINK_BOTH: return 2 * link;
+	case HMB_PEAK_LINK_GPUS:
+	case HMB_PEAK_LINK_GPUS_BOTH:
+		if (param_num(r, "gpus", &gpus) || !(gpus >= 1))
+			return 0;
+		return (kind == HMB_PEAK_LINK_GPUS_BOTH ? 2 : 1) * gpus * link;
+	case HMB_PEAK_HBM_COPY: /* a copy reads and writes each byte it counts */
+		return c->hbm_peak_gbps / 2;
+	case HMB_PEAK_NONE: break;
+	}
+	return 0;
+}
+
+static void fill_cell(const struct hmb_headline *h, const struct hmb_sum_doc *d, int gpu,
+		      const struct hmb_sum_col *col, struct hmb_sum_cell *c)
+{
+	struct term t[8];
+	int nt = parse_terms(h->params, t, 8);
+	const struct hmb_record *r = pick(d, h->module, h->kase, t, nt, h->figure, gpu), *b = NULL;
+	const char *unit;
+	double v, bv;
+
+	memset(c, 0, sizeof(*c));
+	c->h = h;
+	if (!r || figure_of(r, h->figure, &v, &unit))
+		return;
+	if (h->over) {
+		const char *bu;
+		if (!(b = pick(d, h->module, h->over, t, nt, h->figure, gpu)) ||
+		    figure_of(b, h->figure, &bv, &bu) || !(v > 0) || !(bv > 0))
+			return;
+		v = hmb_unit_direction(unit) < 0 ? bv / v : v / bv;
+		unit = "x";
+	}
+	c->found = 1;
+	c->rec = r;
+	c->base = b;
+	c->value = v;
+	snprintf(c->unit, sizeof(c->unit), "%s", unit);
+	c->direction = hmb_unit_direction(c->unit);
+	if (!strcmp(c->unit, "GB/s")) {
+		c->peak_gbps = peak_of(h->peak, r, col);
+		c->fraction = c->peak_gbps > 0 ? v / c->peak_gbps : 0;
+	}
+	marks_of(r, c->mark, sizeof(c->mark));
+	if (b) {
+		char bm[8];
+		marks_of(b, bm, sizeof(bm));
+		for (char *m = bm; *m; m++) {
+			size_t n = strlen(c->mark);
+			if (!strchr(c->mark, *m) && n + 1 < sizeof(c->mark)) {
+				c->mark[n] = *m;
+				c->mark[n + 1] = '\0';
+			}
+		}
+	}
+	at_text(r, t, nt, c->at, sizeof(c->at));
+}
+
+/* ---- ratios and numbers for people ------------------------------------- */
+
+double hmb_sum_ratio(const struct hmb_sum_cell *base, const struct hmb_sum_cell *c)
+{
+	if (!base->found || !c->found || !(base->value > 0) || !(c->value > 0))
+		return NAN;
+	return c->direction < 0 ? base->value / c->value : c->value / base->value;
+}
+
+const char *hmb_sum_ratio_text(const struct hmb_sum_cell *base, const struct hmb_sum_cell *c,
+			       int wide, char *buf, size_t len)
+{
+	double r = hmb_sum_ratio(base, c);
+
+	if (!isfinite(r) || !c->direction)
+		snprintf(buf, len, "%s", "");
+	else if (r >= 99.5)
+		snprintf(buf, len, wide ? "%.0fx" : ">99x", r);
+	else if (r >= 9.95)
+		snprintf(buf, len, "%.0fx", r);
+	else if (wide)
+		snprintf(buf, len, r >= 0.0995 ? "%.2fx" : "%.2gx", r);
+	else if (r >= 0.095)
+		snprintf(buf, len, "%.1fx", r);
+	else if (r >= 0.005)
+		snprintf(buf, len, ".%02.0fx", 100 * r); /* 4 characters: ".04x" */
+	else
+		snprintf(buf, len, "<.01");
+	return buf;
+}
+
+const char *hmb_sum_value_text(double v, int wide, char *buf, size_t len)
+{
+	double a = fabs(v);
+
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (wide)
+		snprintf(buf, len, a >= 1000 ? "%.0f" : a >= 100 ? "%.1f" : a >= 1 ? "%.2f" :
+			 a >= 0.001 || a == 0 ? "%.3f" : "%.2g", v);
+	else if (v < 0)
+		snprintf(buf, len, a >= 1 ? "%.0f" : "%.1f", v);
+	else if (a >= 999.5e3)
+		snprintf(buf, len, "%.0fM", v / 1e6);
+	else if (a >= 9999.5)
+		snprintf(buf, len, "%.0fk", v / 1e3);
+	else
+		snprintf(buf, len, a >= 99.95 ? "%.0f" : a >= 9.995 ? "%.1f" : "%.2f", v);
+	return buf;
+}
+
+/* ---- anomalies -------------------------------------------------------- */
+
+static int status_rank(enum hmb_status s)
+{
+	return s == HMB_FAILED ? 0 : s == HMB_SKIPPED ? 1 : 2;
+}
+
+static int same_reason(const struct hmb_record *a, const struct hmb_record *b)
+{
+	return a->status == b->status && !strcmp(a->module, b->module) &&
+	       !strcmp(a->reason ? a->reason : "", b->reason ? b->reason : "");
+}
+
+/* A module's name added to a list of names ("memcpy (power), node"), once. */
+static void add_once(char *list, size_t len, char seen[][32], int *nseen, const char *name,
+		     const char *why)
+{
+	size_t used = strlen(list);
+
+	for (int i = 0; i < *nseen; i++)
+		if (!strcmp(seen[i], name))
+			return;
+	if (*nseen < 32)
+		snprintf(seen[(*nseen)++], 32, "%s", name);
+	if (used + strlen(name) + 4 < len &&
+	    snprintf(list + used, len - used, "%s%s%s%s%s", used ? ", " : "", name,
+		     why && *why ? " (" : "", why && *why ? why : "", why && *why ? ")" : "") >=
+	    (int)(len - used))
+		hmb_utf8_trim(list);
+}
+
+static void anomalies(const struct hmb_sum_doc *d, struct hmb_sum_col *col)
+{
+	const struct hmb_telemetry *t = &d->rep.telemetry;
+	struct hmb_sum_not_ok *all = NULL;
+	size_t nall = 0;
+	char hot[32][32], slow[32][32];
+	int nhot = 0, nslow = 0;
+
+	for (const struct hmb_record *r = d->rep.head; r; r = r->next) {
+		struct hmb_summary s;
+		size_t k;
+		col->records++;
+		if (r->status == HMB_OK) {
+			hmb_record_summarize(r, &s);
+			col->shared += hmb_kv_find(&r->observed, "gpu_shared_with") != NULL;
+			if (!s.has_stats)
+				continue;
+			col->judged += s.stability.stable >= 0;
+			col->unstable += s.stability.stable == 0;
+			col->drift += s.stability.shape == HMB_SHAPE_DRIFT;
+			col->bimodal += s.stability.shape == HMB_SHAPE_BIMODAL;
+			col->outliers += s.stability.shape == HMB_SHAPE_STEADY && s.stability.outliers;
+			continue;
+		}
+		col->unsupported += r->status == HMB_UNSUPPORTED;
+		col->failed += r->status == HMB_FAILED;
+		col->skipped += r->status == HMB_SKIPPED;
+		for (k = 0; k < nall && !same_reason(all[k].first, r); k++)
+			;
+		if (k == nall) {
+			all = hmb_xrealloc(all, (nall + 1) * sizeof(*all));
+			all[nall++] = (struct hmb_sum_not_ok){ r, 0 };
+		}
+		all[k].count++;
+	}
+	/* failed first, then skipped, then unsupported; each in document order */
+	col->not_ok_reasons = nall;
+	for (int rank = 0; rank < 3; rank++)
+		for (size_t k = 0; k < nall && col->nnot_ok < HMB_SUM_NOT_OK; k++)
+			if (status_rank(all[k].first->status) == rank)
+				col->not_ok[col->nnot_ok++] = all[k];
+	free(all);
+	col->telemetry_samples = t->n;
+	for (int i = 0; i < t->n; i++) {
+		const struct hmb_gpu_sample *s = &t->s[i];
+		if (strcmp(s->when, "after") != 0)
+			continue;
+		if (s->throttled == 1)
+			add_once(col->throttled, sizeof(col->throttled), hot, &nhot, s->module,
+				 s->throttle);
+		if (hmb_telemetry_link_below_max(s) == 1)
+			add_once(col->link_below, sizeof(col->link_below), slow, &nslow, s->module, NULL);
+	}
+}
+
+/* ---- names ------------------------------------------------------------ */
+
+/* "NVIDIA H100 80GB HBM3" -> "H100", "AMD Instinct MI250X" -> "MI250X"; with
+ * the number of GPUs where several ("H200x2"). */
+static void short_name(const struct hmb_sum_doc *d, int ngpus, char *buf, size_t len)
+{
+	static const char *const drop[] = { "NVIDIA", "AMD", "Instinct", "Radeon", "Tesla", NULL };
+	const char *name = d->ndev ? d->dev[0].name : "";
+	char word[16] = "";
+
+	while (*name) {
+		size_t n;
+		int skip = 0;
+		name += strspn(name, " ");
+		n = strcspn(name, " ");
+		for (int i = 0; drop[i]; i++)
+			skip |= n == strlen(drop[i]) && !strncmp(name, drop[i], n);
+		if (n && !skip) {
+			snprintf(word, sizeof(word), "%.*s", (int)(n < 6 ? n : 6), name);
+			break;
+		}
+		name += n;
+	}
+	if (!*word)
+		snprintf(word, sizeof(word), "%.6s", *d->hostname ? d->hostname : "doc");
+	if (ngpus > 1)
+		snprintf(buf, len, "%.6sx%d", word, ngpus > 99 ? 99 : ngpus);
+	else
+		snprintf(buf, len, "%.6s", word);
+}
+
+/* GPUs the document's records ran on: how many, the lowest, and whether gpu
+ * is among them. */
+static int gpus_of(const struct hmb_sum_doc *d, int *lowest, int gpu, int *has)
+{
+	char seen[1024] = { 0 };
+	int n = 0;
+
+	*lowest = -1;
+	*has = 0;
+	for (const struct hmb_record *r = d->rep.head; r; r = r->next) {
+		int g = hmb_record_gpu(r);
+		if (g < 0)
+			continue;
+		*has |= g == gpu;
+		if (*lowest < 0 || g < *lowest)
+			*lowest = g;
+		if (g >= (int)sizeof(seen)) {
+			n += 2; /* beyond any node: counted as several */
+		} else if (!seen[g]) {
+			seen[g] = 1;
+			n++;
+		}
+	}
+	return n > d->ndev ? n : d->ndev;
+}
+
+int hmb_summary_build(const struct hmb_sum_doc *docs, int n, int gpu, struct hmb_sum *s,
+		      char *err, size_t errlen)
+{
+	memset(s, 0, sizeof(*s));
+	s->n = n;
+	s->col = hmb_xcalloc((size_t)(n > 0 ? n : 1), sizeof(*s->col));
+	for (int i = 0; i < n; i++) {
+		const struct hmb_sum_doc *d = &docs[i];
+		struct hmb_sum_col *c = &s->col[i];
+		const struct hmb_sum_device *dev;
+		int lowest, has, ngpus = gpus_of(d, &lowest, gpu, &has), sel;
+		c->doc = d;
+		c->ngpus = ngpus;
+		if (gpu >= 0 && ngpus > 1 && !has) {
+			snprintf(err, errlen, "%s: no results of GPU %d (--gpu)", hmb_shown(d->path), gpu);
+			hmb_summary_free(s);
+			return -1;
+		}
+		sel = gpu >= 0 && has ? gpu : lowest >= 0 ? lowest : 0;
+		c->gpu = ngpus > 1 ? sel : -1;
+		if ((dev = device_of(d, sel))) {
+			c->link_peak_gbps = dev->link_peak_gbps;
+			snprintf(c->link, sizeof(c->link), "%s", dev->link);
+			/* two transfers a clock over the memory bus */
+			c->hbm_peak_gbps = dev->memory_clock_khz * 1e3 * 2 * dev->memory_bus_bits / 8 / 1e9;
+		}
+		for (size_t h = 0; h < hmb_nheadlines; h++)
+			fill_cell(&hmb_headlines[h], d, ngpus > 1 ? sel : -1, c, &c->cell[h]);
+		anomalies(d, c);
+		short_name(d, ngpus, c->name, sizeof(c->name));
+		if (snprintf(c->system, sizeof(c->system), "%s: %s%s%s%s",
+			     *d->hostname ? d->hostname : "?", dev && *dev->name ? dev->name : "no device",
+			     dev && *dev->arch ? " (" : "", dev ? dev->arch : "",
+			     dev && *dev->arch ? ")" : "") >= (int)sizeof(c->system))
+			hmb_utf8_trim(c->system);
+	}
+	/* the same short name twice: the later ones numbered by their column */
+	for (int i = 1; i < n; i++)
+		for (int j = 0; j < i; j++)
+			if (!strcmp(s->col[i].name, s->col[j].name)) {
+				char num[8];
+				int k = snprintf(num, sizeof(num), "#%d", i + 1);
+				s->col[i].name[9 - k] = '\0';
+				strcat(s->col[i].name, num);
+				break;
+			}
+	return 0;
+}
+
+void hmb_summary_free(struct hmb_sum *s)
+{
+	free(s->col);
+	memset(s, 0, sizeof(*s));
+}
+
+void hmb_sum_doc_free(struct hmb_sum_doc *d)
+{
+	hmb_report_free(&d->rep);
+	free(d->path);
+	memset(d, 0, sizeof(*d));
+}

@@ -1,0 +1,195 @@
+/*
+ * summary.h - one screen of a node's headline figures: `hipmembench summary
+ * DOC...`, the end of `all`, the start of `compare`, and the HTML report.
+ *
+ * The headlines are one table (summary.c: name, module, case pattern,
+ * parameters, figure, the peak it is a fraction of); which way is better
+ * comes from the figure's unit (hmb_unit_direction, loaded.h). A document is
+ * read into the records the tables print (json.c: hmb_sum_doc_load), so a
+ * figure, its peak fraction and its stability marks are derived as the
+ * tables derive them. Several documents give one column each, the first the
+ * base: every other value with its ratio to the base's, above 1 better.
+ *
+ * Reading the text: `figure value unit peak mark what` per headline (peak:
+ * the share of the physical peak where the document knows one; mark: the
+ * tables' stability marks), then the anomalies: throttling and links below
+ * their maximum (telemetry), figures that do not repeat, and cases that
+ * failed or are unsupported, counted, the first few named with their reason.
+ */
+#ifndef HMB_SUMMARY_H
+#define HMB_SUMMARY_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "engine/options.h"
+#include "engine/report.h"
+
+#define HMB_SUMMARY_LINES 40    /* one screen */
+#define HMB_SUMMARY_COLUMNS 100
+#define HMB_SUM_MAX_DEVICES 64
+#define HMB_SUM_MAX_META 40
+#define HMB_SUM_NOT_OK 8        /* not-ok cases kept per document, one per reason */
+
+/* What the summary reads of one device object (json.c). */
+struct hmb_sum_device {
+	int ordinal;
+	char name[128], arch[64];
+	double link_peak_gbps;          /* the host link's peak per direction; 0 unknown */
+	char link[64];                  /* "PCIe gen5 x16", or the link's kind */
+	double memory_clock_khz;        /* 0 unknown */
+	double memory_bus_bits;         /* 0 unknown */
+};
+
+/* A line of system metadata for people ("CPU", "Intel Xeon, 16 CPUs"). */
+struct hmb_sum_meta {
+	char key[24];
+	char value[200];
+};
+
+/* One document as the summary reads it (json.c fills it). */
+struct hmb_sum_doc {
+	char *path;                     /* as named */
+	struct hmb_report rep;          /* its records and telemetry samples */
+	struct hmb_sum_device dev[HMB_SUM_MAX_DEVICES];
+	int ndev;
+	struct hmb_sum_meta meta[HMB_SUM_MAX_META];
+	int nmeta;
+	char hostname[64];
+	char started_utc[32];
+	char command[32];
+	int complete;
+};
+
+/* Read a hipmembench document ("-": standard input): 0, or -1 with one line
+ * in err naming the file. json.c. */
+int hmb_sum_doc_load(const char *path, struct hmb_sum_doc *d, char *err, size_t errlen);
+/* The same from text in memory (name: what to call it). */
+int hmb_sum_doc_parse(const char *text, size_t len, const char *name, struct hmb_sum_doc *d,
+		      char *err, size_t errlen);
+void hmb_sum_doc_free(struct hmb_sum_doc *d);
+
+/* The physical peak a headline is a fraction of. */
+enum hmb_sum_peak {
+	HMB_PEAK_NONE,
+	HMB_PEAK_RECORD,      /* the record's own peak_gbps (memcpy: the host link) */
+	HMB_PEAK_LINK,        /* the host link, one direction */
+	HMB_PEAK_LINK_BOTH,   /* the host link, both directions at once */
+	HMB_PEAK_LINK_GPUS,   /* params.gpus host links, one direction */
+	HMB_PEAK_LINK_GPUS_BOTH,
+	HMB_PEAK_HBM_COPY,    /* device memory: a copy reads and writes each byte */
+};
+
+/* One headline. params: comma-separated terms, each NAME=VALUE (a number or
+ * text), NAME=max or NAME=min (the largest or smallest the document has),
+ * NAME>NUMBER, or NAME=$gpu (the GPU summarised). figure: "GB/s", "time" (the
+ * median, in us) or a metric's name. over: a case whose figure this one's is
+ * taken against (baseline / this for times, this / baseline otherwise: "x",
+ * above 1 better). */
+struct hmb_headline {
+	const char *name;               /* at most 18 characters */
+	const char *module, *kase, *params, *figure, *over;
+	enum hmb_sum_peak peak;
+	const char *about;              /* what it is, in a few words */
+};
+
+extern const struct hmb_headline hmb_headlines[];
+extern const size_t hmb_nheadlines;
+#define HMB_MAX_HEADLINES 32
+
+/* One headline of one document. */
+struct hmb_sum_cell {
+	const struct hmb_headline *h;   /* which one */
+	int found;
+	double value;
+	char unit[16];
+	int direction;                  /* +1 higher is better, -1 lower, 0 neither */
+	double peak_gbps;               /* the peak it is a fraction of; 0 none */
+	double fraction;
+	char mark[8];                   /* the tables' marks of the record(s) */
+	char at[64];                    /* what was picked: "1G", "streams=4 chunks=16" */
+	const struct hmb_record *rec;   /* where it comes from */
+	const struct hmb_record *base;  /* the `over` case's record */
+};
+
+/* One not-ok case, standing for those of the same module and reason. */
+struct hmb_sum_not_ok {
+	const struct hmb_record *first;
+	size_t count;
+};
+
+/* One document's column: its headlines and its anomalies. */
+struct hmb_sum_col {
+	const struct hmb_sum_doc *doc;
+	char name[12];                  /* short, for column heads and legends: "H200x2" */
+	char system[160];               /* host, device, link */
+	int gpu;                        /* the GPU summarised; -1: one GPU */
+	int ngpus;
+	struct hmb_sum_cell cell[HMB_MAX_HEADLINES];
+	/* anomalies */
+	size_t records, judged, unstable, drift, bimodal, outliers, shared;
+	size_t unsupported, failed, skipped;
+	struct hmb_sum_not_ok not_ok[HMB_SUM_NOT_OK];
+	int nnot_ok;
+	size_t not_ok_reasons;          /* distinct (status, module, reason) in all */
+	double link_peak_gbps;          /* the summarised GPU's host link, per direction; 0 unknown */
+	double hbm_peak_gbps;           /* its memory: clock x 2 x bus width; 0 unknown */
+	char link[64];                  /* "PCIe gen5 x16" */
+	char throttled[160];            /* "memcpy (power), node", "" none */
+	char link_below[160];           /* modules after which the link ran below its maximum */
+	int telemetry_samples;
+};
+
+struct hmb_sum {
+	int n;
+	struct hmb_sum_col *col;
+};
+
+/* The summary of n documents (the first the base), GPU gpu of each that has
+ * several (-1: the lowest). 0, or -1 with a line in err (a document without
+ * results of that GPU). */
+int hmb_summary_build(const struct hmb_sum_doc *docs, int n, int gpu, struct hmb_sum *s,
+		      char *err, size_t errlen);
+void hmb_summary_free(struct hmb_sum *s);
+
+/* Writers: one screen of text (summary_text.c), Markdown (summary_text.c),
+ * one self-contained HTML file with plots (report_html.c). */
+void hmb_summary_text(FILE *out, const struct hmb_sum *s);
+void hmb_summary_markdown(FILE *out, const struct hmb_sum *s);
+void hmb_report_html(FILE *out, const struct hmb_sum *s);
+
+/* The anomalies in words (summary_text.c): telemetry, stability marks, and
+ * cases that are not ok. */
+const char *hmb_sum_telemetry_text(const struct hmb_sum_col *c, char *buf, size_t len);
+const char *hmb_sum_stability_text(const struct hmb_sum_col *c, char *buf, size_t len);
+const char *hmb_sum_not_ok_text(const struct hmb_sum_col *c, char *buf, size_t len);
+/* One not-ok group: "unsupported memcpy x/y (+3 alike): reason". */
+const char *hmb_sum_not_ok_line(const struct hmb_sum_not_ok *g, char *buf, size_t len);
+
+/* Values for people: at most 4 characters for the columns of several
+ * documents (wide 0), a few more for one; ratios "1.6x". */
+const char *hmb_sum_value_text(double v, int wide, char *buf, size_t len);
+const char *hmb_sum_ratio_text(const struct hmb_sum_cell *base, const struct hmb_sum_cell *c,
+			       int wide, char *buf, size_t len);
+/* The other against the base, which way is better: above 1 better. */
+double hmb_sum_ratio(const struct hmb_sum_cell *base, const struct hmb_sum_cell *c);
+/* The GPU a record ran on (params.device, node's params.gpu), or -1. */
+int hmb_record_gpu(const struct hmb_record *r);
+
+/* The command: `summary DOC...` (summary_cmd.c). Returns the exit status. */
+int hmb_summary_command(int nfiles, char **files, enum hmb_format format, int gpu,
+			const char *output);
+/* compare's first part: the summary of its documents on out, where every one
+ * can be read (else nothing: compare says what is wrong). */
+void hmb_summary_for_compare(FILE *out, int nfiles, char **files, enum hmb_format format,
+			     int gpu);
+/* all's last part: the summary of the report's document, kept in the report
+ * (rep->summary) for the document's "summary" object; NULL where there are
+ * no results. Print it with hmb_summary_of_run_print, free it after the
+ * document is written. */
+struct hmb_summary_run;
+struct hmb_summary_run *hmb_summary_of_run(struct hmb_report *rep);
+void hmb_summary_of_run_print(FILE *out, const struct hmb_summary_run *run);
+void hmb_summary_of_run_free(struct hmb_report *rep, struct hmb_summary_run *run);
+
+#endif

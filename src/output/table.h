@@ -1,0 +1,36 @@
+/*
+ * table.h - what the table printers share: table.c (progress lines, CSV,
+ * --wide, info) and table_groups.c (the default table, within 120 columns).
+ */
+#ifndef HMB_TABLE_H
+#define HMB_TABLE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "engine/record.h"
+
+/* The default table: records in groups under headings (table_groups.c). */
+void hmb_table_print_groups(FILE *out, const struct hmb_record *first);
+
+/* The marks of a record: stability (stability.h), then "S" where another
+ * process used the GPU during its module. */
+void hmb_table_marks(const struct hmb_record *r, const struct hmb_summary *s, char *buf,
+		     size_t len);
+/* A parameter's value for people, printable: a size as typed (4K, 256M),
+ * whole numbers whole (1048576, not 1.04858e+06), yes/no. */
+const char *hmb_param_value(const struct hmb_kv *kv, char *buf, size_t len);
+/* Is kv the GPU the record ran on (compare.h: params.device, node's gpu)? */
+int hmb_param_is_gpu(const struct hmb_record *r, const struct hmb_kv *kv);
+/* Does the default table show kv: a parameter that defines the workload
+ * (compare.h), not the GPU, and not a text the case names already
+ * (direction=h2d of h2d/pinned/async)? Context (tuned to the machine,
+ * descriptive text, timing, launch geometry) is for --wide. */
+int hmb_param_shown(const struct hmb_record *r, const struct hmb_kv *kv);
+/* A figure for people: whole numbers whole, others to about four
+ * significant digits, never with an exponent above 0.001. */
+const char *hmb_figure_text(double v, char *buf, size_t len);
+/* Columns that text takes on a terminal: its UTF-8 characters. */
+size_t hmb_text_columns(const char *s);
+
+#endif

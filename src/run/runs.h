@@ -1,0 +1,14 @@
+/* runs.h - --runs N: one record per result over N runs of a module (runs.c). */
+#ifndef HMB_RUNS_H
+#define HMB_RUNS_H
+
+#include "engine/report.h"
+
+/* The records after `last` are run `number` (1, 2, ...) of the module run
+ * whose records so far follow `before` (NULL: the report's first) up to
+ * `last`: the first run's records begin their run figures; a later run's
+ * are merged into their partners and freed (those without one are kept). */
+void hmb_runs_merge(struct hmb_report *rep, struct hmb_record *before, struct hmb_record *last,
+		    int number);
+
+#endif

@@ -1,0 +1,15 @@
+/*
+ * child_env.h - what `all` puts in the environment of a module it runs in a
+ * process of its own (run/isolate.c sets it, cli/cli.c and telemetry read it).
+ */
+#ifndef HMB_CHILD_ENV_H
+#define HMB_CHILD_ENV_H
+
+/* run/isolate.c to a module of `all` in a process of its own: "PID:FILE", the
+ * parent's pid and where the module's document goes (cli/cli.c). */
+#define HMB_CHILD_OUTPUT_ENV "HMB_CHILD_OUTPUT"
+/* run/isolate.c to such a module, where the parent prints the table itself (one
+ * run of several: --runs): "0", no table on stdout. */
+#define HMB_CHILD_TABLE_ENV "HMB_CHILD_TABLE"
+
+#endif
