@@ -212,13 +212,20 @@ FUZZ_CFLAGS  := -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Isrc -I. -Ifuzz -Wall
                 $(filter -D% -I%,$(CPPFLAGS) $(CFLAGS)) \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_BASE    := src/util/sizes.c src/util/text.c src/util/util.c
-FUZZ_OPTIONS := $(FUZZ_BASE) src/cli/cli.c src/engine/options.c src/cli/help.c src/compare/noise.c src/stats/significance.c
-FUZZ_LOAD    := $(FUZZ_BASE) src/doc/json.c src/compare/compare.c src/engine/record.c src/stats/stats.c src/system/host.c \
-                src/telemetry/telemetry.c src/telemetry/telemetry_nvml.c src/telemetry/telemetry_rocm_smi.c \
-                src/telemetry/telemetry_amdsmi.c src/telemetry/amd_gpu_metrics.c src/telemetry/amd_smi_layouts.c src/doc/loaded.c \
-                src/stats/significance.c src/system/pcie_link.c src/system/memmodel.c src/engine/report.c src/stats/stability.c \
-                src/system/kfd.c src/output/summary.c src/output/summary_cmd.c src/output/summary_text.c src/output/report_html.c \
-                src/output/svg.c src/doc/json_stream.c src/doc/load_fast.c src/doc/identity.c src/compare/noise.c src/util/numfmt.c
+FUZZ_OPTIONS := $(FUZZ_BASE) src/cli/cli.c src/engine/options.c src/cli/help.c src/compare/noise.c \
+                src/stats/significance.c
+FUZZ_LOAD    := $(FUZZ_BASE) src/doc/json_read.c src/doc/json_write.c src/doc/json_import.c \
+                src/doc/atomic_file.c src/output/summary_read.c src/output/summary_json.c \
+                src/compare/compare.c src/engine/record.c src/stats/stats.c \
+                src/system/host.c src/telemetry/telemetry.c src/telemetry/telemetry_nvml.c \
+                src/telemetry/telemetry_rocm_smi.c src/telemetry/telemetry_amdsmi.c \
+                src/telemetry/amd_gpu_metrics.c src/telemetry/amd_smi_layouts.c \
+                src/doc/loaded.c src/stats/significance.c src/system/pcie_link.c \
+                src/system/memmodel.c src/engine/report.c src/stats/stability.c \
+                src/system/kfd.c src/output/summary.c src/output/summary_cmd.c \
+                src/output/summary_text.c src/output/report_html.c src/output/svg.c \
+                src/doc/json_stream.c src/doc/load_fast.c src/doc/identity.c \
+                src/compare/noise.c src/util/numfmt.c
 FUZZ_BINS    := $(FUZZ_DIR)/fuzz_sizes $(FUZZ_DIR)/fuzz_options $(FUZZ_DIR)/fuzz_load
 
 .PHONY: sanitize fuzz fuzz-build

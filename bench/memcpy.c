@@ -13,8 +13,9 @@
  * memory model (src/system/memmodel.h) says which kinds this platform has; each
  * kind it lacks is one `<kind>/unsupported` record with its reason (all the
  * AMD kinds on NVIDIA; compare matches older AMD documents' write-combined
- * cases under their new names, src/doc/json.c). Each host kind is copied host-to-device (h2d) and
- * device-to-host (d2h) with hipMemcpy (sync) and hipMemcpyAsync (async);
+ * cases under their new names, src/doc/json_read.c). Each host kind is copied
+ * host-to-device (h2d) and device-to-host (d2h) with hipMemcpy (sync) and
+ * hipMemcpyAsync (async);
  * device-to-device (d2d) copies complete the set. A device kind is copied
  * h2d and d2h against pinned host memory, and d2d within itself. Every
  * record says the coherence of its memory on this platform (params

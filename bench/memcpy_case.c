@@ -209,6 +209,5 @@ void mc_unavailable(struct hmb_ctx *ctx, const char *name, const char *family,
 	if (size)
 		hmb_param_num(r, "size", (double)size);
 	hmb_record_status(r, s, "%s", reason);
-	hmb_report_add(ctx->report, r);
-	hmb_progress_print(stderr, r);
+	hmb_commit_kept(ctx, r);
 }

@@ -282,8 +282,7 @@ static int alloc_or_record(struct node *nd, int i, const struct hmb_placement *p
 	hmb_param_str(r, "placement", p->remote ? "remote" : "local");
 	hmb_param_num(r, "host_node_requested", p->node);
 	hmb_case_failed(r);
-	hmb_report_add(nd->ctx->report, r);
-	hmb_progress_print(stderr, r);
+	hmb_commit_kept(nd->ctx, r);
 	return -1;
 }
 

@@ -1,7 +1,7 @@
 """conftest.py - fixtures every test of hipmembench shares: a check that the
 binaries are built, the GPU gate (tests that need a GPU skip, saying why, when
 `hipmembench info` says there is no GPU; any other failure of info fails them)
-and a document written by json.c."""
+and a document written by json_write.c."""
 import os
 import pathlib
 import signal
@@ -54,7 +54,7 @@ def no_gpu():
 
 @pytest.fixture
 def sample_doc(tmp_path):
-    """A document built by json.c from a made-up report (unit_tests --sample-json)."""
+    """A document built by json_write.c from a made-up report (unit_tests --sample-json)."""
     path = tmp_path / "sample.json"
     subprocess.run([str(hmb.UNIT), "--sample-json", str(path)], check=True)
     return path

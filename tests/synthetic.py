@@ -1,5 +1,5 @@
 """synthetic.py - made-up hipmembench documents for the compare tests: the
-frame of a document json.c wrote, with results whose samples are drawn from a
+frame of a document json_write.c wrote, with results whose samples are drawn from a
 known distribution, so that "the same" and "slower" mean what the test says.
 A run's figures also move from one run (one process) to the next, by a
 run-to-run noise of their own; with runs > 1 a result holds several runs, as
@@ -33,7 +33,7 @@ def median_interval(samples):
 
 
 def stability(samples):
-    """A record's stability object, as json.c writes it."""
+    """A record's stability object, as json_write.c writes it."""
     s, med = sorted(samples), statistics.median(samples)
     k, coverage = median_interval(samples)
     if len(s) < 6 or not k:
@@ -48,7 +48,7 @@ def stability(samples):
 
 
 def record(module, case, params, samples, nbytes=None, ops=None, metrics=None, runs=None):
-    """A result as json.c writes it, its summary figures derived from samples;
+    """A result as json_write.c writes it, its summary figures derived from samples;
     runs: the samples of each run (then samples is their pooling), as --runs
     writes them."""
     if runs:

@@ -1,6 +1,6 @@
 """test_load.py - how compare reads a document: one result at a time, parsing only what
 it uses (src/doc/json_stream.c), yet refusing what cJSON refuses and reading what cJSON
-reads. Each document here is the sample document (json.c) with its text changed where
+reads. Each document here is the sample document (json_write.c) with its text changed where
 compare does not look (a result's observed states, its shape), or in how it is written."""
 import json
 import re
@@ -82,7 +82,7 @@ def test_a_nul_byte_is_named_where_it_is(tmp_path, sample_doc, where):
     assert q.returncode == 2 and f"-: a NUL byte at byte {at}:" in q.stderr.decode(), q.stderr
 
 
-@pytest.mark.parametrize("how", ["as json.c writes it", "read through cJSON"])
+@pytest.mark.parametrize("how", ["as json_write.c writes it", "read through cJSON"])
 def test_a_result_with_its_median_alone(tmp_path, sample_doc, how):
     """Neither bytes nor operations: the figure is the median time, from stats_s;
     read straight from the text, or (a key written with an escape) through cJSON."""

@@ -1,5 +1,5 @@
 """test_schema.py - docs/schema.json is a valid JSON Schema (draft 2020-12); the
-documents json.c writes, and every document under results/, keep it; documents
+documents json_write.c writes, and every document under results/, keep it; documents
 that break the contract are caught."""
 import copy
 import json

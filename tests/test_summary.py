@@ -192,7 +192,7 @@ def test_a_multi_gpu_document_gives_gpu_0_and_gpu_picks_another():
 
 
 def test_the_document_of_all_keeps_its_summary(sample_doc):
-    """What all writes (json.c from a report, as unit_tests --sample-json makes it):
+    """What all writes (json_write.c from a report, as unit_tests --sample-json makes it):
     the headlines it found, each with the record it came from, and the anomalies."""
     import hmbdoc
     doc = hmbdoc.assert_valid(sample_doc)

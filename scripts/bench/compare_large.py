@@ -37,7 +37,7 @@ SAMPLES = 10
 
 
 def shortened(r, rng, scale):
-    """Result r as json.c writes it, with SAMPLES samples around its median times scale."""
+    """Result r as json_write.c writes it, with SAMPLES samples around its median times scale."""
     med = r["stats_s"]["median"] * scale
     s = sorted(med * rng.uniform(0.97, 1.03) for _ in range(SAMPLES))
     m = (s[SAMPLES // 2 - 1] + s[SAMPLES // 2]) / 2

@@ -5,7 +5,7 @@
  * hipmembench writes is read so (keys and the strings read without escapes,
  * parameters that are strings, numbers or booleans, metrics of a value and
  * a unit, a single run, no case renamed since, no key read given twice);
- * for anything else nothing is added and json.c parses the result with
+ * for anything else nothing is added and json_read.c parses the result with
  * cJSON, checks it and reads it (load_result there is the reference), so
  * that what compare reads and says stays the same.
  *
@@ -212,7 +212,7 @@ static int one_string(struct str key, const char **p, const char *end, int depth
 	return 1;
 }
 
-/* stability.half_width_rel: whatever the type (json.c reads a number or none). */
+/* stability.half_width_rel: whatever the type (json_read.c reads a number or none). */
 static int any_number(struct str key, const char **p, const char *end, int depth, void *ctx)
 {
 	struct one *o = ctx;
@@ -327,7 +327,7 @@ static int result_member(struct str key, const char **p, const char *end, int de
 	if (k == K_COUNT)
 		return 0;
 	if (r->seen & 1u << k)
-		return -1; /* given twice: cJSON's reading of it is json.c's */
+		return -1; /* given twice: cJSON's reading of it is json_read.c's */
 	r->seen |= 1u << k;
 	switch (k) {
 	case K_MODULE:
@@ -369,14 +369,14 @@ static int result_member(struct str key, const char **p, const char *end, int de
 		return number_or_null(p, end, depth, &r->gbps) ? -1 : 1;
 	case K_US:
 		return number_or_null(p, end, depth, &r->us) ? -1 : 1;
-	default: /* runs: several of them are read by json.c */
+	default: /* runs: several of them are read by json_read.c */
 		if (end - *p >= 4 && !memcmp(*p, "null", 4))
 			return 0;
 		return -1;
 	}
 }
 
-/* What check_result refuses, and what json.c reads otherwise: -1. */
+/* What check_result refuses, and what json_read.c reads otherwise: -1. */
 static int unusual(const struct result *r, char *status, size_t len)
 {
 	if (!(r->seen & 1u << K_STATUS) || !cstr(r->status, status, len))
@@ -463,7 +463,7 @@ const char *hmb_load_fast(struct hmb_loaded *l, const char *p, const char *end)
 	for (size_t i = 0; i < r.nmetrics; i++)
 		if (r.metric[i].name.n >= 256 || r.metric[i].unit.n >= 64)
 			return NULL;
-	/* a case renamed since: json.c reads it under its new name */
+	/* a case renamed since: json_read.c reads it under its new name */
 	hmb_loaded_current_name(module, kase,
 				r.coherence ? cstr(*r.coherence, coherence, sizeof(coherence)) : "?",
 				now, sizeof(now), &kind);

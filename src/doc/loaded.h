@@ -2,7 +2,7 @@
  * loaded.h - what compare reads of a document: its results (module, case,
  * every parameter as written, how far their medians can be trusted) and
  * their figures, each with its value in every run (--runs), and a
- * description of the system. json.c fills it
+ * description of the system. json_read.c fills it
  * (hmb_json_load); compare.c decides which parameters identify a result and
  * compares two; neither needs the other.
  */
@@ -65,7 +65,7 @@ struct hmb_arena {
 	struct hmb_number_memo { const char *name, *text, *exact; double v; } numbers[256];
 };
 
-/* What compare needs of one document (json.c reads it). */
+/* What compare needs of one document (json_read.c reads it). */
 struct hmb_loaded {
 	int schema_version;
 	char system[512];          /* host, device, platform, runtime versions */
@@ -89,7 +89,7 @@ void *hmb_loaded_alloc(struct hmb_loaded *l, size_t size);
  * printable for people (hmb_shown). */
 const char *hmb_loaded_raw(struct hmb_loaded *l, const char *s);
 const char *hmb_loaded_shown(struct hmb_loaded *l, const char *s);
-/* Building a loaded document (json.c, load_fast.c). A new result (GPU -1,
+/* Building a loaded document (json_read.c, load_fast.c). A new result (GPU -1,
  * no interval) and a new figure of the last result: */
 struct hmb_result *hmb_loaded_add_result(struct hmb_loaded *l, const char *module,
 					 const char *kase);

@@ -118,6 +118,11 @@ void hmb_commit(struct hmb_ctx *ctx, struct hmb_record *r)
 		hmb_record_free(r);
 		return;
 	}
+	hmb_commit_kept(ctx, r);
+}
+
+void hmb_commit_kept(struct hmb_ctx *ctx, struct hmb_record *r)
+{
 	hmb_report_add(ctx->report, r);
 	if (ctx->report->committed)
 		ctx->report->committed(ctx->report, r);

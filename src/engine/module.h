@@ -88,6 +88,9 @@ void hmb_case_failed(struct hmb_record *r);
 /* Hand a finished record to the report (prints one progress line on stderr);
  * a record of a case that --case did not select is dropped. */
 void hmb_commit(struct hmb_ctx *ctx, struct hmb_record *r);
+/* The same for a record the module keeps whatever --case selected (a case
+ * that stands for a family the pattern selects). */
+void hmb_commit_kept(struct hmb_ctx *ctx, struct hmb_record *r);
 
 /* Repetitions and warm-ups: the user's, else the module's default (--quick: fewer). */
 int hmb_reps(const struct hmb_ctx *ctx, int module_default);

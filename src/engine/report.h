@@ -1,6 +1,6 @@
 /*
  * report.h - one run: its settings, host, device and every record, in the
- * order they were measured. Printers (json.c, table.c) read it; nothing else
+ * order they were measured. Printers (doc/json_write.c, output/) read it; nothing else
  * writes figures.
  */
 #ifndef HMB_REPORT_H
@@ -54,7 +54,8 @@ struct hmb_report {
 	int have_where;
 	char **device_json;             /* all: each GPU's device object, from the modules' documents */
 	int ndevice_json;
-	const struct hmb_sum *summary; /* all: the headline figures (summary.h), or NULL */
+	struct cJSON *summary_json;     /* all: the headline figures as the document holds them
+	                                * (output/summary.h), or NULL */
 	/* Called with each record the report takes from a module (hmb_commit):
 	 * the runner's progress line and checkpoint (run/runner.c); NULL: none. */
 	void (*committed)(struct hmb_report *rep, const struct hmb_record *r);
@@ -78,38 +79,6 @@ void hmb_report_module_run_note(struct hmb_report *rep, const char *note);
 /* Records that failed. */
 size_t hmb_report_failures(const struct hmb_report *rep);
 
-/* json.c: the document as text (caller frees), or NULL. */
-char *hmb_json_render(const struct hmb_report *rep);
-/* Write the document to path atomically (a new temporary file
- * PATH.tmp.PID.XXXXXX with the mode of the file it replaces, fsynced, renamed
- * over it, the folder fsynced); "-" writes to stdout. 0, or -1 with a reason
- * in err. */
-int hmb_json_write(const struct hmb_report *rep, const char *path, char *err, size_t errlen);
-/* Write text to path as the document is written (a temporary file renamed
- * over it); 0, or -1 with a reason in err. */
-int hmb_write_text_file(const char *path, const char *text, char *err, size_t errlen);
-/* all: take a module's document (written by its own process) into the
- * report: its records, its telemetry samples and, first time, its device.
- * 0, or -1 with a reason in err. */
-int hmb_json_import(struct hmb_report *rep, const char *path, char *err, size_t errlen);
-/* all: the arch name of GPU `ordinal` (-1: any) from the device objects the
- * modules' documents brought in. 0, or -1 where none has come yet. */
-int hmb_report_device_arch(const struct hmb_report *rep, int ordinal, char *buf, size_t len);
-/* Can path be written: "-", or a regular file (new or writable) in a
- * directory where a file can be made (one is made and removed)? Checked
- * before any measurement; leaves nothing behind. */
-int hmb_output_writable(const char *path, char *err, size_t errlen);
-/* Remove the temporary file of a write in progress; async-signal-safe. */
-void hmb_json_discard_tmp(void);
 
-/* table.c: human table and CSV of records from `first` to the end. The
- * table fits 120 columns (table_groups.c); wide: every record whole, every
- * parameter and figure on its line. Progress lines are cut to the terminal. */
-void hmb_table_print(FILE *out, const struct hmb_record *first, int wide);
-void hmb_csv_print(FILE *out, const struct hmb_record *first, int header);
-void hmb_progress_print(FILE *out, const struct hmb_record *r);
-void hmb_info_print(FILE *out, const struct hmb_report *rep);
-/* The memory-model part of `info` (memmodel.h) for one device. */
-void hmb_info_print_memory(FILE *out, const struct hmb_device *dev);
 
 #endif

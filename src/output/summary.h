@@ -5,7 +5,7 @@
  * The headlines are one table (summary.c: name, module, case pattern,
  * parameters, figure, the peak it is a fraction of); which way is better
  * comes from the figure's unit (hmb_unit_direction, loaded.h). A document is
- * read into the records the tables print (json.c: hmb_sum_doc_load), so a
+ * read into the records the tables print (summary_read.c: hmb_sum_doc_load), so a
  * figure, its peak fraction and its stability marks are derived as the
  * tables derive them. Several documents give one column each, the first the
  * base: every other value with its ratio to the base's, above 1 better.
@@ -19,6 +19,7 @@
 #ifndef HMB_SUMMARY_H
 #define HMB_SUMMARY_H
 
+#include <cjson/cJSON.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -31,7 +32,7 @@
 #define HMB_SUM_MAX_META 40
 #define HMB_SUM_NOT_OK 8        /* not-ok cases kept per document, one per reason */
 
-/* What the summary reads of one device object (json.c). */
+/* What the summary reads of one device object (summary_read.c). */
 struct hmb_sum_device {
 	int ordinal;
 	char name[128], arch[64];
@@ -47,7 +48,7 @@ struct hmb_sum_meta {
 	char value[200];
 };
 
-/* One document as the summary reads it (json.c fills it). */
+/* One document as the summary reads it (summary_read.c fills it). */
 struct hmb_sum_doc {
 	char *path;                     /* as named */
 	struct hmb_report rep;          /* its records and telemetry samples */
@@ -62,7 +63,7 @@ struct hmb_sum_doc {
 };
 
 /* Read a hipmembench document ("-": standard input): 0, or -1 with one line
- * in err naming the file. json.c. */
+ * in err naming the file. summary_read.c. */
 int hmb_sum_doc_load(const char *path, struct hmb_sum_doc *d, char *err, size_t errlen);
 /* The same from text in memory (name: what to call it). */
 int hmb_sum_doc_parse(const char *text, size_t len, const char *name, struct hmb_sum_doc *d,
@@ -184,12 +185,15 @@ int hmb_summary_command(int nfiles, char **files, enum hmb_format format, int gp
 void hmb_summary_for_compare(FILE *out, int nfiles, char **files, enum hmb_format format,
 			     int gpu);
 /* all's last part: the summary of the report's document, kept in the report
- * (rep->summary) for the document's "summary" object; NULL where there are
+ * (rep->summary_json) for the document's "summary" object; NULL where there are
  * no results. Print it with hmb_summary_of_run_print, free it after the
  * document is written. */
 struct hmb_summary_run;
 struct hmb_summary_run *hmb_summary_of_run(struct hmb_report *rep);
 void hmb_summary_of_run_print(FILE *out, const struct hmb_summary_run *run);
 void hmb_summary_of_run_free(struct hmb_report *rep, struct hmb_summary_run *run);
+
+/* A summary's column as the document's "summary" object (summary_json.c). */
+cJSON *hmb_summary_json(const struct hmb_sum_col *c);
 
 #endif

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "doc/atomic_file.h"
+#include "doc/json_write.h"
 #include "util/text.h"
 #include "util/util.h"
 
@@ -26,7 +28,7 @@ static void render(FILE *out, const struct hmb_sum *s, enum hmb_format format)
 		hmb_summary_text(out, s);
 }
 
-/* The summary into path, whole or not at all (json.c's writer). */
+/* The summary into path, whole or not at all (doc/atomic_file.c). */
 static int write_to(const char *path, const struct hmb_sum *s, enum hmb_format format)
 {
 	char *text = NULL, err[1024];
@@ -143,7 +145,7 @@ struct hmb_summary_run *hmb_summary_of_run(struct hmb_report *rep)
 		free(run);
 		run = NULL;
 	} else {
-		rep->summary = &run->sum;
+		rep->summary_json = run->sum.n ? hmb_summary_json(&run->sum.col[0]) : NULL;
 	}
 	free(text);
 	return run;
@@ -161,8 +163,8 @@ void hmb_summary_of_run_free(struct hmb_report *rep, struct hmb_summary_run *run
 {
 	if (!run)
 		return;
-	if (rep->summary == &run->sum)
-		rep->summary = NULL;
+	cJSON_Delete(rep->summary_json);
+	rep->summary_json = NULL;
 	hmb_summary_free(&run->sum);
 	hmb_sum_doc_free(&run->doc);
 	free(run);

@@ -10,6 +10,19 @@
 
 #include "engine/record.h"
 
+struct hmb_device;
+struct hmb_report;
+
+/* Human table and CSV of records from `first` to the end. The
+ * table fits 120 columns (table_groups.c); wide: every record whole, every
+ * parameter and figure on its line. Progress lines are cut to the terminal. */
+void hmb_table_print(FILE *out, const struct hmb_record *first, int wide);
+void hmb_csv_print(FILE *out, const struct hmb_record *first, int header);
+void hmb_progress_print(FILE *out, const struct hmb_record *r);
+void hmb_info_print(FILE *out, const struct hmb_report *rep);
+/* The memory-model part of `info` (memmodel.h) for one device. */
+void hmb_info_print_memory(FILE *out, const struct hmb_device *dev);
+
 /* The default table: records in groups under headings (table_groups.c). */
 void hmb_table_print_groups(FILE *out, const struct hmb_record *first);
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "doc/json_write.h"
 #include "engine/report.h"
 #include "util/timing.h"
 

@@ -6,10 +6,11 @@
  * registrations, a sticky error) dies with its process, so no module can
  * change the next one's figures. This process never opens the GPU: it
  * starts the binary again for each module with the same options and
- * HMB_CHILD_OUTPUT=PID:FILE in its environment (cli.c), waits for it, and takes its document into the report
- * (records, telemetry, the device). A signal is passed on to the module
- * running, whose results so far are kept; a module whose process dies is a
- * failed record naming the signal. The order of the modules, each one's
+ * HMB_CHILD_OUTPUT=PID:FILE in its environment (cli/cli.c), waits for it,
+ * and takes its document into the report (records, telemetry, the device).
+ * A signal is passed on to the module running, whose results so far are
+ * kept; a module whose process dies is a failed record naming the signal.
+ * The order of the modules, each one's
  * wall time and exit status go into the document (module_runs). Where a
  * module runs once per mode (modeplan.h: HSA_XNACK=1 and 0 on AMD), the
  * child alone gets the variable; its records carry the value as a param
@@ -27,6 +28,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "doc/json_import.h"
+#include "output/table.h"
 #include "run/checkpoint.h"
 #include "run/runs.h"
 #include "system/codecheck.h"
@@ -73,7 +76,8 @@ static void failed_module(struct hmb_report *rep, const char *module, const char
 	fprintf(stderr, "[%s] module: failed: %s\n", module, why);
 }
 
-int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep, const struct hmb_cmdline *cl)
+int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep,
+		     const struct hmb_cmdline *cl)
 {
 	char tmpl[] = "/tmp/hipmembench-module-XXXXXX";
 	char err[512], device[16], where[sizeof(tmpl) + 24], why[1024], hint[512];

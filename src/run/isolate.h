@@ -24,8 +24,8 @@ struct hmb_cmdline {
  * document into rep; with cl->run, merged with the earlier runs' records
  * (runs.h). With cl->mode, the child's environment has its
  * variable set (where the plan sets it) and every record it made carries
- * the value as a param, so compare matches like with like. Returns the process's exit status (128 + signal when
- * it died by one). */
+ * the value as a param, so compare matches like with like. Returns the
+ * process's exit status (128 + signal when it died by one). */
 int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep,
 		     const struct hmb_cmdline *cl);
 

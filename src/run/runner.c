@@ -10,6 +10,7 @@
 
 #include "engine/fault.h"
 #include "engine/measure.h"
+#include "output/table.h"
 #include "run/checkpoint.h"
 #include "util/timing.h"
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void *check(void *p)
 {
@@ -27,4 +28,11 @@ void *hmb_xrealloc(void *p, size_t size)
 char *hmb_xstrdup(const char *s)
 {
 	return check(strdup(s ? s : ""));
+}
+
+const char *hmb_file_kind(mode_t m)
+{
+	return S_ISDIR(m) ? "a directory" : S_ISCHR(m) ? "a character device"
+	       : S_ISBLK(m) ? "a block device" : S_ISFIFO(m) ? "a FIFO"
+	       : S_ISSOCK(m) ? "a socket" : "not a regular file";
 }

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "doc/json_write.h"
 #include "engine/report.h"
 #include "fake_devices.h"
 #include "harness.h"

@@ -20,6 +20,9 @@
 #include <unistd.h>
 
 #include "cli/registry.h"
+#include "doc/atomic_file.h"
+#include "doc/json_import.h"
+#include "doc/json_write.h"
 #include "engine/options.h"
 #include "engine/record.h"
 #include "engine/report.h"

@@ -11,6 +11,7 @@
 #include "engine/report.h"
 #include "fake_devices.h"
 #include "harness.h"
+#include "output/table.h"
 #include "system/memmodel.h"
 
 static struct hmb_memmodel model(struct hmb_facts f)

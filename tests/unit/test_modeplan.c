@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "doc/json_import.h"
+#include "doc/json_write.h"
 #include "doc/rocmguide.h"
 #include "engine/record.h"
 #include "engine/report.h"

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "doc/json_write.h"
 #include "engine/record.h"
 #include "engine/report.h"
 #include "harness.h"

@@ -13,6 +13,7 @@
 #include "engine/record.h"
 #include "engine/report.h"
 #include "harness.h"
+#include "output/table.h"
 
 void test_case_selection(void)
 {

@@ -15,6 +15,7 @@
 #include "engine/report.h"
 #include "engine/slow_samples.h"
 #include "harness.h"
+#include "output/table.h"
 #include "stats/stability.h"
 #include "telemetry/telemetry.h"
 #include "telemetry/telemetry_nvml.h"

@@ -12,6 +12,7 @@
 #include "engine/record.h"
 #include "engine/report.h"
 #include "harness.h"
+#include "output/table.h"
 
 static char *render(const struct hmb_record *first, int wide)
 {

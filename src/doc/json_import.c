@@ -1,0 +1,199 @@
+/*
+ * json_import.c - all: a module's document, written by its own process, taken
+ * into the report (its records, telemetry samples and device).
+ */
+#include "doc/json_import.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "doc/json_read.h"
+#include "engine/report.h"
+#include "util/text.h"
+#include "util/util.h"
+
+static void import_kv(struct hmb_record *r, const cJSON *obj, int which)
+{
+	const cJSON *v;
+	cJSON_ArrayForEach(v, obj) {
+		const char *k = v->string;
+		if (which == 1) { /* metrics: {"value": n, "unit": u} */
+			const cJSON *val = cJSON_GetObjectItemCaseSensitive(v, "value");
+			const cJSON *unit = cJSON_GetObjectItemCaseSensitive(v, "unit");
+			if (cJSON_IsNumber(val))
+				hmb_metric(r, k, val->valuedouble,
+					   cJSON_IsString(unit) ? unit->valuestring : "");
+		} else if (cJSON_IsString(v)) {
+			(which ? hmb_observe_str : hmb_param_str)(r, k, v->valuestring);
+		} else if (cJSON_IsBool(v)) {
+			(which ? hmb_observe_bool : hmb_param_bool)(r, k, cJSON_IsTrue(v));
+		} else if (cJSON_IsNumber(v)) {
+			(which ? hmb_observe_num : hmb_param_num)(r, k, v->valuedouble);
+		}
+	}
+}
+
+static enum hmb_status status_of(const char *s)
+{
+	if (!strcmp(s, "ok"))
+		return HMB_OK;
+	if (!strcmp(s, "unsupported"))
+		return HMB_UNSUPPORTED;
+	if (!strcmp(s, "skipped"))
+		return HMB_SKIPPED;
+	return HMB_FAILED;
+}
+
+static void import_record(struct hmb_report *rep, const cJSON *o)
+{
+	struct hmb_record *r = hmb_record_new(hmb_json_str(o, "module"), hmb_json_str(o, "case"));
+	const cJSON *samples = cJSON_GetObjectItemCaseSensitive(o, "samples_s"), *v;
+	enum hmb_status st = status_of(hmb_json_str(o, "status"));
+
+	import_kv(r, cJSON_GetObjectItemCaseSensitive(o, "params"), 0);
+	import_kv(r, cJSON_GetObjectItemCaseSensitive(o, "metrics"), 1);
+	import_kv(r, cJSON_GetObjectItemCaseSensitive(o, "observed"), 2);
+	if (hmb_json_num(o, "bytes") > 0)
+		hmb_record_bytes(r, hmb_json_num(o, "bytes"));
+	if (hmb_json_num(o, "ops") > 0)
+		hmb_record_ops(r, hmb_json_num(o, "ops"));
+	if (hmb_json_num(o, "peak_gbps") > 0)
+		hmb_record_peak(r, hmb_json_num(o, "peak_gbps"));
+	cJSON_ArrayForEach(v, samples)
+		if (cJSON_IsNumber(v))
+			hmb_sample(r, v->valuedouble);
+	if (st != HMB_OK)
+		hmb_record_status(r, st, "%s", hmb_json_str(o, "reason"));
+	hmb_report_add(rep, r);
+}
+
+/* A sample's process list; own as written (the writer knew its pids). */
+static void import_processes(struct hmb_gpu_sample *x, const cJSON *s)
+{
+	const cJSON *procs = cJSON_GetObjectItemCaseSensitive(s, "processes"), *p;
+	int n = 0;
+
+	x->nprocs = x->own_seen = -1;
+	if (!cJSON_IsArray(procs))
+		return;
+	x->own_seen = 0;
+	cJSON_ArrayForEach(p, procs) {
+		const cJSON *used = cJSON_GetObjectItemCaseSensitive(p, "used_memory_bytes");
+		if (n >= HMB_GPU_PROCS_MAX)
+			break;
+		x->procs[n].pid = (long)hmb_json_num(p, "pid");
+		x->procs[n].used_bytes = cJSON_IsNumber(used) ? (long long)used->valuedouble : -1;
+		x->procs[n].own = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "own"));
+		x->own_seen |= x->procs[n].own;
+		n++;
+	}
+	x->nprocs = hmb_json_num(s, "processes_count") > n ? (int)hmb_json_num(s, "processes_count") : n;
+}
+
+static void import_telemetry(struct hmb_telemetry *t, const cJSON *o)
+{
+	const cJSON *s;
+	if (!cJSON_IsObject(o))
+		return;
+	if (!t->source[0] && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "source")))
+		snprintf(t->source, sizeof(t->source), "%s", hmb_json_str(o, "source"));
+	t->available |= cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "available"));
+	if (!t->procs_source[0] &&
+	    cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "processes_source")))
+		snprintf(t->procs_source, sizeof(t->procs_source), "%s",
+			 hmb_json_str(o, "processes_source"));
+	if (!t->available && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "reason")))
+		snprintf(t->reason, sizeof(t->reason), "%s", hmb_json_str(o, "reason"));
+	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(o, "samples")) {
+		struct hmb_gpu_sample *x = hmb_telemetry_add(t);
+		const cJSON *thr = cJSON_GetObjectItemCaseSensitive(s, "throttled");
+		snprintf(x->module, sizeof(x->module), "%s", hmb_json_str(s, "module"));
+		snprintf(x->when, sizeof(x->when), "%s", hmb_json_str(s, "when"));
+		x->sm_clock_mhz = hmb_json_num(s, "sm_clock_mhz");
+		x->mem_clock_mhz = hmb_json_num(s, "memory_clock_mhz");
+		x->temperature_c = hmb_json_num(s, "temperature_c");
+		x->power_w = hmb_json_num(s, "power_w");
+		x->link_gen = (int)hmb_json_num(s, "pcie_generation");
+		x->link_width = (int)hmb_json_num(s, "pcie_width");
+		x->link_max_gen = (int)hmb_json_num(s, "pcie_max_generation");
+		x->link_max_width = (int)hmb_json_num(s, "pcie_max_width");
+		x->throttle_mask = (long long)hmb_json_num(s, "throttle_reasons_mask");
+		snprintf(x->throttle, sizeof(x->throttle), "%s",
+			 cJSON_IsString(cJSON_GetObjectItemCaseSensitive(s, "throttle_reasons"))
+				 ? hmb_json_str(s, "throttle_reasons") : "");
+		x->throttled = cJSON_IsBool(thr) ? cJSON_IsTrue(thr) : -1;
+		import_processes(x, s);
+	}
+}
+
+void hmb_json_import_doc(struct hmb_report *rep, const cJSON *doc)
+{
+	const cJSON *r;
+
+	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results"))
+		if (cJSON_IsObject(r))
+			import_record(rep, r);
+	import_telemetry(&rep->telemetry, cJSON_GetObjectItemCaseSensitive(doc, "telemetry"));
+}
+
+int hmb_json_import(struct hmb_report *rep, const char *path, char *err, size_t errlen)
+{
+	size_t len = 0;
+	char *text = hmb_doc_read_whole(path, &len, err, errlen);
+	const cJSON *dev;
+	cJSON *doc;
+
+	if (!text)
+		return -1;
+	doc = cJSON_ParseWithLength(text, len);
+	free(text);
+	if (!cJSON_IsObject(doc) ||
+	    !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(doc, "results"))) {
+		snprintf(err, errlen, "%s: not a complete hipmembench document", path);
+		cJSON_Delete(doc);
+		return -1;
+	}
+	dev = cJSON_GetObjectItemCaseSensitive(doc, "device");
+	if (cJSON_IsObject(dev)) {
+		int seen = 0;
+		for (int i = 0; i < rep->ndevice_json; i++) {
+			cJSON *d = cJSON_Parse(rep->device_json[i]);
+			seen |= hmb_json_num(d, "ordinal") == hmb_json_num(dev, "ordinal");
+			cJSON_Delete(d);
+		}
+		if (!seen) {
+			rep->device_json = hmb_xrealloc(rep->device_json, (size_t)(rep->ndevice_json + 1) *
+							sizeof(*rep->device_json));
+			rep->device_json[rep->ndevice_json++] = cJSON_PrintUnformatted(dev);
+		}
+	}
+	hmb_json_import_doc(rep, doc);
+	{
+		const cJSON *rt = cJSON_GetObjectItemCaseSensitive(doc, "runtime");
+		if (hmb_json_num(rt, "runtime_version") > 0 && rep->device.runtime_version <= 0) {
+			rep->device.runtime_version = (int)hmb_json_num(rt, "runtime_version");
+			rep->device.driver_version = (int)hmb_json_num(rt, "driver_version");
+		}
+	}
+	cJSON_Delete(doc);
+	return 0;
+}
+
+int hmb_report_device_arch(const struct hmb_report *rep, int ordinal, char *buf, size_t len)
+{
+	int found = -1;
+
+	for (int i = 0; i < rep->ndevice_json && found < 0; i++) {
+		cJSON *d = cJSON_Parse(rep->device_json[i]);
+		const cJSON *arch = cJSON_GetObjectItemCaseSensitive(d, "arch");
+		if (cJSON_IsString(arch) && *arch->valuestring &&
+		    (ordinal < 0 || hmb_json_num(d, "ordinal") == ordinal)) {
+			snprintf(buf, len, "%s", arch->valuestring);
+			found = 0;
+		}
+		cJSON_Delete(d);
+	}
+	return found;
+}

@@ -1,0 +1,603 @@
+/*
+ * json_read.c - documents read back for compare and the summary: the whole
+ * file (a regular file or stdin, no NUL byte, at most DOC_MAX_BYTES), checked
+ * before any use, one result at a time (json_stream.c, load_fast.c), so that
+ * a document of 300 000 results reads in seconds.
+ */
+#define _DEFAULT_SOURCE /* MAP_POPULATE */
+#include "doc/json_read.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "doc/json_stream.h"
+#include "doc/load_fast.h"
+#include "doc/loaded.h"
+#include "util/sizes.h"
+#include "util/text.h"
+#include "util/util.h"
+
+/* A document larger than this is not one hipmembench wrote. */
+#define DOC_MAX_BYTES ((size_t)512 << 20)
+
+static int load_fail(char *err, size_t errlen, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int load_fail(char *err, size_t errlen, const char *path, const char *fmt, ...)
+{
+	char why[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	snprintf(err, errlen, "%s: %s", hmb_shown(path), why);
+	hmb_utf8_trim(err);
+	return -1;
+}
+
+/* The whole file, NUL-terminated, of at most DOC_MAX_BYTES and without NUL
+ * bytes; NULL with a reason naming the file. */
+/* path to read, or stdin for "-" (given on purpose): a FIFO, a device or a
+ * socket may never end, and a FIFO with no writer never even opens, so they
+ * are refused (opened without waiting, to look). NULL with a reason. */
+static FILE *open_input(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	FILE *f;
+	int fd, flags;
+
+	if (strcmp(path, "-") == 0)
+		return stdin;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		load_fail(err, errlen, path, "%s", strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode) ||
+				    S_ISSOCK(st.st_mode))) {
+		load_fail(err, errlen, path, "%s, not a regular file (to read standard input, "
+			  "give - on purpose)", hmb_file_kind(st.st_mode));
+		close(fd);
+		return NULL;
+	}
+	if ((flags = fcntl(fd, F_GETFL)) >= 0)
+		(void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+	if (!(f = fdopen(fd, "rb"))) {
+		load_fail(err, errlen, path, "%s", strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
+static void close_input(FILE *f)
+{
+	if (f != stdin)
+		fclose(f);
+}
+
+char *hmb_doc_read_whole(const char *path, size_t *lenp, char *err, size_t errlen)
+{
+	FILE *f = open_input(path, err, errlen);
+	char *buf = NULL, *nul;
+	size_t len = 0, cap = 0, got;
+	struct stat st;
+
+	if (!f)
+		return NULL;
+	if (fstat(fileno(f), &st) != 0)
+		memset(&st, 0, sizeof(st));
+	if (S_ISDIR(st.st_mode)) {
+		load_fail(err, errlen, path, "a directory, not a hipmembench document");
+		close_input(f);
+		return NULL;
+	}
+	/* a regular file: room for all of it (and one byte to see the end) at once */
+	if (S_ISREG(st.st_mode) && st.st_size >= 0 && (size_t)st.st_size < DOC_MAX_BYTES)
+		cap = (size_t)st.st_size + 2;
+	buf = hmb_xrealloc(NULL, cap ? cap : 4096);
+	cap = cap ? cap : 4096;
+	do {
+		if (cap - len < 2) {
+			cap = 2 * cap;
+			if (cap > DOC_MAX_BYTES + 2)
+				cap = DOC_MAX_BYTES + 2;
+			buf = hmb_xrealloc(buf, cap);
+		}
+		got = fread(buf + len, 1, cap - len - 1, f);
+		if ((nul = memchr(buf + len, '\0', got))) {
+			load_fail(err, errlen, path, "a NUL byte at byte %zu: not a JSON document",
+				  (size_t)(nul - buf));
+			goto fail;
+		}
+		len += got;
+		if (len > DOC_MAX_BYTES) {
+			load_fail(err, errlen, path, "larger than %zu MiB: not a hipmembench document",
+				  DOC_MAX_BYTES >> 20);
+			goto fail;
+		}
+	} while (got > 0);
+	if (ferror(f)) {
+		load_fail(err, errlen, path, "read error: %s", strerror(errno));
+		goto fail;
+	}
+	buf[len] = '\0';
+	close_input(f);
+	*lenp = len;
+	return buf;
+fail:
+	free(buf);
+	close_input(f);
+	return NULL;
+}
+
+/* A regular file mapped rather than read (no copy of hundreds of MB; the
+ * documents hipmembench writes are replaced by a rename, never rewritten in
+ * place); anything else, or a file that cannot be mapped, read whole.
+ * *mapped says which, for release_whole. A mapped file is not searched for
+ * NUL bytes here: the reader stops at one, and has_nul says so. */
+static char *map_whole(const char *path, size_t *lenp, int *mapped, char *err, size_t errlen)
+{
+	struct stat st;
+	char *p;
+	int fd;
+
+	*mapped = 0;
+	if (strcmp(path, "-") == 0 ||
+	    (fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0)
+		return hmb_doc_read_whole(path, lenp, err, errlen);
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (size_t)st.st_size > DOC_MAX_BYTES ||
+	    (p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0)) ==
+		    MAP_FAILED) {
+		close(fd);
+		return hmb_doc_read_whole(path, lenp, err, errlen);
+	}
+	close(fd);
+	*lenp = (size_t)st.st_size;
+	*mapped = 1;
+	return p;
+}
+
+/* A NUL byte in text: 1 with the reason in err, as read_whole gives it. */
+static int has_nul(const char *path, const char *text, size_t len, char *err, size_t errlen)
+{
+	const char *nul = memchr(text, '\0', len);
+
+	if (nul)
+		load_fail(err, errlen, path, "a NUL byte at byte %zu: not a JSON document",
+			  (size_t)(nul - text));
+	return nul != NULL;
+}
+
+static void release_whole(char *text, size_t len, int mapped)
+{
+	if (mapped)
+		munmap(text, len);
+	else
+		free(text);
+}
+
+static const char *skip_space(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+const char *hmb_json_str(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsString(v) ? v->valuestring : "?";
+}
+
+double hmb_json_num(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsNumber(v) ? v->valuedouble : -1;
+}
+
+/* Absent or null, or of the type is() checks. */
+static int optional(const cJSON *v, cJSON_bool (*is)(const cJSON *))
+{
+	return !v || cJSON_IsNull(v) || is(v);
+}
+
+/* Absent, null or a finite number. */
+static int optional_number(const cJSON *v)
+{
+	return !v || cJSON_IsNull(v) || (cJSON_IsNumber(v) && isfinite(v->valuedouble));
+}
+
+/* What compare reads of result i, checked; 0, or -1 with a reason. */
+static int check_result(const cJSON *r, int i, const char *path, char *err, size_t errlen)
+{
+	static const char *const numbers[] = { "gbps_median", "us_per_op_median", NULL };
+	const cJSON *status = cJSON_GetObjectItemCaseSensitive(r, "status");
+	const cJSON *params, *metrics, *stats, *m;
+
+	if (!cJSON_IsObject(r))
+		return load_fail(err, errlen, path, "results[%d] is not an object", i);
+	if (!cJSON_IsString(status))
+		return load_fail(err, errlen, path, "results[%d].status is not a string", i);
+	if (strcmp(status->valuestring, "ok") != 0)
+		return 0;
+	if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(r, "module")) ||
+	    !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(r, "case")))
+		return load_fail(err, errlen, path, "results[%d]: module and case must be strings", i);
+	params = cJSON_GetObjectItemCaseSensitive(r, "params");
+	if (!optional(params, cJSON_IsObject))
+		return load_fail(err, errlen, path, "results[%d].params is not an object", i);
+	for (int k = 0; numbers[k]; k++)
+		if (!optional_number(cJSON_GetObjectItemCaseSensitive(r, numbers[k])))
+			return load_fail(err, errlen, path, "results[%d].%s is not a finite number", i,
+					 numbers[k]);
+	stats = cJSON_GetObjectItemCaseSensitive(r, "stats_s");
+	if (!optional(stats, cJSON_IsObject) ||
+	    !optional_number(cJSON_GetObjectItemCaseSensitive(stats, "median")))
+		return load_fail(err, errlen, path, "results[%d].stats_s is not an object of "
+				 "numbers", i);
+	metrics = cJSON_GetObjectItemCaseSensitive(r, "metrics");
+	if (!optional(metrics, cJSON_IsObject))
+		return load_fail(err, errlen, path, "results[%d].metrics is not an object", i);
+	if (!cJSON_IsObject(metrics))
+		return 0;
+	cJSON_ArrayForEach(m, metrics)
+		if (!cJSON_IsObject(m) ||
+		    !optional_number(cJSON_GetObjectItemCaseSensitive(m, "value")) ||
+		    !optional(cJSON_GetObjectItemCaseSensitive(m, "unit"), cJSON_IsString))
+			return load_fail(err, errlen, path, "results[%d].metrics.%s is not "
+					 "{\"value\": number, \"unit\": string}", i,
+					 hmb_shown(m->string));
+	return 0;
+}
+
+/* The parts of a document that compare reads, checked; 0, or -1 with a reason. */
+static int check_document(const cJSON *doc, const char *path, char *err, size_t errlen)
+{
+	const cJSON *version = cJSON_GetObjectItemCaseSensitive(doc, "schema_version");
+	const cJSON *results = cJSON_GetObjectItemCaseSensitive(doc, "results"), *r;
+	int i = 0;
+
+	if (!cJSON_IsObject(doc) ||
+	    strcmp(hmb_json_str(cJSON_GetObjectItemCaseSensitive(doc, "tool"), "name"), "hipmembench") ||
+	    !cJSON_IsNumber(version) || !cJSON_IsArray(results))
+		return load_fail(err, errlen, path, "not a hipmembench document (needs tool.name "
+				 "\"hipmembench\", schema_version and results[])");
+	if (!(version->valuedouble >= 1 && version->valuedouble <= 1000000) ||
+	    version->valuedouble != floor(version->valuedouble))
+		return load_fail(err, errlen, path, "schema_version %g is not a whole number from 1 "
+				 "to 1000000", version->valuedouble);
+	cJSON_ArrayForEach(r, results)
+		if (check_result(r, i++, path, err, errlen))
+			return -1;
+	return 0;
+}
+
+/* "10", or "default" where the module chose */
+static const char *reps_text(const cJSON *settings, char *buf, size_t len)
+{
+	double reps = hmb_json_num(settings, "reps");
+	if (reps < 0)
+		return "default";
+	snprintf(buf, len, "%.0f", reps);
+	return buf;
+}
+
+/* A parameter as it is (loaded.h has how each type is shown and matched). */
+static void param_of(struct hmb_loaded *l, const cJSON *p, struct hmb_param *out)
+{
+	char *t;
+
+	if (cJSON_IsNumber(p)) {
+		hmb_loaded_param_number(l, out, p->string, p->valuedouble);
+	} else if (cJSON_IsBool(p)) {
+		hmb_loaded_param_bool(l, out, p->string, cJSON_IsTrue(p));
+	} else if (cJSON_IsString(p)) {
+		hmb_loaded_param_text(l, out, p->string, p->valuestring, 1);
+	} else {
+		t = cJSON_PrintUnformatted(p);
+		hmb_loaded_param_text(l, out, p->string, t ? t : "?", 0);
+		free(t);
+	}
+}
+
+/* A result as compare reads it (compare.c decides what identifies it):
+ * renamed cases under their new name, with their host_memory parameter to
+ * match, every parameter as written. */
+static void add_result(struct hmb_loaded *l, const cJSON *r)
+{
+	const cJSON *params = cJSON_GetObjectItemCaseSensitive(r, "params");
+	const char *module = hmb_json_str(r, "module"), *name = hmb_json_str(r, "case"), *kind;
+	const char *gpu_params[] = { "device", "gpu" };
+	struct hmb_result *res;
+	cJSON *renamed_params = NULL;
+	const cJSON *p;
+	char now[256];
+
+	if (!cJSON_IsObject(params))
+		params = NULL;
+	name = hmb_loaded_current_name(module, name, hmb_json_str(params, "coherence"), now, sizeof(now),
+				       &kind);
+	if (kind && cJSON_GetObjectItemCaseSensitive(params, "host_memory")) {
+		renamed_params = cJSON_Duplicate(params, 1);
+		cJSON_ReplaceItemInObjectCaseSensitive(renamed_params, "host_memory",
+						       cJSON_CreateString(kind));
+		params = renamed_params;
+	}
+	res = hmb_loaded_add_result(l, module, name);
+	/* the GPU a per-GPU result ran on: `device` where --devices gave several,
+	 * node's `gpu` where it measures one GPU of the node at a time */
+	for (size_t i = 0; i < 2 && res->gpu < 0; i++) {
+		const cJSON *g = cJSON_GetObjectItemCaseSensitive(params, gpu_params[i]);
+		if (cJSON_IsNumber(g) && g->valuedouble >= 0 && g->valuedouble <= 1000000 &&
+		    g->valuedouble == floor(g->valuedouble) &&
+		    (i == 0 || strcmp(module, "node") == 0))
+			res->gpu = (int)g->valuedouble;
+	}
+	cJSON_ArrayForEach(p, params)
+		res->np++;
+	res->p = hmb_loaded_params(l, res->np);
+	res->np = 0;
+	cJSON_ArrayForEach(p, params)
+		param_of(l, p, &res->p[res->np++]);
+	cJSON_Delete(renamed_params);
+}
+
+/* --runs: each figure of the result (from `first` on) in each run: the main
+ * figure from the run's median (GB/s and us/op scale with it as the pooled
+ * median does), a metric as the run had it. */
+static void attach_runs(struct hmb_loaded *l, size_t first, int has_main, const cJSON *r)
+{
+	const cJSON *runs = cJSON_GetObjectItemCaseSensitive(r, "runs"), *v;
+	const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(runs, "metrics");
+	double pooled = hmb_json_num(cJSON_GetObjectItemCaseSensitive(r, "stats_s"), "median");
+
+	for (size_t i = first; i < l->n; i++) {
+		struct hmb_figure *f = &l->fig[i];
+		const cJSON *values = i == first && has_main
+					      ? cJSON_GetObjectItemCaseSensitive(runs, "median_s")
+					      : cJSON_GetObjectItemCaseSensitive(metrics, f->name);
+		int main_figure = i == first && has_main, timed = !strcmp(f->unit, "s") ||
+								   !strcmp(f->unit, "us");
+		size_t n = 0;
+		if (!cJSON_IsArray(values) || (main_figure && !(pooled > 0)))
+			continue;
+		f->runs = hmb_loaded_alloc(l, HMB_RUNS_LOADED_MAX * sizeof(double));
+		cJSON_ArrayForEach(v, values) {
+			double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+			if (n == HMB_RUNS_LOADED_MAX)
+				break;
+			if (main_figure)
+				x = x > 0 ? f->value * (timed ? x / pooled : pooled / x) : NAN;
+			f->runs[n++] = x;
+		}
+		f->nruns = n;
+	}
+}
+
+/* The figures of a result: GB/s where it moved bytes, else its median time,
+ * which us/op replaces where the result counts operations (the same samples
+ * in another unit: one figure of them), then its metrics; each with its runs
+ * (--runs), and what says how far the result can be trusted: its median's
+ * interval, another process on the GPU. */
+static void load_result(struct hmb_loaded *l, const cJSON *r)
+{
+	size_t first = l->n;
+	int has_main;
+	const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(r, "metrics"), *m;
+	const cJSON *stats = cJSON_GetObjectItemCaseSensitive(r, "stats_s");
+	const cJSON *stability = cJSON_GetObjectItemCaseSensitive(r, "stability");
+	const cJSON *shared = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(r, "observed"), "gpu_shared_with");
+	struct hmb_result *res;
+
+	if (strcmp(hmb_json_str(r, "status"), "ok") != 0)
+		return;
+	add_result(l, r);
+	res = &l->res[l->nres - 1];
+	res->half_width_rel = hmb_json_num(stability, "half_width_rel") >= 0
+				      ? hmb_json_num(stability, "half_width_rel") : NAN;
+	res->gpu_shared = cJSON_IsString(shared) && shared->valuestring[0];
+	if (hmb_json_num(r, "gbps_median") > 0)
+		hmb_loaded_add_figure(l, "GB/s", "GB/s", hmb_json_num(r, "gbps_median"));
+	else if (hmb_json_num(r, "us_per_op_median") > 0)
+		hmb_loaded_add_figure(l, "us/op", "us", hmb_json_num(r, "us_per_op_median"));
+	else if (cJSON_IsObject(stats) && hmb_json_num(stats, "median") >= 0)
+		hmb_loaded_add_figure(l, "median", "s", hmb_json_num(stats, "median"));
+	if (!cJSON_IsObject(metrics))
+		metrics = NULL;
+	has_main = l->n > first;
+	cJSON_ArrayForEach(m, metrics)
+		if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(m, "value")))
+			hmb_loaded_add_figure(l, m->string, hmb_json_str(m, "unit"), hmb_json_num(m, "value"));
+	attach_runs(l, first, has_main, r);
+}
+
+/* The document's host, device and settings, for people (printable). */
+void hmb_doc_describe(struct hmb_loaded *out, const cJSON *doc)
+{
+	const cJSON *dev = cJSON_GetObjectItemCaseSensitive(doc, "device");
+	const cJSON *host = cJSON_GetObjectItemCaseSensitive(doc, "host");
+	const cJSON *rt = cJSON_GetObjectItemCaseSensitive(doc, "runtime");
+	const cJSON *settings = cJSON_GetObjectItemCaseSensitive(doc, "settings");
+	const cJSON *env = cJSON_GetObjectItemCaseSensitive(doc, "environment");
+	const cJSON *x = cJSON_IsObject(dev) ? cJSON_GetObjectItemCaseSensitive(dev, "xnack") : NULL;
+	const cJSON *arch = cJSON_GetObjectItemCaseSensitive(x, "arch_xnack");
+	const cJSON *ma = cJSON_IsObject(dev) ? cJSON_GetObjectItemCaseSensitive(dev, "managed_access")
+					      : NULL;
+	const cJSON *mode = cJSON_GetObjectItemCaseSensitive(ma, "mode");
+	char *sizes = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(settings, "sizes"));
+	char reps[32];
+
+	snprintf(out->system, sizeof(out->system), "%s, %s (%s), %s, runtime %.0f, driver %.0f",
+		 hmb_shown(hmb_json_str(host, "hostname")),
+		 cJSON_IsObject(dev) ? hmb_shown(hmb_json_str(dev, "name")) : "no device",
+		 cJSON_IsObject(dev) ? hmb_shown(hmb_json_str(dev, "arch")) : "-",
+		 hmb_shown(hmb_json_str(doc, "platform")), hmb_json_num(rt, "runtime_version"),
+		 hmb_json_num(rt, "driver_version"));
+	snprintf(out->settings, sizeof(out->settings), "command %s, sizes %s, reps %s, quick %s",
+		 hmb_shown(hmb_json_str(doc, "command")), sizes ? hmb_shown(sizes) : "?",
+		 reps_text(settings, reps, sizeof(reps)),
+		 cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(settings, "quick")) ? "yes" : "no");
+	free(sizes);
+	/* the managed access mode too: managed figures of two modes measure
+	 * different things even where the XNACK settings read the same */
+	snprintf(out->xnack, sizeof(out->xnack), "HSA_XNACK=%s, arch %s, managed access %s",
+		 cJSON_IsString(cJSON_GetObjectItemCaseSensitive(env, "HSA_XNACK"))
+			 ? hmb_shown(hmb_json_str(env, "HSA_XNACK")) : "unset",
+		 cJSON_IsTrue(arch) ? "xnack+" : cJSON_IsFalse(arch) ? "xnack-" : "n/a",
+		 cJSON_IsString(mode) ? hmb_shown(mode->valuestring) : "n/a");
+}
+
+/* text (len bytes) as a hipmembench document, checked (check_document); NULL
+ * with a reason naming path. */
+cJSON *hmb_doc_parse(const char *path, const char *text, size_t len, char *err,
+			     size_t errlen)
+{
+	const char *end = NULL, *rest;
+	cJSON *doc;
+
+	if (skip_space(text, text + len) == text + len) {
+		load_fail(err, errlen, path, "%s, not a hipmembench document",
+			  len ? "only white space" : "empty file");
+		return NULL;
+	}
+	doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	if (!doc) {
+		load_fail(err, errlen, path, "not valid JSON (truncated or malformed near byte %ld "
+			  "of %zu)", end ? (long)(end - text) : -1L, len);
+		return NULL;
+	}
+	rest = skip_space(end, text + len);
+	if (rest < text + len) {
+		load_fail(err, errlen, path, "data after the JSON document at byte %zu of %zu (one "
+			  "document per file)", (size_t)(rest - text), len);
+		cJSON_Delete(doc);
+		return NULL;
+	}
+	if (check_document(doc, path, err, errlen)) {
+		cJSON_Delete(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+/* What compare reads of a result (check_result, load_result); the rest of
+ * it is checked and skipped. */
+static const char *const result_keys[] = {
+	"module", "case", "status", "params", "metrics", "stats_s.median", "gbps_median",
+	"us_per_op_median", "stability.half_width_rel", "observed.gpu_shared_with", "runs", NULL
+};
+
+/* A result as the walker hands it over (json_stream.h): read straight from
+ * its text where it has the usual shape (load_fast.c), else parsed, checked
+ * and read here; until one is refused, whose reason is kept for after the
+ * rest of the document is checked. */
+struct taking {
+	struct hmb_loaded *out;
+	const char *path;
+	int index, refused;
+	char why[1024];
+};
+
+static const char *take_result(const char *p, const char *end, void *arg)
+{
+	struct taking *t = arg;
+	const char *next = t->refused ? NULL : hmb_load_fast(t->out, p, end);
+	cJSON *r;
+
+	if (next) {
+		t->index++;
+		return next;
+	}
+	if (!(next = hmb_json_skip(p, end, 2)) || !(r = hmb_json_thin(p, (size_t)(next - p),
+								     result_keys)))
+		return NULL;
+	if (!t->refused && check_result(r, t->index, t->path, t->why, sizeof(t->why)) != 0)
+		t->refused = 1;
+	else if (!t->refused)
+		load_result(t->out, r);
+	t->index++;
+	cJSON_Delete(r);
+	return next;
+}
+
+int hmb_json_load(const char *path, struct hmb_loaded *out, char *err, size_t errlen)
+{
+	size_t len = 0;
+	char *text;
+	const char *end = NULL, *rest;
+	const cJSON *r;
+	cJSON *doc;
+	struct taking t = { out, path, 0, 0, "" };
+	int whole = 0, bad, mapped;
+
+	memset(out, 0, sizeof(*out));
+	if (!(text = map_whole(path, &len, &mapped, err, errlen)))
+		return -1;
+	if (skip_space(text, text + len) == text + len) {
+		load_fail(err, errlen, path, "%s, not a hipmembench document",
+			  len ? "only white space" : "empty file");
+		release_whole(text, len, mapped);
+		return -1;
+	}
+	/* results one at a time; where the walker gives up, the whole text at once */
+	if (!(doc = hmb_json_stream(text, len, "results", take_result, &t, &end))) {
+		hmb_loaded_free(out);
+		if (has_nul(path, text, len, err, errlen)) {
+			release_whole(text, len, mapped);
+			return -1;
+		}
+		t.refused = 0;
+		whole = 1;
+		doc = hmb_json_parse(text, len, &end);
+	}
+	if (!doc) {
+		load_fail(err, errlen, path, "not valid JSON (truncated or malformed near byte %ld "
+			  "of %zu)", end ? (long)(end - text) : -1L, len);
+		release_whole(text, len, mapped);
+		hmb_loaded_free(out);
+		return -1;
+	}
+	rest = skip_space(end, text + len);
+	if (rest < text + len) {
+		if (!has_nul(path, text, len, err, errlen))
+			load_fail(err, errlen, path, "data after the JSON document at byte %zu of %zu "
+				  "(one document per file)", (size_t)(rest - text), len);
+		cJSON_Delete(doc);
+		release_whole(text, len, mapped);
+		hmb_loaded_free(out);
+		return -1;
+	}
+	release_whole(text, len, mapped);
+	/* the document's own keys first, then a result refused on the way */
+	bad = check_document(doc, path, err, errlen) != 0;
+	if (!bad && t.refused) {
+		snprintf(err, errlen, "%s", t.why);
+		bad = 1;
+	}
+	if (bad) {
+		cJSON_Delete(doc);
+		hmb_loaded_free(out); /* the results read before the one refused */
+		return -1;
+	}
+	out->schema_version = (int)cJSON_GetObjectItemCaseSensitive(doc, "schema_version")->valuedouble;
+	hmb_doc_describe(out, doc);
+	if (whole)
+		cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results"))
+			load_result(out, r);
+	cJSON_Delete(doc);
+	return 0;
+}

@@ -1,0 +1,26 @@
+/*
+ * json_read.h - reading documents back (json_read.c): what compare reads is
+ * hmb_json_load (loaded.h); these are the steps the summary shares.
+ */
+#ifndef HMB_JSON_READ_H
+#define HMB_JSON_READ_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+
+struct hmb_loaded;
+
+/* The whole file, NUL-terminated, without NUL bytes and of at most 512 MiB;
+ * "-" reads stdin. NULL with a reason naming the file. */
+char *hmb_doc_read_whole(const char *path, size_t *lenp, char *err, size_t errlen);
+/* text parsed as one hipmembench document and checked before any use; NULL
+ * with a reason naming `name`. */
+cJSON *hmb_doc_parse(const char *name, const char *text, size_t len, char *err, size_t errlen);
+/* The document's host, device and settings, for people (printable), into
+ * out's description. */
+void hmb_doc_describe(struct hmb_loaded *out, const cJSON *doc);
+/* A member's string ("?" where absent or not a string) or number (-1 where absent). */
+const char *hmb_json_str(const cJSON *o, const char *key);
+double hmb_json_num(const cJSON *o, const char *key);
+
+#endif
