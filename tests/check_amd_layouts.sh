@@ -54,9 +54,9 @@ for root in "$@"; do
 		exit 2
 	fi
 	if ! "$cc" -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L \
-		-I"$inc" -I"$top/src" -DHMB_HAVE_RSMI=$have_rsmi -DHMB_HAVE_AMDSMI=$have_amdsmi \
+		-I"$inc" -I"$top/src" -I"$top" -DHMB_HAVE_RSMI=$have_rsmi -DHMB_HAVE_AMDSMI=$have_amdsmi \
 		-DHMB_RSMI_V6_CALLS=$v6 -DHMB_RSMI_INDEP_THROTTLE=$indep \
-		"$top/tests/layouts/check_amd_layouts.c" "$top/src/amd_smi_layouts.c" \
+		"$top/tests/layouts/check_amd_layouts.c" "$top/src/telemetry/amd_smi_layouts.c" \
 		-o "$tmp/check$n"; then
 		echo "layout check: FAILED (the checker does not compile against $root)"
 		status=1
@@ -67,7 +67,7 @@ for root in "$@"; do
 	for f in src/telemetry/telemetry_rocm_smi.c src/telemetry/telemetry_amdsmi.c src/telemetry/amd_gpu_metrics.c \
 		src/telemetry/amd_smi_layouts.c src/system/kfd.c tests/unit/test_amd_layouts.c; do
 		if ! "$cc" -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -I"$inc" \
-			-I"$top/src" -I"$top/tests/unit" -fsyntax-only "$top/$f"; then
+			-I"$top/src" -I"$top" -I"$top/tests/unit" -fsyntax-only "$top/$f"; then
 			built=FAILED
 			status=1
 		fi

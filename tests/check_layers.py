@@ -62,7 +62,10 @@ def cycle(graph):
         path.append(n)
         for m in sorted(graph.get(n, ())):
             if state.get(m) == 1:
-                return path[path.index(m):] + [m]
+                ring = path[path.index(m):]
+                k = ring.index(min(ring))  # from its first name, so the line is always the same
+                ring = ring[k:] + ring[:k]
+                return ring + [ring[0]]
             if m not in state:
                 c = visit(m)
                 if c:

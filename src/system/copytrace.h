@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-/* The case the copies that follow belong to (bench.c, when a record is made). */
+/* The case the copies that follow belong to (engine/module.c, when a record is made). */
 void hmb_copy_trace_case(const char *module, const char *kase);
 
 #ifdef __cplusplus
