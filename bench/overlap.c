@@ -54,7 +54,7 @@ enum stage { H2D_ONLY, D2H_ONLY, KERNEL_ONLY, PIPELINE, BIDIR_SERIAL, BIDIR_CONC
 
 struct overlap {
 	size_t size;
-	enum hmb_mem_kind kind;        /* pinned or pageable */
+	enum hmb_mem_kind kind;   /* pinned or pageable */
 	uint32_t *in, *out;       /* host buffers */
 	uint32_t *dev, *dev2;     /* device buffers (dev2: bidirectional) */
 	hipStream_t streams[MAX_STREAMS];

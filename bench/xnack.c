@@ -538,7 +538,8 @@ static void memory_cases(struct hmb_ctx *ctx, struct faults *f, const char *mem)
 	f->prefetch = -1;
 	f->owned = managed ? hmb_alloc(ctx, HMB_KIND_MANAGED, f->size)
 			   : hmb_alloc(ctx, HMB_KIND_SYSTEM, f->size + SYSTEM_ALIGN);
-	if (!f->owned || !(f->order_dev = hmb_alloc(ctx, HMB_KIND_DEVICE, entries * sizeof(uint64_t))) ||
+	if (!f->owned ||
+	    !(f->order_dev = hmb_alloc(ctx, HMB_KIND_DEVICE, entries * sizeof(uint64_t))) ||
 	    !(f->order_host = hmb_alloc(ctx, HMB_KIND_PAGEABLE, entries * sizeof(uint64_t))) ||
 	    !(f->touched = hmb_alloc(ctx, HMB_KIND_PAGEABLE, entries))) {
 		alloc_failed(ctx, managed ? "managed/fault" : "system/fault", f->size);

@@ -12,7 +12,8 @@
 
 /* Owned objects that are not memory, numbered past every memory kind. */
 enum { OWNED_STREAM = 100, OWNED_EVENT, OWNED_POOL };
-_Static_assert((int)HMB_KIND_ALL < (int)OWNED_STREAM, "memory kinds and other owned objects overlap");
+_Static_assert((int)HMB_KIND_ALL < (int)OWNED_STREAM,
+	       "memory kinds and other owned objects overlap");
 
 static void own(struct hmb_ctx *ctx, void *p, int kind, size_t bytes)
 {
