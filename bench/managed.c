@@ -265,7 +265,7 @@ int managed_gpu_setup(struct hmb_ctx *ctx, void *st)
 	k->seed = k->m->seed++;
 	k->add = 0;
 	if (k->spec->timed & READ) {
-		if (!(k->bad = hmb_alloc(ctx, HMB_MEM_DEVICE, sizeof(*k->bad))))
+		if (!(k->bad = hmb_alloc(ctx, HMB_KIND_DEVICE, sizeof(*k->bad))))
 			return -1;
 		HMB_CHECK(hipMemset(k->bad, 0, sizeof(*k->bad)));
 	}
@@ -669,7 +669,7 @@ static int touch_prepare(struct hmb_ctx *ctx, void *st, int sample)
 			return -1;
 		hmb_free(ctx, k->p);
 	}
-	if (!(k->p = hmb_alloc(ctx, HMB_MEM_MANAGED, k->m->size)))
+	if (!(k->p = hmb_alloc(ctx, HMB_KIND_MANAGED, k->m->size)))
 		return -1;
 	if (k->host_first)
 		memset(k->p, 0, k->m->size);
@@ -809,8 +809,8 @@ static int any_selected(struct hmb_ctx *ctx, int from, int to)
 /* The kernels load on their first launch: not inside a timed region. */
 static int load_kernels(struct hmb_ctx *ctx, enum hmb_grid grid)
 {
-	uint32_t *p = hmb_alloc(ctx, HMB_MEM_DEVICE, 4096);
-	unsigned long long *bad = hmb_alloc(ctx, HMB_MEM_DEVICE, sizeof(*bad));
+	uint32_t *p = hmb_alloc(ctx, HMB_KIND_DEVICE, 4096);
+	unsigned long long *bad = hmb_alloc(ctx, HMB_KIND_DEVICE, sizeof(*bad));
 
 	if (!p || !bad)
 		return -1;
@@ -845,7 +845,7 @@ static int run(struct hmb_ctx *ctx)
 		m.size = sizes.v[i];
 		m.on_demand = m.resident = -1;
 		if (any_selected(ctx, 0, BUFFER_CASES)) {
-			if (!(m.buf = hmb_alloc(ctx, HMB_MEM_MANAGED, m.size)))
+			if (!(m.buf = hmb_alloc(ctx, HMB_KIND_MANAGED, m.size)))
 				return -1;
 			run_gpu_cases(ctx, &m);
 			managed_advice_run(ctx, &m);

@@ -37,7 +37,7 @@ static int attach_setup(struct hmb_ctx *ctx, void *st)
 
 	k->saved = ctx->stream;
 	if (!(k->own = hmb_stream_new(ctx)) ||
-	    !(k->p = hmb_alloc(ctx, HMB_MEM_MANAGED_HOST, k->bytes)))
+	    !(k->p = hmb_alloc(ctx, HMB_KIND_MANAGED_HOST, k->bytes)))
 		return -1;
 	HMB_CHECK(hipStreamAttachMemAsync(k->own, k->p, 0, k->attach));
 	HMB_CHECK(hipStreamSynchronize(k->own));

@@ -130,11 +130,11 @@ static int versus_setup(struct hmb_ctx *ctx, void *st)
 	k->add = 0;
 	k->pending = 0;
 	if (s->how == EXPLICIT || s->how == EXPLICIT_PINNED) {
-		enum hmb_mem kind = s->how == EXPLICIT ? HMB_MEM_PAGEABLE : HMB_MEM_PINNED;
+		enum hmb_mem_kind kind = s->how == EXPLICIT ? HMB_KIND_PAGEABLE : HMB_KIND_PINNED;
 		if (!(k->host = hmb_alloc(ctx, kind, k->bytes)) ||
-		    !(k->dev = hmb_alloc(ctx, HMB_MEM_DEVICE, k->bytes)))
+		    !(k->dev = hmb_alloc(ctx, HMB_KIND_DEVICE, k->bytes)))
 			return -1;
-	} else if (!(k->host = hmb_alloc(ctx, HMB_MEM_MANAGED, k->bytes))) {
+	} else if (!(k->host = hmb_alloc(ctx, HMB_KIND_MANAGED, k->bytes))) {
 		return -1;
 	}
 	for (size_t i = 0; i < k->bytes / 4; i++)

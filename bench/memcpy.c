@@ -80,7 +80,7 @@
 enum direction { H2D, D2H, D2D };
 enum api { ASYNC, SYNC };
 
-/* Host kinds in the order they run; the first four through hmb_alloc. */
+/* Host kinds in the order they run. */
 static const enum hmb_mem_kind host_kinds[] = {
 	HMB_KIND_PAGEABLE, HMB_KIND_PINNED, HMB_KIND_REGISTERED, HMB_KIND_WRITE_COMBINED,
 	HMB_KIND_PINNED_COHERENT, HMB_KIND_PINNED_NONCOHERENT, HMB_KIND_WRITE_COMBINED_COHERENT,
@@ -146,26 +146,6 @@ static int host_read_slow(enum hmb_mem_kind k)
 {
 	return k == HMB_KIND_WRITE_COMBINED || k == HMB_KIND_WRITE_COMBINED_COHERENT ||
 	       k == HMB_KIND_HOST_UNCACHED;
-}
-
-/* The kinds hmb_alloc has always allocated (an enum hmb_mem), or -1. */
-static int legacy_mem(enum hmb_mem_kind k)
-{
-	switch (k) {
-	case HMB_KIND_PAGEABLE: return HMB_MEM_PAGEABLE;
-	case HMB_KIND_PINNED: return HMB_MEM_PINNED;
-	case HMB_KIND_REGISTERED: return HMB_MEM_REGISTERED;
-	case HMB_KIND_WRITE_COMBINED: return HMB_MEM_WRITE_COMBINED;
-	case HMB_KIND_DEVICE: return HMB_MEM_DEVICE;
-	default: return -1;
-	}
-}
-
-/* `bytes` of kind k, owned by the context. */
-static void *kind_alloc(struct hmb_ctx *ctx, enum hmb_mem_kind k, size_t bytes)
-{
-	int m = legacy_mem(k);
-	return m >= 0 ? hmb_alloc(ctx, (enum hmb_mem)m, bytes) : hmb_alloc_kind(ctx, k, bytes);
 }
 
 /* What the model says of a kind's coherence here ("" on NVIDIA: one mode). */
@@ -379,10 +359,10 @@ static void run_device_kind(struct hmb_ctx *ctx, struct copies *c, enum hmb_mem_
 	c->dev_a = c->dev_b = NULL;
 	c->kind = HMB_KIND_PINNED;
 	c->dkind = k;
-	if (!(c->dev_a = kind_alloc(ctx, k, c->region)) ||
-	    !(c->dev_b = kind_alloc(ctx, k, c->region))) {
+	if (!(c->dev_a = hmb_alloc(ctx, k, c->region)) ||
+	    !(c->dev_b = hmb_alloc(ctx, k, c->region))) {
 		alloc_failed(ctx, k, c->region);
-	} else if (!(c->host = kind_alloc(ctx, HMB_KIND_PINNED, max))) {
+	} else if (!(c->host = hmb_alloc(ctx, HMB_KIND_PINNED, max))) {
 		alloc_failed(ctx, HMB_KIND_PINNED, max);
 	} else {
 		run_sizes(ctx, c, sizes, all_dirs, 3);
@@ -429,8 +409,8 @@ static int run(struct hmb_ctx *ctx)
 			 "on the device", hmb_sz(c.region), (double)free_mem / (1 << 30));
 		return 0;
 	}
-	if (!(c.dev_a = hmb_alloc(ctx, HMB_MEM_DEVICE, c.region)) ||
-	    !(c.dev_b = hmb_alloc(ctx, HMB_MEM_DEVICE, c.region)))
+	if (!(c.dev_a = hmb_alloc(ctx, HMB_KIND_DEVICE, c.region)) ||
+	    !(c.dev_b = hmb_alloc(ctx, HMB_KIND_DEVICE, c.region)))
 		return -1;
 
 	for (size_t k = 0; k < sizeof(host_kinds) / sizeof(host_kinds[0]); k++) {
@@ -438,7 +418,7 @@ static int run(struct hmb_ctx *ctx)
 		    !any_selected(ctx, hmb_kind_name(host_kinds[k])))
 			continue;
 		c.kind = host_kinds[k];
-		if (!(c.host = kind_alloc(ctx, c.kind, max))) {
+		if (!(c.host = hmb_alloc(ctx, c.kind, max))) {
 			alloc_failed(ctx, c.kind, max);
 			continue;
 		}

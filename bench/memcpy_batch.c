@@ -94,8 +94,8 @@ static int setup(struct hmb_ctx *ctx, void *st)
 	struct batch *b = st;
 	uint8_t *from, *to;
 
-	if (!(b->host = hmb_alloc(ctx, HMB_MEM_PINNED, b->span)) ||
-	    !(b->dev = hmb_alloc(ctx, HMB_MEM_DEVICE, b->span)))
+	if (!(b->host = hmb_alloc(ctx, HMB_KIND_PINNED, b->span)) ||
+	    !(b->dev = hmb_alloc(ctx, HMB_KIND_DEVICE, b->span)))
 		return -1;
 	if (b->lay == CONTIGUOUS) {
 		for (size_t j = 0; j < COPIES; j++)
@@ -266,8 +266,8 @@ static int unsupported(struct hmb_ctx *ctx)
 	char why[320];
 	struct hmb_record *r;
 #if HMB_HAVE_MEMCPY_BATCH
-	void *h = hmb_alloc(ctx, HMB_MEM_PINNED, BLOCK);
-	void *dv = hmb_alloc(ctx, HMB_MEM_DEVICE, BLOCK);
+	void *h = hmb_alloc(ctx, HMB_KIND_PINNED, BLOCK);
+	void *dv = hmb_alloc(ctx, HMB_KIND_DEVICE, BLOCK);
 	size_t size = BLOCK;
 	hipError_t e = hipSuccess;
 

@@ -151,9 +151,9 @@ fail:
 /* The device end, and for registering the malloc'd buffer (pages touched). */
 static int buffers(struct hmb_ctx *ctx, struct pinned *b)
 {
-	if (!(b->dev = hmb_alloc(ctx, HMB_MEM_DEVICE, b->size)))
+	if (!(b->dev = hmb_alloc(ctx, HMB_KIND_DEVICE, b->size)))
 		return -1;
-	if (b->m == REGISTER && !(b->plain = hmb_alloc(ctx, HMB_MEM_PAGEABLE, b->size)))
+	if (b->m == REGISTER && !(b->plain = hmb_alloc(ctx, HMB_KIND_PAGEABLE, b->size)))
 		return -1;
 	return 0;
 }
@@ -251,8 +251,8 @@ static int copy_setup(struct hmb_ctx *ctx, void *st)
 	size_t size = c->b.size;
 
 	if (!c->pinned) {
-		if (!(c->b.dev = hmb_alloc(ctx, HMB_MEM_DEVICE, size)) ||
-		    !(c->host = hmb_alloc(ctx, HMB_MEM_PAGEABLE, size)))
+		if (!(c->b.dev = hmb_alloc(ctx, HMB_KIND_DEVICE, size)) ||
+		    !(c->host = hmb_alloc(ctx, HMB_KIND_PAGEABLE, size)))
 			return -1;
 	} else {
 		if (buffers(ctx, &c->b) || pin(&c->b) || round_trip(&c->b))

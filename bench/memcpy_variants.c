@@ -70,7 +70,7 @@ void mc_default_kind(struct hmb_ctx *ctx, const struct mc_regions *g)
 		return;
 	if (mc_family_selected(ctx, "d2h/pinned/async-default-kind") ||
 	    mc_family_selected(ctx, "h2d/pinned/async-default-kind")) {
-		if (!(host = hmb_alloc(ctx, HMB_MEM_PINNED, max))) {
+		if (!(host = hmb_alloc(ctx, HMB_KIND_PINNED, max))) {
 			mc_alloc_failed(ctx, "pinned", max);
 			return;
 		}
@@ -147,7 +147,7 @@ static void h2h_case(struct hmb_ctx *ctx, const char *kind, uint8_t *src, uint8_
 void mc_host_to_host(struct hmb_ctx *ctx, const struct mc_regions *g)
 {
 	static const char *const kinds[] = { "pinned", "pageable" };
-	static const enum hmb_mem mem[] = { HMB_MEM_PINNED, HMB_MEM_PAGEABLE };
+	static const enum hmb_mem_kind mem[] = { HMB_KIND_PINNED, HMB_KIND_PAGEABLE };
 	size_t max = hmb_sizes_max(g->sizes), cache = host_cache_bytes(), room;
 	int cache_read = cache > 0;
 

@@ -148,10 +148,10 @@ static int setup_gpu(struct node *nd, int i, const void *layout)
 	for (int l = 0; l < 2; l++)
 		if (!(g->s[l] = hmb_stream_new(ctx)) || !(g->join[l] = hmb_event_new(ctx)))
 			goto fail;
-	if (!(g->src = hmb_alloc(ctx, HMB_MEM_DEVICE, nd->size)) ||
-	    !(g->dst = hmb_alloc(ctx, HMB_MEM_DEVICE, node_dst_bytes(nd))) ||
-	    !(g->chain = hmb_alloc(ctx, HMB_MEM_DEVICE, nd->slots * nd->stride)) ||
-	    !(small = hmb_alloc(ctx, HMB_MEM_DEVICE, 256)))
+	if (!(g->src = hmb_alloc(ctx, HMB_KIND_DEVICE, nd->size)) ||
+	    !(g->dst = hmb_alloc(ctx, HMB_KIND_DEVICE, node_dst_bytes(nd))) ||
+	    !(g->chain = hmb_alloc(ctx, HMB_KIND_DEVICE, nd->slots * nd->stride)) ||
+	    !(small = hmb_alloc(ctx, HMB_KIND_DEVICE, 256)))
 		goto fail;
 	g->pos = (uint32_t *)small;
 	g->bad = (unsigned long long *)(small + 64);

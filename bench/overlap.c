@@ -54,7 +54,7 @@ enum stage { H2D_ONLY, D2H_ONLY, KERNEL_ONLY, PIPELINE, BIDIR_SERIAL, BIDIR_CONC
 
 struct overlap {
 	size_t size;
-	enum hmb_mem kind;        /* pinned or pageable */
+	enum hmb_mem_kind kind;   /* pinned or pageable */
 	uint32_t *in, *out;       /* host buffers */
 	uint32_t *dev, *dev2;     /* device buffers (dev2: bidirectional) */
 	hipStream_t streams[MAX_STREAMS];
@@ -237,7 +237,7 @@ fail:
 
 static const char *kind_name(const struct overlap *o)
 {
-	return hmb_mem_name(o->kind);
+	return hmb_kind_name(o->kind);
 }
 
 /* Drop a record that --case did not select (returns 0). */
@@ -253,7 +253,7 @@ static int selected(struct hmb_ctx *ctx, struct hmb_record *r)
 static double measure(struct hmb_ctx *ctx, struct overlap_case *k, struct hmb_record *r,
 		      const char *what)
 {
-	int pageable = k->o->kind == HMB_MEM_PAGEABLE;
+	int pageable = k->o->kind == HMB_KIND_PAGEABLE;
 	struct hmb_case c = {
 		.what = what,
 		/* pageable pipelines vary more from run to run: more samples */
@@ -356,7 +356,7 @@ static void run_load(struct hmb_ctx *ctx, struct overlap *o, struct parts *p, in
 	else
 		snprintf(tag, sizeof(tag), "iters=%d", iters);
 
-	if (o->kind == HMB_MEM_PINNED) {
+	if (o->kind == HMB_KIND_PINNED) {
 		r = hmb_case(ctx, "kernel-only/%s", tag);
 		load_params(r, iters, load);
 		snprintf(what, sizeof(what), "LCG kernel, %d steps per word", iters);
@@ -497,8 +497,8 @@ static int run(struct hmb_ctx *ctx)
 				 "free device memory", hmb_sz(o.size));
 			continue;
 		}
-		if (!(o.dev = hmb_alloc(ctx, HMB_MEM_DEVICE, o.size)) ||
-		    !(o.dev2 = hmb_alloc(ctx, HMB_MEM_DEVICE, o.size)))
+		if (!(o.dev = hmb_alloc(ctx, HMB_KIND_DEVICE, o.size)) ||
+		    !(o.dev2 = hmb_alloc(ctx, HMB_KIND_DEVICE, o.size)))
 			return -1;
 		double kernel_median[3] = { -1, -1, -1 }; /* per load, from the pinned pass */
 		for (int kk = 0; kk < 2 && !hmb_interrupted(); kk++) {
@@ -506,7 +506,7 @@ static int run(struct hmb_ctx *ctx)
 			int loads[3], nloads = 0;
 			const char *names[3];
 
-			o.kind = kk == 0 ? HMB_MEM_PINNED : HMB_MEM_PAGEABLE;
+			o.kind = kk == 0 ? HMB_KIND_PINNED : HMB_KIND_PAGEABLE;
 			if (!(o.in = hmb_alloc(ctx, o.kind, o.size)) ||
 			    !(o.out = hmb_alloc(ctx, o.kind, o.size)))
 				return -1;

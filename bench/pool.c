@@ -109,9 +109,9 @@ static int setup(struct hmb_ctx *ctx, void *st)
 
 	if (p->a == DEFAULT_RETAIN && set_threshold(p->default_pool, UINT64_MAX))
 		return -1;
-	if (p->a == NONE && !(p->fixed = hmb_alloc(ctx, HMB_MEM_DEVICE, p->size)))
+	if (p->a == NONE && !(p->fixed = hmb_alloc(ctx, HMB_KIND_DEVICE, p->size)))
 		return -1;
-	if (p->a == MALLOC && !(p->other = hmb_alloc(ctx, HMB_MEM_DEVICE, p->size)))
+	if (p->a == MALLOC && !(p->other = hmb_alloc(ctx, HMB_KIND_DEVICE, p->size)))
 		return -1;
 	return 0;
 }

@@ -61,7 +61,7 @@ fail:
 static int probe_setup(struct hmb_ctx *ctx, void *st)
 {
 	struct probe *p = st;
-	return (p->buf = hmb_alloc(ctx, HMB_MEM_DEVICE, 1024)) ? 0 : -1;
+	return (p->buf = hmb_alloc(ctx, HMB_KIND_DEVICE, 1024)) ? 0 : -1;
 }
 
 static int probe_verify(struct hmb_ctx *ctx, void *st)

@@ -240,7 +240,7 @@ struct spin_case {
 static int spin_setup(struct hmb_ctx *ctx, void *st)
 {
 	struct spin_case *s = st;
-	s->sink = hmb_alloc(ctx, HMB_MEM_DEVICE, sizeof(*s->sink));
+	s->sink = hmb_alloc(ctx, HMB_KIND_DEVICE, sizeof(*s->sink));
 	return s->sink ? 0 : -1;
 }
 
@@ -297,7 +297,7 @@ static int free_setup(struct hmb_ctx *ctx, void *st)
 {
 	struct free_case *f = st;
 	if (!(f->busy = hmb_stream_new(ctx)) ||
-	    !(f->sink = hmb_alloc(ctx, HMB_MEM_DEVICE, sizeof(*f->sink))))
+	    !(f->sink = hmb_alloc(ctx, HMB_KIND_DEVICE, sizeof(*f->sink))))
 		return -1;
 	return 0;
 }

@@ -536,11 +536,12 @@ static void memory_cases(struct hmb_ctx *ctx, struct faults *f, const char *mem)
 		return;
 	f->mem = mem;
 	f->prefetch = -1;
-	f->owned = managed ? hmb_alloc(ctx, HMB_MEM_MANAGED, f->size)
-			   : hmb_alloc(ctx, HMB_MEM_SYSTEM, f->size + SYSTEM_ALIGN);
-	if (!f->owned || !(f->order_dev = hmb_alloc(ctx, HMB_MEM_DEVICE, entries * sizeof(uint64_t))) ||
-	    !(f->order_host = hmb_alloc(ctx, HMB_MEM_PAGEABLE, entries * sizeof(uint64_t))) ||
-	    !(f->touched = hmb_alloc(ctx, HMB_MEM_PAGEABLE, entries))) {
+	f->owned = managed ? hmb_alloc(ctx, HMB_KIND_MANAGED, f->size)
+			   : hmb_alloc(ctx, HMB_KIND_SYSTEM, f->size + SYSTEM_ALIGN);
+	if (!f->owned ||
+	    !(f->order_dev = hmb_alloc(ctx, HMB_KIND_DEVICE, entries * sizeof(uint64_t))) ||
+	    !(f->order_host = hmb_alloc(ctx, HMB_KIND_PAGEABLE, entries * sizeof(uint64_t))) ||
+	    !(f->touched = hmb_alloc(ctx, HMB_KIND_PAGEABLE, entries))) {
 		alloc_failed(ctx, managed ? "managed/fault" : "system/fault", f->size);
 	} else {
 		/* system memory 2 MiB aligned, as managed memory is */
@@ -705,8 +706,8 @@ static void zero_copy(struct hmb_ctx *ctx, const struct hmb_sizes *sizes)
 	memset(&z, 0, sizeof(z));
 	if (!hmb_selected(ctx, "zero-copy/read"))
 		return;
-	if (!(z.host = hmb_alloc(ctx, HMB_MEM_MAPPED, max)) ||
-	    !(z.dst = hmb_alloc(ctx, HMB_MEM_DEVICE, max)))
+	if (!(z.host = hmb_alloc(ctx, HMB_KIND_MAPPED, max)) ||
+	    !(z.dst = hmb_alloc(ctx, HMB_KIND_DEVICE, max)))
 		goto fail;
 	HMB_CHECK(hipHostGetDevicePointer((void **)&z.mapped, z.host, 0));
 	for (size_t i = 0; i < sizes->n && !hmb_interrupted(); i++) {

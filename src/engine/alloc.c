@@ -10,16 +10,10 @@
 #include "system/memalloc.h"
 #include "util/util.h"
 
-enum { OWNED_STREAM = 100, OWNED_EVENT, OWNED_POOL, OWNED_KIND = 200 /* + hmb_mem_kind */ };
-
-static const char *const mem_names[] = { "device", "pageable", "pinned", "write-combined",
-					 "mapped", "registered", "managed", "managed-host",
-					 "system" };
-
-const char *hmb_mem_name(enum hmb_mem kind)
-{
-	return kind <= HMB_MEM_SYSTEM ? mem_names[kind] : "?";
-}
+/* Owned objects that are not memory, numbered past every memory kind. */
+enum { OWNED_STREAM = 100, OWNED_EVENT, OWNED_POOL };
+_Static_assert((int)HMB_KIND_ALL < (int)OWNED_STREAM,
+	       "memory kinds and other owned objects overlap");
 
 static void own(struct hmb_ctx *ctx, void *p, int kind, size_t bytes)
 {
@@ -29,15 +23,6 @@ static void own(struct hmb_ctx *ctx, void *p, int kind, size_t bytes)
 		l->v = hmb_xrealloc(l->v, l->cap * sizeof(*l->v));
 	}
 	l->v[l->n++] = (struct hmb_owned){ p, kind, bytes };
-}
-
-static void *host_pages(size_t bytes, int touch)
-{
-	size_t rounded = (bytes + 4095) / 4096 * 4096;
-	void *p = aligned_alloc(4096, rounded ? rounded : 4096);
-	if (p && touch)
-		memset(p, 0, rounded);
-	return p;
 }
 
 /* With HMB_FAULT (fault.h): does this allocation fail instead of being made? */
@@ -54,58 +39,7 @@ static int alloc_fault(const char *what, size_t bytes)
 	return hmb_fault_point(HMB_FAULT_ALLOC, where);
 }
 
-void *hmb_alloc(struct hmb_ctx *ctx, enum hmb_mem kind, size_t bytes)
-{
-	void *p = NULL;
-
-	if (alloc_fault(hmb_mem_name(kind), bytes))
-		return NULL;
-	switch (kind) {
-	case HMB_MEM_DEVICE:
-		HMB_CHECK(hipMalloc(&p, bytes));
-		break;
-	case HMB_MEM_PINNED:
-		HMB_CHECK(hipHostMalloc(&p, bytes, hipHostMallocDefault));
-		break;
-	case HMB_MEM_WRITE_COMBINED:
-		HMB_CHECK(hipHostMalloc(&p, bytes, hipHostMallocWriteCombined));
-		break;
-	case HMB_MEM_MAPPED:
-		HMB_CHECK(hipHostMalloc(&p, bytes, hipHostMallocMapped));
-		break;
-	case HMB_MEM_MANAGED:
-		HMB_CHECK(hipMallocManaged(&p, bytes, hipMemAttachGlobal));
-		break;
-	case HMB_MEM_MANAGED_HOST:
-		HMB_CHECK(hipMallocManaged(&p, bytes, hipMemAttachHost));
-		break;
-	case HMB_MEM_PAGEABLE:
-	case HMB_MEM_SYSTEM:
-	case HMB_MEM_REGISTERED:
-		p = host_pages(bytes, kind != HMB_MEM_SYSTEM);
-		if (!p) {
-			hmb_set_error("cannot allocate %s of host memory", hmb_sz(bytes));
-			return NULL;
-		}
-		if (kind == HMB_MEM_REGISTERED) {
-			hipError_t e = hipHostRegister(p, bytes, hipHostRegisterDefault);
-			if (e != hipSuccess) {
-				free(p);
-				p = NULL;
-				hmb_hip_error("hipHostRegister(p, bytes, hipHostRegisterDefault)", e,
-					      __FILE__, __LINE__);
-				return NULL;
-			}
-		}
-		break;
-	}
-	own(ctx, p, kind, bytes);
-	return p;
-fail:
-	return NULL;
-}
-
-void *hmb_alloc_kind(struct hmb_ctx *ctx, enum hmb_mem_kind kind, size_t bytes)
+void *hmb_alloc(struct hmb_ctx *ctx, enum hmb_mem_kind kind, size_t bytes)
 {
 	void *p = NULL;
 	const char *call = "hmb_kind_alloc";
@@ -114,39 +48,21 @@ void *hmb_alloc_kind(struct hmb_ctx *ctx, enum hmb_mem_kind kind, size_t bytes)
 	if (alloc_fault(hmb_kind_name(kind), bytes))
 		return NULL;
 	e = hmb_kind_alloc(kind, bytes, ctx->dev ? ctx->dev->ordinal : 0, &p, &call);
+	if (e == hipErrorOutOfMemory && strcmp(call, "aligned_alloc") == 0) {
+		hmb_set_error("cannot allocate %s of host memory", hmb_sz(bytes));
+		return NULL;
+	}
 	if (e != hipSuccess) {
 		hmb_hip_error(call, e, __FILE__, __LINE__);
 		return NULL;
 	}
-	own(ctx, p, OWNED_KIND + (int)kind, bytes);
+	own(ctx, p, (int)kind, bytes);
 	return p;
 }
 
 static void release_one(const struct hmb_owned *o)
 {
-	if (o->kind >= OWNED_KIND) {
-		(void)hmb_kind_free((enum hmb_mem_kind)(o->kind - OWNED_KIND), o->p);
-		return;
-	}
 	switch (o->kind) {
-	case HMB_MEM_DEVICE:
-	case HMB_MEM_MANAGED:
-	case HMB_MEM_MANAGED_HOST:
-		(void)hipFree(o->p);
-		break;
-	case HMB_MEM_PINNED:
-	case HMB_MEM_WRITE_COMBINED:
-	case HMB_MEM_MAPPED:
-		(void)hipHostFree(o->p);
-		break;
-	case HMB_MEM_REGISTERED:
-		(void)hipHostUnregister(o->p);
-		free(o->p);
-		break;
-	case HMB_MEM_PAGEABLE:
-	case HMB_MEM_SYSTEM:
-		free(o->p);
-		break;
 	case OWNED_STREAM:
 		(void)hipStreamDestroy((hipStream_t)o->p);
 		break;
@@ -155,6 +71,9 @@ static void release_one(const struct hmb_owned *o)
 		break;
 	case OWNED_POOL:
 		(void)hipMemPoolDestroy((hipMemPool_t)o->p);
+		break;
+	default:
+		(void)hmb_kind_free((enum hmb_mem_kind)o->kind, o->p);
 		break;
 	}
 }

@@ -18,21 +18,9 @@
 
 struct hmb_ctx;
 
-enum hmb_mem {
-	HMB_MEM_DEVICE,          /* hipMalloc */
-	HMB_MEM_PAGEABLE,        /* aligned malloc, pages touched once so none is faulted in later */
-	HMB_MEM_PINNED,          /* hipHostMalloc(Default) */
-	HMB_MEM_WRITE_COMBINED,  /* hipHostMalloc(WriteCombined) */
-	HMB_MEM_MAPPED,          /* hipHostMalloc(Mapped): the device reads it in place */
-	HMB_MEM_REGISTERED,      /* aligned malloc + hipHostRegister */
-	HMB_MEM_MANAGED,         /* hipMallocManaged(AttachGlobal) */
-	HMB_MEM_MANAGED_HOST,    /* hipMallocManaged(AttachHost) */
-	HMB_MEM_SYSTEM,          /* aligned malloc, untouched (the GPU may fault it in) */
-};
-
 struct hmb_owned {
 	void *p;
-	int kind;                /* enum hmb_mem, or a stream / event / pool */
+	int kind;                /* enum hmb_mem_kind, or a stream / event / pool */
 	size_t bytes;
 };
 
@@ -41,10 +29,9 @@ struct hmb_owned_list {
 	size_t n, cap;
 };
 
-void *hmb_alloc(struct hmb_ctx *ctx, enum hmb_mem kind, size_t bytes);
-/* A memory kind of memmodel.h through hmb_kind_alloc (memalloc.h), owned
- * like hmb_alloc's; hipErrorNotSupported where the platform lacks it. */
-void *hmb_alloc_kind(struct hmb_ctx *ctx, enum hmb_mem_kind kind, size_t bytes);
+/* `bytes` of a memory kind of memmodel.h, made by hmb_kind_alloc (memalloc.h);
+ * hipErrorNotSupported is the error where the platform lacks the kind. */
+void *hmb_alloc(struct hmb_ctx *ctx, enum hmb_mem_kind kind, size_t bytes);
 void hmb_free(struct hmb_ctx *ctx, void *p);
 /* A non-blocking stream, or an event, owned by the context (NULL on failure). */
 hipStream_t hmb_stream_new(struct hmb_ctx *ctx);
@@ -55,6 +42,5 @@ void hmb_own_pool(struct hmb_ctx *ctx, hipMemPool_t pool);
 /* Release everything allocated since mark, newest first. */
 size_t hmb_owned_mark(const struct hmb_ctx *ctx);
 void hmb_owned_release(struct hmb_ctx *ctx, size_t mark);
-const char *hmb_mem_name(enum hmb_mem kind);
 
 #endif

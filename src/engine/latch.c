@@ -2,6 +2,7 @@
 #include "engine/latch.h"
 
 #include "kernels/kernels.h"
+#include "system/memalloc.h"
 
 /* Each poll reads host memory over the link (about a microsecond): the guard
  * frees a forgotten latch after some seconds instead of hanging the GPU. */
@@ -13,7 +14,7 @@ hipError_t hmb_latch_create(struct hmb_latch *l)
 
 	l->host = NULL;
 	l->dev = NULL;
-	err = hipHostMalloc((void **)&l->host, 2 * sizeof(int), hipHostMallocMapped);
+	err = hmb_kind_alloc(HMB_KIND_MAPPED, 2 * sizeof(int), 0, (void **)&l->host, NULL);
 	if (err != hipSuccess)
 		return err;
 	l->host[0] = 1;
@@ -41,6 +42,6 @@ int hmb_latch_expired(const struct hmb_latch *l)
 void hmb_latch_destroy(struct hmb_latch *l)
 {
 	if (l->host)
-		hipHostFree((void *)l->host);
+		(void)hmb_kind_free(HMB_KIND_MAPPED, (void *)l->host);
 	l->host = NULL;
 }

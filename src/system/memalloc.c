@@ -1,7 +1,8 @@
 /*
- * memalloc.c - one allocation call per memory kind (see memalloc.h). Host
- * memory that is not hipHostMalloc'd is page aligned so that registering it
- * and kernels touching it work in whole pages.
+ * memalloc.c - the allocation call of each memory kind (see memalloc.h), made
+ * as memmodel.c's kind table says, with the HMB_* flag bits mapped onto this
+ * platform's HIP flags. Host memory that is not hipHostMalloc'd is page
+ * aligned so that registering it and kernels touching it work in whole pages.
  */
 #include "system/memalloc.h"
 
@@ -11,100 +12,137 @@
 
 #define PAGE 4096
 
-static void *page_alloc(size_t size)
+/* HIP's flag for one HMB_HM_* bit; -1 where this platform's HIP has none. */
+static long host_flag(unsigned bit)
 {
-	size_t rounded = (size + PAGE - 1) / PAGE * PAGE;
-	return rounded >= size ? aligned_alloc(PAGE, rounded ? rounded : PAGE) : NULL;
-}
-
-/* hipHostMalloc flags of a pinned kind; -1 where this platform has none. */
-static long host_flags(enum hmb_mem_kind kind)
-{
-	switch (kind) {
-	case HMB_KIND_PINNED: return hipHostMallocDefault;
-	case HMB_KIND_WRITE_COMBINED: return hipHostMallocWriteCombined;
+	switch (bit) {
+	case HMB_HM_PORTABLE: return hipHostMallocPortable;
+	case HMB_HM_MAPPED: return hipHostMallocMapped;
+	case HMB_HM_WRITE_COMBINED: return hipHostMallocWriteCombined;
 #if !defined(HMB_PLATFORM_NVIDIA)
-	case HMB_KIND_PINNED_COHERENT: return hipHostMallocCoherent;
-	case HMB_KIND_PINNED_NONCOHERENT: return (long)hipHostMallocNonCoherent;
-	case HMB_KIND_WRITE_COMBINED_COHERENT:
-		return hipHostMallocWriteCombined | hipHostMallocCoherent;
+	case HMB_HM_COHERENT: return hipHostMallocCoherent;
+	case HMB_HM_NONCOHERENT: return (long)hipHostMallocNonCoherent;
 #if HMB_HAVE_HOST_UNCACHED
-	case HMB_KIND_HOST_UNCACHED: return hipHostMallocUncached;
+	case HMB_HM_UNCACHED: return hipHostMallocUncached;
 #endif
 #endif
 	default: return -1;
 	}
 }
 
-static int is_pinned(enum hmb_mem_kind kind)
+long hmb_kind_host_flags(enum hmb_mem_kind kind)
 {
-	return kind == HMB_KIND_PINNED || kind == HMB_KIND_PINNED_COHERENT ||
-	       kind == HMB_KIND_PINNED_NONCOHERENT || kind == HMB_KIND_WRITE_COMBINED ||
-	       kind == HMB_KIND_WRITE_COMBINED_COHERENT || kind == HMB_KIND_HOST_UNCACHED;
+	const struct hmb_kind_spec *s = hmb_kind_spec(kind);
+	long flags = hipHostMallocDefault;
+
+	if (!s || s->call != HMB_CALL_HOST_MALLOC)
+		return -1;
+	for (unsigned bit = 1; bit && bit <= s->flags; bit <<= 1) {
+		long f = s->flags & bit ? host_flag(bit) : 0;
+		if (f < 0)
+			return -1;
+		flags |= f;
+	}
+	return flags;
+}
+
+#if !defined(HMB_PLATFORM_NVIDIA)
+/* hipExtMallocWithFlags's flags of a kind; -1 where this build has none. */
+static long ext_flags(unsigned dm)
+{
+	if (dm == HMB_DM_FINE_GRAINED)
+		return hipDeviceMallocFinegrained;
+#if HMB_HAVE_DEVICE_UNCACHED
+	if (dm == HMB_DM_UNCACHED)
+		return hipDeviceMallocUncached;
+#endif
+	return -1;
+}
+#endif
+
+static hipError_t pages(const struct hmb_kind_spec *s, size_t size, void **ptr,
+			const char **call)
+{
+	size_t rounded = (size + PAGE - 1) / PAGE * PAGE;
+	hipError_t e;
+
+	*call = "aligned_alloc";
+	if (rounded < size || !(*ptr = aligned_alloc(PAGE, rounded ? rounded : PAGE)))
+		return hipErrorOutOfMemory;
+	if (s->call != HMB_CALL_PAGES_UNTOUCHED)
+		memset(*ptr, 0, rounded); /* no page is faulted in while measured */
+	if (s->call != HMB_CALL_PAGES_REGISTERED)
+		return hipSuccess;
+	*call = "hipHostRegister(p, bytes, hipHostRegisterDefault)";
+	e = hipHostRegister(*ptr, size, hipHostRegisterDefault);
+	if (e != hipSuccess) {
+		free(*ptr);
+		*ptr = NULL;
+	}
+	return e;
+}
+
+static hipError_t managed(const struct hmb_kind_spec *s, size_t size, int device, void **ptr,
+			  const char **call)
+{
+	hipError_t e = hipMallocManaged(ptr, size, s->flags & HMB_MM_ATTACH_HOST ?
+					hipMemAttachHost : hipMemAttachGlobal);
+
+	if (e != hipSuccess || !(s->flags & HMB_MM_COARSE_GRAIN))
+		return e;
+	*call = "hipMemAdvise(hipMemAdviseSetCoarseGrain)";
+#if !defined(HMB_PLATFORM_NVIDIA)
+	e = hipMemAdvise(*ptr, size, hipMemAdviseSetCoarseGrain, device);
+#else
+	(void)device;
+	e = hipErrorNotSupported;
+#endif
+	if (e != hipSuccess) {
+		(void)hipFree(*ptr);
+		*ptr = NULL;
+	}
+	return e;
 }
 
 hipError_t hmb_kind_alloc(enum hmb_mem_kind kind, size_t size, int device, void **ptr,
 			  const char **call)
 {
+	const struct hmb_kind_spec *s = hmb_kind_spec(kind);
 	hipError_t e = hipErrorNotSupported;
 	const char *dummy;
+	long flags;
 
 	if (!call)
 		call = &dummy;
 	*ptr = NULL;
-	*call = "hmb_kind_alloc";
-	(void)device;
-	if (is_pinned(kind)) {
-		long flags = host_flags(kind);
-		*call = "hipHostMalloc";
-		if (flags < 0)
-			return hipErrorNotSupported;
-		e = hipHostMalloc(ptr, size, (unsigned)flags);
-	} else if (kind == HMB_KIND_PAGEABLE || kind == HMB_KIND_SYSTEM ||
-		   kind == HMB_KIND_REGISTERED) {
-		*call = "aligned_alloc";
-		if (!(*ptr = page_alloc(size)))
-			return hipErrorOutOfMemory;
-		if (kind != HMB_KIND_REGISTERED)
-			return hipSuccess;
-		*call = "hipHostRegister";
-		e = hipHostRegister(*ptr, size, hipHostRegisterDefault);
-		if (e != hipSuccess) {
-			free(*ptr);
-			*ptr = NULL;
-		}
-		return e;
-	} else if (kind == HMB_KIND_DEVICE) {
-		*call = "hipMalloc";
-		e = hipMalloc(ptr, size);
-	} else if (kind == HMB_KIND_MANAGED || kind == HMB_KIND_MANAGED_COARSE_GRAINED) {
-		*call = "hipMallocManaged";
+	*call = s ? s->api : "hmb_kind_alloc";
+	if (!s)
+		return hipErrorInvalidValue;
 #if defined(HMB_PLATFORM_NVIDIA)
-		if (kind == HMB_KIND_MANAGED_COARSE_GRAINED)
-			return hipErrorNotSupported;
+	if (s->amd_only)
+		return hipErrorNotSupported;
 #endif
-		e = hipMallocManaged(ptr, size, hipMemAttachGlobal);
+	switch (s->call) {
+	case HMB_CALL_HOST_MALLOC:
+		if ((flags = hmb_kind_host_flags(kind)) >= 0)
+			e = hipHostMalloc(ptr, size, (unsigned)flags);
+		break;
+	case HMB_CALL_PAGES:
+	case HMB_CALL_PAGES_UNTOUCHED:
+	case HMB_CALL_PAGES_REGISTERED:
+		return pages(s, size, ptr, call);
+	case HMB_CALL_MALLOC:
+		e = hipMalloc(ptr, size);
+		break;
+	case HMB_CALL_EXT_MALLOC:
 #if !defined(HMB_PLATFORM_NVIDIA)
-		if (e == hipSuccess && kind == HMB_KIND_MANAGED_COARSE_GRAINED) {
-			*call = "hipMemAdvise(hipMemAdviseSetCoarseGrain)";
-			e = hipMemAdvise(*ptr, size, hipMemAdviseSetCoarseGrain, device);
-			if (e != hipSuccess) {
-				(void)hipFree(*ptr);
-				*ptr = NULL;
-			}
-			return e;
-		}
+		if ((flags = ext_flags(s->flags)) >= 0)
+			e = hipExtMallocWithFlags(ptr, size, (unsigned)flags);
 #endif
-	} else if (kind == HMB_KIND_DEVICE_FINE_GRAINED || kind == HMB_KIND_DEVICE_UNCACHED) {
-		*call = "hipExtMallocWithFlags";
-#if !defined(HMB_PLATFORM_NVIDIA)
-		if (kind == HMB_KIND_DEVICE_FINE_GRAINED)
-			e = hipExtMallocWithFlags(ptr, size, hipDeviceMallocFinegrained);
-#if HMB_HAVE_DEVICE_UNCACHED
-		else
-			e = hipExtMallocWithFlags(ptr, size, hipDeviceMallocUncached);
-#endif
-#endif
+		break;
+	case HMB_CALL_MANAGED:
+		e = managed(s, size, device, ptr, call);
+		break;
 	}
 	if (e != hipSuccess)
 		*ptr = NULL;
@@ -113,19 +151,24 @@ hipError_t hmb_kind_alloc(enum hmb_mem_kind kind, size_t size, int device, void 
 
 hipError_t hmb_kind_free(enum hmb_mem_kind kind, void *ptr)
 {
+	const struct hmb_kind_spec *s = hmb_kind_spec(kind);
 	hipError_t e = hipSuccess;
 
-	if (!ptr)
+	if (!ptr || !s)
 		return hipSuccess;
-	if (is_pinned(kind))
+	switch (s->call) {
+	case HMB_CALL_HOST_MALLOC:
 		return hipHostFree(ptr);
-	if (kind == HMB_KIND_PAGEABLE || kind == HMB_KIND_SYSTEM || kind == HMB_KIND_REGISTERED) {
-		if (kind == HMB_KIND_REGISTERED)
-			e = hipHostUnregister(ptr);
+	case HMB_CALL_PAGES_REGISTERED:
+		e = hipHostUnregister(ptr);
+		/* fall through */
+	case HMB_CALL_PAGES:
+	case HMB_CALL_PAGES_UNTOUCHED:
 		free(ptr);
 		return e;
+	default:
+		return hipFree(ptr);
 	}
-	return hipFree(ptr);
 }
 
 /* HIP 6 (and CUDA) name the field `type` and know unregistered memory; HIP

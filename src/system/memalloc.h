@@ -1,6 +1,7 @@
 /*
  * memalloc.h - allocating and freeing each memory kind of memmodel.h with
- * the right HIP call and flags, so that modules need no platform #ifs. A kind
+ * the right HIP call and flags, so that modules need no platform #ifs.
+ * Modules allocate through engine/alloc.h, which builds on this. A kind
  * that this platform or this build's HIP lacks gives hipErrorNotSupported
  * without calling the runtime (the model's kinds[k].reason says why).
  */
@@ -19,6 +20,9 @@ hipError_t hmb_kind_alloc(enum hmb_mem_kind kind, size_t size, int device, void 
 			  const char **call);
 /* Free what hmb_kind_alloc gave (NULL is fine). */
 hipError_t hmb_kind_free(enum hmb_mem_kind kind, void *ptr);
+/* The hipHostMalloc flags a hipHostMalloc kind is allocated with on this
+ * platform; -1 for other kinds and where this platform's HIP lacks a flag. */
+long hmb_kind_host_flags(enum hmb_mem_kind kind);
 
 /* Where the runtime says p lives: "device", "host-pinned" (page-locked or
  * registered), "managed", or "host-pageable" (memory the runtime does not

@@ -450,42 +450,56 @@ static void interpret_copies(const struct hmb_facts *f, struct hmb_memmodel *m)
 
 /* ---- memory kinds -------------------------------------------------------------- */
 
-static const struct {
-	const char *name, *api;
-	int host;
-	unsigned hm_flags;          /* hipHostMalloc flags, for the coherence rule */
-} kind_table[HMB_KIND_COUNT] = {
-	[HMB_KIND_PAGEABLE] = { "pageable", "malloc", 1, 0 },
-	[HMB_KIND_PINNED] = { "pinned", "hipHostMalloc(hipHostMallocDefault)", 1, 0 },
+/* Every kind: its name, how it is allocated, with which flags, and whether
+ * HIP on NVIDIA has it. memalloc.c allocates from this, the model describes
+ * from it. */
+static const struct hmb_kind_spec kind_table[HMB_KIND_ALL] = {
+	[HMB_KIND_PAGEABLE] = { "pageable", "malloc", 1, HMB_CALL_PAGES, 0, 0 },
+	[HMB_KIND_PINNED] = { "pinned", "hipHostMalloc(hipHostMallocDefault)", 1,
+			      HMB_CALL_HOST_MALLOC, 0, 0 },
 	[HMB_KIND_PINNED_COHERENT] = { "pinned-coherent", "hipHostMalloc(hipHostMallocCoherent)",
-				       1, HMB_HM_COHERENT },
+				       1, HMB_CALL_HOST_MALLOC, HMB_HM_COHERENT, 1 },
 	[HMB_KIND_PINNED_NONCOHERENT] = { "pinned-noncoherent",
 					  "hipHostMalloc(hipHostMallocNonCoherent)", 1,
-					  HMB_HM_NONCOHERENT },
+					  HMB_CALL_HOST_MALLOC, HMB_HM_NONCOHERENT, 1 },
 	[HMB_KIND_WRITE_COMBINED] = { "write-combined", "hipHostMalloc(hipHostMallocWriteCombined)",
-				      1, HMB_HM_WRITE_COMBINED },
+				      1, HMB_CALL_HOST_MALLOC, HMB_HM_WRITE_COMBINED, 0 },
 	[HMB_KIND_WRITE_COMBINED_COHERENT] = { "write-combined-coherent",
 					       "hipHostMalloc(hipHostMallocWriteCombined | "
-					       "hipHostMallocCoherent)", 1,
-					       HMB_HM_WRITE_COMBINED | HMB_HM_COHERENT },
-	[HMB_KIND_REGISTERED] = { "registered", "malloc + hipHostRegister", 1, 0 },
+					       "hipHostMallocCoherent)", 1, HMB_CALL_HOST_MALLOC,
+					       HMB_HM_WRITE_COMBINED | HMB_HM_COHERENT, 1 },
+	[HMB_KIND_REGISTERED] = { "registered", "malloc + hipHostRegister", 1,
+				  HMB_CALL_PAGES_REGISTERED, 0, 0 },
 	[HMB_KIND_HOST_UNCACHED] = { "uncached", "hipHostMalloc(hipHostMallocUncached)", 1,
-				     HMB_HM_UNCACHED },
-	[HMB_KIND_SYSTEM] = { "system", "malloc, used by kernels directly", 1, 0 },
-	[HMB_KIND_DEVICE] = { "device", "hipMalloc", 0, 0 },
+				     HMB_CALL_HOST_MALLOC, HMB_HM_UNCACHED, 1 },
+	[HMB_KIND_SYSTEM] = { "system", "malloc, used by kernels directly", 1,
+			      HMB_CALL_PAGES_UNTOUCHED, 0, 0 },
+	[HMB_KIND_DEVICE] = { "device", "hipMalloc", 0, HMB_CALL_MALLOC, 0, 0 },
 	[HMB_KIND_DEVICE_FINE_GRAINED] = { "device-fine-grained",
-					   "hipExtMallocWithFlags(hipDeviceMallocFinegrained)", 0, 0 },
+					   "hipExtMallocWithFlags(hipDeviceMallocFinegrained)", 0,
+					   HMB_CALL_EXT_MALLOC, HMB_DM_FINE_GRAINED, 1 },
 	[HMB_KIND_DEVICE_UNCACHED] = { "device-uncached",
-				       "hipExtMallocWithFlags(hipDeviceMallocUncached)", 0, 0 },
-	[HMB_KIND_MANAGED] = { "managed", "hipMallocManaged", 0, 0 },
+				       "hipExtMallocWithFlags(hipDeviceMallocUncached)", 0,
+				       HMB_CALL_EXT_MALLOC, HMB_DM_UNCACHED, 1 },
+	[HMB_KIND_MANAGED] = { "managed", "hipMallocManaged", 0, HMB_CALL_MANAGED, 0, 0 },
 	[HMB_KIND_MANAGED_COARSE_GRAINED] = { "managed-coarse-grained",
 					      "hipMallocManaged + hipMemAdvise("
-					      "hipMemAdviseSetCoarseGrain)", 0, 0 },
+					      "hipMemAdviseSetCoarseGrain)", 0, HMB_CALL_MANAGED,
+					      HMB_MM_COARSE_GRAIN, 1 },
+	[HMB_KIND_MAPPED] = { "mapped", "hipHostMalloc(hipHostMallocMapped)", 1,
+			      HMB_CALL_HOST_MALLOC, HMB_HM_MAPPED, 0 },
+	[HMB_KIND_MANAGED_HOST] = { "managed-host", "hipMallocManaged(hipMemAttachHost)", 0,
+				    HMB_CALL_MANAGED, HMB_MM_ATTACH_HOST, 0 },
 };
+
+const struct hmb_kind_spec *hmb_kind_spec(enum hmb_mem_kind k)
+{
+	return (unsigned)k < HMB_KIND_ALL ? &kind_table[k] : NULL;
+}
 
 const char *hmb_kind_name(enum hmb_mem_kind k)
 {
-	return (unsigned)k < HMB_KIND_COUNT ? kind_table[k].name : "?";
+	return (unsigned)k < HMB_KIND_ALL ? kind_table[k].name : "?";
 }
 
 int hmb_kind_find(const char *name)
@@ -494,14 +508,6 @@ int hmb_kind_find(const char *name)
 		if (name && strcmp(kind_table[k].name, name) == 0)
 			return k;
 	return -1;
-}
-
-static int amd_only(enum hmb_mem_kind k)
-{
-	return k == HMB_KIND_PINNED_COHERENT || k == HMB_KIND_PINNED_NONCOHERENT ||
-	       k == HMB_KIND_WRITE_COMBINED_COHERENT || k == HMB_KIND_HOST_UNCACHED ||
-	       k == HMB_KIND_DEVICE_FINE_GRAINED || k == HMB_KIND_DEVICE_UNCACHED ||
-	       k == HMB_KIND_MANAGED_COARSE_GRAINED;
 }
 
 static const char *nvidia_reason(enum hmb_mem_kind k)
@@ -537,9 +543,9 @@ static void describe_kind(const struct hmb_facts *f, const struct hmb_memmodel *
 	o->name = kind_table[k].name;
 	o->api = kind_table[k].api;
 	o->host = kind_table[k].host;
-	o->hm_flags = kind_table[k].hm_flags;
+	o->hm_flags = kind_table[k].call == HMB_CALL_HOST_MALLOC ? kind_table[k].flags : 0;
 	o->supported = 1;
-	if (!amd && amd_only(k)) {
+	if (!amd && kind_table[k].amd_only) {
 		o->supported = 0;
 		snprintf(o->reason, sizeof(o->reason), "%s", nvidia_reason(k));
 		return;
@@ -558,7 +564,7 @@ static void describe_kind(const struct hmb_facts *f, const struct hmb_memmodel *
 			return;
 		}
 		if (amd && (k == HMB_KIND_WRITE_COMBINED || k == HMB_KIND_WRITE_COMBINED_COHERENT)) {
-			int fine = hmb_amd_host_coherent(kind_table[k].hm_flags, f->hip_host_coherent);
+			int fine = hmb_amd_host_coherent(o->hm_flags, f->hip_host_coherent);
 			o->supported = 0;
 			snprintf(o->reason, sizeof(o->reason), "hipHostMallocWriteCombined does "
 				 "nothing in HIP (HIP 7.2 header: \"not functional\"; clr reads it "
@@ -572,7 +578,7 @@ static void describe_kind(const struct hmb_facts *f, const struct hmb_memmodel *
 			return;
 		}
 		if (amd) {
-			unsigned fl = kind_table[k].hm_flags;
+			unsigned fl = o->hm_flags;
 			int fine = hmb_amd_host_coherent(fl, f->hip_host_coherent);
 			snprintf(o->coherence, sizeof(o->coherence), "%s (%s)",
 				 fine ? "fine-grained" : "coarse-grained",

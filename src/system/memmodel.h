@@ -69,23 +69,50 @@ enum hmb_link_kind {
 	HMB_LINK_NONE,                     /* APU: host and device memory are one */
 };
 
-/* Memory kinds a module can allocate (memalloc.h allocates them). */
+/* Memory kinds a module can allocate (memalloc.h allocates them; engine/alloc.h
+ * gives them to modules, owned by their context). */
 enum hmb_mem_kind {
-	HMB_KIND_PAGEABLE,                 /* malloc, copied through staging buffers */
+	HMB_KIND_PAGEABLE,                 /* malloc, pages touched once, copied through staging */
 	HMB_KIND_PINNED,                   /* hipHostMalloc(Default) */
 	HMB_KIND_PINNED_COHERENT,          /* hipHostMalloc(Coherent): AMD */
 	HMB_KIND_PINNED_NONCOHERENT,       /* hipHostMalloc(NonCoherent): AMD */
 	HMB_KIND_WRITE_COMBINED,           /* hipHostMalloc(WriteCombined) */
 	HMB_KIND_WRITE_COMBINED_COHERENT,  /* hipHostMalloc(WriteCombined | Coherent): AMD */
-	HMB_KIND_REGISTERED,               /* malloc + hipHostRegister */
+	HMB_KIND_REGISTERED,               /* malloc, pages touched, + hipHostRegister */
 	HMB_KIND_HOST_UNCACHED,            /* hipHostMalloc(Uncached): AMD, newer HIP */
-	HMB_KIND_SYSTEM,                   /* malloc'd memory used by kernels directly */
+	HMB_KIND_SYSTEM,                   /* malloc'd, untouched, used by kernels directly */
 	HMB_KIND_DEVICE,                   /* hipMalloc (AMD: coarse-grained) */
 	HMB_KIND_DEVICE_FINE_GRAINED,      /* hipExtMallocWithFlags(Finegrained): AMD */
 	HMB_KIND_DEVICE_UNCACHED,          /* hipExtMallocWithFlags(Uncached): AMD, newer HIP */
-	HMB_KIND_MANAGED,                  /* hipMallocManaged (AMD: fine-grained) */
+	HMB_KIND_MANAGED,                  /* hipMallocManaged(AttachGlobal) (AMD: fine-grained) */
 	HMB_KIND_MANAGED_COARSE_GRAINED,   /* + hipMemAdviseSetCoarseGrain: AMD */
-	HMB_KIND_COUNT
+	HMB_KIND_COUNT,                    /* the kinds above: the model describes each */
+	/* Kinds modules allocate as tools, not offered for measuring by kind:
+	 * the model does not describe them (kinds[] and documents stop above). */
+	HMB_KIND_MAPPED = HMB_KIND_COUNT,  /* hipHostMalloc(Mapped): the device reads it in place */
+	HMB_KIND_MANAGED_HOST,             /* hipMallocManaged(AttachHost) */
+	HMB_KIND_ALL                       /* every kind */
+};
+
+/* How a kind is allocated (memalloc.c makes the call). */
+enum hmb_kind_call {
+	HMB_CALL_HOST_MALLOC,              /* hipHostMalloc(flags: HMB_HM_*) */
+	HMB_CALL_PAGES,                    /* page-aligned malloc, pages touched once */
+	HMB_CALL_PAGES_UNTOUCHED,          /* page-aligned malloc, nothing faulted in */
+	HMB_CALL_PAGES_REGISTERED,         /* touched pages + hipHostRegister(Default) */
+	HMB_CALL_MALLOC,                   /* hipMalloc */
+	HMB_CALL_EXT_MALLOC,               /* hipExtMallocWithFlags(flags: HMB_DM_*) */
+	HMB_CALL_MANAGED,                  /* hipMallocManaged(flags: HMB_MM_*) */
+};
+
+/* What a kind is, one entry a kind (memmodel.c's table). */
+struct hmb_kind_spec {
+	const char *name;                  /* "pinned-noncoherent"; in records and case names */
+	const char *api;                   /* how it is allocated, in words */
+	int host;                          /* 1 host memory, 0 device or managed */
+	enum hmb_kind_call call;
+	unsigned flags;                    /* the call's HMB_HM_* / HMB_DM_* / HMB_MM_* bits */
+	int amd_only;                      /* 1: HIP on NVIDIA has no such allocation */
 };
 
 struct hmb_kind_info {
@@ -110,6 +137,10 @@ enum {
 	HMB_HM_NONCOHERENT = 1 << 5,
 	HMB_HM_UNCACHED = 1 << 6,
 };
+
+/* hipExtMallocWithFlags flags (AMD), and what hipMallocManaged is asked for. */
+enum { HMB_DM_FINE_GRAINED = 1 << 0, HMB_DM_UNCACHED = 1 << 1 };
+enum { HMB_MM_ATTACH_HOST = 1 << 0, HMB_MM_COARSE_GRAIN = 1 << 1 };
 
 /* The interpretation, filled by hmb_memmodel_interpret. */
 struct hmb_memmodel {
@@ -171,8 +202,10 @@ double hmb_pcie_gen_peak_gbps(int gen, int width);
 
 const char *hmb_access_name(enum hmb_access a);
 const char *hmb_link_kind_name(enum hmb_link_kind k);
+/* The table entry of kind k (every kind, HMB_KIND_ALL of them); NULL past it. */
+const struct hmb_kind_spec *hmb_kind_spec(enum hmb_mem_kind k);
 const char *hmb_kind_name(enum hmb_mem_kind k);
-/* The kind called `name`, or -1. */
+/* The kind the model describes called `name` (below HMB_KIND_COUNT), or -1. */
 int hmb_kind_find(const char *name);
 /* What a managed/xnack figure measures under an access mode, in words. */
 const char *hmb_managed_figure_meaning(enum hmb_access a, enum hmb_managed_figure fig);

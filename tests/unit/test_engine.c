@@ -28,8 +28,8 @@ static int copy_setup(struct hmb_ctx *ctx, void *st)
 	struct copy_case *k = st;
 
 	k->setups++;
-	if (!(k->src = hmb_alloc(ctx, HMB_MEM_PAGEABLE, BYTES)) ||
-	    !(k->dst = hmb_alloc(ctx, HMB_MEM_PAGEABLE, BYTES)))
+	if (!(k->src = hmb_alloc(ctx, HMB_KIND_PAGEABLE, BYTES)) ||
+	    !(k->dst = hmb_alloc(ctx, HMB_KIND_PAGEABLE, BYTES)))
 		return -1;
 	memset(k->src, 0x5a, BYTES);
 	return 0;

@@ -56,6 +56,9 @@ void test_pcie_upstream_cap(void);
 void test_gpu_metrics(void);
 void test_kind_alloc(void);
 void test_json_memory_model(void);
+/* test_memkinds.c */
+void test_memkind_table(void);
+void test_memkind_host_pages(void);
 /* test_amd_layouts.c */
 void test_rsmi_layouts(void);
 void test_amdsmi_layouts(void);
@@ -717,6 +720,10 @@ int main(int argc, char **argv)
 		{ "amdsmi: metrics layout by library version (27), others refused",
 		  test_amdsmi_layouts },
 		{ "memory kinds: allocation refused where the platform lacks them", test_kind_alloc },
+		{ "memory kinds: one table of names, flags and where each exists",
+		  test_memkind_table },
+		{ "memory kinds: pageable pages touched, system pages left untouched",
+		  test_memkind_host_pages },
 		{ "json: device memory model", test_json_memory_model },
 		{ "kernel launch geometry", test_kernel_geometry },
 		{ "host pattern fill and check over threads", test_host_verify },
