@@ -110,7 +110,7 @@ const char *const managed_advice_name[] = {
 
 struct hmb_record *managed_record(struct hmb_ctx *ctx, const char *name, size_t bytes)
 {
-	struct hmb_record *r = hmb_case(ctx, "%s", name);
+	struct hmb_record *r = hmb_case_record(ctx, "%s", name);
 	if (!hmb_selected(ctx, r->name)) {
 		hmb_record_free(r);
 		return NULL;
@@ -436,7 +436,7 @@ static void run_coarse_unsupported(struct hmb_ctx *ctx)
 
 	if (!coarse_grain_missing(ctx, why, sizeof(why)))
 		return;
-	r = hmb_case(ctx, "advise-coarse-grain/first-kernel");
+	r = hmb_case_record(ctx, "advise-coarse-grain/first-kernel");
 	if (!hmb_selected(ctx, r->name)) {
 		hmb_record_free(r);
 		return;

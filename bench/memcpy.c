@@ -261,7 +261,7 @@ static void run_case(struct hmb_ctx *ctx, struct copies *c, enum direction dir, 
 	const int dev_kind = c->dkind != HMB_KIND_DEVICE;
 	const char *kind = dev_kind || dir == D2D ? hmb_kind_name(c->dkind) : hmb_kind_name(c->kind);
 	const double peak = ctx->dev->model.peak_gbps;
-	struct hmb_record *r = hmb_case(ctx, "%s/%s/%s", dir_name[dir], kind, api_name[api]);
+	struct hmb_record *r = hmb_case_record(ctx, "%s/%s/%s", dir_name[dir], kind, api_name[api]);
 	struct copy_case k = { c, dir, api, size, dir == D2D ? d2d_sets(c, size) : 1, 0 };
 	char what[96];
 	struct hmb_case m = {
@@ -341,7 +341,7 @@ static int unsupported(struct hmb_ctx *ctx, enum hmb_mem_kind k)
 
 	if (info->supported)
 		return 0;
-	r = hmb_case(ctx, "%s/unsupported", hmb_kind_name(k));
+	r = hmb_case_record(ctx, "%s/unsupported", hmb_kind_name(k));
 	if (!hmb_selected(ctx, r->name)) {
 		hmb_record_free(r);
 		return 1;
@@ -357,7 +357,7 @@ static int unsupported(struct hmb_ctx *ctx, enum hmb_mem_kind k)
 static void alloc_failed(struct hmb_ctx *ctx, enum hmb_mem_kind k, size_t bytes)
 {
 	char why[1024];
-	struct hmb_record *r = hmb_case(ctx, "alloc/%s", hmb_kind_name(k));
+	struct hmb_record *r = hmb_case_record(ctx, "alloc/%s", hmb_kind_name(k));
 	hmb_param_num(r, "size", (double)bytes);
 	hmb_record_status(r, HMB_FAILED, "%s", hmb_take_error(why, sizeof(why)));
 	hmb_report_add(ctx->report, r);

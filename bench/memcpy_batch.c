@@ -196,7 +196,7 @@ fail:
 static double run_case(struct hmb_ctx *ctx, enum dir d, enum layout lay, enum way way,
 		       double loop_s)
 {
-	struct hmb_record *r = hmb_case(ctx, "batch/%s/%s/%s", dir_name[d], layout_name[lay],
+	struct hmb_record *r = hmb_case_record(ctx, "batch/%s/%s/%s", dir_name[d], layout_name[lay],
 					way_name[way]);
 	struct batch *b;
 	char what[128];
@@ -292,7 +292,7 @@ static int unsupported(struct hmb_ctx *ctx)
 	snprintf(why, sizeof(why), "hipMemcpyBatchAsync needs HIP 7.1 or later; this build's "
 		 "HIP is %d.%d", HIP_VERSION_MAJOR, HIP_VERSION_MINOR);
 #endif
-	r = hmb_case(ctx, "batch/unsupported");
+	r = hmb_case_record(ctx, "batch/unsupported");
 	hmb_param_str(r, "api", "hipMemcpyBatchAsync");
 	hmb_record_status(r, HMB_UNSUPPORTED, "%s", why);
 	hmb_commit(ctx, r);

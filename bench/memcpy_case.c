@@ -178,7 +178,7 @@ void mc_measure(struct hmb_ctx *ctx, struct hmb_record *r, struct mc_copy *k,
 void mc_alloc_failed(struct hmb_ctx *ctx, const char *name, size_t bytes)
 {
 	char why[1024];
-	struct hmb_record *r = hmb_case(ctx, "alloc/%s", name);
+	struct hmb_record *r = hmb_case_record(ctx, "alloc/%s", name);
 	hmb_param_num(r, "size", (double)bytes);
 	hmb_record_status(r, HMB_FAILED, "%s", hmb_take_error(why, sizeof(why)));
 	hmb_report_add(ctx->report, r);
@@ -205,7 +205,7 @@ void mc_unavailable(struct hmb_ctx *ctx, const char *name, const char *family,
 	va_start(ap, fmt);
 	vsnprintf(reason, sizeof(reason), fmt, ap);
 	va_end(ap);
-	r = hmb_case(ctx, "%s", name);
+	r = hmb_case_record(ctx, "%s", name);
 	if (size)
 		hmb_param_num(r, "size", (double)size);
 	hmb_record_status(r, s, "%s", reason);

@@ -364,7 +364,7 @@ static int register_unsupported(struct hmb_ctx *ctx, enum method m, const char *
 
 	if (m != REGISTER || info->supported)
 		return 0;
-	r = hmb_case(ctx, "%s", name);
+	r = hmb_case_record(ctx, "%s", name);
 	hmb_record_status(r, HMB_UNSUPPORTED, "%s", info->reason);
 	hmb_commit(ctx, r);
 	return 1;
@@ -384,7 +384,7 @@ static void call_case(struct hmb_ctx *ctx, enum method m, enum call k,
 
 		if (!fits(ctx, name, size))
 			continue;
-		r = hmb_case(ctx, "%s", name);
+		r = hmb_case_record(ctx, "%s", name);
 		hmb_param_num(r, "size", (double)size);
 		hmb_param_str(r, "call", call_name[m][k]);
 		hmb_param_str(r, "untimed_before_each_sample", k == PIN ?
@@ -445,7 +445,7 @@ static void derive(struct hmb_record *r, size_t size, double pin_s, double unpin
 
 static void break_even_case(struct hmb_ctx *ctx, enum method m, enum dir d, size_t size)
 {
-	struct hmb_record *r = hmb_case(ctx, "pin/break-even/%s/%s", dir_name[d],
+	struct hmb_record *r = hmb_case_record(ctx, "pin/break-even/%s/%s", dir_name[d],
 					call_name[m][PIN]);
 	struct hmb_record *p[3];
 	double pin_s, unpin_s, pageable_s, pinned_s;

@@ -173,7 +173,7 @@ static void untouched_case(struct hmb_ctx *ctx, const struct mc_regions *g, int 
 {
 	static const struct hmb_case_ops ops = { setup, prepare, mc_op, verify, teardown };
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	struct hmb_record *r = hmb_case(ctx, "%s/untouched-pageable/%s", d2h ? "d2h" : "h2d",
+	struct hmb_record *r = hmb_case_record(ctx, "%s/untouched-pageable/%s", d2h ? "d2h" : "h2d",
 					api == MC_SYNC ? "sync" : "async");
 	struct fresh f = {
 		.k = {

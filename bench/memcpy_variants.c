@@ -30,7 +30,7 @@ static const char *const dir_name[] = { "h2d", "d2h", "d2d" };
 static void default_kind_case(struct hmb_ctx *ctx, const struct mc_regions *g, uint8_t *host,
 			      int dir, size_t size)
 {
-	struct hmb_record *r = hmb_case(ctx, "%s/%s/async-default-kind", dir_name[dir],
+	struct hmb_record *r = hmb_case_record(ctx, "%s/%s/async-default-kind", dir_name[dir],
 					dir == 2 ? "device" : "pinned");
 	struct mc_copy k = {
 		.src = dir == 0 ? host : g->dev_a,
@@ -122,7 +122,7 @@ static size_t host_cache_bytes(void)
 static void h2h_case(struct hmb_ctx *ctx, const char *kind, uint8_t *src, uint8_t *dst,
 		     size_t room, size_t cache, int cache_read, enum mc_api api, size_t size)
 {
-	struct hmb_record *r = hmb_case(ctx, "h2h/%s/%s", kind, api == MC_HOST ? "memcpy"
+	struct hmb_record *r = hmb_case_record(ctx, "h2h/%s/%s", kind, api == MC_HOST ? "memcpy"
 											: "sync");
 	struct mc_copy k = {
 		.src = src, .dst = dst, .size = size, .sets = mc_sets(cache, room, size),

@@ -87,7 +87,7 @@ int node_sel_prefix(struct node *nd, const char *prefix)
 
 struct hmb_record *node_record(struct node *nd, const char *name, int src, int dst)
 {
-	struct hmb_record *r = hmb_case(nd->ctx, "%s", name);
+	struct hmb_record *r = hmb_case_record(nd->ctx, "%s", name);
 	if (src >= 0)
 		hmb_param_num(r, dst >= 0 ? "src" : "gpu", src);
 	if (dst >= 0)
@@ -97,7 +97,7 @@ struct hmb_record *node_record(struct node *nd, const char *name, int src, int d
 
 void node_unsupported(struct node *nd, const char *name, const char *why)
 {
-	struct hmb_record *r = hmb_case(nd->ctx, "%s", name);
+	struct hmb_record *r = hmb_case_record(nd->ctx, "%s", name);
 	hmb_record_status(r, HMB_UNSUPPORTED, "%s", why);
 	hmb_commit(nd->ctx, r);
 }

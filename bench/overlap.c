@@ -357,14 +357,14 @@ static void run_load(struct hmb_ctx *ctx, struct overlap *o, struct parts *p, in
 		snprintf(tag, sizeof(tag), "iters=%d", iters);
 
 	if (o->kind == HMB_MEM_PINNED) {
-		r = hmb_case(ctx, "kernel-only/%s", tag);
+		r = hmb_case_record(ctx, "kernel-only/%s", tag);
 		load_params(r, iters, load);
 		snprintf(what, sizeof(what), "LCG kernel, %d steps per word", iters);
 		p->kernel = measure_case(ctx, &k, r, what);
 	}
 
 	k.stage = PIPELINE;
-	r = hmb_case(ctx, "serial/%s/%s", kind_name(o), tag);
+	r = hmb_case_record(ctx, "serial/%s/%s", kind_name(o), tag);
 	load_params(r, iters, load);
 	hmb_param_num(r, "streams", 1);
 	hmb_param_num(r, "chunks", 1);
@@ -382,7 +382,7 @@ static void run_load(struct hmb_ctx *ctx, struct overlap *o, struct parts *p, in
 				continue; /* some streams would stay idle */
 			k.streams = streams[si];
 			k.chunks = chunks[ci];
-			r = hmb_case(ctx, "pipeline/%s/%s", kind_name(o), tag);
+			r = hmb_case_record(ctx, "pipeline/%s/%s", kind_name(o), tag);
 			load_params(r, iters, load);
 			hmb_param_num(r, "streams", streams[si]);
 			hmb_param_num(r, "chunks", chunks[ci]);
@@ -414,7 +414,7 @@ static void run_load(struct hmb_ctx *ctx, struct overlap *o, struct parts *p, in
 static void run_bidirectional(struct hmb_ctx *ctx, struct overlap *o)
 {
 	struct overlap_case k = { o, BIDIR_SERIAL, 0, 2, 1, 0 };
-	struct hmb_record *r = hmb_case(ctx, "bidirectional/one-after-other");
+	struct hmb_record *r = hmb_case_record(ctx, "bidirectional/one-after-other");
 	double serial, both;
 
 	hmb_param_num(r, "async_engine_count", ctx->dev->async_engines);
@@ -423,7 +423,7 @@ static void run_bidirectional(struct hmb_ctx *ctx, struct overlap *o)
 	serial = measure_case(ctx, &k, r, "hipMemcpyAsync h2d then hipMemcpyAsync d2h, one "
 			      "stream");
 	k.stage = BIDIR_CONCURRENT;
-	r = hmb_case(ctx, "bidirectional/concurrent");
+	r = hmb_case_record(ctx, "bidirectional/concurrent");
 	hmb_param_num(r, "async_engine_count", ctx->dev->async_engines);
 	engine_params(ctx, r);
 	hmb_record_bytes(r, 2.0 * (double)o->size);
@@ -438,12 +438,12 @@ static void run_bidirectional(struct hmb_ctx *ctx, struct overlap *o)
 static void run_copies(struct hmb_ctx *ctx, struct overlap *o, struct parts *p)
 {
 	struct overlap_case k = { o, H2D_ONLY, 0, 1, 1, 0 };
-	struct hmb_record *r = hmb_case(ctx, "h2d-only/%s", kind_name(o));
+	struct hmb_record *r = hmb_case_record(ctx, "h2d-only/%s", kind_name(o));
 
 	hmb_record_bytes(r, (double)o->size);
 	p->h2d = measure_case(ctx, &k, r, "hipMemcpyAsync h2d");
 	k.stage = D2H_ONLY;
-	r = hmb_case(ctx, "d2h-only/%s", kind_name(o));
+	r = hmb_case_record(ctx, "d2h-only/%s", kind_name(o));
 	hmb_record_bytes(r, (double)o->size);
 	p->d2h = measure_case(ctx, &k, r, "hipMemcpyAsync d2h");
 }

@@ -184,7 +184,7 @@ static double run_case(struct hmb_ctx *ctx, struct pool_case *base, enum shape s
 		       enum allocator a, int loop, double malloc_median)
 {
 	struct pool_case p = *base;
-	struct hmb_record *r = hmb_case(ctx, "%s/%s", shape_name[sh], alloc_name[a]);
+	struct hmb_record *r = hmb_case_record(ctx, "%s/%s", shape_name[sh], alloc_name[a]);
 	char what[128];
 	struct hmb_case c = {
 		.what = what,
@@ -278,7 +278,7 @@ fail:
 static void run_trim(struct hmb_ctx *ctx, struct pool_case *base)
 {
 	struct pool_case p = *base;
-	struct hmb_record *r = hmb_case(ctx, "trim/created-pool");
+	struct hmb_record *r = hmb_case_record(ctx, "trim/created-pool");
 	struct hmb_case c = {
 		.what = "hipMemPoolTrimTo(pool, 0) releasing 4 freed allocations",
 		.timing = { .clock = HMB_CLOCK_HOST, .sync = HMB_SYNC_NONE, .reps = 5 },

@@ -226,7 +226,7 @@ static void observe_steps(struct hmb_record *r, const char *key, const uint64_t 
 
 static void growth(struct hmb_ctx *ctx, int created, size_t step, size_t limit, int capped)
 {
-	struct hmb_record *r = hmb_case(ctx, "grow/%s", created ? "created-pool" : "default-pool");
+	struct hmb_record *r = hmb_case_record(ctx, "grow/%s", created ? "created-pool" : "default-pool");
 	struct growth g;
 	char what[160];
 	struct hmb_case c = {

@@ -18,7 +18,7 @@
 
 static int leak(struct hmb_ctx *ctx)
 {
-	struct hmb_record *r = hmb_case(ctx, "planted");
+	struct hmb_record *r = hmb_case_record(ctx, "planted");
 	void *dev = NULL, *managed = NULL;
 	hipStream_t s = NULL;
 	hipMemPool_t pool;
@@ -81,7 +81,7 @@ fail:
 
 static int probe(struct hmb_ctx *ctx)
 {
-	struct hmb_record *r = hmb_case(ctx, "free-memory");
+	struct hmb_record *r = hmb_case_record(ctx, "free-memory");
 	struct probe p = { NULL, 0 };
 	struct hmb_case c = {
 		.what = "fill kernel of 256 words",
@@ -93,7 +93,7 @@ static int probe(struct hmb_ctx *ctx)
 
 	hmb_observe_num(r, "free_device_bytes", (double)hmb_device_free_mem());
 	hmb_commit(ctx, r);
-	r = hmb_case(ctx, "launch-sync");
+	r = hmb_case_record(ctx, "launch-sync");
 	c.ops.verify = probe_verify;
 	hmb_measure(ctx, r, &c);
 	hmb_commit(ctx, r);

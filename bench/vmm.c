@@ -373,7 +373,7 @@ struct growth_plan {
 static void growth(struct hmb_ctx *ctx, const struct vmm *m, enum variant v, int doubling,
 		   const struct growth_plan *pl)
 {
-	struct hmb_record *r = hmb_case(ctx, "grow/%s/%s", variant_name[v],
+	struct hmb_record *r = hmb_case_record(ctx, "grow/%s/%s", variant_name[v],
 					doubling ? "doubling" : "fixed-step");
 	struct grow g;
 	struct hmb_case c = {

@@ -214,7 +214,7 @@ void vmm_call_costs(struct hmb_ctx *ctx, const struct vmm *m, size_t size)
 		cc.c.m = m;
 		cc.c.size = size;
 		cc.k = (enum call)k;
-		r = hmb_case(ctx, "%s", name);
+		r = hmb_case_record(ctx, "%s", name);
 		hmb_param_num(r, "size", (double)size);
 		hmb_param_str(r, "untimed_before_each_sample",
 			      k == C_CREATE ? "the previous sample's chunk given back"
@@ -396,7 +396,7 @@ void vmm_free_while_busy(struct hmb_ctx *ctx, const struct vmm *m, size_t size)
 
 	for (int mode = 0; mode < 2 && !hmb_interrupted(); mode++) {
 		struct free_case f;
-		struct hmb_record *r = hmb_case(ctx, "free-while-busy/%s", mode_name[mode]);
+		struct hmb_record *r = hmb_case_record(ctx, "free-while-busy/%s", mode_name[mode]);
 		struct hmb_case c = {
 			.what = mode_what[mode],
 			.timing = { .clock = HMB_CLOCK_HOST, .sync = HMB_SYNC_NONE, .reps = 3,

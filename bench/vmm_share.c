@@ -292,7 +292,7 @@ static int fd_handles(int device, char *why, size_t len)
 static void share_case(struct hmb_ctx *ctx, struct importer *im, struct chunk_state *c,
 		       enum share_case k, double start_s, const char *start_fail)
 {
-	struct hmb_record *r = hmb_case(ctx, "%s", share_name[k]);
+	struct hmb_record *r = hmb_case_record(ctx, "%s", share_name[k]);
 	struct share s;
 	struct hmb_case hc = {
 		.what = share_what[k],
@@ -353,7 +353,7 @@ void vmm_share(struct hmb_ctx *ctx, size_t size)
 		return;
 	memset(&c, 0, sizeof(c));
 	if (!fd_handles(ctx->dev->ordinal, why, sizeof(why))) {
-		struct hmb_record *r = hmb_case(ctx, "%s", first);
+		struct hmb_record *r = hmb_case_record(ctx, "%s", first);
 		hmb_record_status(r, HMB_UNSUPPORTED, "%s", why);
 		hmb_commit(ctx, r);
 		return;
@@ -361,7 +361,7 @@ void vmm_share(struct hmb_ctx *ctx, size_t size)
 	hmb_clear_error();
 	e = make_chunk(&c, ctx->dev->ordinal, size);
 	if (e == hipErrorNotSupported) {
-		struct hmb_record *r = hmb_case(ctx, "%s", first);
+		struct hmb_record *r = hmb_case_record(ctx, "%s", first);
 		hmb_record_status(r, HMB_UNSUPPORTED, "chunks cannot be shared as POSIX file "
 				  "descriptors here: %s", hmb_take_error(why, sizeof(why)));
 		hmb_commit(ctx, r);

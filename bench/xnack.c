@@ -488,8 +488,8 @@ static void fault_pair(struct hmb_ctx *ctx, struct faults *f, const struct patte
 	resident.resident = 1;
 	f->not_resident[0] = '\0';
 	make_order(f, p, first.touches);
-	rf = hmb_case(ctx, "%s", name);
-	rr = hmb_case(ctx, "%s", base);
+	rf = hmb_case_record(ctx, "%s", name);
+	rr = hmb_case_record(ctx, "%s", base);
 	fault_measure(ctx, rf, &first, base);
 	if (!hmb_interrupted())
 		fault_measure(ctx, rr, &resident, NULL);
@@ -512,7 +512,7 @@ static int any_selected(struct hmb_ctx *ctx, const char *mem)
 /* A failed record for buffers that could not be allocated (the pending error). */
 static void alloc_failed(struct hmb_ctx *ctx, const char *name, size_t size)
 {
-	struct hmb_record *r = hmb_case(ctx, "%s", name);
+	struct hmb_record *r = hmb_case_record(ctx, "%s", name);
 	hmb_param_num(r, "size", (double)size);
 	hmb_param_str(r, "access_mode", access_mode(ctx));
 	hmb_case_failed(r);
@@ -562,7 +562,7 @@ static void memory_cases(struct hmb_ctx *ctx, struct faults *f, const char *mem)
 
 static void system_unsupported(struct hmb_ctx *ctx, size_t size)
 {
-	struct hmb_record *r = hmb_case(ctx, "system/fault");
+	struct hmb_record *r = hmb_case_record(ctx, "system/fault");
 	const char *x = getenv("HSA_XNACK");
 
 	hmb_param_num(r, "size", (double)size);
@@ -582,7 +582,7 @@ static void record_state(struct hmb_ctx *ctx)
 {
 	const struct hmb_device *d = ctx->dev;
 	const char *xnack = getenv("HSA_XNACK");
-	struct hmb_record *r = hmb_case(ctx, "xnack/state");
+	struct hmb_record *r = hmb_case_record(ctx, "xnack/state");
 
 	hmb_param_str(r, "access_mode", access_mode(ctx));
 	if (d->model.xnack >= 0)
@@ -675,7 +675,7 @@ fail:
 
 static void zero_copy_case(struct hmb_ctx *ctx, struct zero_copy *z)
 {
-	struct hmb_record *r = hmb_case(ctx, "zero-copy/read");
+	struct hmb_record *r = hmb_case_record(ctx, "zero-copy/read");
 	char what[128];
 	struct hmb_case m = {
 		.what = what,
