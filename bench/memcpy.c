@@ -183,18 +183,16 @@ static int setup(struct hmb_ctx *ctx, void *st)
 
 	if (k->dir == H2D) {
 		hmb_fill_host(k->c->host, k->size, SEED);
-		HMB_CHECK(hipMemset(k->c->dev_a, POISON, k->size));
+		HMB_TRY(hipMemset(k->c->dev_a, POISON, k->size));
 	} else {
-		HMB_CHECK(hmb_launch_fill(k->c->dev_a, 0, src_bytes / 4, SEED, 0));
+		HMB_TRY(hmb_launch_fill(k->c->dev_a, 0, src_bytes / 4, SEED, 0));
 		if (k->dir == D2H)
 			memset(k->c->host, POISON, k->size);
 		else
-			HMB_CHECK(hipMemset(k->c->dev_b, POISON, src_bytes));
+			HMB_TRY(hipMemset(k->c->dev_b, POISON, src_bytes));
 	}
-	HMB_CHECK(hipDeviceSynchronize());
+	HMB_TRY(hipDeviceSynchronize());
 	return 0;
-fail:
-	return -1;
 }
 
 static int op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
@@ -207,14 +205,12 @@ static int op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 	endpoints(k, i, &dst, &src);
 	k->ops = i + 1;
 	if (k->api == ASYNC) {
-		HMB_CHECK(hipMemcpyAsync(dst, src, k->size, copy_kind(k->dir), stream));
+		HMB_TRY(hipMemcpyAsync(dst, src, k->size, copy_kind(k->dir), stream));
 	} else {
-		HMB_CHECK(hipMemcpy(dst, src, k->size, copy_kind(k->dir)));
-		HMB_CHECK(hipDeviceSynchronize());
+		HMB_TRY(hipMemcpy(dst, src, k->size, copy_kind(k->dir)));
+		HMB_TRY(hipDeviceSynchronize());
 	}
 	return 0;
-fail:
-	return -1;
 }
 
 /* What the timed copies delivered: every destination word they wrote. */
@@ -226,14 +222,14 @@ static int verify(struct hmb_ctx *ctx, void *st)
 
 	(void)ctx;
 	if (k->dir == H2D) {
-		HMB_CHECK(hmb_check_device(k->c->dev_a, 0, k->size, SEED, 0, &bad));
+		HMB_TRY(hmb_check_device(k->c->dev_a, 0, k->size, SEED, 0, &bad));
 	} else if (k->dir == D2D) {
-		HMB_CHECK(hmb_check_device(k->c->dev_b, 0, used, SEED, 0, &bad));
+		HMB_TRY(hmb_check_device(k->c->dev_b, 0, used, SEED, 0, &bad));
 	} else if (host_read_slow(k->c->kind)) {
 		/* host reads of write-combined or uncached memory are uncached
 		 * and very slow: the device reads it back instead */
-		HMB_CHECK(hipMemcpy(k->c->dev_b, k->c->host, k->size, hipMemcpyHostToDevice));
-		HMB_CHECK(hmb_check_device(k->c->dev_b, 0, k->size, SEED, 0, &bad));
+		HMB_TRY(hipMemcpy(k->c->dev_b, k->c->host, k->size, hipMemcpyHostToDevice));
+		HMB_TRY(hmb_check_device(k->c->dev_b, 0, k->size, SEED, 0, &bad));
 	} else {
 		bad = hmb_check_host(k->c->host, k->size, SEED, 0);
 	}
@@ -242,8 +238,6 @@ static int verify(struct hmb_ctx *ctx, void *st)
 		return -1;
 	}
 	return 0;
-fail:
-	return -1;
 }
 
 /* Buffer pairs for d2d: enough to cover twice the cache, within the region. */

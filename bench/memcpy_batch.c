@@ -113,16 +113,14 @@ static int setup(struct hmb_ctx *ctx, void *st)
 		if (b->d == H2D)
 			hmb_fill_host(b->src[j], BLOCK, SEED + (uint32_t)j);
 		else
-			HMB_CHECK(hmb_launch_fill(b->src[j], 0, BLOCK / 4, SEED + (uint32_t)j, 0));
+			HMB_TRY(hmb_launch_fill(b->src[j], 0, BLOCK / 4, SEED + (uint32_t)j, 0));
 	}
 	if (b->d == H2D)
-		HMB_CHECK(hipMemset(b->dev, POISON, b->span));
+		HMB_TRY(hipMemset(b->dev, POISON, b->span));
 	else
 		memset(b->host, POISON, b->span);
-	HMB_CHECK(hipDeviceSynchronize());
+	HMB_TRY(hipDeviceSynchronize());
 	return 0;
-fail:
-	return -1;
 }
 
 #if HMB_HAVE_MEMCPY_BATCH
@@ -150,18 +148,16 @@ static int op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 	(void)i;
 	if (b->way == LOOP) {
 		for (size_t j = 0; j < COPIES; j++)
-			HMB_CHECK(hipMemcpyAsync(b->dst[j], b->src[j], BLOCK, kind, stream));
+			HMB_TRY(hipMemcpyAsync(b->dst[j], b->src[j], BLOCK, kind, stream));
 		return 0;
 	}
 #if HMB_HAVE_MEMCPY_BATCH
-	HMB_CHECK(batch_call(b->dst, b->src, b->sizes, COPIES, stream));
+	HMB_TRY(batch_call(b->dst, b->src, b->sizes, COPIES, stream));
 	return 0;
 #else
 	hmb_set_error("hipMemcpyBatchAsync is not in this build"); /* not reached: unsupported */
 	return -1;
 #endif
-fail:
-	return -1;
 }
 
 /* Every destination block holds its source block's pattern. */
@@ -175,7 +171,7 @@ static int verify(struct hmb_ctx *ctx, void *st)
 		unsigned long long n = 0;
 
 		if (b->d == H2D)
-			HMB_CHECK(hmb_check_device(b->dst[j], 0, BLOCK, SEED + (uint32_t)j, 0, &n));
+			HMB_TRY(hmb_check_device(b->dst[j], 0, BLOCK, SEED + (uint32_t)j, 0, &n));
 		else
 			n = hmb_check_host(b->dst[j], BLOCK, SEED + (uint32_t)j, 0);
 		bad += n;
@@ -187,8 +183,6 @@ static int verify(struct hmb_ctx *ctx, void *st)
 		return -1;
 	}
 	return 0;
-fail:
-	return -1;
 }
 
 /* One case; returns its median (s), or -1. loop_s > 0: the loop's median,

@@ -58,17 +58,15 @@ static int setup(struct hmb_ctx *ctx, void *st)
 
 	(void)ctx;
 	if (k->src_dev)
-		HMB_CHECK(hmb_launch_fill(k->src, 0, bytes / 4, MC_SEED, 0));
+		HMB_TRY(hmb_launch_fill(k->src, 0, bytes / 4, MC_SEED, 0));
 	else
 		hmb_fill_host(k->src, bytes, MC_SEED);
 	if (k->dst_dev)
-		HMB_CHECK(hipMemset(k->dst, MC_POISON, bytes));
+		HMB_TRY(hipMemset(k->dst, MC_POISON, bytes));
 	else
 		memset(k->dst, MC_POISON, bytes);
-	HMB_CHECK(hipDeviceSynchronize());
+	HMB_TRY(hipDeviceSynchronize());
 	return 0;
-fail:
-	return -1;
 }
 
 int mc_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
@@ -82,22 +80,20 @@ int mc_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 	k->ops = i + 1;
 	switch (k->api) {
 	case MC_ASYNC:
-		HMB_CHECK(hipMemcpyAsync(dst, src, k->size, k->kind, stream));
+		HMB_TRY(hipMemcpyAsync(dst, src, k->size, k->kind, stream));
 		break;
 	case MC_SYNC:
-		HMB_CHECK(hipMemcpy(dst, src, k->size, k->kind));
-		HMB_CHECK(hipDeviceSynchronize());
+		HMB_TRY(hipMemcpy(dst, src, k->size, k->kind));
+		HMB_TRY(hipDeviceSynchronize());
 		break;
 	case MC_BLOCKING:
-		HMB_CHECK(hipMemcpy(dst, src, k->size, k->kind));
+		HMB_TRY(hipMemcpy(dst, src, k->size, k->kind));
 		break;
 	case MC_HOST:
 		memcpy(dst, src, k->size);
 		break;
 	}
 	return 0;
-fail:
-	return -1;
 }
 
 /* Every destination word that the copies made so far wrote. */
@@ -109,7 +105,7 @@ static int verify(struct hmb_ctx *ctx, void *st)
 
 	(void)ctx;
 	if (k->dst_dev)
-		HMB_CHECK(hmb_check_device(k->dst, 0, used, MC_SEED, 0, &bad));
+		HMB_TRY(hmb_check_device(k->dst, 0, used, MC_SEED, 0, &bad));
 	else
 		bad = hmb_check_host(k->dst, used, MC_SEED, 0);
 	if (bad) {
@@ -117,8 +113,6 @@ static int verify(struct hmb_ctx *ctx, void *st)
 		return -1;
 	}
 	return 0;
-fail:
-	return -1;
 }
 
 void mc_measure(struct hmb_ctx *ctx, struct hmb_record *r, struct mc_copy *k,

@@ -97,29 +97,25 @@ static int pin(struct pinned *b)
 	void *p = NULL;
 
 	if (b->m == HOST_MALLOC) {
-		HMB_CHECK(hipHostMalloc(&p, b->size, hipHostMallocDefault));
+		HMB_TRY(hipHostMalloc(&p, b->size, hipHostMallocDefault));
 		b->p = p;
 	} else {
-		HMB_CHECK(hipHostRegister(b->plain, b->size, hipHostRegisterDefault));
+		HMB_TRY(hipHostRegister(b->plain, b->size, hipHostRegisterDefault));
 		b->p = b->plain;
 	}
 	b->held = 1;
 	return 0;
-fail:
-	return -1;
 }
 
 static int unpin(struct pinned *b)
 {
 	if (b->m == HOST_MALLOC)
-		HMB_CHECK(hipHostFree(b->p));
+		HMB_TRY(hipHostFree(b->p));
 	else
-		HMB_CHECK(hipHostUnregister(b->p));
+		HMB_TRY(hipHostUnregister(b->p));
 	b->held = 0;
 	b->p = NULL;
 	return 0;
-fail:
-	return -1;
 }
 
 /* The pinned memory is usable: a pattern written on the host reaches the
@@ -129,12 +125,12 @@ static int round_trip(struct pinned *b)
 	unsigned long long bad = 0;
 
 	hmb_fill_host(b->p, b->size, SEED);
-	HMB_CHECK(hipMemset(b->dev, POISON, b->size));
-	HMB_CHECK(hipMemcpy(b->dev, b->p, b->size, hipMemcpyHostToDevice));
-	HMB_CHECK(hmb_check_device(b->dev, 0, b->size, SEED, 0, &bad));
+	HMB_TRY(hipMemset(b->dev, POISON, b->size));
+	HMB_TRY(hipMemcpy(b->dev, b->p, b->size, hipMemcpyHostToDevice));
+	HMB_TRY(hmb_check_device(b->dev, 0, b->size, SEED, 0, &bad));
 	if (!bad) {
 		memset(b->p, POISON, b->size);
-		HMB_CHECK(hipMemcpy(b->p, b->dev, b->size, hipMemcpyDeviceToHost));
+		HMB_TRY(hipMemcpy(b->p, b->dev, b->size, hipMemcpyDeviceToHost));
 		bad = hmb_check_host(b->p, b->size, SEED, 0);
 	}
 	if (bad) {
@@ -144,8 +140,6 @@ static int round_trip(struct pinned *b)
 		return -1;
 	}
 	return 0;
-fail:
-	return -1;
 }
 
 /* The device end, and for registering the malloc'd buffer (pages touched). */
@@ -261,15 +255,13 @@ static int copy_setup(struct hmb_ctx *ctx, void *st)
 	}
 	if (c->d == H2D) {
 		hmb_fill_host(c->host, size, SEED);
-		HMB_CHECK(hipMemset(c->b.dev, POISON, size));
+		HMB_TRY(hipMemset(c->b.dev, POISON, size));
 	} else {
-		HMB_CHECK(hmb_launch_fill(c->b.dev, 0, size / 4, SEED, 0));
+		HMB_TRY(hmb_launch_fill(c->b.dev, 0, size / 4, SEED, 0));
 		memset(c->host, POISON, size);
 	}
-	HMB_CHECK(hipDeviceSynchronize());
+	HMB_TRY(hipDeviceSynchronize());
 	return 0;
-fail:
-	return -1;
 }
 
 static int copy_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
@@ -279,14 +271,12 @@ static int copy_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 	(void)ctx;
 	(void)i;
 	if (c->d == H2D)
-		HMB_CHECK(hipMemcpyAsync(c->b.dev, c->host, c->b.size, hipMemcpyHostToDevice,
+		HMB_TRY(hipMemcpyAsync(c->b.dev, c->host, c->b.size, hipMemcpyHostToDevice,
 					 stream));
 	else
-		HMB_CHECK(hipMemcpyAsync(c->host, c->b.dev, c->b.size, hipMemcpyDeviceToHost,
+		HMB_TRY(hipMemcpyAsync(c->host, c->b.dev, c->b.size, hipMemcpyDeviceToHost,
 					 stream));
 	return 0;
-fail:
-	return -1;
 }
 
 static int copy_verify(struct hmb_ctx *ctx, void *st)
@@ -296,7 +286,7 @@ static int copy_verify(struct hmb_ctx *ctx, void *st)
 
 	(void)ctx;
 	if (c->d == H2D)
-		HMB_CHECK(hmb_check_device(c->b.dev, 0, c->b.size, SEED, 0, &bad));
+		HMB_TRY(hmb_check_device(c->b.dev, 0, c->b.size, SEED, 0, &bad));
 	else
 		bad = hmb_check_host(c->host, c->b.size, SEED, 0);
 	if (bad) {
@@ -305,8 +295,6 @@ static int copy_verify(struct hmb_ctx *ctx, void *st)
 		return -1;
 	}
 	return 0;
-fail:
-	return -1;
 }
 
 static void copy_teardown(struct hmb_ctx *ctx, void *st)

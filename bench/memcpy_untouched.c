@@ -72,12 +72,10 @@ static int setup(struct hmb_ctx *ctx, void *st)
 
 	(void)ctx;
 	if (f->k.src_dev) {
-		HMB_CHECK(hmb_launch_fill(f->dev, 0, f->k.size / 4, MC_SEED, 0));
-		HMB_CHECK(hipDeviceSynchronize());
+		HMB_TRY(hmb_launch_fill(f->dev, 0, f->k.size / 4, MC_SEED, 0));
+		HMB_TRY(hipDeviceSynchronize());
 	}
 	return 0;
-fail:
-	return -1;
 }
 
 /* A fresh mapping for this sample; h2d poisons the device again, so the
@@ -102,12 +100,10 @@ static int prepare(struct hmb_ctx *ctx, void *st, int sample)
 		f->k.dst = f->buf;
 	} else {
 		f->k.src = f->buf;
-		HMB_CHECK(hipMemset(f->dev, MC_POISON, f->k.size));
-		HMB_CHECK(hipDeviceSynchronize());
+		HMB_TRY(hipMemset(f->dev, MC_POISON, f->k.size));
+		HMB_TRY(hipDeviceSynchronize());
 	}
 	return 0;
-fail:
-	return -1;
 }
 
 /* The zero words of a device buffer, counted on the host. */
@@ -143,7 +139,7 @@ static int verify(struct hmb_ctx *ctx, void *st)
 	if (f->k.src_dev)
 		bad = hmb_check_host(f->buf, f->k.size, MC_SEED, 0);
 	else
-		HMB_CHECK(device_nonzero(f->dev, f->k.size, &bad));
+		HMB_TRY(device_nonzero(f->dev, f->k.size, &bad));
 	if (bad) {
 		hmb_set_error("verification failed: %zu words differ after the timed copies", bad);
 		return -1;
@@ -158,8 +154,6 @@ static int verify(struct hmb_ctx *ctx, void *st)
 		hmb_observe_num(f->r, "anon_huge_bytes_after_copy", (double)sm.anon_huge);
 	}
 	return 0;
-fail:
-	return -1;
 }
 
 static void teardown(struct hmb_ctx *ctx, void *st)

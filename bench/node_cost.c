@@ -66,10 +66,8 @@ static int cost_setup(struct hmb_ctx *ctx, void *st)
 {
 	struct alloc_case *k = st;
 	(void)ctx;
-	HMB_CHECK(hipSetDevice(k->nd->home));
+	HMB_TRY(hipSetDevice(k->nd->home));
 	return 0;
-fail:
-	return -1;
 }
 
 static int malloc_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
@@ -96,12 +94,10 @@ static int malloc_verify(struct hmb_ctx *ctx, void *st)
 	int rc;
 
 	(void)ctx;
-	HMB_CHECK(hipMalloc(&p, k->size));
+	HMB_TRY(hipMalloc(&p, k->size));
 	rc = readers_check(k, p);
 	(void)hipFree(p);
 	return rc;
-fail:
-	return -1;
 }
 
 #if HMB_HAVE_VMM

@@ -51,22 +51,18 @@ double node_gbps(const struct hmb_record *r)
 int node_bad_reset(struct node *nd, int gi)
 {
 	struct node_gpu *g = &nd->g[gi];
-	HMB_CHECK(hipSetDevice(g->ord));
-	HMB_CHECK(hipMemsetAsync(g->bad, 0, sizeof(*g->bad), g->s[0]));
+	HMB_TRY(hipSetDevice(g->ord));
+	HMB_TRY(hipMemsetAsync(g->bad, 0, sizeof(*g->bad), g->s[0]));
 	return 0;
-fail:
-	return -1;
 }
 
 int node_bad_read(struct node *nd, int gi, unsigned long long *bad)
 {
 	struct node_gpu *g = &nd->g[gi];
-	HMB_CHECK(hipSetDevice(g->ord));
-	HMB_CHECK(hipStreamSynchronize(g->s[0]));
-	HMB_CHECK(hipMemcpy(bad, g->bad, sizeof(*bad), hipMemcpyDeviceToHost));
+	HMB_TRY(hipSetDevice(g->ord));
+	HMB_TRY(hipStreamSynchronize(g->s[0]));
+	HMB_TRY(hipMemcpy(bad, g->bad, sizeof(*bad), hipMemcpyDeviceToHost));
 	return 0;
-fail:
-	return -1;
 }
 
 /* ---- transfers over several GPUs, timed by the engine ----------------------------- */
@@ -115,25 +111,23 @@ static int enqueue(struct node *nd, const struct xfer *x, hipStream_t s)
 {
 	switch (x->kind) {
 	case X_PEER:
-		HMB_CHECK(hipMemcpyPeerAsync(x->dst, nd->g[x->dst_gpu].ord, x->src,
+		HMB_TRY(hipMemcpyPeerAsync(x->dst, nd->g[x->dst_gpu].ord, x->src,
 					     nd->g[x->src_gpu].ord, x->bytes, s));
 		break;
 	case X_H2D:
-		HMB_CHECK(hipMemcpyAsync(x->dst, x->src, x->bytes, hipMemcpyHostToDevice, s));
+		HMB_TRY(hipMemcpyAsync(x->dst, x->src, x->bytes, hipMemcpyHostToDevice, s));
 		break;
 	case X_D2H:
-		HMB_CHECK(hipMemcpyAsync(x->dst, x->src, x->bytes, hipMemcpyDeviceToHost, s));
+		HMB_TRY(hipMemcpyAsync(x->dst, x->src, x->bytes, hipMemcpyDeviceToHost, s));
 		break;
 	case X_KERNEL:
-		HMB_CHECK(hmb_launch_wide_copy(x->dst, x->src, x->bytes, s));
+		HMB_TRY(hmb_launch_wide_copy(x->dst, x->src, x->bytes, s));
 		break;
 	case X_CHASE:
-		HMB_CHECK(hmb_launch_chase(x->src, nd->stride, x->dst, nd->loads, s));
+		HMB_TRY(hmb_launch_chase(x->src, nd->stride, x->dst, nd->loads, s));
 		break;
 	}
 	return 0;
-fail:
-	return -1;
 }
 
 static int multi_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
@@ -177,16 +171,14 @@ static int check_chase(struct node *nd, const struct multi *m, const struct xfer
 {
 	uint32_t at = 0, want = node_chain_walk(nd, m->ops * nd->loads);
 
-	HMB_CHECK(hipSetDevice(nd->g[x->gpu].ord));
-	HMB_CHECK(hipMemcpy(&at, x->dst, sizeof(at), hipMemcpyDeviceToHost));
+	HMB_TRY(hipSetDevice(nd->g[x->gpu].ord));
+	HMB_TRY(hipMemcpy(&at, x->dst, sizeof(at), hipMemcpyDeviceToHost));
 	if (at != want) {
 		hmb_set_error("verification failed: GPU%d's chase ended on slot %u, the chain says "
 			      "%u", nd->g[x->gpu].ord, at, want);
 		return -1;
 	}
 	return 0;
-fail:
-	return -1;
 }
 
 int node_check(struct node *nd, const struct multi *m, const char *what)

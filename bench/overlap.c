@@ -94,24 +94,20 @@ static size_t check_lcg(const uint32_t *p, size_t words, uint32_t seed, uint64_t
 /* The other streams wait for the first one's start... */
 static int fork_streams(struct overlap *o, hipStream_t s0, int n)
 {
-	HMB_CHECK(hipEventRecord(o->fork, s0));
+	HMB_TRY(hipEventRecord(o->fork, s0));
 	for (int s = 1; s < n; s++)
-		HMB_CHECK(hipStreamWaitEvent(o->streams[s], o->fork, 0));
+		HMB_TRY(hipStreamWaitEvent(o->streams[s], o->fork, 0));
 	return 0;
-fail:
-	return -1;
 }
 
 /* ...and it waits for all of them at the end. */
 static int join_streams(struct overlap *o, hipStream_t s0, int n)
 {
 	for (int s = 1; s < n; s++) {
-		HMB_CHECK(hipEventRecord(o->join[s], o->streams[s]));
-		HMB_CHECK(hipStreamWaitEvent(s0, o->join[s], 0));
+		HMB_TRY(hipEventRecord(o->join[s], o->streams[s]));
+		HMB_TRY(hipStreamWaitEvent(s0, o->join[s], 0));
 	}
 	return 0;
-fail:
-	return -1;
 }
 
 static int pipeline(struct overlap *o, hipStream_t s0, int iters, int streams, int chunks)
@@ -128,15 +124,13 @@ static int pipeline(struct overlap *o, hipStream_t s0, int iters, int streams, i
 			n = per;
 		if (!n)
 			break;
-		HMB_CHECK(hipMemcpyAsync(o->dev + first, o->in + first, n * 4, hipMemcpyHostToDevice,
+		HMB_TRY(hipMemcpyAsync(o->dev + first, o->in + first, n * 4, hipMemcpyHostToDevice,
 					 st));
-		HMB_CHECK(hmb_launch_lcg(o->dev + first, n, iters, st));
-		HMB_CHECK(hipMemcpyAsync(o->out + first, o->dev + first, n * 4,
+		HMB_TRY(hmb_launch_lcg(o->dev + first, n, iters, st));
+		HMB_TRY(hipMemcpyAsync(o->out + first, o->dev + first, n * 4,
 					 hipMemcpyDeviceToHost, st));
 	}
 	return join_streams(o, s0, streams);
-fail:
-	return -1;
 }
 
 static int op(struct hmb_ctx *ctx, void *st, hipStream_t s0, long i)
@@ -148,13 +142,13 @@ static int op(struct hmb_ctx *ctx, void *st, hipStream_t s0, long i)
 	(void)i;
 	switch (k->stage) {
 	case H2D_ONLY:
-		HMB_CHECK(hipMemcpyAsync(o->dev, o->in, o->size, hipMemcpyHostToDevice, s0));
+		HMB_TRY(hipMemcpyAsync(o->dev, o->in, o->size, hipMemcpyHostToDevice, s0));
 		break;
 	case D2H_ONLY:
-		HMB_CHECK(hipMemcpyAsync(o->out, o->dev, o->size, hipMemcpyDeviceToHost, s0));
+		HMB_TRY(hipMemcpyAsync(o->out, o->dev, o->size, hipMemcpyDeviceToHost, s0));
 		break;
 	case KERNEL_ONLY:
-		HMB_CHECK(hmb_launch_lcg(o->dev, o->size / 4, k->iters, s0));
+		HMB_TRY(hmb_launch_lcg(o->dev, o->size / 4, k->iters, s0));
 		k->ops_done++;
 		break;
 	case PIPELINE:
@@ -165,14 +159,12 @@ static int op(struct hmb_ctx *ctx, void *st, hipStream_t s0, long i)
 		o->streams[0] = s0;
 		if (fork_streams(o, s0, 2))
 			return -1;
-		HMB_CHECK(hipMemcpyAsync(o->dev, o->in, o->size, hipMemcpyHostToDevice, s0));
-		HMB_CHECK(hipMemcpyAsync(o->out, o->dev2, o->size, hipMemcpyDeviceToHost, second));
+		HMB_TRY(hipMemcpyAsync(o->dev, o->in, o->size, hipMemcpyHostToDevice, s0));
+		HMB_TRY(hipMemcpyAsync(o->out, o->dev2, o->size, hipMemcpyDeviceToHost, second));
 		return join_streams(o, s0, 2);
 	}
 	}
 	return 0;
-fail:
-	return -1;
 }
 
 /* Inputs carry the pattern (filled once per host buffer, and never
@@ -184,16 +176,14 @@ static int setup(struct hmb_ctx *ctx, void *st)
 
 	(void)ctx;
 	memset(o->out, 0xA5, o->size);
-	HMB_CHECK(hipMemset(o->dev, 0xA5, o->size));
+	HMB_TRY(hipMemset(o->dev, 0xA5, o->size));
 	if (k->stage == D2H_ONLY || k->stage == KERNEL_ONLY)
-		HMB_CHECK(hmb_launch_fill(o->dev, 0, o->size / 4, SEED, 0));
+		HMB_TRY(hmb_launch_fill(o->dev, 0, o->size / 4, SEED, 0));
 	if (k->stage == BIDIR_SERIAL || k->stage == BIDIR_CONCURRENT)
-		HMB_CHECK(hmb_launch_fill(o->dev2, 0, o->size / 4, SEED2, 0));
-	HMB_CHECK(hipDeviceSynchronize());
+		HMB_TRY(hmb_launch_fill(o->dev2, 0, o->size / 4, SEED2, 0));
+	HMB_TRY(hipDeviceSynchronize());
 	k->ops_done = 0;
 	return 0;
-fail:
-	return -1;
 }
 
 static int verify(struct hmb_ctx *ctx, void *st)
@@ -206,14 +196,14 @@ static int verify(struct hmb_ctx *ctx, void *st)
 	(void)ctx;
 	switch (k->stage) {
 	case H2D_ONLY:
-		HMB_CHECK(hmb_check_device(o->dev, 0, o->size, SEED, 0, &dbad));
+		HMB_TRY(hmb_check_device(o->dev, 0, o->size, SEED, 0, &dbad));
 		bad = dbad;
 		break;
 	case D2H_ONLY:
 		bad = hmb_check_host(o->out, o->size, SEED, 0);
 		break;
 	case KERNEL_ONLY:
-		HMB_CHECK(hipMemcpy(o->out, o->dev, o->size, hipMemcpyDeviceToHost));
+		HMB_TRY(hipMemcpy(o->out, o->dev, o->size, hipMemcpyDeviceToHost));
 		bad = check_lcg(o->out, words, SEED, (uint64_t)k->ops_done * (uint64_t)k->iters);
 		break;
 	case PIPELINE:
@@ -221,7 +211,7 @@ static int verify(struct hmb_ctx *ctx, void *st)
 		break;
 	case BIDIR_SERIAL:
 	case BIDIR_CONCURRENT:
-		HMB_CHECK(hmb_check_device(o->dev, 0, o->size, SEED, 0, &dbad));
+		HMB_TRY(hmb_check_device(o->dev, 0, o->size, SEED, 0, &dbad));
 		bad = dbad + hmb_check_host(o->out, o->size, SEED2, 0);
 		break;
 	}
@@ -231,8 +221,6 @@ static int verify(struct hmb_ctx *ctx, void *st)
 		return -1;
 	}
 	return 0;
-fail:
-	return -1;
 }
 
 static const char *kind_name(const struct overlap *o)

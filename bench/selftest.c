@@ -52,10 +52,8 @@ static int probe_op(struct hmb_ctx *ctx, void *st, hipStream_t s, long i)
 	struct probe *p = st;
 	(void)ctx;
 	p->last = i;
-	HMB_CHECK(hmb_launch_fill(p->buf, 0, 256, (uint32_t)i, s));
+	HMB_TRY(hmb_launch_fill(p->buf, 0, 256, (uint32_t)i, s));
 	return 0;
-fail:
-	return -1;
 }
 
 static int probe_setup(struct hmb_ctx *ctx, void *st)
@@ -69,14 +67,12 @@ static int probe_verify(struct hmb_ctx *ctx, void *st)
 	struct probe *p = st;
 	unsigned long long bad = 0;
 	(void)ctx;
-	HMB_CHECK(hmb_check_device(p->buf, 0, 1024, (uint32_t)p->last, 0, &bad));
+	HMB_TRY(hmb_check_device(p->buf, 0, 1024, (uint32_t)p->last, 0, &bad));
 	if (bad) {
 		hmb_set_error("verification failed: %llu words of the last fill wrong", bad);
 		return -1;
 	}
 	return 0;
-fail:
-	return -1;
 }
 
 static int probe(struct hmb_ctx *ctx)

@@ -128,15 +128,13 @@ static int create_chunk(struct grow *g, size_t size)
 {
 	hipMemGenericAllocationHandle_t h;
 
-	HMB_CHECK(hipMemCreate(&h, size, &g->m->prop, 0));
+	HMB_TRY(hipMemCreate(&h, size, &g->m->prop, 0));
 	if (g->nchunks == g->chunk_cap) {
 		g->chunk_cap = g->chunk_cap ? 2 * g->chunk_cap : 8;
 		g->chunks = hmb_xrealloc(g->chunks, (size_t)g->chunk_cap * sizeof(*g->chunks));
 	}
 	g->chunks[g->nchunks++] = (struct chunk){ h, size };
 	return 0;
-fail:
-	return -1;
 }
 
 /* Map the newest chunk at `at` and make it usable. */
@@ -144,12 +142,10 @@ static int map_last_chunk(struct grow *g, char *at)
 {
 	const struct chunk *c = &g->chunks[g->nchunks - 1];
 
-	HMB_CHECK(hipMemMap(at, c->size, 0, c->h, 0));
+	HMB_TRY(hipMemMap(at, c->size, 0, c->h, 0));
 	spans_add(&g->mapped, at, c->size);
-	HMB_CHECK(hipMemSetAccess(at, c->size, &g->m->access, 1));
+	HMB_TRY(hipMemSetAccess(at, c->size, &g->m->access, 1));
 	return 0;
-fail:
-	return -1;
 }
 
 /* Map every chunk again at a new range of new_size bytes (no data is copied),
@@ -161,28 +157,26 @@ static int remap_into(struct grow *g, size_t new_size)
 	void *nb = NULL;
 	size_t off = 0;
 
-	HMB_CHECK(hipMemAddressReserve(&nb, new_size, 0, NULL, 0));
+	HMB_TRY(hipMemAddressReserve(&nb, new_size, 0, NULL, 0));
 	spans_add(&g->resv, nb, new_size);
 	for (int i = 0; i < g->nchunks; i++) {
-		HMB_CHECK(hipMemMap((char *)nb + off, g->chunks[i].size, 0, g->chunks[i].h, 0));
+		HMB_TRY(hipMemMap((char *)nb + off, g->chunks[i].size, 0, g->chunks[i].h, 0));
 		spans_add(&g->mapped, (char *)nb + off, g->chunks[i].size);
 		off += g->chunks[i].size;
 	}
-	HMB_CHECK(hipMemSetAccess(nb, off, &g->m->access, 1));
+	HMB_TRY(hipMemSetAccess(nb, off, &g->m->access, 1));
 	for (int k = 0; k < old_mapped; k++) {
-		HMB_CHECK(hipMemUnmap(g->mapped.v[k].p, g->mapped.v[k].size));
+		HMB_TRY(hipMemUnmap(g->mapped.v[k].p, g->mapped.v[k].size));
 		g->mapped.v[k].size = 0;
 	}
 	for (int k = 0; k < old_resv; k++) {
-		HMB_CHECK(hipMemAddressFree(g->resv.v[k].p, g->resv.v[k].size));
+		HMB_TRY(hipMemAddressFree(g->resv.v[k].p, g->resv.v[k].size));
 		g->resv.v[k].size = 0;
 	}
 	spans_drop_first(&g->mapped, old_mapped);
 	spans_drop_first(&g->resv, old_resv);
 	g->base = nb;
 	return 0;
-fail:
-	return -1;
 }
 
 static int extend(struct grow *g, size_t add)
@@ -218,7 +212,7 @@ static int grow_setup(struct hmb_ctx *ctx, void *st)
 
 	(void)ctx;
 	if (g->v == REALLOC_COPY) {
-		HMB_CHECK(hipMalloc(&p, g->start));
+		HMB_TRY(hipMalloc(&p, g->start));
 		g->base = p;
 	} else {
 		size_t reserve = g->v == RESERVE_UPFRONT ? g->limit : g->start;
@@ -228,18 +222,16 @@ static int grow_setup(struct hmb_ctx *ctx, void *st)
 		g->resv.v = hmb_xcalloc((size_t)g->resv.cap, sizeof(*g->resv.v));
 		g->mapped.cap = 2 * g->nsteps + 2;
 		g->mapped.v = hmb_xcalloc((size_t)g->mapped.cap, sizeof(*g->mapped.v));
-		HMB_CHECK(hipMemAddressReserve(&p, reserve, 0, NULL, 0));
+		HMB_TRY(hipMemAddressReserve(&p, reserve, 0, NULL, 0));
 		g->base = p;
 		spans_add(&g->resv, p, reserve);
 		if (create_chunk(g, g->start) || map_last_chunk(g, g->base))
 			return -1;
 	}
 	g->size = g->peak = g->start;
-	HMB_CHECK(hmb_launch_fill(g->base, 0, g->start / 4, VMM_SEED, 0));
-	HMB_CHECK(hipDeviceSynchronize());
+	HMB_TRY(hmb_launch_fill(g->base, 0, g->start / 4, VMM_SEED, 0));
+	HMB_TRY(hipDeviceSynchronize());
 	return 0;
-fail:
-	return -1;
 }
 
 /* Step i of the growth. */
@@ -256,11 +248,11 @@ static int grow_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 	add = g->add[i];
 	switch (g->v) {
 	case REALLOC_COPY:
-		HMB_CHECK(hipMalloc(&g->fresh, g->size + add));
-		HMB_CHECK(hipMemcpyAsync(g->fresh, g->base, g->size, hipMemcpyDeviceToDevice,
+		HMB_TRY(hipMalloc(&g->fresh, g->size + add));
+		HMB_TRY(hipMemcpyAsync(g->fresh, g->base, g->size, hipMemcpyDeviceToDevice,
 					 stream));
-		HMB_CHECK(hipStreamSynchronize(stream));
-		HMB_CHECK(hipFree(g->base));
+		HMB_TRY(hipStreamSynchronize(stream));
+		HMB_TRY(hipFree(g->base));
 		g->base = g->fresh;
 		g->fresh = NULL;
 		if (2 * g->size + add > g->peak)
@@ -279,8 +271,6 @@ static int grow_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 	if (g->size > g->peak)
 		g->peak = g->size;
 	return 0;
-fail:
-	return -1;
 }
 
 /* The initial contents survived every step; every added byte is usable. */
@@ -296,22 +286,20 @@ static int grow_verify(struct hmb_ctx *ctx, void *st)
 			      hmb_sz(g->limit));
 		return -1;
 	}
-	HMB_CHECK(hmb_check_device(g->base, 0, g->start, VMM_SEED, 0, &bad));
+	HMB_TRY(hmb_check_device(g->base, 0, g->start, VMM_SEED, 0, &bad));
 	if (bad) {
 		hmb_set_error("verification failed: %llu words of the initial %s changed during "
 			      "the growth", bad, hmb_sz(g->start));
 		return -1;
 	}
-	HMB_CHECK(hmb_launch_fill(added, g->start / 4, (g->size - g->start) / 4, VMM_SEED, 0));
-	HMB_CHECK(hmb_check_device(added, g->start / 4, g->size - g->start, VMM_SEED, 0, &bad));
+	HMB_TRY(hmb_launch_fill(added, g->start / 4, (g->size - g->start) / 4, VMM_SEED, 0));
+	HMB_TRY(hmb_check_device(added, g->start / 4, g->size - g->start, VMM_SEED, 0, &bad));
 	if (bad) {
 		hmb_set_error("verification failed: %llu words of the added %s do not hold what "
 			      "was written", bad, hmb_sz(g->size - g->start));
 		return -1;
 	}
 	return 0;
-fail:
-	return -1;
 }
 
 static void grow_teardown(struct hmb_ctx *ctx, void *st)

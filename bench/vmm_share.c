@@ -76,21 +76,17 @@ struct share {
 static int fill_chunk(struct share *s)
 {
 	s->seed++;
-	HMB_CHECK(hmb_launch_fill(s->p, 0, s->size / 4, s->seed, 0));
-	HMB_CHECK(hipDeviceSynchronize());
+	HMB_TRY(hmb_launch_fill(s->p, 0, s->size / 4, s->seed, 0));
+	HMB_TRY(hipDeviceSynchronize());
 	return 0;
-fail:
-	return -1;
 }
 
 static int export_fd(struct share *s)
 {
 	int fd = -1;
-	HMB_CHECK(hipMemExportToShareableHandle(&fd, s->h, hipMemHandleTypePosixFileDescriptor, 0));
+	HMB_TRY(hipMemExportToShareableHandle(&fd, s->h, hipMemHandleTypePosixFileDescriptor, 0));
 	s->fd = fd;
 	return 0;
-fail:
-	return -1;
 }
 
 /* Send the exported descriptor (closed here, sent or not); the importer
@@ -125,15 +121,13 @@ static int check_importer_pattern(struct share *s)
 	if (!s->pending)
 		return 0;
 	s->pending = 0;
-	HMB_CHECK(hmb_check_device(s->p, 0, s->size, s->seed + SEED_OUT, 0, &bad));
+	HMB_TRY(hmb_check_device(s->p, 0, s->size, s->seed + SEED_OUT, 0, &bad));
 	if (bad) {
 		hmb_set_error("verification failed: %llu words of what the importer wrote read "
 			      "back wrong in this process", bad);
 		return -1;
 	}
 	return 0;
-fail:
-	return -1;
 }
 
 /* Before each sample: the last round checked, a new pattern; export: the
@@ -204,11 +198,9 @@ struct chunk_state {
  * says "cannot export here" by hipErrorNotSupported. */
 #define CHUNK_CALL(call)                                                    \
 	do {                                                                \
-		hipError_t e_ = (call);                                     \
-		if (e_ != hipSuccess) {                                     \
-			hmb_hip_error(#call, e_, __FILE__, __LINE__);       \
+		hipError_t e_ = HMB_HIP_CALL(call);                         \
+		if (e_ != hipSuccess)                                       \
 			return e_;                                          \
-		}                                                           \
 	} while (0)
 
 /* Made, mapped, filled with the first pattern and exported once (the

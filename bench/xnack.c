@@ -231,11 +231,9 @@ static int pages_home(struct hmb_ctx *ctx, struct faults *f)
 			      __FILE__, __LINE__);
 		return -1;
 	}
-	HMB_CHECK(hipStreamSynchronize(ctx->stream));
+	HMB_TRY(hipStreamSynchronize(ctx->stream));
 	f->prefetch = 1;
 	return 0;
-fail:
-	return -1;
 }
 
 static void host_write(struct faults *f, uint32_t seed)
@@ -261,13 +259,11 @@ static int fault_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 
 	(void)ctx, (void)i;
 	if (c->fig == LATENCY)
-		HMB_CHECK(hmb_launch_chain(f->buf, c->p->stride, f->order_dev, c->touches, stream));
+		HMB_TRY(hmb_launch_chain(f->buf, c->p->stride, f->order_dev, c->touches, stream));
 	else
-		HMB_CHECK(hmb_launch_touch(f->buf, c->p->stride, f->order_dev, c->touches, stream));
+		HMB_TRY(hmb_launch_touch(f->buf, c->p->stride, f->order_dev, c->touches, stream));
 	c->added++;
 	return 0;
-fail:
-	return -1;
 }
 
 /* XNACK off: the pages onto the device by hipMemPrefetchAsync, the only
@@ -284,10 +280,8 @@ static int resident_by_prefetch(struct hmb_ctx *ctx, struct faults *f)
 			 "device refused: %s", hipGetErrorString(e));
 		return 0;
 	}
-	HMB_CHECK(hipStreamSynchronize(ctx->stream));
+	HMB_TRY(hipStreamSynchronize(ctx->stream));
 	return 0;
-fail:
-	return -1;
 }
 
 /* The order on the device; for a resident case, the pages on the device:
@@ -298,7 +292,7 @@ static int fault_setup(struct hmb_ctx *ctx, void *st)
 	struct fault_case *c = st;
 	struct faults *f = c->f;
 
-	HMB_CHECK(hipMemcpy(f->order_dev, f->order_host, c->touches * sizeof(*f->order_host),
+	HMB_TRY(hipMemcpy(f->order_dev, f->order_host, c->touches * sizeof(*f->order_host),
 			    hipMemcpyHostToDevice));
 	if (!c->resident)
 		return 0;
@@ -312,10 +306,8 @@ static int fault_setup(struct hmb_ctx *ctx, void *st)
 		return -1;
 	if (fault_op(ctx, c, ctx->stream, -1))
 		return -1;
-	HMB_CHECK(hipStreamSynchronize(ctx->stream));
+	HMB_TRY(hipStreamSynchronize(ctx->stream));
 	return 0;
-fail:
-	return -1;
 }
 
 /* Before each first-touch sample, untimed: every page back on the host. */
@@ -638,11 +630,9 @@ static int zc_setup(struct hmb_ctx *ctx, void *st)
 
 	(void)ctx;
 	hmb_fill_host(z->host, z->bytes, z->seed);
-	HMB_CHECK(hipMemset(z->dst, POISON, z->bytes));
-	HMB_CHECK(hipDeviceSynchronize());
+	HMB_TRY(hipMemset(z->dst, POISON, z->bytes));
+	HMB_TRY(hipDeviceSynchronize());
 	return 0;
-fail:
-	return -1;
 }
 
 static int zc_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
@@ -650,10 +640,8 @@ static int zc_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 	struct zero_copy *z = st;
 
 	(void)ctx, (void)i;
-	HMB_CHECK(hmb_launch_copy(z->dst, z->mapped, z->bytes / 4, stream));
+	HMB_TRY(hmb_launch_copy(z->dst, z->mapped, z->bytes / 4, stream));
 	return 0;
-fail:
-	return -1;
 }
 
 static int zc_verify(struct hmb_ctx *ctx, void *st)
@@ -662,15 +650,13 @@ static int zc_verify(struct hmb_ctx *ctx, void *st)
 	unsigned long long bad = 0;
 
 	(void)ctx;
-	HMB_CHECK(hmb_check_device(z->dst, 0, z->bytes, z->seed, 0, &bad));
+	HMB_TRY(hmb_check_device(z->dst, 0, z->bytes, z->seed, 0, &bad));
 	if (bad) {
 		hmb_set_error("verification failed: %llu words read through the mapping were "
 			      "wrong", bad);
 		return -1;
 	}
 	return 0;
-fail:
-	return -1;
 }
 
 static void zero_copy_case(struct hmb_ctx *ctx, struct zero_copy *z)
