@@ -138,12 +138,7 @@ int managed_check_words(const uint32_t *p, size_t bytes, uint32_t seed, uint32_t
 		bad = hmb_check_host(p, bytes, seed, add);
 	else
 		HMB_TRY(hmb_check_device(p, 0, bytes, seed, add, &bad));
-	if (bad) {
-		hmb_set_error("verification failed: %llu of %zu words differ from the pattern + %u",
-			      bad, bytes / 4, add);
-		return -1;
-	}
-	return 0;
+	return hmb_verify_result(bad, "of %zu words differ from the pattern + %u", bytes / 4, add);
 }
 
 

@@ -233,11 +233,7 @@ static int verify(struct hmb_ctx *ctx, void *st)
 	} else {
 		bad = hmb_check_host(k->c->host, k->size, SEED, 0);
 	}
-	if (bad) {
-		hmb_set_error("verification failed: %llu words differ after the timed copies", bad);
-		return -1;
-	}
-	return 0;
+	return hmb_verify_result(bad, "words differ after the timed copies");
 }
 
 /* Buffer pairs for d2d: enough to cover twice the cache, within the region. */

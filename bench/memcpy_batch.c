@@ -177,12 +177,8 @@ static int verify(struct hmb_ctx *ctx, void *st)
 		bad += n;
 		blocks += n > 0;
 	}
-	if (bad) {
-		hmb_set_error("verification failed: %llu words in %llu of the %d destination "
-			      "blocks differ after the timed copies", bad, blocks, COPIES);
-		return -1;
-	}
-	return 0;
+	return hmb_verify_result(bad, "words in %llu of the %d destination blocks differ "
+				 "after the timed copies", blocks, COPIES);
 }
 
 /* One case; returns its median (s), or -1. loop_s > 0: the loop's median,

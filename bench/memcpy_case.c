@@ -108,11 +108,7 @@ static int verify(struct hmb_ctx *ctx, void *st)
 		HMB_TRY(hmb_check_device(k->dst, 0, used, MC_SEED, 0, &bad));
 	else
 		bad = hmb_check_host(k->dst, used, MC_SEED, 0);
-	if (bad) {
-		hmb_set_error("verification failed: %llu words differ after the timed copies", bad);
-		return -1;
-	}
-	return 0;
+	return hmb_verify_result(bad, "words differ after the timed copies");
 }
 
 void mc_measure(struct hmb_ctx *ctx, struct hmb_record *r, struct mc_copy *k,

@@ -133,13 +133,8 @@ static int round_trip(struct pinned *b)
 		HMB_TRY(hipMemcpy(b->p, b->dev, b->size, hipMemcpyDeviceToHost));
 		bad = hmb_check_host(b->p, b->size, SEED, 0);
 	}
-	if (bad) {
-		hmb_set_error("verification failed: %llu words of the %s buffer did not "
-			      "round-trip through the device", bad,
-			      b->m == HOST_MALLOC ? "pinned" : "registered");
-		return -1;
-	}
-	return 0;
+	return hmb_verify_result(bad, "words of the %s buffer did not round-trip through the "
+				 "device", b->m == HOST_MALLOC ? "pinned" : "registered");
 }
 
 /* The device end, and for registering the malloc'd buffer (pages touched). */
@@ -289,12 +284,8 @@ static int copy_verify(struct hmb_ctx *ctx, void *st)
 		HMB_TRY(hmb_check_device(c->b.dev, 0, c->b.size, SEED, 0, &bad));
 	else
 		bad = hmb_check_host(c->host, c->b.size, SEED, 0);
-	if (bad) {
-		hmb_set_error("verification failed: %llu words differ after the timed %s copies",
-			      bad, c->pinned ? "pinned" : "pageable");
-		return -1;
-	}
-	return 0;
+	return hmb_verify_result(bad, "words differ after the timed %s copies",
+				 c->pinned ? "pinned" : "pageable");
 }
 
 static void copy_teardown(struct hmb_ctx *ctx, void *st)

@@ -140,10 +140,8 @@ static int verify(struct hmb_ctx *ctx, void *st)
 		bad = hmb_check_host(f->buf, f->k.size, MC_SEED, 0);
 	else
 		HMB_TRY(device_nonzero(f->dev, f->k.size, &bad));
-	if (bad) {
-		hmb_set_error("verification failed: %zu words differ after the timed copies", bad);
+	if (hmb_verify_result(bad, "words differ after the timed copies"))
 		return -1;
-	}
 	mc_record_endpoints(f->r, f->k.src, f->k.dst);
 	hmb_observe_num(f->r, "pages", (double)(f->len / (size_t)sysconf(_SC_PAGESIZE)));
 	hmb_observe_num(f->r, "pages_resident_before_copy", (double)f->resident_before);

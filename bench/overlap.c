@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "engine/measure.h"
+#include "engine/parallel.h"
 #include "engine/verify.h"
 #include "kernels/kernels.h"
 #include "kernels/pattern.h"
@@ -57,8 +58,8 @@ struct overlap {
 	enum hmb_mem kind;        /* pinned or pageable */
 	uint32_t *in, *out;       /* host buffers */
 	uint32_t *dev, *dev2;     /* device buffers (dev2: bidirectional) */
-	hipStream_t streams[MAX_STREAMS];
-	hipEvent_t fork, join[MAX_STREAMS];
+	hipEvent_t fork;
+	struct hmb_lane lane[MAX_STREAMS - 1]; /* streams 1, 2, ...; stream 0 is the engine's */
 };
 
 struct overlap_case {
@@ -91,35 +92,21 @@ static size_t check_lcg(const uint32_t *p, size_t words, uint32_t seed, uint64_t
 	return hmb_check_host_affine(p, words * 4, seed, a, c);
 }
 
-/* The other streams wait for the first one's start... */
-static int fork_streams(struct overlap *o, hipStream_t s0, int n)
+/* Stream s of a pipeline: 0 is the engine's, which the others fork from and join. */
+static hipStream_t stream_of(const struct overlap *o, hipStream_t s0, int s)
 {
-	HMB_TRY(hipEventRecord(o->fork, s0));
-	for (int s = 1; s < n; s++)
-		HMB_TRY(hipStreamWaitEvent(o->streams[s], o->fork, 0));
-	return 0;
-}
-
-/* ...and it waits for all of them at the end. */
-static int join_streams(struct overlap *o, hipStream_t s0, int n)
-{
-	for (int s = 1; s < n; s++) {
-		HMB_TRY(hipEventRecord(o->join[s], o->streams[s]));
-		HMB_TRY(hipStreamWaitEvent(s0, o->join[s], 0));
-	}
-	return 0;
+	return s == 0 ? s0 : o->lane[s - 1].stream;
 }
 
 static int pipeline(struct overlap *o, hipStream_t s0, int iters, int streams, int chunks)
 {
 	size_t words = o->size / 4, per = (words + (size_t)chunks - 1) / (size_t)chunks;
 
-	o->streams[0] = s0;
-	if (fork_streams(o, s0, streams))
+	if (hmb_fork(s0, o->fork, o->lane, streams - 1))
 		return -1;
 	for (int k = 0; k < chunks; k++) {
 		size_t first = (size_t)k * per, n = first >= words ? 0 : words - first;
-		hipStream_t st = o->streams[k % streams];
+		hipStream_t st = stream_of(o, s0, k % streams);
 		if (n > per)
 			n = per;
 		if (!n)
@@ -130,7 +117,7 @@ static int pipeline(struct overlap *o, hipStream_t s0, int iters, int streams, i
 		HMB_TRY(hipMemcpyAsync(o->out + first, o->dev + first, n * 4,
 					 hipMemcpyDeviceToHost, st));
 	}
-	return join_streams(o, s0, streams);
+	return hmb_join(s0, -1, o->lane, streams - 1);
 }
 
 static int op(struct hmb_ctx *ctx, void *st, hipStream_t s0, long i)
@@ -155,13 +142,12 @@ static int op(struct hmb_ctx *ctx, void *st, hipStream_t s0, long i)
 		return pipeline(o, s0, k->iters, k->streams, k->chunks);
 	case BIDIR_SERIAL:
 	case BIDIR_CONCURRENT: {
-		hipStream_t second = k->stage == BIDIR_CONCURRENT ? o->streams[1] : s0;
-		o->streams[0] = s0;
-		if (fork_streams(o, s0, 2))
+		hipStream_t second = stream_of(o, s0, k->stage == BIDIR_CONCURRENT);
+		if (hmb_fork(s0, o->fork, o->lane, 1))
 			return -1;
 		HMB_TRY(hipMemcpyAsync(o->dev, o->in, o->size, hipMemcpyHostToDevice, s0));
 		HMB_TRY(hipMemcpyAsync(o->out, o->dev2, o->size, hipMemcpyDeviceToHost, second));
-		return join_streams(o, s0, 2);
+		return hmb_join(s0, -1, o->lane, 1);
 	}
 	}
 	return 0;
@@ -215,12 +201,7 @@ static int verify(struct hmb_ctx *ctx, void *st)
 		bad = dbad + hmb_check_host(o->out, o->size, SEED2, 0);
 		break;
 	}
-	if (bad) {
-		hmb_set_error("verification failed: %zu words differ from what the timed work "
-			      "should have produced", bad);
-		return -1;
-	}
-	return 0;
+	return hmb_verify_result(bad, "words differ from what the timed work should have produced");
 }
 
 static const char *kind_name(const struct overlap *o)
@@ -472,9 +453,12 @@ static int run(struct hmb_ctx *ctx)
 		if (streams[i] > MAX_STREAMS)
 			streams[i] = MAX_STREAMS;
 	hmb_sizes_or(ctx, &sizes, "256M", "32M");
-	for (int s = 1; s < MAX_STREAMS; s++)
-		if (!(o.streams[s] = hmb_stream_new(ctx)) || !(o.join[s] = hmb_event_new(ctx)))
+	for (int s = 0; s < MAX_STREAMS - 1; s++) {
+		o.lane[s].device = -1;
+		if (!(o.lane[s].stream = hmb_stream_new(ctx)) ||
+		    !(o.lane[s].join = hmb_event_new(ctx)))
 			return -1;
+	}
 	if (!(o.fork = hmb_event_new(ctx)))
 		return -1;
 

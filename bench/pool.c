@@ -156,12 +156,7 @@ static int verify(struct hmb_ctx *ctx, void *st)
 	HMB_TRY(hmb_check_device(ptr, 0, p->size, SEED + 1, 0, &bad));
 	HMB_TRY(release(p, ptr, s));
 	HMB_TRY(hipStreamSynchronize(s));
-	if (bad) {
-		hmb_set_error("verification failed: %llu words of %s memory read back wrong", bad,
-			      alloc_name[p->a]);
-		return -1;
-	}
-	return 0;
+	return hmb_verify_result(bad, "words of %s memory read back wrong", alloc_name[p->a]);
 }
 
 static void teardown(struct hmb_ctx *ctx, void *st)

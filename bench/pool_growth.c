@@ -170,11 +170,9 @@ static int grow_verify(struct hmb_ctx *ctx, void *st)
 		unsigned long long bad = 0;
 		HMB_TRY(hmb_check_device(g->blocks[i], 0, g->step, GROW_SEED + (uint32_t)i, 0,
 					   &bad));
-		if (bad) {
-			hmb_set_error("verification failed: %llu words of block %d (of %d, %s each) "
-				      "do not hold its pattern", bad, i, g->nblocks, hmb_sz(g->step));
+		if (hmb_verify_result(bad, "words of block %d (of %d, %s each) do not hold "
+				      "its pattern", i, g->nblocks, hmb_sz(g->step)))
 			return -1;
-		}
 	}
 	if (free_blocks(ctx, g))
 		return -1;

@@ -68,11 +68,7 @@ static int probe_verify(struct hmb_ctx *ctx, void *st)
 	unsigned long long bad = 0;
 	(void)ctx;
 	HMB_TRY(hmb_check_device(p->buf, 0, 1024, (uint32_t)p->last, 0, &bad));
-	if (bad) {
-		hmb_set_error("verification failed: %llu words of the last fill wrong", bad);
-		return -1;
-	}
-	return 0;
+	return hmb_verify_result(bad, "words of the last fill wrong");
 }
 
 static int probe(struct hmb_ctx *ctx)

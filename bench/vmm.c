@@ -287,19 +287,13 @@ static int grow_verify(struct hmb_ctx *ctx, void *st)
 		return -1;
 	}
 	HMB_TRY(hmb_check_device(g->base, 0, g->start, VMM_SEED, 0, &bad));
-	if (bad) {
-		hmb_set_error("verification failed: %llu words of the initial %s changed during "
-			      "the growth", bad, hmb_sz(g->start));
+	if (hmb_verify_result(bad, "words of the initial %s changed during the growth",
+			      hmb_sz(g->start)))
 		return -1;
-	}
 	HMB_TRY(hmb_launch_fill(added, g->start / 4, (g->size - g->start) / 4, VMM_SEED, 0));
 	HMB_TRY(hmb_check_device(added, g->start / 4, g->size - g->start, VMM_SEED, 0, &bad));
-	if (bad) {
-		hmb_set_error("verification failed: %llu words of the added %s do not hold what "
-			      "was written", bad, hmb_sz(g->size - g->start));
-		return -1;
-	}
-	return 0;
+	return hmb_verify_result(bad, "words of the added %s do not hold what was written",
+				 hmb_sz(g->size - g->start));
 }
 
 static void grow_teardown(struct hmb_ctx *ctx, void *st)

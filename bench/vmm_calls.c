@@ -35,12 +35,7 @@ static int check_usable(void *p, size_t size, const char *what)
 
 	HMB_TRY(hmb_launch_fill(p, 0, size / 4, VMM_SEED, 0));
 	HMB_TRY(hmb_check_device(p, 0, size, VMM_SEED, 0, &bad));
-	if (bad) {
-		hmb_set_error("verification failed: %llu words of %s do not hold what was written",
-			      bad, what);
-		return -1;
-	}
-	return 0;
+	return hmb_verify_result(bad, "words of %s do not hold what was written", what);
 }
 
 /* ---- one chunk through the VMM calls, in order ---- */

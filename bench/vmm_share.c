@@ -122,12 +122,8 @@ static int check_importer_pattern(struct share *s)
 		return 0;
 	s->pending = 0;
 	HMB_TRY(hmb_check_device(s->p, 0, s->size, s->seed + SEED_OUT, 0, &bad));
-	if (bad) {
-		hmb_set_error("verification failed: %llu words of what the importer wrote read "
-			      "back wrong in this process", bad);
-		return -1;
-	}
-	return 0;
+	return hmb_verify_result(bad, "words of what the importer wrote read back wrong in "
+				 "this process");
 }
 
 /* Before each sample: the last round checked, a new pattern; export: the

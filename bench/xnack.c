@@ -651,12 +651,7 @@ static int zc_verify(struct hmb_ctx *ctx, void *st)
 
 	(void)ctx;
 	HMB_TRY(hmb_check_device(z->dst, 0, z->bytes, z->seed, 0, &bad));
-	if (bad) {
-		hmb_set_error("verification failed: %llu words read through the mapping were "
-			      "wrong", bad);
-		return -1;
-	}
-	return 0;
+	return hmb_verify_result(bad, "words read through the mapping were wrong");
 }
 
 static void zero_copy_case(struct hmb_ctx *ctx, struct zero_copy *z)
