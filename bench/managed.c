@@ -111,10 +111,8 @@ const char *const managed_advice_name[] = {
 struct hmb_record *managed_record(struct hmb_ctx *ctx, const char *name, size_t bytes)
 {
 	struct hmb_record *r = hmb_case_record(ctx, "%s", name);
-	if (!hmb_selected(ctx, r->name)) {
-		hmb_record_free(r);
+	if (!hmb_keep_selected(ctx, r))
 		return NULL;
-	}
 	hmb_param_num(r, "size", (double)bytes);
 	hmb_param_str(r, "access_mode", hmb_access_name(ctx->dev->model.managed_access));
 	hmb_record_bytes(r, (double)bytes);
@@ -418,10 +416,8 @@ static void run_coarse_unsupported(struct hmb_ctx *ctx)
 	if (!coarse_grain_missing(ctx, why, sizeof(why)))
 		return;
 	r = hmb_case_record(ctx, "advise-coarse-grain/first-kernel");
-	if (!hmb_selected(ctx, r->name)) {
-		hmb_record_free(r);
+	if (!hmb_keep_selected(ctx, r))
 		return;
-	}
 	hmb_param_str(r, "access_mode", hmb_access_name(ctx->dev->model.managed_access));
 	hmb_param_str(r, "advice", managed_advice_name[COARSE_GRAIN]);
 	hmb_record_status(r, HMB_UNSUPPORTED, "%s", why);

@@ -218,13 +218,13 @@ static int verify(struct hmb_ctx *ctx, void *st)
 {
 	struct copy_case *k = st;
 	unsigned long long bad = 0;
-	size_t used = (size_t)(k->ops < k->sets ? k->ops : k->sets) * k->size;
 
 	(void)ctx;
 	if (k->dir == H2D) {
 		HMB_TRY(hmb_check_device(k->c->dev_a, 0, k->size, SEED, 0, &bad));
 	} else if (k->dir == D2D) {
-		HMB_TRY(hmb_check_device(k->c->dev_b, 0, used, SEED, 0, &bad));
+		HMB_TRY(hmb_check_device(k->c->dev_b, 0, mc_bytes_written(k->ops, k->sets, k->size),
+					 SEED, 0, &bad));
 	} else if (host_read_slow(k->c->kind)) {
 		/* host reads of write-combined or uncached memory are uncached
 		 * and very slow: the device reads it back instead */
@@ -271,10 +271,8 @@ static void run_case(struct hmb_ctx *ctx, struct copies *c, enum direction dir, 
 
 	if (dir == D2D)
 		m.timing.latch = api == ASYNC;
-	if (!hmb_selected(ctx, r->name)) {
-		hmb_record_free(r);
+	if (!hmb_keep_selected(ctx, r))
 		return;
-	}
 	snprintf(what, sizeof(what), api == SYNC ? "hipMemcpy %s + hipDeviceSynchronize"
 						 : "hipMemcpyAsync %s", dir_name[dir]);
 	hmb_param_num(r, "size", (double)size);
@@ -332,25 +330,13 @@ static int unsupported(struct hmb_ctx *ctx, enum hmb_mem_kind k)
 	if (info->supported)
 		return 0;
 	r = hmb_case_record(ctx, "%s/unsupported", hmb_kind_name(k));
-	if (!hmb_selected(ctx, r->name)) {
-		hmb_record_free(r);
+	if (!hmb_keep_selected(ctx, r))
 		return 1;
-	}
 	hmb_param_str(r, info->host ? "host_memory" : "device_memory", hmb_kind_name(k));
 	hmb_param_str(r, "api", info->api);
 	hmb_record_status(r, HMB_UNSUPPORTED, "%s", info->reason);
 	hmb_commit(ctx, r);
 	return 1;
-}
-
-/* A buffer that could not be allocated: one failed record. */
-static void alloc_failed(struct hmb_ctx *ctx, enum hmb_mem_kind k, size_t bytes)
-{
-	char why[1024];
-	struct hmb_record *r = hmb_case_record(ctx, "alloc/%s", hmb_kind_name(k));
-	hmb_param_num(r, "size", (double)bytes);
-	hmb_record_status(r, HMB_FAILED, "%s", hmb_take_error(why, sizeof(why)));
-	hmb_report_add(ctx->report, r);
 }
 
 /* h2d, d2h and d2d with both device regions of kind k (pinned host memory),
@@ -370,9 +356,9 @@ static void run_device_kind(struct hmb_ctx *ctx, struct copies *c, enum hmb_mem_
 	c->dkind = k;
 	if (!(c->dev_a = kind_alloc(ctx, k, c->region)) ||
 	    !(c->dev_b = kind_alloc(ctx, k, c->region))) {
-		alloc_failed(ctx, k, c->region);
+		mc_alloc_failed(ctx, hmb_kind_name(k), c->region);
 	} else if (!(c->host = kind_alloc(ctx, HMB_KIND_PINNED, max))) {
-		alloc_failed(ctx, HMB_KIND_PINNED, max);
+		mc_alloc_failed(ctx, hmb_kind_name(HMB_KIND_PINNED), max);
 	} else {
 		run_sizes(ctx, c, sizes, all_dirs, 3);
 	}
@@ -428,7 +414,7 @@ static int run(struct hmb_ctx *ctx)
 			continue;
 		c.kind = host_kinds[k];
 		if (!(c.host = kind_alloc(ctx, c.kind, max))) {
-			alloc_failed(ctx, c.kind, max);
+			mc_alloc_failed(ctx, hmb_kind_name(c.kind), max);
 			continue;
 		}
 		run_sizes(ctx, &c, &sizes, host_dirs, 2);

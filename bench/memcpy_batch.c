@@ -198,10 +198,8 @@ static double run_case(struct hmb_ctx *ctx, enum dir d, enum layout lay, enum wa
 	};
 	double t;
 
-	if (!hmb_selected(ctx, r->name)) {
-		hmb_record_free(r);
+	if (!hmb_keep_selected(ctx, r))
 		return -1;
-	}
 	b = hmb_xcalloc(1, sizeof(*b));
 	b->d = d;
 	b->lay = lay;

@@ -101,7 +101,7 @@ static int verify(struct hmb_ctx *ctx, void *st)
 {
 	struct mc_copy *k = st;
 	unsigned long long bad = 0;
-	size_t used = (size_t)(k->ops < k->sets ? k->ops : k->sets) * k->size;
+	size_t used = mc_bytes_written(k->ops, k->sets, k->size);
 
 	(void)ctx;
 	if (k->dst_dev)
@@ -163,6 +163,11 @@ void mc_measure(struct hmb_ctx *ctx, struct hmb_record *r, struct mc_copy *k,
 		mc_record_endpoints(r, k->src, k->dst);
 	hmb_measure(ctx, r, &m);
 	hmb_commit(ctx, r);
+}
+
+size_t mc_bytes_written(long ops, int sets, size_t size)
+{
+	return (size_t)(ops < sets ? ops : sets) * size;
 }
 
 void mc_alloc_failed(struct hmb_ctx *ctx, const char *name, size_t bytes)

@@ -251,10 +251,8 @@ static void huge_case(struct hmb_ctx *ctx, const struct mc_regions *g, const str
 	};
 	char words[32], text[160];
 
-	if (!hmb_selected(ctx, r->name)) {
-		hmb_record_free(r);
+	if (!hmb_keep_selected(ctx, r))
 		return;
-	}
 	hmb_param_str(r, "host_memory", h->mem);
 	hmb_param_bool(r, "registered", h->registered);
 	if (h->b->hugetlb)

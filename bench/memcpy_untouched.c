@@ -178,10 +178,8 @@ static void untouched_case(struct hmb_ctx *ctx, const struct mc_regions *g, int 
 	};
 	char what[320];
 
-	if (!hmb_selected(ctx, r->name)) {
-		hmb_record_free(r);
+	if (!hmb_keep_selected(ctx, r))
 		return;
-	}
 	snprintf(what, sizeof(what), "%s %s %s a fresh mmap'd buffer never touched%s, "
 		 "including the host's first touch of every page (%s)",
 		 api == MC_SYNC ? "hipMemcpy" : "hipMemcpyAsync", d2h ? "d2h" : "h2d",

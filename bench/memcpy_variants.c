@@ -44,10 +44,8 @@ static void default_kind_case(struct hmb_ctx *ctx, const struct mc_regions *g, u
 		.latch = 1,
 	};
 
-	if (!hmb_selected(ctx, r->name)) {
-		hmb_record_free(r);
+	if (!hmb_keep_selected(ctx, r))
 		return;
-	}
 	hmb_param_str(r, "host_memory", dir == 2 ? "device" : "pinned");
 	hmb_param_str(r, "compare_with", dir == 2 ? "d2d/device/async" : dir == 0
 		      ? "h2d/pinned/async" : "d2h/pinned/async");
@@ -129,10 +127,8 @@ static void h2h_case(struct hmb_ctx *ctx, const char *kind, uint8_t *src, uint8_
 		.kind = hipMemcpyHostToHost, .api = api,
 	};
 
-	if (!hmb_selected(ctx, r->name)) {
-		hmb_record_free(r);
+	if (!hmb_keep_selected(ctx, r))
 		return;
-	}
 	hmb_param_str(r, "host_memory", kind);
 	hmb_param_str(r, "bytes_counted", "copied once (not read + written)");
 	hmb_observe_num(r, "host_cache_bytes", (double)cache);

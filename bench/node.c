@@ -340,22 +340,18 @@ static void release_host(struct node *nd)
 	}
 }
 
+/* The parts in order; an interruption stops them between two parts. */
 static int phases(struct node *nd)
 {
-	if (node_cost_before(nd))
-		return -1;
-	if (!hmb_interrupted() && node_host(nd))
-		return -1;
-	if (!hmb_interrupted() && node_p2p_disabled(nd))
-		return -1;
-	if (hmb_interrupted())
-		return 0;
-	if (node_peer_enable(nd))
-		return -1;
-	if (!hmb_interrupted() && node_p2p_enabled(nd))
-		return -1;
-	if (!hmb_interrupted() && node_cost_after(nd))
-		return -1;
+	int (*const part[])(struct node *) = { node_cost_before, node_host, node_p2p_disabled,
+					       node_peer_enable, node_p2p_enabled, node_cost_after };
+
+	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++) {
+		if (i > 0 && hmb_interrupted())
+			return 0;
+		if (part[i](nd))
+			return -1;
+	}
 	return 0;
 }
 

@@ -209,15 +209,6 @@ static const char *kind_name(const struct overlap *o)
 	return hmb_mem_name(o->kind);
 }
 
-/* Drop a record that --case did not select (returns 0). */
-static int selected(struct hmb_ctx *ctx, struct hmb_record *r)
-{
-	if (hmb_selected(ctx, r->name))
-		return 1;
-	hmb_record_free(r);
-	return 0;
-}
-
 /* Measure one stage into r; returns its median seconds, or -1. */
 static double measure(struct hmb_ctx *ctx, struct overlap_case *k, struct hmb_record *r,
 		      const char *what)
@@ -360,7 +351,7 @@ static void run_load(struct hmb_ctx *ctx, struct overlap *o, struct parts *p, in
 			hmb_record_bytes(r, 2.0 * (double)o->size);
 			snprintf(what, sizeof(what), "%d chunks of (hipMemcpyAsync h2d, LCG kernel, "
 				 "hipMemcpyAsync d2h) over %d streams", chunks[ci], streams[si]);
-			if (!selected(ctx, r))
+			if (!hmb_keep_selected(ctx, r))
 				continue;
 			queue_warning(ctx, r, streams[si], &warned[streams[si]]);
 			t = measure(ctx, &k, r, what);
@@ -396,7 +387,7 @@ static void run_bidirectional(struct hmb_ctx *ctx, struct overlap *o)
 	hmb_param_num(r, "async_engine_count", ctx->dev->async_engines);
 	engine_params(ctx, r);
 	hmb_record_bytes(r, 2.0 * (double)o->size);
-	if (!selected(ctx, r))
+	if (!hmb_keep_selected(ctx, r))
 		return;
 	both = measure(ctx, &k, r, "hipMemcpyAsync h2d and hipMemcpyAsync d2h on two streams");
 	if (serial > 0 && both > 0)

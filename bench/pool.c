@@ -189,10 +189,8 @@ static double run_case(struct hmb_ctx *ctx, struct pool_case *base, enum shape s
 	};
 	double median;
 
-	if (!hmb_selected(ctx, r->name)) {
-		hmb_record_free(r);
+	if (!hmb_keep_selected(ctx, r))
 		return -1;
-	}
 	p.a = a;
 	p.kernel = sh != ALLOC_FREE;
 	p.r = r;
@@ -268,10 +266,8 @@ static void run_trim(struct hmb_ctx *ctx, struct pool_case *base)
 		.ops = { NULL, trim_prepare, trim_op, trim_verify, NULL },
 		.state = &p,
 	};
-	if (!hmb_selected(ctx, r->name)) {
-		hmb_record_free(r);
+	if (!hmb_keep_selected(ctx, r))
 		return;
-	}
 	p.r = r;
 	hmb_param_num(r, "size", (double)p.size);
 	hmb_measure(ctx, r, &c);

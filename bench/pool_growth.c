@@ -215,7 +215,7 @@ static void observe_steps(struct hmb_record *r, const char *key, const uint64_t 
 static void growth(struct hmb_ctx *ctx, int created, size_t step, size_t limit, int capped)
 {
 	struct hmb_record *r = hmb_case_record(ctx, "grow/%s", created ? "created-pool" : "default-pool");
-	struct growth g;
+	struct growth g = { .created = created, .step = step, .r = r };
 	char what[160];
 	struct hmb_case c = {
 		.what = what,
@@ -224,14 +224,8 @@ static void growth(struct hmb_ctx *ctx, int created, size_t step, size_t limit, 
 		.state = &g,
 	};
 
-	if (!hmb_selected(ctx, r->name)) {
-		hmb_record_free(r);
+	if (!hmb_keep_selected(ctx, r))
 		return;
-	}
-	memset(&g, 0, sizeof(g));
-	g.created = created;
-	g.step = step;
-	g.r = r;
 	snprintf(what, sizeof(what), "%s of one more %s block (the earlier ones stay allocated)",
 		 created ? "hipMallocFromPoolAsync" : "hipMallocAsync", hmb_sz(step));
 	hmb_param_num(r, "size", (double)limit);
@@ -259,16 +253,7 @@ static void growth(struct hmb_ctx *ctx, int created, size_t step, size_t limit, 
 		return;
 	}
 	g.nsteps = (int)(limit / step);
-	/* one sample per step, none left out, whatever --reps says */
-	c.timing.reps = g.nsteps;
-	c.timing.warmup = 0;
-	c.timing.fixed = 1;
-	if (hmb_measure(ctx, r, &c) == 0) {
-		double total = 0;
-		for (size_t k = 0; k < r->nsamples; k++)
-			total += r->samples[k];
-		hmb_metric(r, "total_s", total, "s");
-		hmb_observe_num(r, "steps", (double)r->nsamples);
+	if (hmb_measure_steps(ctx, r, &c, g.nsteps) == 0) {
 		hmb_observe_num(r, "release_threshold_bytes", (double)g.threshold);
 		for (int k = 0; k < NATTR; k++)
 			observe_steps(r, attr_key[k], g.attr[k], g.nread);

@@ -357,7 +357,7 @@ static void growth(struct hmb_ctx *ctx, const struct vmm *m, enum variant v, int
 {
 	struct hmb_record *r = hmb_case_record(ctx, "grow/%s/%s", variant_name[v],
 					doubling ? "doubling" : "fixed-step");
-	struct grow g;
+	struct grow g = { .m = m, .v = v, .start = pl->start, .limit = pl->limit };
 	struct hmb_case c = {
 		.what = variant_what[v],
 		.timing = { .clock = HMB_CLOCK_HOST, .sync = HMB_SYNC_PER_OP },
@@ -365,15 +365,8 @@ static void growth(struct hmb_ctx *ctx, const struct vmm *m, enum variant v, int
 		.state = &g,
 	};
 
-	if (!hmb_selected(ctx, r->name)) {
-		hmb_record_free(r);
+	if (!hmb_keep_selected(ctx, r))
 		return;
-	}
-	memset(&g, 0, sizeof(g));
-	g.m = m;
-	g.v = v;
-	g.start = pl->start;
-	g.limit = pl->limit;
 	hmb_param_num(r, "size", (double)pl->limit);
 	hmb_param_num(r, "start", (double)pl->start);
 	hmb_param_str(r, "policy", doubling ? "doubling" : "fixed step");
@@ -407,17 +400,8 @@ static void growth(struct hmb_ctx *ctx, const struct vmm *m, enum variant v, int
 	}
 	g.add = hmb_xcalloc((size_t)g.nsteps, sizeof(*g.add));
 	plan_steps(pl->start, pl->limit, pl->step, doubling, g.add);
-	/* one sample per step, none left out, whatever --reps says */
-	c.timing.reps = g.nsteps;
-	c.timing.warmup = 0;
-	c.timing.fixed = 1;
-	if (hmb_measure(ctx, r, &c) == 0) {
-		double total = 0;
-		for (size_t k = 0; k < r->nsamples; k++)
-			total += r->samples[k];
-		hmb_metric(r, "total_s", total, "s");
+	if (hmb_measure_steps(ctx, r, &c, g.nsteps) == 0) {
 		hmb_metric(r, "peak_bytes", (double)g.peak, "bytes");
-		hmb_observe_num(r, "steps", (double)r->nsamples);
 		if (v == EXTEND) {
 			hmb_observe_num(r, "extended_in_place", g.in_place);
 			hmb_observe_num(r, "remapped_into_new_range", g.remapped);

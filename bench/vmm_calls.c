@@ -386,10 +386,8 @@ void vmm_free_while_busy(struct hmb_ctx *ctx, const struct vmm *m, size_t size)
 			.state = &f,
 		};
 
-		if (!hmb_selected(ctx, r->name)) {
-			hmb_record_free(r);
+		if (!hmb_keep_selected(ctx, r))
 			continue;
-		}
 		memset(&f, 0, sizeof(f));
 		f.c.m = m;
 		f.c.size = size;

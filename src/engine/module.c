@@ -48,6 +48,14 @@ int hmb_selected(const struct hmb_ctx *ctx, const char *case_name)
 	return 0;
 }
 
+int hmb_keep_selected(struct hmb_ctx *ctx, struct hmb_record *r)
+{
+	if (hmb_selected(ctx, r->name))
+		return 1;
+	hmb_record_free(r);
+	return 0;
+}
+
 int hmb_bench_selected(const struct hmb_bench *b, const struct hmb_options *opt)
 {
 	struct hmb_ctx ctx = { .opt = opt, .bench = b };

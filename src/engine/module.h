@@ -67,6 +67,9 @@ struct hmb_bench {
  * that selects no case of a plain run. */
 int hmb_selected(const struct hmb_ctx *ctx, const char *case_name);
 
+/* Is r's case selected by --case? Where it is not, r is freed (returns 0). */
+int hmb_keep_selected(struct hmb_ctx *ctx, struct hmb_record *r);
+
 /* Does b run this case only when --case selects it? */
 int hmb_on_request(const struct hmb_bench *b, const char *case_name);
 
