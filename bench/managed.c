@@ -184,19 +184,19 @@ int managed_advise(const void *p, size_t n, int dev, enum advice a, int set)
 	switch (a) {
 	case READ_MOSTLY:
 		HMB_TRY(hipMemAdvise(p, n, set ? hipMemAdviseSetReadMostly
-						 : hipMemAdviseUnsetReadMostly, dev));
+					       : hipMemAdviseUnsetReadMostly, dev));
 		break;
 	case PREFERRED_DEVICE:
 	case PREFERRED_HOST:
 		HMB_TRY(hipMemAdvise(p, n, set ? hipMemAdviseSetPreferredLocation
-						 : hipMemAdviseUnsetPreferredLocation,
-				       a == PREFERRED_DEVICE ? dev : hipCpuDeviceId));
+					       : hipMemAdviseUnsetPreferredLocation,
+				     a == PREFERRED_DEVICE ? dev : hipCpuDeviceId));
 		break;
 	case ACCESSED_BY:
 	case ACCESSED_BY_HOST:
 		HMB_TRY(hipMemAdvise(p, n, set ? hipMemAdviseSetAccessedBy
-						 : hipMemAdviseUnsetAccessedBy,
-				       a == ACCESSED_BY ? dev : hipCpuDeviceId));
+					       : hipMemAdviseUnsetAccessedBy,
+				     a == ACCESSED_BY ? dev : hipCpuDeviceId));
 		break;
 	case GUIDE_COMBINED:
 		/* in the order of the guide's example (managed_advice.c) */
@@ -208,7 +208,7 @@ int managed_advise(const void *p, size_t n, int dev, enum advice a, int set)
 	case COARSE_GRAIN:
 #if HAVE_COARSE_GRAIN
 		HMB_TRY(hipMemAdvise(p, n, set ? hipMemAdviseSetCoarseGrain
-						 : hipMemAdviseUnsetCoarseGrain, dev));
+					       : hipMemAdviseUnsetCoarseGrain, dev));
 #else
 		hmb_set_error("this build has no hipMemAdviseSetCoarseGrain");
 		return -1;
@@ -300,7 +300,7 @@ int managed_gpu_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 	}
 	if (timed & READ)
 		HMB_TRY(hmb_launch_check_grid(k->p, 0, words, k->seed, k->add, k->bad, k->m->grid,
-						stream));
+					      stream));
 	return 0;
 }
 
@@ -657,7 +657,7 @@ static int touch_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 	(void)i;
 	if (k->shape->store_bytes == 16)
 		HMB_TRY(hmb_launch_fill16_grid(k->p, k->m->size / 4, k->seed, k->grid,
-						 k->shape->pages_first ? 4096 : 0, stream));
+					       k->shape->pages_first ? 4096 : 0, stream));
 	else
 		HMB_TRY(hmb_launch_fill_grid(k->p, 0, k->m->size / 4, k->seed, k->grid, stream));
 	return 0;

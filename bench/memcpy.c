@@ -224,7 +224,7 @@ static int verify(struct hmb_ctx *ctx, void *st)
 		HMB_TRY(hmb_check_device(k->c->dev_a, 0, k->size, SEED, 0, &bad));
 	} else if (k->dir == D2D) {
 		HMB_TRY(hmb_check_device(k->c->dev_b, 0, mc_bytes_written(k->ops, k->sets, k->size),
-					 SEED, 0, &bad));
+				       SEED, 0, &bad));
 	} else if (host_read_slow(k->c->kind)) {
 		/* host reads of write-combined or uncached memory are uncached
 		 * and very slow: the device reads it back instead */

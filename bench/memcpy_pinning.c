@@ -267,10 +267,10 @@ static int copy_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 	(void)i;
 	if (c->d == H2D)
 		HMB_TRY(hipMemcpyAsync(c->b.dev, c->host, c->b.size, hipMemcpyHostToDevice,
-					 stream));
+				       stream));
 	else
 		HMB_TRY(hipMemcpyAsync(c->host, c->b.dev, c->b.size, hipMemcpyDeviceToHost,
-					 stream));
+				       stream));
 	return 0;
 }
 

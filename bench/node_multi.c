@@ -113,7 +113,7 @@ static int enqueue(struct node *nd, const struct xfer *x, hipStream_t s)
 	switch (x->kind) {
 	case X_PEER:
 		HMB_TRY(hipMemcpyPeerAsync(x->dst, nd->g[x->dst_gpu].ord, x->src,
-					     nd->g[x->src_gpu].ord, x->bytes, s));
+					   nd->g[x->src_gpu].ord, x->bytes, s));
 		break;
 	case X_H2D:
 		HMB_TRY(hipMemcpyAsync(x->dst, x->src, x->bytes, hipMemcpyHostToDevice, s));

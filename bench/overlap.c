@@ -112,10 +112,10 @@ static int pipeline(struct overlap *o, hipStream_t s0, int iters, int streams, i
 		if (!n)
 			break;
 		HMB_TRY(hipMemcpyAsync(o->dev + first, o->in + first, n * 4, hipMemcpyHostToDevice,
-					 st));
+				       st));
 		HMB_TRY(hmb_launch_lcg(o->dev + first, n, iters, st));
 		HMB_TRY(hipMemcpyAsync(o->out + first, o->dev + first, n * 4,
-					 hipMemcpyDeviceToHost, st));
+				       hipMemcpyDeviceToHost, st));
 	}
 	return hmb_join(s0, -1, o->lane, streams - 1);
 }

@@ -285,7 +285,7 @@ static int run(struct hmb_ctx *ctx)
 	hmb_sizes_or(ctx, &sizes, "4K,64K,1M,16M,64M,256M", "4K,1M,64M");
 	HMB_TRY(hipDeviceGetDefaultMemPool(&base.default_pool, ctx->dev->ordinal));
 	HMB_TRY(hipMemPoolGetAttribute(base.default_pool, hipMemPoolAttrReleaseThreshold,
-					 &base.default_threshold));
+				       &base.default_threshold));
 	memset(&props, 0, sizeof(props));
 	props.allocType = hipMemAllocationTypePinned;
 	props.location.type = hipMemLocationTypeDevice;

@@ -91,7 +91,7 @@ static int grow_setup(struct hmb_ctx *ctx, void *st)
 	g->threshold_read = 1;
 	if (g->created)
 		HMB_TRY(hipMemPoolSetAttribute(g->pool, hipMemPoolAttrReleaseThreshold,
-						 &unlimited));
+					       &unlimited));
 	/* What earlier cases left in the default pool is not this growth's. */
 	HMB_TRY(hipMemPoolTrimTo(g->pool, 0));
 	HMB_TRY(hipMemPoolSetAttribute(g->pool, hipMemPoolAttrReservedMemHigh, &zero));
@@ -111,7 +111,7 @@ static int finish_step(struct hmb_ctx *ctx, struct growth *g, int i)
 		HMB_TRY(get_attr(g->pool, k, &g->attr[k][i]));
 	g->nread = i + 1;
 	HMB_TRY(hmb_launch_fill(g->blocks[i], 0, g->step / 4, GROW_SEED + (uint32_t)i,
-				  ctx->stream));
+				ctx->stream));
 	HMB_TRY(hipStreamSynchronize(ctx->stream));
 	return 0;
 }
@@ -169,7 +169,7 @@ static int grow_verify(struct hmb_ctx *ctx, void *st)
 	for (int i = 0; i < g->nblocks; i++) {
 		unsigned long long bad = 0;
 		HMB_TRY(hmb_check_device(g->blocks[i], 0, g->step, GROW_SEED + (uint32_t)i, 0,
-					   &bad));
+					 &bad));
 		if (hmb_verify_result(bad, "words of block %d (of %d, %s each) do not hold "
 				      "its pattern", i, g->nblocks, hmb_sz(g->step)))
 			return -1;

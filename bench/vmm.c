@@ -250,7 +250,7 @@ static int grow_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 	case REALLOC_COPY:
 		HMB_TRY(hipMalloc(&g->fresh, g->size + add));
 		HMB_TRY(hipMemcpyAsync(g->fresh, g->base, g->size, hipMemcpyDeviceToDevice,
-					 stream));
+				       stream));
 		HMB_TRY(hipStreamSynchronize(stream));
 		HMB_TRY(hipFree(g->base));
 		g->base = g->fresh;

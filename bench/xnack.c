@@ -293,7 +293,7 @@ static int fault_setup(struct hmb_ctx *ctx, void *st)
 	struct faults *f = c->f;
 
 	HMB_TRY(hipMemcpy(f->order_dev, f->order_host, c->touches * sizeof(*f->order_host),
-			    hipMemcpyHostToDevice));
+			  hipMemcpyHostToDevice));
 	if (!c->resident)
 		return 0;
 	if (pages_home(ctx, f))
