@@ -110,11 +110,9 @@ const char *const managed_advice_name[] = {
 
 struct hmb_record *managed_record(struct hmb_ctx *ctx, const char *name, size_t bytes)
 {
-	struct hmb_record *r = hmb_case(ctx, "%s", name);
-	if (!hmb_selected(ctx, r->name)) {
-		hmb_record_free(r);
+	struct hmb_record *r = hmb_case_record(ctx, "%s", name);
+	if (!hmb_keep_selected(ctx, r))
 		return NULL;
-	}
 	hmb_param_num(r, "size", (double)bytes);
 	hmb_param_str(r, "access_mode", hmb_access_name(ctx->dev->model.managed_access));
 	hmb_record_bytes(r, (double)bytes);
@@ -137,15 +135,8 @@ int managed_check_words(const uint32_t *p, size_t bytes, uint32_t seed, uint32_t
 	if (host)
 		bad = hmb_check_host(p, bytes, seed, add);
 	else
-		HMB_CHECK(hmb_check_device(p, 0, bytes, seed, add, &bad));
-	if (bad) {
-		hmb_set_error("verification failed: %llu of %zu words differ from the pattern + %u",
-			      bad, bytes / 4, add);
-		return -1;
-	}
-	return 0;
-fail:
-	return -1;
+		HMB_TRY(hmb_check_device(p, 0, bytes, seed, add, &bad));
+	return hmb_verify_result(bad, "of %zu words differ from the pattern + %u", bytes / 4, add);
 }
 
 
@@ -192,20 +183,20 @@ int managed_advise(const void *p, size_t n, int dev, enum advice a, int set)
 {
 	switch (a) {
 	case READ_MOSTLY:
-		HMB_CHECK(hipMemAdvise(p, n, set ? hipMemAdviseSetReadMostly
-						 : hipMemAdviseUnsetReadMostly, dev));
+		HMB_TRY(hipMemAdvise(p, n, set ? hipMemAdviseSetReadMostly
+					       : hipMemAdviseUnsetReadMostly, dev));
 		break;
 	case PREFERRED_DEVICE:
 	case PREFERRED_HOST:
-		HMB_CHECK(hipMemAdvise(p, n, set ? hipMemAdviseSetPreferredLocation
-						 : hipMemAdviseUnsetPreferredLocation,
-				       a == PREFERRED_DEVICE ? dev : hipCpuDeviceId));
+		HMB_TRY(hipMemAdvise(p, n, set ? hipMemAdviseSetPreferredLocation
+					       : hipMemAdviseUnsetPreferredLocation,
+				     a == PREFERRED_DEVICE ? dev : hipCpuDeviceId));
 		break;
 	case ACCESSED_BY:
 	case ACCESSED_BY_HOST:
-		HMB_CHECK(hipMemAdvise(p, n, set ? hipMemAdviseSetAccessedBy
-						 : hipMemAdviseUnsetAccessedBy,
-				       a == ACCESSED_BY ? dev : hipCpuDeviceId));
+		HMB_TRY(hipMemAdvise(p, n, set ? hipMemAdviseSetAccessedBy
+					       : hipMemAdviseUnsetAccessedBy,
+				     a == ACCESSED_BY ? dev : hipCpuDeviceId));
 		break;
 	case GUIDE_COMBINED:
 		/* in the order of the guide's example (managed_advice.c) */
@@ -216,8 +207,8 @@ int managed_advise(const void *p, size_t n, int dev, enum advice a, int set)
 		break;
 	case COARSE_GRAIN:
 #if HAVE_COARSE_GRAIN
-		HMB_CHECK(hipMemAdvise(p, n, set ? hipMemAdviseSetCoarseGrain
-						 : hipMemAdviseUnsetCoarseGrain, dev));
+		HMB_TRY(hipMemAdvise(p, n, set ? hipMemAdviseSetCoarseGrain
+					       : hipMemAdviseUnsetCoarseGrain, dev));
 #else
 		hmb_set_error("this build has no hipMemAdviseSetCoarseGrain");
 		return -1;
@@ -227,8 +218,6 @@ int managed_advise(const void *p, size_t n, int dev, enum advice a, int set)
 		break;
 	}
 	return 0;
-fail:
-	return -1;
 }
 
 static int apply_advice(const struct gpu_case *k, int set)
@@ -249,12 +238,10 @@ int managed_pages_home(uint32_t *p, size_t n, int dev, enum advice a, hipStream_
 	 * pages on the host only, the advice in force. */
 	if (managed_advise(p, n, dev, a, 0))
 		return -1;
-	HMB_CHECK(hipMemPrefetchAsync(p, n, hipCpuDeviceId, stream));
-	HMB_CHECK(hipStreamSynchronize(stream));
+	HMB_TRY(hipMemPrefetchAsync(p, n, hipCpuDeviceId, stream));
+	HMB_TRY(hipStreamSynchronize(stream));
 	managed_host_writes_every_page(p, n / 4);
 	return managed_advise(p, n, dev, a, 1);
-fail:
-	return -1;
 }
 
 /* The pattern written by the GPU, then the advice. */
@@ -267,17 +254,15 @@ int managed_gpu_setup(struct hmb_ctx *ctx, void *st)
 	if (k->spec->timed & READ) {
 		if (!(k->bad = hmb_alloc(ctx, HMB_KIND_DEVICE, sizeof(*k->bad))))
 			return -1;
-		HMB_CHECK(hipMemset(k->bad, 0, sizeof(*k->bad)));
+		HMB_TRY(hipMemset(k->bad, 0, sizeof(*k->bad)));
 	}
 	/* the pattern first, then the advice: GPU writes to a read-mostly range
 	 * would collapse its copies page by page (seconds per GiB, untimed) */
-	HMB_CHECK(hmb_launch_fill_grid(k->p, 0, k->bytes / 4, k->seed, k->m->grid, ctx->stream));
-	HMB_CHECK(hipStreamSynchronize(ctx->stream));
+	HMB_TRY(hmb_launch_fill_grid(k->p, 0, k->bytes / 4, k->seed, k->m->grid, ctx->stream));
+	HMB_TRY(hipStreamSynchronize(ctx->stream));
 	if (apply_advice(k, 1))
 		return -1;
 	return 0;
-fail:
-	return -1;
 }
 
 int managed_gpu_prepare(struct hmb_ctx *ctx, void *st, int sample)
@@ -289,12 +274,10 @@ int managed_gpu_prepare(struct hmb_ctx *ctx, void *st, int sample)
 	    managed_pages_home(k->p, k->bytes, k->m->dev, k->spec->advice, ctx->stream))
 		return -1;
 	if (k->spec->before & PREFETCH) {
-		HMB_CHECK(hipMemPrefetchAsync(k->p, k->bytes, k->m->dev, ctx->stream));
-		HMB_CHECK(hipStreamSynchronize(ctx->stream));
+		HMB_TRY(hipMemPrefetchAsync(k->p, k->bytes, k->m->dev, ctx->stream));
+		HMB_TRY(hipStreamSynchronize(ctx->stream));
 	}
 	return 0;
-fail:
-	return -1;
 }
 
 int managed_gpu_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
@@ -306,21 +289,19 @@ int managed_gpu_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 	(void)ctx;
 	(void)i;
 	if (timed & PREFETCH)
-		HMB_CHECK(hipMemPrefetchAsync(k->p, k->bytes, k->m->dev, stream));
+		HMB_TRY(hipMemPrefetchAsync(k->p, k->bytes, k->m->dev, stream));
 	if (timed & KERNEL) {
-		HMB_CHECK(hmb_launch_increment_grid(k->p, words, k->m->grid, stream));
+		HMB_TRY(hmb_launch_increment_grid(k->p, words, k->m->grid, stream));
 		k->add++;
 	}
 	if (timed & KERNEL16) {
-		HMB_CHECK(hmb_launch_increment16_grid(k->p, words, k->m->grid, stream));
+		HMB_TRY(hmb_launch_increment16_grid(k->p, words, k->m->grid, stream));
 		k->add++;
 	}
 	if (timed & READ)
-		HMB_CHECK(hmb_launch_check_grid(k->p, 0, words, k->seed, k->add, k->bad, k->m->grid,
-						stream));
+		HMB_TRY(hmb_launch_check_grid(k->p, 0, words, k->seed, k->add, k->bad, k->m->grid,
+					      stream));
 	return 0;
-fail:
-	return -1;
 }
 
 /* Where the pages are (before any host access), then the data: every timed
@@ -333,7 +314,7 @@ int managed_gpu_verify(struct hmb_ctx *ctx, void *st)
 	managed_observe_range(k->r, k->p, k->bytes, k->m->dev);
 	if (k->bad) {
 		unsigned long long bad = 0;
-		HMB_CHECK(hipMemcpy(&bad, k->bad, sizeof(bad), hipMemcpyDeviceToHost));
+		HMB_TRY(hipMemcpy(&bad, k->bad, sizeof(bad), hipMemcpyDeviceToHost));
 		if (bad) {
 			hmb_set_error("verification failed: the read-only kernels read %llu wrong "
 				      "words", bad);
@@ -342,8 +323,6 @@ int managed_gpu_verify(struct hmb_ctx *ctx, void *st)
 	}
 	/* a buffer attached to a stream of its own is checked by the host */
 	return managed_check_words(k->p, k->bytes, k->seed, k->add, k->own != NULL);
-fail:
-	return -1;
 }
 
 static void gpu_teardown(struct hmb_ctx *ctx, void *st)
@@ -436,11 +415,9 @@ static void run_coarse_unsupported(struct hmb_ctx *ctx)
 
 	if (!coarse_grain_missing(ctx, why, sizeof(why)))
 		return;
-	r = hmb_case(ctx, "advise-coarse-grain/first-kernel");
-	if (!hmb_selected(ctx, r->name)) {
-		hmb_record_free(r);
+	r = hmb_case_record(ctx, "advise-coarse-grain/first-kernel");
+	if (!hmb_keep_selected(ctx, r))
 		return;
-	}
 	hmb_param_str(r, "access_mode", hmb_access_name(ctx->dev->model.managed_access));
 	hmb_param_str(r, "advice", managed_advice_name[COARSE_GRAIN]);
 	hmb_record_status(r, HMB_UNSUPPORTED, "%s", why);
@@ -544,13 +521,11 @@ static int back_prepare(struct hmb_ctx *ctx, void *st, int sample)
 		return -1;
 	if (k->how == RESIDENT)
 		return 0;
-	HMB_CHECK(hipMemPrefetchAsync(k->m->buf, k->m->size, k->m->dev, ctx->stream));
-	HMB_CHECK(hmb_launch_increment_grid(k->m->buf, words, k->m->grid, ctx->stream));
-	HMB_CHECK(hipStreamSynchronize(ctx->stream));
+	HMB_TRY(hipMemPrefetchAsync(k->m->buf, k->m->size, k->m->dev, ctx->stream));
+	HMB_TRY(hmb_launch_increment_grid(k->m->buf, words, k->m->grid, ctx->stream));
+	HMB_TRY(hipStreamSynchronize(ctx->stream));
 	k->expected += (uint32_t)words;
 	return 0;
-fail:
-	return -1;
 }
 
 static int back_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
@@ -560,14 +535,12 @@ static int back_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 	(void)ctx;
 	(void)i;
 	if (k->how == PREFETCH_BACK) {
-		HMB_CHECK(hipMemPrefetchAsync(k->m->buf, k->m->size, hipCpuDeviceId, stream));
-		HMB_CHECK(hipStreamSynchronize(stream));
+		HMB_TRY(hipMemPrefetchAsync(k->m->buf, k->m->size, hipCpuDeviceId, stream));
+		HMB_TRY(hipStreamSynchronize(stream));
 	}
 	k->sum = host_sum(k->m->buf, k->m->size / 4);
 	k->pending = 1;
 	return 0;
-fail:
-	return -1;
 }
 
 static int back_verify(struct hmb_ctx *ctx, void *st)
@@ -683,13 +656,11 @@ static int touch_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 	(void)ctx;
 	(void)i;
 	if (k->shape->store_bytes == 16)
-		HMB_CHECK(hmb_launch_fill16_grid(k->p, k->m->size / 4, k->seed, k->grid,
-						 k->shape->pages_first ? 4096 : 0, stream));
+		HMB_TRY(hmb_launch_fill16_grid(k->p, k->m->size / 4, k->seed, k->grid,
+					       k->shape->pages_first ? 4096 : 0, stream));
 	else
-		HMB_CHECK(hmb_launch_fill_grid(k->p, 0, k->m->size / 4, k->seed, k->grid, stream));
+		HMB_TRY(hmb_launch_fill_grid(k->p, 0, k->m->size / 4, k->seed, k->grid, stream));
 	return 0;
-fail:
-	return -1;
 }
 
 static int touch_verify(struct hmb_ctx *ctx, void *st)
@@ -814,15 +785,13 @@ static int load_kernels(struct hmb_ctx *ctx, enum hmb_grid grid)
 
 	if (!p || !bad)
 		return -1;
-	HMB_CHECK(hmb_launch_fill_grid(p, 0, 1024, 1, grid, ctx->stream));
-	HMB_CHECK(hmb_launch_increment_grid(p, 1024, grid, ctx->stream));
-	HMB_CHECK(hmb_launch_check_grid(p, 0, 1024, 1, 1, bad, grid, ctx->stream));
-	HMB_CHECK(hipStreamSynchronize(ctx->stream));
+	HMB_TRY(hmb_launch_fill_grid(p, 0, 1024, 1, grid, ctx->stream));
+	HMB_TRY(hmb_launch_increment_grid(p, 1024, grid, ctx->stream));
+	HMB_TRY(hmb_launch_check_grid(p, 0, 1024, 1, 1, bad, grid, ctx->stream));
+	HMB_TRY(hipStreamSynchronize(ctx->stream));
 	hmb_free(ctx, bad);
 	hmb_free(ctx, p);
 	return 0;
-fail:
-	return -1;
 }
 
 static int run(struct hmb_ctx *ctx)

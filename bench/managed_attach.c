@@ -39,12 +39,10 @@ static int attach_setup(struct hmb_ctx *ctx, void *st)
 	if (!(k->own = hmb_stream_new(ctx)) ||
 	    !(k->p = hmb_alloc(ctx, HMB_KIND_MANAGED_HOST, k->bytes)))
 		return -1;
-	HMB_CHECK(hipStreamAttachMemAsync(k->own, k->p, 0, k->attach));
-	HMB_CHECK(hipStreamSynchronize(k->own));
+	HMB_TRY(hipStreamAttachMemAsync(k->own, k->p, 0, k->attach));
+	HMB_TRY(hipStreamSynchronize(k->own));
 	ctx->stream = k->own;
 	return managed_gpu_setup(ctx, st);
-fail:
-	return -1;
 }
 
 static void attach_teardown(struct hmb_ctx *ctx, void *st)

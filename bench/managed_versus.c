@@ -169,25 +169,23 @@ static int versus_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 	(void)ctx;
 	(void)i;
 	if (how == EXPLICIT || how == EXPLICIT_PINNED) {
-		HMB_CHECK(hipMemcpyAsync(k->dev, k->host, k->bytes, hipMemcpyHostToDevice, stream));
-		HMB_CHECK(hmb_launch_increment_grid(k->dev, words, k->m->grid, stream));
-		HMB_CHECK(hipMemcpyAsync(k->host, k->dev, k->bytes, hipMemcpyDeviceToHost, stream));
+		HMB_TRY(hipMemcpyAsync(k->dev, k->host, k->bytes, hipMemcpyHostToDevice, stream));
+		HMB_TRY(hmb_launch_increment_grid(k->dev, words, k->m->grid, stream));
+		HMB_TRY(hipMemcpyAsync(k->host, k->dev, k->bytes, hipMemcpyDeviceToHost, stream));
 	} else {
 		if (how == PREFETCHED)
-			HMB_CHECK(hipMemPrefetchAsync(k->host, k->bytes, k->m->dev, stream));
-		HMB_CHECK(hmb_launch_increment_grid(k->host, words, k->m->grid, stream));
+			HMB_TRY(hipMemPrefetchAsync(k->host, k->bytes, k->m->dev, stream));
+		HMB_TRY(hmb_launch_increment_grid(k->host, words, k->m->grid, stream));
 		if (how == PREFETCHED)
-			HMB_CHECK(hipMemPrefetchAsync(k->host, k->bytes, hipCpuDeviceId, stream));
+			HMB_TRY(hipMemPrefetchAsync(k->host, k->bytes, hipCpuDeviceId, stream));
 	}
-	HMB_CHECK(hipStreamSynchronize(stream));
+	HMB_TRY(hipStreamSynchronize(stream));
 	k->add++;
 	for (size_t w = 0; w < words; w++)
 		s += k->host[w];
 	k->sum = s;
 	k->pending = 1;
 	return 0;
-fail:
-	return -1;
 }
 
 static int versus_verify(struct hmb_ctx *ctx, void *st)

@@ -164,18 +164,16 @@ static int setup(struct hmb_ctx *ctx, void *st)
 
 	if (k->dir == H2D) {
 		hmb_fill_host(k->c->host, k->size, SEED);
-		HMB_CHECK(hipMemset(k->c->dev_a, POISON, k->size));
+		HMB_TRY(hipMemset(k->c->dev_a, POISON, k->size));
 	} else {
-		HMB_CHECK(hmb_launch_fill(k->c->dev_a, 0, src_bytes / 4, SEED, 0));
+		HMB_TRY(hmb_launch_fill(k->c->dev_a, 0, src_bytes / 4, SEED, 0));
 		if (k->dir == D2H)
 			memset(k->c->host, POISON, k->size);
 		else
-			HMB_CHECK(hipMemset(k->c->dev_b, POISON, src_bytes));
+			HMB_TRY(hipMemset(k->c->dev_b, POISON, src_bytes));
 	}
-	HMB_CHECK(hipDeviceSynchronize());
+	HMB_TRY(hipDeviceSynchronize());
 	return 0;
-fail:
-	return -1;
 }
 
 static int op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
@@ -188,14 +186,12 @@ static int op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 	endpoints(k, i, &dst, &src);
 	k->ops = i + 1;
 	if (k->api == ASYNC) {
-		HMB_CHECK(hipMemcpyAsync(dst, src, k->size, copy_kind(k->dir), stream));
+		HMB_TRY(hipMemcpyAsync(dst, src, k->size, copy_kind(k->dir), stream));
 	} else {
-		HMB_CHECK(hipMemcpy(dst, src, k->size, copy_kind(k->dir)));
-		HMB_CHECK(hipDeviceSynchronize());
+		HMB_TRY(hipMemcpy(dst, src, k->size, copy_kind(k->dir)));
+		HMB_TRY(hipDeviceSynchronize());
 	}
 	return 0;
-fail:
-	return -1;
 }
 
 /* What the timed copies delivered: every destination word they wrote. */
@@ -203,28 +199,22 @@ static int verify(struct hmb_ctx *ctx, void *st)
 {
 	struct copy_case *k = st;
 	unsigned long long bad = 0;
-	size_t used = (size_t)(k->ops < k->sets ? k->ops : k->sets) * k->size;
 
 	(void)ctx;
 	if (k->dir == H2D) {
-		HMB_CHECK(hmb_check_device(k->c->dev_a, 0, k->size, SEED, 0, &bad));
+		HMB_TRY(hmb_check_device(k->c->dev_a, 0, k->size, SEED, 0, &bad));
 	} else if (k->dir == D2D) {
-		HMB_CHECK(hmb_check_device(k->c->dev_b, 0, used, SEED, 0, &bad));
+		HMB_TRY(hmb_check_device(k->c->dev_b, 0, mc_bytes_written(k->ops, k->sets, k->size),
+				       SEED, 0, &bad));
 	} else if (host_read_slow(k->c->kind)) {
 		/* host reads of write-combined or uncached memory are uncached
 		 * and very slow: the device reads it back instead */
-		HMB_CHECK(hipMemcpy(k->c->dev_b, k->c->host, k->size, hipMemcpyHostToDevice));
-		HMB_CHECK(hmb_check_device(k->c->dev_b, 0, k->size, SEED, 0, &bad));
+		HMB_TRY(hipMemcpy(k->c->dev_b, k->c->host, k->size, hipMemcpyHostToDevice));
+		HMB_TRY(hmb_check_device(k->c->dev_b, 0, k->size, SEED, 0, &bad));
 	} else {
 		bad = hmb_check_host(k->c->host, k->size, SEED, 0);
 	}
-	if (bad) {
-		hmb_set_error("verification failed: %llu words differ after the timed copies", bad);
-		return -1;
-	}
-	return 0;
-fail:
-	return -1;
+	return hmb_verify_result(bad, "words differ after the timed copies");
 }
 
 /* Buffer pairs for d2d: enough to cover twice the cache, within the region. */
@@ -242,7 +232,7 @@ static void run_case(struct hmb_ctx *ctx, struct copies *c, enum direction dir, 
 	const int dev_kind = c->dkind != HMB_KIND_DEVICE;
 	const char *kind = dev_kind || dir == D2D ? hmb_kind_name(c->dkind) : hmb_kind_name(c->kind);
 	const double peak = ctx->dev->model.peak_gbps;
-	struct hmb_record *r = hmb_case(ctx, "%s/%s/%s", dir_name[dir], kind, api_name[api]);
+	struct hmb_record *r = hmb_case_record(ctx, "%s/%s/%s", dir_name[dir], kind, api_name[api]);
 	struct copy_case k = { c, dir, api, size, dir == D2D ? d2d_sets(c, size) : 1, 0 };
 	char what[96];
 	struct hmb_case m = {
@@ -262,10 +252,8 @@ static void run_case(struct hmb_ctx *ctx, struct copies *c, enum direction dir, 
 
 	if (dir == D2D)
 		m.timing.latch = api == ASYNC;
-	if (!hmb_selected(ctx, r->name)) {
-		hmb_record_free(r);
+	if (!hmb_keep_selected(ctx, r))
 		return;
-	}
 	snprintf(what, sizeof(what), api == SYNC ? "hipMemcpy %s + hipDeviceSynchronize"
 						 : "hipMemcpyAsync %s", dir_name[dir]);
 	hmb_param_num(r, "size", (double)size);
@@ -322,26 +310,14 @@ static int unsupported(struct hmb_ctx *ctx, enum hmb_mem_kind k)
 
 	if (info->supported)
 		return 0;
-	r = hmb_case(ctx, "%s/unsupported", hmb_kind_name(k));
-	if (!hmb_selected(ctx, r->name)) {
-		hmb_record_free(r);
+	r = hmb_case_record(ctx, "%s/unsupported", hmb_kind_name(k));
+	if (!hmb_keep_selected(ctx, r))
 		return 1;
-	}
 	hmb_param_str(r, info->host ? "host_memory" : "device_memory", hmb_kind_name(k));
 	hmb_param_str(r, "api", info->api);
 	hmb_record_status(r, HMB_UNSUPPORTED, "%s", info->reason);
 	hmb_commit(ctx, r);
 	return 1;
-}
-
-/* A buffer that could not be allocated: one failed record. */
-static void alloc_failed(struct hmb_ctx *ctx, enum hmb_mem_kind k, size_t bytes)
-{
-	char why[1024];
-	struct hmb_record *r = hmb_case(ctx, "alloc/%s", hmb_kind_name(k));
-	hmb_param_num(r, "size", (double)bytes);
-	hmb_record_status(r, HMB_FAILED, "%s", hmb_take_error(why, sizeof(why)));
-	hmb_report_add(ctx->report, r);
 }
 
 /* h2d, d2h and d2d with both device regions of kind k (pinned host memory),
@@ -361,9 +337,9 @@ static void run_device_kind(struct hmb_ctx *ctx, struct copies *c, enum hmb_mem_
 	c->dkind = k;
 	if (!(c->dev_a = hmb_alloc(ctx, k, c->region)) ||
 	    !(c->dev_b = hmb_alloc(ctx, k, c->region))) {
-		alloc_failed(ctx, k, c->region);
+		mc_alloc_failed(ctx, hmb_kind_name(k), c->region);
 	} else if (!(c->host = hmb_alloc(ctx, HMB_KIND_PINNED, max))) {
-		alloc_failed(ctx, HMB_KIND_PINNED, max);
+		mc_alloc_failed(ctx, hmb_kind_name(HMB_KIND_PINNED), max);
 	} else {
 		run_sizes(ctx, c, sizes, all_dirs, 3);
 	}
@@ -419,7 +395,7 @@ static int run(struct hmb_ctx *ctx)
 			continue;
 		c.kind = host_kinds[k];
 		if (!(c.host = hmb_alloc(ctx, c.kind, max))) {
-			alloc_failed(ctx, c.kind, max);
+			mc_alloc_failed(ctx, hmb_kind_name(c.kind), max);
 			continue;
 		}
 		run_sizes(ctx, &c, &sizes, host_dirs, 2);

@@ -62,6 +62,9 @@ int mc_family_selected(const struct hmb_ctx *ctx, const char *family);
 void mc_unavailable(struct hmb_ctx *ctx, const char *name, const char *family,
 		    enum hmb_status s, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
+/* Bytes of destination that `ops` copies of `size`, cycling over `sets`
+ * buffer sets, have written (the sets used so far). */
+size_t mc_bytes_written(long ops, int sets, size_t size);
 /* Buffer sets of `size` covering twice `cache`, within `room` bytes a side. */
 int mc_sets(size_t cache, size_t room, size_t size);
 /* What the runtime says src and dst are (observed src_memory, dst_memory). */

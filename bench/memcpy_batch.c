@@ -113,16 +113,14 @@ static int setup(struct hmb_ctx *ctx, void *st)
 		if (b->d == H2D)
 			hmb_fill_host(b->src[j], BLOCK, SEED + (uint32_t)j);
 		else
-			HMB_CHECK(hmb_launch_fill(b->src[j], 0, BLOCK / 4, SEED + (uint32_t)j, 0));
+			HMB_TRY(hmb_launch_fill(b->src[j], 0, BLOCK / 4, SEED + (uint32_t)j, 0));
 	}
 	if (b->d == H2D)
-		HMB_CHECK(hipMemset(b->dev, POISON, b->span));
+		HMB_TRY(hipMemset(b->dev, POISON, b->span));
 	else
 		memset(b->host, POISON, b->span);
-	HMB_CHECK(hipDeviceSynchronize());
+	HMB_TRY(hipDeviceSynchronize());
 	return 0;
-fail:
-	return -1;
 }
 
 #if HMB_HAVE_MEMCPY_BATCH
@@ -150,18 +148,16 @@ static int op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 	(void)i;
 	if (b->way == LOOP) {
 		for (size_t j = 0; j < COPIES; j++)
-			HMB_CHECK(hipMemcpyAsync(b->dst[j], b->src[j], BLOCK, kind, stream));
+			HMB_TRY(hipMemcpyAsync(b->dst[j], b->src[j], BLOCK, kind, stream));
 		return 0;
 	}
 #if HMB_HAVE_MEMCPY_BATCH
-	HMB_CHECK(batch_call(b->dst, b->src, b->sizes, COPIES, stream));
+	HMB_TRY(batch_call(b->dst, b->src, b->sizes, COPIES, stream));
 	return 0;
 #else
 	hmb_set_error("hipMemcpyBatchAsync is not in this build"); /* not reached: unsupported */
 	return -1;
 #endif
-fail:
-	return -1;
 }
 
 /* Every destination block holds its source block's pattern. */
@@ -175,20 +171,14 @@ static int verify(struct hmb_ctx *ctx, void *st)
 		unsigned long long n = 0;
 
 		if (b->d == H2D)
-			HMB_CHECK(hmb_check_device(b->dst[j], 0, BLOCK, SEED + (uint32_t)j, 0, &n));
+			HMB_TRY(hmb_check_device(b->dst[j], 0, BLOCK, SEED + (uint32_t)j, 0, &n));
 		else
 			n = hmb_check_host(b->dst[j], BLOCK, SEED + (uint32_t)j, 0);
 		bad += n;
 		blocks += n > 0;
 	}
-	if (bad) {
-		hmb_set_error("verification failed: %llu words in %llu of the %d destination "
-			      "blocks differ after the timed copies", bad, blocks, COPIES);
-		return -1;
-	}
-	return 0;
-fail:
-	return -1;
+	return hmb_verify_result(bad, "words in %llu of the %d destination blocks differ "
+				 "after the timed copies", blocks, COPIES);
 }
 
 /* One case; returns its median (s), or -1. loop_s > 0: the loop's median,
@@ -196,7 +186,7 @@ fail:
 static double run_case(struct hmb_ctx *ctx, enum dir d, enum layout lay, enum way way,
 		       double loop_s)
 {
-	struct hmb_record *r = hmb_case(ctx, "batch/%s/%s/%s", dir_name[d], layout_name[lay],
+	struct hmb_record *r = hmb_case_record(ctx, "batch/%s/%s/%s", dir_name[d], layout_name[lay],
 					way_name[way]);
 	struct batch *b;
 	char what[128];
@@ -208,10 +198,8 @@ static double run_case(struct hmb_ctx *ctx, enum dir d, enum layout lay, enum wa
 	};
 	double t;
 
-	if (!hmb_selected(ctx, r->name)) {
-		hmb_record_free(r);
+	if (!hmb_keep_selected(ctx, r))
 		return -1;
-	}
 	b = hmb_xcalloc(1, sizeof(*b));
 	b->d = d;
 	b->lay = lay;
@@ -292,7 +280,7 @@ static int unsupported(struct hmb_ctx *ctx)
 	snprintf(why, sizeof(why), "hipMemcpyBatchAsync needs HIP 7.1 or later; this build's "
 		 "HIP is %d.%d", HIP_VERSION_MAJOR, HIP_VERSION_MINOR);
 #endif
-	r = hmb_case(ctx, "batch/unsupported");
+	r = hmb_case_record(ctx, "batch/unsupported");
 	hmb_param_str(r, "api", "hipMemcpyBatchAsync");
 	hmb_record_status(r, HMB_UNSUPPORTED, "%s", why);
 	hmb_commit(ctx, r);

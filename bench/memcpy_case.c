@@ -58,17 +58,15 @@ static int setup(struct hmb_ctx *ctx, void *st)
 
 	(void)ctx;
 	if (k->src_dev)
-		HMB_CHECK(hmb_launch_fill(k->src, 0, bytes / 4, MC_SEED, 0));
+		HMB_TRY(hmb_launch_fill(k->src, 0, bytes / 4, MC_SEED, 0));
 	else
 		hmb_fill_host(k->src, bytes, MC_SEED);
 	if (k->dst_dev)
-		HMB_CHECK(hipMemset(k->dst, MC_POISON, bytes));
+		HMB_TRY(hipMemset(k->dst, MC_POISON, bytes));
 	else
 		memset(k->dst, MC_POISON, bytes);
-	HMB_CHECK(hipDeviceSynchronize());
+	HMB_TRY(hipDeviceSynchronize());
 	return 0;
-fail:
-	return -1;
 }
 
 int mc_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
@@ -82,22 +80,20 @@ int mc_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 	k->ops = i + 1;
 	switch (k->api) {
 	case MC_ASYNC:
-		HMB_CHECK(hipMemcpyAsync(dst, src, k->size, k->kind, stream));
+		HMB_TRY(hipMemcpyAsync(dst, src, k->size, k->kind, stream));
 		break;
 	case MC_SYNC:
-		HMB_CHECK(hipMemcpy(dst, src, k->size, k->kind));
-		HMB_CHECK(hipDeviceSynchronize());
+		HMB_TRY(hipMemcpy(dst, src, k->size, k->kind));
+		HMB_TRY(hipDeviceSynchronize());
 		break;
 	case MC_BLOCKING:
-		HMB_CHECK(hipMemcpy(dst, src, k->size, k->kind));
+		HMB_TRY(hipMemcpy(dst, src, k->size, k->kind));
 		break;
 	case MC_HOST:
 		memcpy(dst, src, k->size);
 		break;
 	}
 	return 0;
-fail:
-	return -1;
 }
 
 /* Every destination word that the copies made so far wrote. */
@@ -105,20 +101,14 @@ static int verify(struct hmb_ctx *ctx, void *st)
 {
 	struct mc_copy *k = st;
 	unsigned long long bad = 0;
-	size_t used = (size_t)(k->ops < k->sets ? k->ops : k->sets) * k->size;
+	size_t used = mc_bytes_written(k->ops, k->sets, k->size);
 
 	(void)ctx;
 	if (k->dst_dev)
-		HMB_CHECK(hmb_check_device(k->dst, 0, used, MC_SEED, 0, &bad));
+		HMB_TRY(hmb_check_device(k->dst, 0, used, MC_SEED, 0, &bad));
 	else
 		bad = hmb_check_host(k->dst, used, MC_SEED, 0);
-	if (bad) {
-		hmb_set_error("verification failed: %llu words differ after the timed copies", bad);
-		return -1;
-	}
-	return 0;
-fail:
-	return -1;
+	return hmb_verify_result(bad, "words differ after the timed copies");
 }
 
 void mc_measure(struct hmb_ctx *ctx, struct hmb_record *r, struct mc_copy *k,
@@ -175,10 +165,15 @@ void mc_measure(struct hmb_ctx *ctx, struct hmb_record *r, struct mc_copy *k,
 	hmb_commit(ctx, r);
 }
 
+size_t mc_bytes_written(long ops, int sets, size_t size)
+{
+	return (size_t)(ops < sets ? ops : sets) * size;
+}
+
 void mc_alloc_failed(struct hmb_ctx *ctx, const char *name, size_t bytes)
 {
 	char why[1024];
-	struct hmb_record *r = hmb_case(ctx, "alloc/%s", name);
+	struct hmb_record *r = hmb_case_record(ctx, "alloc/%s", name);
 	hmb_param_num(r, "size", (double)bytes);
 	hmb_record_status(r, HMB_FAILED, "%s", hmb_take_error(why, sizeof(why)));
 	hmb_report_add(ctx->report, r);
@@ -205,7 +200,7 @@ void mc_unavailable(struct hmb_ctx *ctx, const char *name, const char *family,
 	va_start(ap, fmt);
 	vsnprintf(reason, sizeof(reason), fmt, ap);
 	va_end(ap);
-	r = hmb_case(ctx, "%s", name);
+	r = hmb_case_record(ctx, "%s", name);
 	if (size)
 		hmb_param_num(r, "size", (double)size);
 	hmb_record_status(r, s, "%s", reason);

@@ -242,7 +242,7 @@ struct huge {
 static void huge_case(struct hmb_ctx *ctx, const struct mc_regions *g, const struct huge *h,
 		      int d2h, size_t size)
 {
-	struct hmb_record *r = hmb_case(ctx, "%s/%s/async", d2h ? "d2h" : "h2d", h->mem);
+	struct hmb_record *r = hmb_case_record(ctx, "%s/%s/async", d2h ? "d2h" : "h2d", h->mem);
 	struct mc_copy k = {
 		.src = d2h ? g->dev_a : h->p, .dst = d2h ? h->p : g->dev_a,
 		.src_dev = d2h, .dst_dev = !d2h, .size = size, .sets = 1,
@@ -251,10 +251,8 @@ static void huge_case(struct hmb_ctx *ctx, const struct mc_regions *g, const str
 	};
 	char words[32], text[160];
 
-	if (!hmb_selected(ctx, r->name)) {
-		hmb_record_free(r);
+	if (!hmb_keep_selected(ctx, r))
 		return;
-	}
 	hmb_param_str(r, "host_memory", h->mem);
 	hmb_param_bool(r, "registered", h->registered);
 	if (h->b->hugetlb)

@@ -97,29 +97,25 @@ static int pin(struct pinned *b)
 	void *p = NULL;
 
 	if (b->m == HOST_MALLOC) {
-		HMB_CHECK(hipHostMalloc(&p, b->size, hipHostMallocDefault));
+		HMB_TRY(hipHostMalloc(&p, b->size, hipHostMallocDefault));
 		b->p = p;
 	} else {
-		HMB_CHECK(hipHostRegister(b->plain, b->size, hipHostRegisterDefault));
+		HMB_TRY(hipHostRegister(b->plain, b->size, hipHostRegisterDefault));
 		b->p = b->plain;
 	}
 	b->held = 1;
 	return 0;
-fail:
-	return -1;
 }
 
 static int unpin(struct pinned *b)
 {
 	if (b->m == HOST_MALLOC)
-		HMB_CHECK(hipHostFree(b->p));
+		HMB_TRY(hipHostFree(b->p));
 	else
-		HMB_CHECK(hipHostUnregister(b->p));
+		HMB_TRY(hipHostUnregister(b->p));
 	b->held = 0;
 	b->p = NULL;
 	return 0;
-fail:
-	return -1;
 }
 
 /* The pinned memory is usable: a pattern written on the host reaches the
@@ -129,23 +125,16 @@ static int round_trip(struct pinned *b)
 	unsigned long long bad = 0;
 
 	hmb_fill_host(b->p, b->size, SEED);
-	HMB_CHECK(hipMemset(b->dev, POISON, b->size));
-	HMB_CHECK(hipMemcpy(b->dev, b->p, b->size, hipMemcpyHostToDevice));
-	HMB_CHECK(hmb_check_device(b->dev, 0, b->size, SEED, 0, &bad));
+	HMB_TRY(hipMemset(b->dev, POISON, b->size));
+	HMB_TRY(hipMemcpy(b->dev, b->p, b->size, hipMemcpyHostToDevice));
+	HMB_TRY(hmb_check_device(b->dev, 0, b->size, SEED, 0, &bad));
 	if (!bad) {
 		memset(b->p, POISON, b->size);
-		HMB_CHECK(hipMemcpy(b->p, b->dev, b->size, hipMemcpyDeviceToHost));
+		HMB_TRY(hipMemcpy(b->p, b->dev, b->size, hipMemcpyDeviceToHost));
 		bad = hmb_check_host(b->p, b->size, SEED, 0);
 	}
-	if (bad) {
-		hmb_set_error("verification failed: %llu words of the %s buffer did not "
-			      "round-trip through the device", bad,
-			      b->m == HOST_MALLOC ? "pinned" : "registered");
-		return -1;
-	}
-	return 0;
-fail:
-	return -1;
+	return hmb_verify_result(bad, "words of the %s buffer did not round-trip through the "
+				 "device", b->m == HOST_MALLOC ? "pinned" : "registered");
 }
 
 /* The device end, and for registering the malloc'd buffer (pages touched). */
@@ -261,15 +250,13 @@ static int copy_setup(struct hmb_ctx *ctx, void *st)
 	}
 	if (c->d == H2D) {
 		hmb_fill_host(c->host, size, SEED);
-		HMB_CHECK(hipMemset(c->b.dev, POISON, size));
+		HMB_TRY(hipMemset(c->b.dev, POISON, size));
 	} else {
-		HMB_CHECK(hmb_launch_fill(c->b.dev, 0, size / 4, SEED, 0));
+		HMB_TRY(hmb_launch_fill(c->b.dev, 0, size / 4, SEED, 0));
 		memset(c->host, POISON, size);
 	}
-	HMB_CHECK(hipDeviceSynchronize());
+	HMB_TRY(hipDeviceSynchronize());
 	return 0;
-fail:
-	return -1;
 }
 
 static int copy_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
@@ -279,14 +266,12 @@ static int copy_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 	(void)ctx;
 	(void)i;
 	if (c->d == H2D)
-		HMB_CHECK(hipMemcpyAsync(c->b.dev, c->host, c->b.size, hipMemcpyHostToDevice,
-					 stream));
+		HMB_TRY(hipMemcpyAsync(c->b.dev, c->host, c->b.size, hipMemcpyHostToDevice,
+				       stream));
 	else
-		HMB_CHECK(hipMemcpyAsync(c->host, c->b.dev, c->b.size, hipMemcpyDeviceToHost,
-					 stream));
+		HMB_TRY(hipMemcpyAsync(c->host, c->b.dev, c->b.size, hipMemcpyDeviceToHost,
+				       stream));
 	return 0;
-fail:
-	return -1;
 }
 
 static int copy_verify(struct hmb_ctx *ctx, void *st)
@@ -296,17 +281,11 @@ static int copy_verify(struct hmb_ctx *ctx, void *st)
 
 	(void)ctx;
 	if (c->d == H2D)
-		HMB_CHECK(hmb_check_device(c->b.dev, 0, c->b.size, SEED, 0, &bad));
+		HMB_TRY(hmb_check_device(c->b.dev, 0, c->b.size, SEED, 0, &bad));
 	else
 		bad = hmb_check_host(c->host, c->b.size, SEED, 0);
-	if (bad) {
-		hmb_set_error("verification failed: %llu words differ after the timed %s copies",
-			      bad, c->pinned ? "pinned" : "pageable");
-		return -1;
-	}
-	return 0;
-fail:
-	return -1;
+	return hmb_verify_result(bad, "words differ after the timed %s copies",
+				 c->pinned ? "pinned" : "pageable");
 }
 
 static void copy_teardown(struct hmb_ctx *ctx, void *st)
@@ -364,7 +343,7 @@ static int register_unsupported(struct hmb_ctx *ctx, enum method m, const char *
 
 	if (m != REGISTER || info->supported)
 		return 0;
-	r = hmb_case(ctx, "%s", name);
+	r = hmb_case_record(ctx, "%s", name);
 	hmb_record_status(r, HMB_UNSUPPORTED, "%s", info->reason);
 	hmb_commit(ctx, r);
 	return 1;
@@ -384,7 +363,7 @@ static void call_case(struct hmb_ctx *ctx, enum method m, enum call k,
 
 		if (!fits(ctx, name, size))
 			continue;
-		r = hmb_case(ctx, "%s", name);
+		r = hmb_case_record(ctx, "%s", name);
 		hmb_param_num(r, "size", (double)size);
 		hmb_param_str(r, "call", call_name[m][k]);
 		hmb_param_str(r, "untimed_before_each_sample", k == PIN ?
@@ -445,7 +424,7 @@ static void derive(struct hmb_record *r, size_t size, double pin_s, double unpin
 
 static void break_even_case(struct hmb_ctx *ctx, enum method m, enum dir d, size_t size)
 {
-	struct hmb_record *r = hmb_case(ctx, "pin/break-even/%s/%s", dir_name[d],
+	struct hmb_record *r = hmb_case_record(ctx, "pin/break-even/%s/%s", dir_name[d],
 					call_name[m][PIN]);
 	struct hmb_record *p[3];
 	double pin_s, unpin_s, pageable_s, pinned_s;

@@ -72,12 +72,10 @@ static int setup(struct hmb_ctx *ctx, void *st)
 
 	(void)ctx;
 	if (f->k.src_dev) {
-		HMB_CHECK(hmb_launch_fill(f->dev, 0, f->k.size / 4, MC_SEED, 0));
-		HMB_CHECK(hipDeviceSynchronize());
+		HMB_TRY(hmb_launch_fill(f->dev, 0, f->k.size / 4, MC_SEED, 0));
+		HMB_TRY(hipDeviceSynchronize());
 	}
 	return 0;
-fail:
-	return -1;
 }
 
 /* A fresh mapping for this sample; h2d poisons the device again, so the
@@ -102,12 +100,10 @@ static int prepare(struct hmb_ctx *ctx, void *st, int sample)
 		f->k.dst = f->buf;
 	} else {
 		f->k.src = f->buf;
-		HMB_CHECK(hipMemset(f->dev, MC_POISON, f->k.size));
-		HMB_CHECK(hipDeviceSynchronize());
+		HMB_TRY(hipMemset(f->dev, MC_POISON, f->k.size));
+		HMB_TRY(hipDeviceSynchronize());
 	}
 	return 0;
-fail:
-	return -1;
 }
 
 /* The zero words of a device buffer, counted on the host. */
@@ -143,11 +139,9 @@ static int verify(struct hmb_ctx *ctx, void *st)
 	if (f->k.src_dev)
 		bad = hmb_check_host(f->buf, f->k.size, MC_SEED, 0);
 	else
-		HMB_CHECK(device_nonzero(f->dev, f->k.size, &bad));
-	if (bad) {
-		hmb_set_error("verification failed: %zu words differ after the timed copies", bad);
+		HMB_TRY(device_nonzero(f->dev, f->k.size, &bad));
+	if (hmb_verify_result(bad, "words differ after the timed copies"))
 		return -1;
-	}
 	mc_record_endpoints(f->r, f->k.src, f->k.dst);
 	hmb_observe_num(f->r, "pages", (double)(f->len / (size_t)sysconf(_SC_PAGESIZE)));
 	hmb_observe_num(f->r, "pages_resident_before_copy", (double)f->resident_before);
@@ -158,8 +152,6 @@ static int verify(struct hmb_ctx *ctx, void *st)
 		hmb_observe_num(f->r, "anon_huge_bytes_after_copy", (double)sm.anon_huge);
 	}
 	return 0;
-fail:
-	return -1;
 }
 
 static void teardown(struct hmb_ctx *ctx, void *st)
@@ -173,7 +165,7 @@ static void untouched_case(struct hmb_ctx *ctx, const struct mc_regions *g, int 
 {
 	static const struct hmb_case_ops ops = { setup, prepare, mc_op, verify, teardown };
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	struct hmb_record *r = hmb_case(ctx, "%s/untouched-pageable/%s", d2h ? "d2h" : "h2d",
+	struct hmb_record *r = hmb_case_record(ctx, "%s/untouched-pageable/%s", d2h ? "d2h" : "h2d",
 					api == MC_SYNC ? "sync" : "async");
 	struct fresh f = {
 		.k = {
@@ -186,10 +178,8 @@ static void untouched_case(struct hmb_ctx *ctx, const struct mc_regions *g, int 
 	};
 	char what[320];
 
-	if (!hmb_selected(ctx, r->name)) {
-		hmb_record_free(r);
+	if (!hmb_keep_selected(ctx, r))
 		return;
-	}
 	snprintf(what, sizeof(what), "%s %s %s a fresh mmap'd buffer never touched%s, "
 		 "including the host's first touch of every page (%s)",
 		 api == MC_SYNC ? "hipMemcpy" : "hipMemcpyAsync", d2h ? "d2h" : "h2d",

@@ -30,7 +30,7 @@ static const char *const dir_name[] = { "h2d", "d2h", "d2d" };
 static void default_kind_case(struct hmb_ctx *ctx, const struct mc_regions *g, uint8_t *host,
 			      int dir, size_t size)
 {
-	struct hmb_record *r = hmb_case(ctx, "%s/%s/async-default-kind", dir_name[dir],
+	struct hmb_record *r = hmb_case_record(ctx, "%s/%s/async-default-kind", dir_name[dir],
 					dir == 2 ? "device" : "pinned");
 	struct mc_copy k = {
 		.src = dir == 0 ? host : g->dev_a,
@@ -44,10 +44,8 @@ static void default_kind_case(struct hmb_ctx *ctx, const struct mc_regions *g, u
 		.latch = 1,
 	};
 
-	if (!hmb_selected(ctx, r->name)) {
-		hmb_record_free(r);
+	if (!hmb_keep_selected(ctx, r))
 		return;
-	}
 	hmb_param_str(r, "host_memory", dir == 2 ? "device" : "pinned");
 	hmb_param_str(r, "compare_with", dir == 2 ? "d2d/device/async" : dir == 0
 		      ? "h2d/pinned/async" : "d2h/pinned/async");
@@ -122,17 +120,15 @@ static size_t host_cache_bytes(void)
 static void h2h_case(struct hmb_ctx *ctx, const char *kind, uint8_t *src, uint8_t *dst,
 		     size_t room, size_t cache, int cache_read, enum mc_api api, size_t size)
 {
-	struct hmb_record *r = hmb_case(ctx, "h2h/%s/%s", kind, api == MC_HOST ? "memcpy"
+	struct hmb_record *r = hmb_case_record(ctx, "h2h/%s/%s", kind, api == MC_HOST ? "memcpy"
 											: "sync");
 	struct mc_copy k = {
 		.src = src, .dst = dst, .size = size, .sets = mc_sets(cache, room, size),
 		.kind = hipMemcpyHostToHost, .api = api,
 	};
 
-	if (!hmb_selected(ctx, r->name)) {
-		hmb_record_free(r);
+	if (!hmb_keep_selected(ctx, r))
 		return;
-	}
 	hmb_param_str(r, "host_memory", kind);
 	hmb_param_str(r, "bytes_counted", "copied once (not read + written)");
 	hmb_observe_num(r, "host_cache_bytes", (double)cache);

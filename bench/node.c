@@ -87,7 +87,7 @@ int node_sel_prefix(struct node *nd, const char *prefix)
 
 struct hmb_record *node_record(struct node *nd, const char *name, int src, int dst)
 {
-	struct hmb_record *r = hmb_case(nd->ctx, "%s", name);
+	struct hmb_record *r = hmb_case_record(nd->ctx, "%s", name);
 	if (src >= 0)
 		hmb_param_num(r, dst >= 0 ? "src" : "gpu", src);
 	if (dst >= 0)
@@ -97,7 +97,7 @@ struct hmb_record *node_record(struct node *nd, const char *name, int src, int d
 
 void node_unsupported(struct node *nd, const char *name, const char *why)
 {
-	struct hmb_record *r = hmb_case(nd->ctx, "%s", name);
+	struct hmb_record *r = hmb_case_record(nd->ctx, "%s", name);
 	hmb_record_status(r, HMB_UNSUPPORTED, "%s", why);
 	hmb_commit(nd->ctx, r);
 }
@@ -340,22 +340,18 @@ static void release_host(struct node *nd)
 	}
 }
 
+/* The parts in order; an interruption stops them between two parts. */
 static int phases(struct node *nd)
 {
-	if (node_cost_before(nd))
-		return -1;
-	if (!hmb_interrupted() && node_host(nd))
-		return -1;
-	if (!hmb_interrupted() && node_p2p_disabled(nd))
-		return -1;
-	if (hmb_interrupted())
-		return 0;
-	if (node_peer_enable(nd))
-		return -1;
-	if (!hmb_interrupted() && node_p2p_enabled(nd))
-		return -1;
-	if (!hmb_interrupted() && node_cost_after(nd))
-		return -1;
+	int (*const part[])(struct node *) = { node_cost_before, node_host, node_p2p_disabled,
+					       node_peer_enable, node_p2p_enabled, node_cost_after };
+
+	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++) {
+		if (i > 0 && hmb_interrupted())
+			return 0;
+		if (part[i](nd))
+			return -1;
+	}
 	return 0;
 }
 

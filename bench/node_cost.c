@@ -66,10 +66,8 @@ static int cost_setup(struct hmb_ctx *ctx, void *st)
 {
 	struct alloc_case *k = st;
 	(void)ctx;
-	HMB_CHECK(hipSetDevice(k->nd->home));
+	HMB_TRY(hipSetDevice(k->nd->home));
 	return 0;
-fail:
-	return -1;
 }
 
 static int malloc_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
@@ -96,12 +94,10 @@ static int malloc_verify(struct hmb_ctx *ctx, void *st)
 	int rc;
 
 	(void)ctx;
-	HMB_CHECK(hipMalloc(&p, k->size));
+	HMB_TRY(hipMalloc(&p, k->size));
 	rc = readers_check(k, p);
 	(void)hipFree(p);
 	return rc;
-fail:
-	return -1;
 }
 
 #if HMB_HAVE_VMM
@@ -228,7 +224,7 @@ static void no_peer_access(struct node *nd, size_t si)
 
 	if (!node_sel(nd, name) || !fits(nd, name, k.size))
 		return;
-	r = hmb_case(nd->ctx, "%s", name);
+	r = hmb_case_record(nd->ctx, "%s", name);
 	hmb_param_num(r, "peers", 0);
 	snprintf(what, sizeof(what), "hipMalloc + hipFree of %s on GPU%d, no peer access enabled",
 		 hmb_sz(k.size), nd->home);
@@ -311,7 +307,7 @@ static void vmm_grants(struct node *nd, size_t si)
 			k.desc[p].location.id = k.readers[p];
 			k.desc[p].flags = hipMemAccessFlagsProtReadWrite;
 		}
-		r = hmb_case(nd->ctx, "%s", name);
+		r = hmb_case_record(nd->ctx, "%s", name);
 		hmb_param_num(r, "peers_granted", kk);
 		snprintf(what, sizeof(what), "hipMemCreate + hipMemAddressReserve + hipMemMap + "
 			 "hipMemSetAccess (GPU%d and %d peer%s) + hipMemUnmap + hipMemRelease + "
@@ -325,7 +321,7 @@ static void vmm_grants(struct node *nd, size_t si)
 		hmb_commit(nd->ctx, r);
 	}
 	if (npeers == 0 && si == 0) {
-		struct hmb_record *r = hmb_case(nd->ctx, "%s", name);
+		struct hmb_record *r = hmb_case_record(nd->ctx, "%s", name);
 		hmb_param_num(r, "peers_granted", 1);
 		hmb_record_status(r, HMB_UNSUPPORTED, "%s", nd->n < 2 ? "one GPU visible: no peer "
 				  "to grant access to" : "no other GPU can access this GPU's memory");
@@ -390,7 +386,7 @@ int node_cost_after(struct node *nd)
 		k.size = fig.sizes.v[si];
 		if (!fits(nd, name, k.size))
 			continue;
-		r = hmb_case(nd->ctx, "%s", name);
+		r = hmb_case_record(nd->ctx, "%s", name);
 		hmb_param_num(r, "peers", k.nreaders - 1);
 		snprintf(what, sizeof(what), "hipMalloc + hipFree of %s on GPU%d, peer access enabled "
 			 "both ways with %d other GPU%s", hmb_sz(k.size), nd->home, k.nreaders - 1,

@@ -292,7 +292,7 @@ static void remote_unsupported(struct node *nd, const char *why)
 	static const char *const names[] = { "host/h2d/alone", "host/d2h/alone",
 					     "host/bidir/alone", "host/latency" };
 	for (int k = 0; k < 4; k++) {
-		struct hmb_record *r = hmb_case(nd->ctx, "%s", names[k]);
+		struct hmb_record *r = hmb_case_record(nd->ctx, "%s", names[k]);
 		hmb_param_str(r, "placement", "remote");
 		hmb_record_status(r, HMB_UNSUPPORTED, "%s", why);
 		hmb_commit(nd->ctx, r);

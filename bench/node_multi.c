@@ -9,6 +9,7 @@
 
 #include "bench/node.h"
 #include "engine/measure.h"
+#include "engine/parallel.h"
 #include "engine/verify.h"
 #include "kernels/kernels.h"
 
@@ -51,22 +52,18 @@ double node_gbps(const struct hmb_record *r)
 int node_bad_reset(struct node *nd, int gi)
 {
 	struct node_gpu *g = &nd->g[gi];
-	HMB_CHECK(hipSetDevice(g->ord));
-	HMB_CHECK(hipMemsetAsync(g->bad, 0, sizeof(*g->bad), g->s[0]));
+	HMB_TRY(hipSetDevice(g->ord));
+	HMB_TRY(hipMemsetAsync(g->bad, 0, sizeof(*g->bad), g->s[0]));
 	return 0;
-fail:
-	return -1;
 }
 
 int node_bad_read(struct node *nd, int gi, unsigned long long *bad)
 {
 	struct node_gpu *g = &nd->g[gi];
-	HMB_CHECK(hipSetDevice(g->ord));
-	HMB_CHECK(hipStreamSynchronize(g->s[0]));
-	HMB_CHECK(hipMemcpy(bad, g->bad, sizeof(*bad), hipMemcpyDeviceToHost));
+	HMB_TRY(hipSetDevice(g->ord));
+	HMB_TRY(hipStreamSynchronize(g->s[0]));
+	HMB_TRY(hipMemcpy(bad, g->bad, sizeof(*bad), hipMemcpyDeviceToHost));
 	return 0;
-fail:
-	return -1;
 }
 
 /* ---- transfers over several GPUs, timed by the engine ----------------------------- */
@@ -115,58 +112,69 @@ static int enqueue(struct node *nd, const struct xfer *x, hipStream_t s)
 {
 	switch (x->kind) {
 	case X_PEER:
-		HMB_CHECK(hipMemcpyPeerAsync(x->dst, nd->g[x->dst_gpu].ord, x->src,
-					     nd->g[x->src_gpu].ord, x->bytes, s));
+		HMB_TRY(hipMemcpyPeerAsync(x->dst, nd->g[x->dst_gpu].ord, x->src,
+					   nd->g[x->src_gpu].ord, x->bytes, s));
 		break;
 	case X_H2D:
-		HMB_CHECK(hipMemcpyAsync(x->dst, x->src, x->bytes, hipMemcpyHostToDevice, s));
+		HMB_TRY(hipMemcpyAsync(x->dst, x->src, x->bytes, hipMemcpyHostToDevice, s));
 		break;
 	case X_D2H:
-		HMB_CHECK(hipMemcpyAsync(x->dst, x->src, x->bytes, hipMemcpyDeviceToHost, s));
+		HMB_TRY(hipMemcpyAsync(x->dst, x->src, x->bytes, hipMemcpyDeviceToHost, s));
 		break;
 	case X_KERNEL:
-		HMB_CHECK(hmb_launch_wide_copy(x->dst, x->src, x->bytes, s));
+		HMB_TRY(hmb_launch_wide_copy(x->dst, x->src, x->bytes, s));
 		break;
 	case X_CHASE:
-		HMB_CHECK(hmb_launch_chase(x->src, nd->stride, x->dst, nd->loads, s));
+		HMB_TRY(hmb_launch_chase(x->src, nd->stride, x->dst, nd->loads, s));
 		break;
 	}
 	return 0;
-fail:
-	return -1;
+}
+
+/* The streams m's transfers run on, in the order of first use (fork), and
+ * those the sample waits for (join: every GPU's, or the one's for "in-all"). */
+static void multi_lanes(const struct multi *m, struct hmb_lane *fork, int *nfork,
+			struct hmb_lane *join, int *njoin)
+{
+	const struct node *nd = m->nd;
+	int used[NODE_MAX][2] = { { 0 } };
+
+	*nfork = *njoin = 0;
+	for (int k = 0; k < m->nx; k++) {
+		const struct xfer *x = &m->x[k];
+		const struct node_gpu *g = &nd->g[x->gpu];
+		if (!used[x->gpu][x->lane])
+			fork[(*nfork)++] = (struct hmb_lane){ g->s[x->lane], g->join[x->lane], g->ord };
+		used[x->gpu][x->lane] = 1;
+	}
+	for (int gi = 0; gi < nd->n; gi++)
+		for (int l = 0; l < 2; l++)
+			if (used[gi][l] && (m->wait_for < 0 || m->wait_for == gi))
+				join[(*njoin)++] = (struct hmb_lane){ nd->g[gi].s[l], nd->g[gi].join[l],
+								      nd->g[gi].ord };
 }
 
 static int multi_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 {
 	struct multi *m = st;
 	struct node *nd = m->nd;
-	int used[NODE_MAX][2] = { { 0 } };
+	struct hmb_lane fork[2 * NODE_MAX], join[2 * NODE_MAX];
+	int nfork, njoin;
 
 	(void)ctx;
 	m->ops = i + 1;
-	HMB_CHECK(hipEventRecord(nd->fork, stream));
+	multi_lanes(m, fork, &nfork, join, &njoin);
+	if (hmb_fork(stream, nd->fork, fork, nfork))
+		goto fail;
 	for (int k = 0; k < m->nx; k++) {
 		const struct xfer *x = &m->x[k];
 		struct node_gpu *g = &nd->g[x->gpu];
 		HMB_CHECK(hipSetDevice(g->ord));
-		if (!used[x->gpu][x->lane]) {
-			HMB_CHECK(hipStreamWaitEvent(g->s[x->lane], nd->fork, 0));
-			used[x->gpu][x->lane] = 1;
-		}
 		if (enqueue(nd, x, g->s[x->lane]))
 			goto fail;
 	}
-	for (int gi = 0; gi < nd->n; gi++)
-		for (int l = 0; l < 2; l++)
-			if (used[gi][l] && (m->wait_for < 0 || m->wait_for == gi)) {
-				HMB_CHECK(hipSetDevice(nd->g[gi].ord));
-				HMB_CHECK(hipEventRecord(nd->g[gi].join[l], nd->g[gi].s[l]));
-			}
-	HMB_CHECK(hipSetDevice(nd->home));
-	for (int gi = 0; gi < nd->n; gi++)
-		for (int l = 0; l < 2; l++)
-			if (used[gi][l] && (m->wait_for < 0 || m->wait_for == gi))
-				HMB_CHECK(hipStreamWaitEvent(stream, nd->g[gi].join[l], 0));
+	if (hmb_join(stream, nd->home, join, njoin))
+		goto fail;
 	return 0;
 fail:
 	(void)hipSetDevice(nd->home);
@@ -177,16 +185,14 @@ static int check_chase(struct node *nd, const struct multi *m, const struct xfer
 {
 	uint32_t at = 0, want = node_chain_walk(nd, m->ops * nd->loads);
 
-	HMB_CHECK(hipSetDevice(nd->g[x->gpu].ord));
-	HMB_CHECK(hipMemcpy(&at, x->dst, sizeof(at), hipMemcpyDeviceToHost));
+	HMB_TRY(hipSetDevice(nd->g[x->gpu].ord));
+	HMB_TRY(hipMemcpy(&at, x->dst, sizeof(at), hipMemcpyDeviceToHost));
 	if (at != want) {
 		hmb_set_error("verification failed: GPU%d's chase ended on slot %u, the chain says "
 			      "%u", nd->g[x->gpu].ord, at, want);
 		return -1;
 	}
 	return 0;
-fail:
-	return -1;
 }
 
 int node_check(struct node *nd, const struct multi *m, const char *what)
@@ -212,11 +218,8 @@ int node_check(struct node *nd, const struct multi *m, const char *what)
 			continue;
 		if (node_bad_read(nd, gi, &bad))
 			goto fail;
-		if (bad) {
-			hmb_set_error("verification failed: %llu words differ in what GPU%d %s", bad,
-				      nd->g[gi].ord, what);
+		if (hmb_verify_result(bad, "words differ in what GPU%d %s", nd->g[gi].ord, what))
 			goto fail;
-		}
 	}
 	HMB_CHECK(hipSetDevice(nd->home));
 	return 0;

@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "engine/measure.h"
+#include "engine/parallel.h"
 #include "engine/verify.h"
 #include "kernels/kernels.h"
 #include "kernels/pattern.h"
@@ -57,8 +58,8 @@ struct overlap {
 	enum hmb_mem_kind kind;   /* pinned or pageable */
 	uint32_t *in, *out;       /* host buffers */
 	uint32_t *dev, *dev2;     /* device buffers (dev2: bidirectional) */
-	hipStream_t streams[MAX_STREAMS];
-	hipEvent_t fork, join[MAX_STREAMS];
+	hipEvent_t fork;
+	struct hmb_lane lane[MAX_STREAMS - 1]; /* streams 1, 2, ...; stream 0 is the engine's */
 };
 
 struct overlap_case {
@@ -91,52 +92,32 @@ static size_t check_lcg(const uint32_t *p, size_t words, uint32_t seed, uint64_t
 	return hmb_check_host_affine(p, words * 4, seed, a, c);
 }
 
-/* The other streams wait for the first one's start... */
-static int fork_streams(struct overlap *o, hipStream_t s0, int n)
+/* Stream s of a pipeline: 0 is the engine's, which the others fork from and join. */
+static hipStream_t stream_of(const struct overlap *o, hipStream_t s0, int s)
 {
-	HMB_CHECK(hipEventRecord(o->fork, s0));
-	for (int s = 1; s < n; s++)
-		HMB_CHECK(hipStreamWaitEvent(o->streams[s], o->fork, 0));
-	return 0;
-fail:
-	return -1;
-}
-
-/* ...and it waits for all of them at the end. */
-static int join_streams(struct overlap *o, hipStream_t s0, int n)
-{
-	for (int s = 1; s < n; s++) {
-		HMB_CHECK(hipEventRecord(o->join[s], o->streams[s]));
-		HMB_CHECK(hipStreamWaitEvent(s0, o->join[s], 0));
-	}
-	return 0;
-fail:
-	return -1;
+	return s == 0 ? s0 : o->lane[s - 1].stream;
 }
 
 static int pipeline(struct overlap *o, hipStream_t s0, int iters, int streams, int chunks)
 {
 	size_t words = o->size / 4, per = (words + (size_t)chunks - 1) / (size_t)chunks;
 
-	o->streams[0] = s0;
-	if (fork_streams(o, s0, streams))
+	if (hmb_fork(s0, o->fork, o->lane, streams - 1))
 		return -1;
 	for (int k = 0; k < chunks; k++) {
 		size_t first = (size_t)k * per, n = first >= words ? 0 : words - first;
-		hipStream_t st = o->streams[k % streams];
+		hipStream_t st = stream_of(o, s0, k % streams);
 		if (n > per)
 			n = per;
 		if (!n)
 			break;
-		HMB_CHECK(hipMemcpyAsync(o->dev + first, o->in + first, n * 4, hipMemcpyHostToDevice,
-					 st));
-		HMB_CHECK(hmb_launch_lcg(o->dev + first, n, iters, st));
-		HMB_CHECK(hipMemcpyAsync(o->out + first, o->dev + first, n * 4,
-					 hipMemcpyDeviceToHost, st));
+		HMB_TRY(hipMemcpyAsync(o->dev + first, o->in + first, n * 4, hipMemcpyHostToDevice,
+				       st));
+		HMB_TRY(hmb_launch_lcg(o->dev + first, n, iters, st));
+		HMB_TRY(hipMemcpyAsync(o->out + first, o->dev + first, n * 4,
+				       hipMemcpyDeviceToHost, st));
 	}
-	return join_streams(o, s0, streams);
-fail:
-	return -1;
+	return hmb_join(s0, -1, o->lane, streams - 1);
 }
 
 static int op(struct hmb_ctx *ctx, void *st, hipStream_t s0, long i)
@@ -148,31 +129,28 @@ static int op(struct hmb_ctx *ctx, void *st, hipStream_t s0, long i)
 	(void)i;
 	switch (k->stage) {
 	case H2D_ONLY:
-		HMB_CHECK(hipMemcpyAsync(o->dev, o->in, o->size, hipMemcpyHostToDevice, s0));
+		HMB_TRY(hipMemcpyAsync(o->dev, o->in, o->size, hipMemcpyHostToDevice, s0));
 		break;
 	case D2H_ONLY:
-		HMB_CHECK(hipMemcpyAsync(o->out, o->dev, o->size, hipMemcpyDeviceToHost, s0));
+		HMB_TRY(hipMemcpyAsync(o->out, o->dev, o->size, hipMemcpyDeviceToHost, s0));
 		break;
 	case KERNEL_ONLY:
-		HMB_CHECK(hmb_launch_lcg(o->dev, o->size / 4, k->iters, s0));
+		HMB_TRY(hmb_launch_lcg(o->dev, o->size / 4, k->iters, s0));
 		k->ops_done++;
 		break;
 	case PIPELINE:
 		return pipeline(o, s0, k->iters, k->streams, k->chunks);
 	case BIDIR_SERIAL:
 	case BIDIR_CONCURRENT: {
-		hipStream_t second = k->stage == BIDIR_CONCURRENT ? o->streams[1] : s0;
-		o->streams[0] = s0;
-		if (fork_streams(o, s0, 2))
+		hipStream_t second = stream_of(o, s0, k->stage == BIDIR_CONCURRENT);
+		if (hmb_fork(s0, o->fork, o->lane, 1))
 			return -1;
-		HMB_CHECK(hipMemcpyAsync(o->dev, o->in, o->size, hipMemcpyHostToDevice, s0));
-		HMB_CHECK(hipMemcpyAsync(o->out, o->dev2, o->size, hipMemcpyDeviceToHost, second));
-		return join_streams(o, s0, 2);
+		HMB_TRY(hipMemcpyAsync(o->dev, o->in, o->size, hipMemcpyHostToDevice, s0));
+		HMB_TRY(hipMemcpyAsync(o->out, o->dev2, o->size, hipMemcpyDeviceToHost, second));
+		return hmb_join(s0, -1, o->lane, 1);
 	}
 	}
 	return 0;
-fail:
-	return -1;
 }
 
 /* Inputs carry the pattern (filled once per host buffer, and never
@@ -184,16 +162,14 @@ static int setup(struct hmb_ctx *ctx, void *st)
 
 	(void)ctx;
 	memset(o->out, 0xA5, o->size);
-	HMB_CHECK(hipMemset(o->dev, 0xA5, o->size));
+	HMB_TRY(hipMemset(o->dev, 0xA5, o->size));
 	if (k->stage == D2H_ONLY || k->stage == KERNEL_ONLY)
-		HMB_CHECK(hmb_launch_fill(o->dev, 0, o->size / 4, SEED, 0));
+		HMB_TRY(hmb_launch_fill(o->dev, 0, o->size / 4, SEED, 0));
 	if (k->stage == BIDIR_SERIAL || k->stage == BIDIR_CONCURRENT)
-		HMB_CHECK(hmb_launch_fill(o->dev2, 0, o->size / 4, SEED2, 0));
-	HMB_CHECK(hipDeviceSynchronize());
+		HMB_TRY(hmb_launch_fill(o->dev2, 0, o->size / 4, SEED2, 0));
+	HMB_TRY(hipDeviceSynchronize());
 	k->ops_done = 0;
 	return 0;
-fail:
-	return -1;
 }
 
 static int verify(struct hmb_ctx *ctx, void *st)
@@ -206,14 +182,14 @@ static int verify(struct hmb_ctx *ctx, void *st)
 	(void)ctx;
 	switch (k->stage) {
 	case H2D_ONLY:
-		HMB_CHECK(hmb_check_device(o->dev, 0, o->size, SEED, 0, &dbad));
+		HMB_TRY(hmb_check_device(o->dev, 0, o->size, SEED, 0, &dbad));
 		bad = dbad;
 		break;
 	case D2H_ONLY:
 		bad = hmb_check_host(o->out, o->size, SEED, 0);
 		break;
 	case KERNEL_ONLY:
-		HMB_CHECK(hipMemcpy(o->out, o->dev, o->size, hipMemcpyDeviceToHost));
+		HMB_TRY(hipMemcpy(o->out, o->dev, o->size, hipMemcpyDeviceToHost));
 		bad = check_lcg(o->out, words, SEED, (uint64_t)k->ops_done * (uint64_t)k->iters);
 		break;
 	case PIPELINE:
@@ -221,32 +197,16 @@ static int verify(struct hmb_ctx *ctx, void *st)
 		break;
 	case BIDIR_SERIAL:
 	case BIDIR_CONCURRENT:
-		HMB_CHECK(hmb_check_device(o->dev, 0, o->size, SEED, 0, &dbad));
+		HMB_TRY(hmb_check_device(o->dev, 0, o->size, SEED, 0, &dbad));
 		bad = dbad + hmb_check_host(o->out, o->size, SEED2, 0);
 		break;
 	}
-	if (bad) {
-		hmb_set_error("verification failed: %zu words differ from what the timed work "
-			      "should have produced", bad);
-		return -1;
-	}
-	return 0;
-fail:
-	return -1;
+	return hmb_verify_result(bad, "words differ from what the timed work should have produced");
 }
 
 static const char *kind_name(const struct overlap *o)
 {
 	return hmb_kind_name(o->kind);
-}
-
-/* Drop a record that --case did not select (returns 0). */
-static int selected(struct hmb_ctx *ctx, struct hmb_record *r)
-{
-	if (hmb_selected(ctx, r->name))
-		return 1;
-	hmb_record_free(r);
-	return 0;
 }
 
 /* Measure one stage into r; returns its median seconds, or -1. */
@@ -357,14 +317,14 @@ static void run_load(struct hmb_ctx *ctx, struct overlap *o, struct parts *p, in
 		snprintf(tag, sizeof(tag), "iters=%d", iters);
 
 	if (o->kind == HMB_KIND_PINNED) {
-		r = hmb_case(ctx, "kernel-only/%s", tag);
+		r = hmb_case_record(ctx, "kernel-only/%s", tag);
 		load_params(r, iters, load);
 		snprintf(what, sizeof(what), "LCG kernel, %d steps per word", iters);
 		p->kernel = measure_case(ctx, &k, r, what);
 	}
 
 	k.stage = PIPELINE;
-	r = hmb_case(ctx, "serial/%s/%s", kind_name(o), tag);
+	r = hmb_case_record(ctx, "serial/%s/%s", kind_name(o), tag);
 	load_params(r, iters, load);
 	hmb_param_num(r, "streams", 1);
 	hmb_param_num(r, "chunks", 1);
@@ -382,7 +342,7 @@ static void run_load(struct hmb_ctx *ctx, struct overlap *o, struct parts *p, in
 				continue; /* some streams would stay idle */
 			k.streams = streams[si];
 			k.chunks = chunks[ci];
-			r = hmb_case(ctx, "pipeline/%s/%s", kind_name(o), tag);
+			r = hmb_case_record(ctx, "pipeline/%s/%s", kind_name(o), tag);
 			load_params(r, iters, load);
 			hmb_param_num(r, "streams", streams[si]);
 			hmb_param_num(r, "chunks", chunks[ci]);
@@ -391,7 +351,7 @@ static void run_load(struct hmb_ctx *ctx, struct overlap *o, struct parts *p, in
 			hmb_record_bytes(r, 2.0 * (double)o->size);
 			snprintf(what, sizeof(what), "%d chunks of (hipMemcpyAsync h2d, LCG kernel, "
 				 "hipMemcpyAsync d2h) over %d streams", chunks[ci], streams[si]);
-			if (!selected(ctx, r))
+			if (!hmb_keep_selected(ctx, r))
 				continue;
 			queue_warning(ctx, r, streams[si], &warned[streams[si]]);
 			t = measure(ctx, &k, r, what);
@@ -414,7 +374,7 @@ static void run_load(struct hmb_ctx *ctx, struct overlap *o, struct parts *p, in
 static void run_bidirectional(struct hmb_ctx *ctx, struct overlap *o)
 {
 	struct overlap_case k = { o, BIDIR_SERIAL, 0, 2, 1, 0 };
-	struct hmb_record *r = hmb_case(ctx, "bidirectional/one-after-other");
+	struct hmb_record *r = hmb_case_record(ctx, "bidirectional/one-after-other");
 	double serial, both;
 
 	hmb_param_num(r, "async_engine_count", ctx->dev->async_engines);
@@ -423,11 +383,11 @@ static void run_bidirectional(struct hmb_ctx *ctx, struct overlap *o)
 	serial = measure_case(ctx, &k, r, "hipMemcpyAsync h2d then hipMemcpyAsync d2h, one "
 			      "stream");
 	k.stage = BIDIR_CONCURRENT;
-	r = hmb_case(ctx, "bidirectional/concurrent");
+	r = hmb_case_record(ctx, "bidirectional/concurrent");
 	hmb_param_num(r, "async_engine_count", ctx->dev->async_engines);
 	engine_params(ctx, r);
 	hmb_record_bytes(r, 2.0 * (double)o->size);
-	if (!selected(ctx, r))
+	if (!hmb_keep_selected(ctx, r))
 		return;
 	both = measure(ctx, &k, r, "hipMemcpyAsync h2d and hipMemcpyAsync d2h on two streams");
 	if (serial > 0 && both > 0)
@@ -438,12 +398,12 @@ static void run_bidirectional(struct hmb_ctx *ctx, struct overlap *o)
 static void run_copies(struct hmb_ctx *ctx, struct overlap *o, struct parts *p)
 {
 	struct overlap_case k = { o, H2D_ONLY, 0, 1, 1, 0 };
-	struct hmb_record *r = hmb_case(ctx, "h2d-only/%s", kind_name(o));
+	struct hmb_record *r = hmb_case_record(ctx, "h2d-only/%s", kind_name(o));
 
 	hmb_record_bytes(r, (double)o->size);
 	p->h2d = measure_case(ctx, &k, r, "hipMemcpyAsync h2d");
 	k.stage = D2H_ONLY;
-	r = hmb_case(ctx, "d2h-only/%s", kind_name(o));
+	r = hmb_case_record(ctx, "d2h-only/%s", kind_name(o));
 	hmb_record_bytes(r, (double)o->size);
 	p->d2h = measure_case(ctx, &k, r, "hipMemcpyAsync d2h");
 }
@@ -484,9 +444,12 @@ static int run(struct hmb_ctx *ctx)
 		if (streams[i] > MAX_STREAMS)
 			streams[i] = MAX_STREAMS;
 	hmb_sizes_or(ctx, &sizes, "256M", "32M");
-	for (int s = 1; s < MAX_STREAMS; s++)
-		if (!(o.streams[s] = hmb_stream_new(ctx)) || !(o.join[s] = hmb_event_new(ctx)))
+	for (int s = 0; s < MAX_STREAMS - 1; s++) {
+		o.lane[s].device = -1;
+		if (!(o.lane[s].stream = hmb_stream_new(ctx)) ||
+		    !(o.lane[s].join = hmb_event_new(ctx)))
 			return -1;
+	}
 	if (!(o.fork = hmb_event_new(ctx)))
 		return -1;
 

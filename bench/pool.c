@@ -97,10 +97,8 @@ static hipError_t release(struct pool_case *p, void *ptr, hipStream_t s)
 
 static int set_threshold(hipMemPool_t pool, uint64_t v)
 {
-	HMB_CHECK(hipMemPoolSetAttribute(pool, hipMemPoolAttrReleaseThreshold, &v));
+	HMB_TRY(hipMemPoolSetAttribute(pool, hipMemPoolAttrReleaseThreshold, &v));
 	return 0;
-fail:
-	return -1;
 }
 
 static int setup(struct hmb_ctx *ctx, void *st)
@@ -124,13 +122,11 @@ static int iteration(struct hmb_ctx *ctx, void *st, hipStream_t s, long i)
 
 	(void)ctx;
 	(void)i;
-	HMB_CHECK(alloc(p, &ptr, s));
+	HMB_TRY(alloc(p, &ptr, s));
 	if (p->kernel)
-		HMB_CHECK(hmb_launch_fill(ptr, 0, p->size / 4, SEED, s));
-	HMB_CHECK(release(p, ptr, s));
+		HMB_TRY(hmb_launch_fill(ptr, 0, p->size / 4, SEED, s));
+	HMB_TRY(release(p, ptr, s));
 	return 0;
-fail:
-	return -1;
 }
 
 static void observe_pool(struct hmb_record *r, hipMemPool_t pool)
@@ -154,20 +150,13 @@ static int verify(struct hmb_ctx *ctx, void *st)
 		observe_pool(p->r, p->default_pool);
 	if (p->a == CREATED_POOL)
 		observe_pool(p->r, p->created);
-	HMB_CHECK(alloc(p, &ptr, s));
-	HMB_CHECK(hmb_launch_fill(ptr, 0, p->size / 4, SEED + 1, s));
-	HMB_CHECK(hipStreamSynchronize(s));
-	HMB_CHECK(hmb_check_device(ptr, 0, p->size, SEED + 1, 0, &bad));
-	HMB_CHECK(release(p, ptr, s));
-	HMB_CHECK(hipStreamSynchronize(s));
-	if (bad) {
-		hmb_set_error("verification failed: %llu words of %s memory read back wrong", bad,
-			      alloc_name[p->a]);
-		return -1;
-	}
-	return 0;
-fail:
-	return -1;
+	HMB_TRY(alloc(p, &ptr, s));
+	HMB_TRY(hmb_launch_fill(ptr, 0, p->size / 4, SEED + 1, s));
+	HMB_TRY(hipStreamSynchronize(s));
+	HMB_TRY(hmb_check_device(ptr, 0, p->size, SEED + 1, 0, &bad));
+	HMB_TRY(release(p, ptr, s));
+	HMB_TRY(hipStreamSynchronize(s));
+	return hmb_verify_result(bad, "words of %s memory read back wrong", alloc_name[p->a]);
 }
 
 static void teardown(struct hmb_ctx *ctx, void *st)
@@ -184,7 +173,7 @@ static double run_case(struct hmb_ctx *ctx, struct pool_case *base, enum shape s
 		       enum allocator a, int loop, double malloc_median)
 {
 	struct pool_case p = *base;
-	struct hmb_record *r = hmb_case(ctx, "%s/%s", shape_name[sh], alloc_name[a]);
+	struct hmb_record *r = hmb_case_record(ctx, "%s/%s", shape_name[sh], alloc_name[a]);
 	char what[128];
 	struct hmb_case c = {
 		.what = what,
@@ -200,10 +189,8 @@ static double run_case(struct hmb_ctx *ctx, struct pool_case *base, enum shape s
 	};
 	double median;
 
-	if (!hmb_selected(ctx, r->name)) {
-		hmb_record_free(r);
+	if (!hmb_keep_selected(ctx, r))
 		return -1;
-	}
 	p.a = a;
 	p.kernel = sh != ALLOC_FREE;
 	p.r = r;
@@ -235,26 +222,22 @@ static int trim_prepare(struct hmb_ctx *ctx, void *st, int sample)
 
 	(void)sample;
 	for (int k = 0; k < 4; k++)
-		HMB_CHECK(hipMallocFromPoolAsync(&ptr[k], p->size, p->created, ctx->stream));
-	HMB_CHECK(hmb_launch_fill(ptr[3], 0, p->size / 4, SEED, ctx->stream));
+		HMB_TRY(hipMallocFromPoolAsync(&ptr[k], p->size, p->created, ctx->stream));
+	HMB_TRY(hmb_launch_fill(ptr[3], 0, p->size / 4, SEED, ctx->stream));
 	for (int k = 0; k < 4; k++)
-		HMB_CHECK(hipFreeAsync(ptr[k], ctx->stream));
-	HMB_CHECK(hipStreamSynchronize(ctx->stream));
-	HMB_CHECK(hipMemPoolGetAttribute(p->created, hipMemPoolAttrReservedMemCurrent, &reserved));
+		HMB_TRY(hipFreeAsync(ptr[k], ctx->stream));
+	HMB_TRY(hipStreamSynchronize(ctx->stream));
+	HMB_TRY(hipMemPoolGetAttribute(p->created, hipMemPoolAttrReservedMemCurrent, &reserved));
 	hmb_observe_num(p->r, "reserved_bytes_before_trim", (double)reserved);
 	return 0;
-fail:
-	return -1;
 }
 
 static int trim_op(struct hmb_ctx *ctx, void *st, hipStream_t s, long i)
 {
 	struct pool_case *p = st;
 	(void)ctx, (void)s, (void)i;
-	HMB_CHECK(hipMemPoolTrimTo(p->created, 0));
+	HMB_TRY(hipMemPoolTrimTo(p->created, 0));
 	return 0;
-fail:
-	return -1;
 }
 
 static int trim_verify(struct hmb_ctx *ctx, void *st)
@@ -262,7 +245,7 @@ static int trim_verify(struct hmb_ctx *ctx, void *st)
 	struct pool_case *p = st;
 	uint64_t reserved = 1;
 	(void)ctx;
-	HMB_CHECK(hipMemPoolGetAttribute(p->created, hipMemPoolAttrReservedMemCurrent, &reserved));
+	HMB_TRY(hipMemPoolGetAttribute(p->created, hipMemPoolAttrReservedMemCurrent, &reserved));
 	hmb_observe_num(p->r, "reserved_bytes_after_trim", (double)reserved);
 	if (reserved) {
 		hmb_set_error("hipMemPoolTrimTo(pool, 0) left %llu bytes reserved",
@@ -271,24 +254,20 @@ static int trim_verify(struct hmb_ctx *ctx, void *st)
 	}
 	p->a = CREATED_POOL;
 	return verify(ctx, st);
-fail:
-	return -1;
 }
 
 static void run_trim(struct hmb_ctx *ctx, struct pool_case *base)
 {
 	struct pool_case p = *base;
-	struct hmb_record *r = hmb_case(ctx, "trim/created-pool");
+	struct hmb_record *r = hmb_case_record(ctx, "trim/created-pool");
 	struct hmb_case c = {
 		.what = "hipMemPoolTrimTo(pool, 0) releasing 4 freed allocations",
 		.timing = { .clock = HMB_CLOCK_HOST, .sync = HMB_SYNC_NONE, .reps = 5 },
 		.ops = { NULL, trim_prepare, trim_op, trim_verify, NULL },
 		.state = &p,
 	};
-	if (!hmb_selected(ctx, r->name)) {
-		hmb_record_free(r);
+	if (!hmb_keep_selected(ctx, r))
 		return;
-	}
 	p.r = r;
 	hmb_param_num(r, "size", (double)p.size);
 	hmb_measure(ctx, r, &c);
@@ -304,14 +283,14 @@ static int run(struct hmb_ctx *ctx)
 
 	memset(&base, 0, sizeof(base));
 	hmb_sizes_or(ctx, &sizes, "4K,64K,1M,16M,64M,256M", "4K,1M,64M");
-	HMB_CHECK(hipDeviceGetDefaultMemPool(&base.default_pool, ctx->dev->ordinal));
-	HMB_CHECK(hipMemPoolGetAttribute(base.default_pool, hipMemPoolAttrReleaseThreshold,
-					 &base.default_threshold));
+	HMB_TRY(hipDeviceGetDefaultMemPool(&base.default_pool, ctx->dev->ordinal));
+	HMB_TRY(hipMemPoolGetAttribute(base.default_pool, hipMemPoolAttrReleaseThreshold,
+				       &base.default_threshold));
 	memset(&props, 0, sizeof(props));
 	props.allocType = hipMemAllocationTypePinned;
 	props.location.type = hipMemLocationTypeDevice;
 	props.location.id = ctx->dev->ordinal;
-	HMB_CHECK(hipMemPoolCreate(&base.created, &props));
+	HMB_TRY(hipMemPoolCreate(&base.created, &props));
 	hmb_own_pool(ctx, base.created);
 	if (set_threshold(base.created, UINT64_MAX))
 		return -1;
@@ -342,8 +321,6 @@ static int run(struct hmb_ctx *ctx)
 	if (!hmb_interrupted())
 		pool_growth(ctx);
 	return 0;
-fail:
-	return -1;
 }
 
 static const struct hmb_opt_decl options[] = {

@@ -76,48 +76,44 @@ static int grow_setup(struct hmb_ctx *ctx, void *st)
 	hipMemPoolProps props;
 	uint64_t zero = 0, unlimited = UINT64_MAX, v = 0;
 
-	HMB_CHECK(hipStreamSynchronize(ctx->stream));
+	HMB_TRY(hipStreamSynchronize(ctx->stream));
 	if (g->created) {
 		memset(&props, 0, sizeof(props));
 		props.allocType = hipMemAllocationTypePinned;
 		props.location.type = hipMemLocationTypeDevice;
 		props.location.id = ctx->dev->ordinal;
-		HMB_CHECK(hipMemPoolCreate(&g->pool, &props));
+		HMB_TRY(hipMemPoolCreate(&g->pool, &props));
 		hmb_own_pool(ctx, g->pool); /* destroyed after teardown has freed the blocks */
 	} else {
-		HMB_CHECK(hipDeviceGetDefaultMemPool(&g->pool, ctx->dev->ordinal));
+		HMB_TRY(hipDeviceGetDefaultMemPool(&g->pool, ctx->dev->ordinal));
 	}
-	HMB_CHECK(hipMemPoolGetAttribute(g->pool, hipMemPoolAttrReleaseThreshold, &g->threshold));
+	HMB_TRY(hipMemPoolGetAttribute(g->pool, hipMemPoolAttrReleaseThreshold, &g->threshold));
 	g->threshold_read = 1;
 	if (g->created)
-		HMB_CHECK(hipMemPoolSetAttribute(g->pool, hipMemPoolAttrReleaseThreshold,
-						 &unlimited));
+		HMB_TRY(hipMemPoolSetAttribute(g->pool, hipMemPoolAttrReleaseThreshold,
+					       &unlimited));
 	/* What earlier cases left in the default pool is not this growth's. */
-	HMB_CHECK(hipMemPoolTrimTo(g->pool, 0));
-	HMB_CHECK(hipMemPoolSetAttribute(g->pool, hipMemPoolAttrReservedMemHigh, &zero));
-	HMB_CHECK(hipMemPoolSetAttribute(g->pool, hipMemPoolAttrUsedMemHigh, &zero));
-	HMB_CHECK(get_attr(g->pool, RES_CUR, &v));
+	HMB_TRY(hipMemPoolTrimTo(g->pool, 0));
+	HMB_TRY(hipMemPoolSetAttribute(g->pool, hipMemPoolAttrReservedMemHigh, &zero));
+	HMB_TRY(hipMemPoolSetAttribute(g->pool, hipMemPoolAttrUsedMemHigh, &zero));
+	HMB_TRY(get_attr(g->pool, RES_CUR, &v));
 	hmb_observe_num(g->r, "pool_reserved_bytes_at_start", (double)v);
 	g->blocks = hmb_xcalloc((size_t)g->nsteps, sizeof(*g->blocks));
 	for (int k = 0; k < NATTR; k++)
 		g->attr[k] = hmb_xcalloc((size_t)g->nsteps, sizeof(*g->attr[k]));
 	return 0;
-fail:
-	return -1;
 }
 
 /* Untimed, after step i: the pool's attributes, then the new block filled. */
 static int finish_step(struct hmb_ctx *ctx, struct growth *g, int i)
 {
 	for (int k = 0; k < NATTR; k++)
-		HMB_CHECK(get_attr(g->pool, k, &g->attr[k][i]));
+		HMB_TRY(get_attr(g->pool, k, &g->attr[k][i]));
 	g->nread = i + 1;
-	HMB_CHECK(hmb_launch_fill(g->blocks[i], 0, g->step / 4, GROW_SEED + (uint32_t)i,
-				  ctx->stream));
-	HMB_CHECK(hipStreamSynchronize(ctx->stream));
+	HMB_TRY(hmb_launch_fill(g->blocks[i], 0, g->step / 4, GROW_SEED + (uint32_t)i,
+				ctx->stream));
+	HMB_TRY(hipStreamSynchronize(ctx->stream));
 	return 0;
-fail:
-	return -1;
 }
 
 static int grow_prepare(struct hmb_ctx *ctx, void *st, int sample)
@@ -139,26 +135,22 @@ static int grow_op(struct hmb_ctx *ctx, void *st, hipStream_t s, long i)
 		return -1;
 	}
 	if (g->created)
-		HMB_CHECK(hipMallocFromPoolAsync(&p, g->step, g->pool, s));
+		HMB_TRY(hipMallocFromPoolAsync(&p, g->step, g->pool, s));
 	else
-		HMB_CHECK(hipMallocAsync(&p, g->step, s));
+		HMB_TRY(hipMallocAsync(&p, g->step, s));
 	g->blocks[g->nblocks++] = p;
 	return 0;
-fail:
-	return -1;
 }
 
 /* Free every block still alive, on the case's stream, and wait. */
 static int free_blocks(struct hmb_ctx *ctx, struct growth *g)
 {
 	while (g->nblocks > 0) {
-		HMB_CHECK(hipFreeAsync(g->blocks[g->nblocks - 1], ctx->stream));
+		HMB_TRY(hipFreeAsync(g->blocks[g->nblocks - 1], ctx->stream));
 		g->blocks[--g->nblocks] = NULL;
 	}
-	HMB_CHECK(hipStreamSynchronize(ctx->stream));
+	HMB_TRY(hipStreamSynchronize(ctx->stream));
 	return 0;
-fail:
-	return -1;
 }
 
 /* Every block holds its own pattern; then what the pool keeps once all is
@@ -176,26 +168,22 @@ static int grow_verify(struct hmb_ctx *ctx, void *st)
 		return -1;
 	for (int i = 0; i < g->nblocks; i++) {
 		unsigned long long bad = 0;
-		HMB_CHECK(hmb_check_device(g->blocks[i], 0, g->step, GROW_SEED + (uint32_t)i, 0,
-					   &bad));
-		if (bad) {
-			hmb_set_error("verification failed: %llu words of block %d (of %d, %s each) "
-				      "do not hold its pattern", bad, i, g->nblocks, hmb_sz(g->step));
+		HMB_TRY(hmb_check_device(g->blocks[i], 0, g->step, GROW_SEED + (uint32_t)i, 0,
+					 &bad));
+		if (hmb_verify_result(bad, "words of block %d (of %d, %s each) do not hold "
+				      "its pattern", i, g->nblocks, hmb_sz(g->step)))
 			return -1;
-		}
 	}
 	if (free_blocks(ctx, g))
 		return -1;
-	HMB_CHECK(get_attr(g->pool, RES_CUR, &v));
+	HMB_TRY(get_attr(g->pool, RES_CUR, &v));
 	hmb_observe_num(g->r, "reserved_bytes_after_free", (double)v);
-	HMB_CHECK(get_attr(g->pool, USED_CUR, &v));
+	HMB_TRY(get_attr(g->pool, USED_CUR, &v));
 	hmb_observe_num(g->r, "used_bytes_after_free", (double)v);
-	HMB_CHECK(hipMemPoolTrimTo(g->pool, 0));
-	HMB_CHECK(get_attr(g->pool, RES_CUR, &v));
+	HMB_TRY(hipMemPoolTrimTo(g->pool, 0));
+	HMB_TRY(get_attr(g->pool, RES_CUR, &v));
 	hmb_observe_num(g->r, "reserved_bytes_after_trim", (double)v);
 	return 0;
-fail:
-	return -1;
 }
 
 static void grow_teardown(struct hmb_ctx *ctx, void *st)
@@ -226,8 +214,8 @@ static void observe_steps(struct hmb_record *r, const char *key, const uint64_t 
 
 static void growth(struct hmb_ctx *ctx, int created, size_t step, size_t limit, int capped)
 {
-	struct hmb_record *r = hmb_case(ctx, "grow/%s", created ? "created-pool" : "default-pool");
-	struct growth g;
+	struct hmb_record *r = hmb_case_record(ctx, "grow/%s", created ? "created-pool" : "default-pool");
+	struct growth g = { .created = created, .step = step, .r = r };
 	char what[160];
 	struct hmb_case c = {
 		.what = what,
@@ -236,14 +224,8 @@ static void growth(struct hmb_ctx *ctx, int created, size_t step, size_t limit, 
 		.state = &g,
 	};
 
-	if (!hmb_selected(ctx, r->name)) {
-		hmb_record_free(r);
+	if (!hmb_keep_selected(ctx, r))
 		return;
-	}
-	memset(&g, 0, sizeof(g));
-	g.created = created;
-	g.step = step;
-	g.r = r;
 	snprintf(what, sizeof(what), "%s of one more %s block (the earlier ones stay allocated)",
 		 created ? "hipMallocFromPoolAsync" : "hipMallocAsync", hmb_sz(step));
 	hmb_param_num(r, "size", (double)limit);
@@ -271,16 +253,7 @@ static void growth(struct hmb_ctx *ctx, int created, size_t step, size_t limit, 
 		return;
 	}
 	g.nsteps = (int)(limit / step);
-	/* one sample per step, none left out, whatever --reps says */
-	c.timing.reps = g.nsteps;
-	c.timing.warmup = 0;
-	c.timing.fixed = 1;
-	if (hmb_measure(ctx, r, &c) == 0) {
-		double total = 0;
-		for (size_t k = 0; k < r->nsamples; k++)
-			total += r->samples[k];
-		hmb_metric(r, "total_s", total, "s");
-		hmb_observe_num(r, "steps", (double)r->nsamples);
+	if (hmb_measure_steps(ctx, r, &c, g.nsteps) == 0) {
 		hmb_observe_num(r, "release_threshold_bytes", (double)g.threshold);
 		for (int k = 0; k < NATTR; k++)
 			observe_steps(r, attr_key[k], g.attr[k], g.nread);

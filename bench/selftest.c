@@ -18,7 +18,7 @@
 
 static int leak(struct hmb_ctx *ctx)
 {
-	struct hmb_record *r = hmb_case(ctx, "planted");
+	struct hmb_record *r = hmb_case_record(ctx, "planted");
 	void *dev = NULL, *managed = NULL;
 	hipStream_t s = NULL;
 	hipMemPool_t pool;
@@ -52,10 +52,8 @@ static int probe_op(struct hmb_ctx *ctx, void *st, hipStream_t s, long i)
 	struct probe *p = st;
 	(void)ctx;
 	p->last = i;
-	HMB_CHECK(hmb_launch_fill(p->buf, 0, 256, (uint32_t)i, s));
+	HMB_TRY(hmb_launch_fill(p->buf, 0, 256, (uint32_t)i, s));
 	return 0;
-fail:
-	return -1;
 }
 
 static int probe_setup(struct hmb_ctx *ctx, void *st)
@@ -69,19 +67,13 @@ static int probe_verify(struct hmb_ctx *ctx, void *st)
 	struct probe *p = st;
 	unsigned long long bad = 0;
 	(void)ctx;
-	HMB_CHECK(hmb_check_device(p->buf, 0, 1024, (uint32_t)p->last, 0, &bad));
-	if (bad) {
-		hmb_set_error("verification failed: %llu words of the last fill wrong", bad);
-		return -1;
-	}
-	return 0;
-fail:
-	return -1;
+	HMB_TRY(hmb_check_device(p->buf, 0, 1024, (uint32_t)p->last, 0, &bad));
+	return hmb_verify_result(bad, "words of the last fill wrong");
 }
 
 static int probe(struct hmb_ctx *ctx)
 {
-	struct hmb_record *r = hmb_case(ctx, "free-memory");
+	struct hmb_record *r = hmb_case_record(ctx, "free-memory");
 	struct probe p = { NULL, 0 };
 	struct hmb_case c = {
 		.what = "fill kernel of 256 words",
@@ -93,7 +85,7 @@ static int probe(struct hmb_ctx *ctx)
 
 	hmb_observe_num(r, "free_device_bytes", (double)hmb_device_free_mem());
 	hmb_commit(ctx, r);
-	r = hmb_case(ctx, "launch-sync");
+	r = hmb_case_record(ctx, "launch-sync");
 	c.ops.verify = probe_verify;
 	hmb_measure(ctx, r, &c);
 	hmb_commit(ctx, r);

@@ -128,15 +128,13 @@ static int create_chunk(struct grow *g, size_t size)
 {
 	hipMemGenericAllocationHandle_t h;
 
-	HMB_CHECK(hipMemCreate(&h, size, &g->m->prop, 0));
+	HMB_TRY(hipMemCreate(&h, size, &g->m->prop, 0));
 	if (g->nchunks == g->chunk_cap) {
 		g->chunk_cap = g->chunk_cap ? 2 * g->chunk_cap : 8;
 		g->chunks = hmb_xrealloc(g->chunks, (size_t)g->chunk_cap * sizeof(*g->chunks));
 	}
 	g->chunks[g->nchunks++] = (struct chunk){ h, size };
 	return 0;
-fail:
-	return -1;
 }
 
 /* Map the newest chunk at `at` and make it usable. */
@@ -144,12 +142,10 @@ static int map_last_chunk(struct grow *g, char *at)
 {
 	const struct chunk *c = &g->chunks[g->nchunks - 1];
 
-	HMB_CHECK(hipMemMap(at, c->size, 0, c->h, 0));
+	HMB_TRY(hipMemMap(at, c->size, 0, c->h, 0));
 	spans_add(&g->mapped, at, c->size);
-	HMB_CHECK(hipMemSetAccess(at, c->size, &g->m->access, 1));
+	HMB_TRY(hipMemSetAccess(at, c->size, &g->m->access, 1));
 	return 0;
-fail:
-	return -1;
 }
 
 /* Map every chunk again at a new range of new_size bytes (no data is copied),
@@ -161,28 +157,26 @@ static int remap_into(struct grow *g, size_t new_size)
 	void *nb = NULL;
 	size_t off = 0;
 
-	HMB_CHECK(hipMemAddressReserve(&nb, new_size, 0, NULL, 0));
+	HMB_TRY(hipMemAddressReserve(&nb, new_size, 0, NULL, 0));
 	spans_add(&g->resv, nb, new_size);
 	for (int i = 0; i < g->nchunks; i++) {
-		HMB_CHECK(hipMemMap((char *)nb + off, g->chunks[i].size, 0, g->chunks[i].h, 0));
+		HMB_TRY(hipMemMap((char *)nb + off, g->chunks[i].size, 0, g->chunks[i].h, 0));
 		spans_add(&g->mapped, (char *)nb + off, g->chunks[i].size);
 		off += g->chunks[i].size;
 	}
-	HMB_CHECK(hipMemSetAccess(nb, off, &g->m->access, 1));
+	HMB_TRY(hipMemSetAccess(nb, off, &g->m->access, 1));
 	for (int k = 0; k < old_mapped; k++) {
-		HMB_CHECK(hipMemUnmap(g->mapped.v[k].p, g->mapped.v[k].size));
+		HMB_TRY(hipMemUnmap(g->mapped.v[k].p, g->mapped.v[k].size));
 		g->mapped.v[k].size = 0;
 	}
 	for (int k = 0; k < old_resv; k++) {
-		HMB_CHECK(hipMemAddressFree(g->resv.v[k].p, g->resv.v[k].size));
+		HMB_TRY(hipMemAddressFree(g->resv.v[k].p, g->resv.v[k].size));
 		g->resv.v[k].size = 0;
 	}
 	spans_drop_first(&g->mapped, old_mapped);
 	spans_drop_first(&g->resv, old_resv);
 	g->base = nb;
 	return 0;
-fail:
-	return -1;
 }
 
 static int extend(struct grow *g, size_t add)
@@ -218,7 +212,7 @@ static int grow_setup(struct hmb_ctx *ctx, void *st)
 
 	(void)ctx;
 	if (g->v == REALLOC_COPY) {
-		HMB_CHECK(hipMalloc(&p, g->start));
+		HMB_TRY(hipMalloc(&p, g->start));
 		g->base = p;
 	} else {
 		size_t reserve = g->v == RESERVE_UPFRONT ? g->limit : g->start;
@@ -228,18 +222,16 @@ static int grow_setup(struct hmb_ctx *ctx, void *st)
 		g->resv.v = hmb_xcalloc((size_t)g->resv.cap, sizeof(*g->resv.v));
 		g->mapped.cap = 2 * g->nsteps + 2;
 		g->mapped.v = hmb_xcalloc((size_t)g->mapped.cap, sizeof(*g->mapped.v));
-		HMB_CHECK(hipMemAddressReserve(&p, reserve, 0, NULL, 0));
+		HMB_TRY(hipMemAddressReserve(&p, reserve, 0, NULL, 0));
 		g->base = p;
 		spans_add(&g->resv, p, reserve);
 		if (create_chunk(g, g->start) || map_last_chunk(g, g->base))
 			return -1;
 	}
 	g->size = g->peak = g->start;
-	HMB_CHECK(hmb_launch_fill(g->base, 0, g->start / 4, VMM_SEED, 0));
-	HMB_CHECK(hipDeviceSynchronize());
+	HMB_TRY(hmb_launch_fill(g->base, 0, g->start / 4, VMM_SEED, 0));
+	HMB_TRY(hipDeviceSynchronize());
 	return 0;
-fail:
-	return -1;
 }
 
 /* Step i of the growth. */
@@ -256,11 +248,11 @@ static int grow_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 	add = g->add[i];
 	switch (g->v) {
 	case REALLOC_COPY:
-		HMB_CHECK(hipMalloc(&g->fresh, g->size + add));
-		HMB_CHECK(hipMemcpyAsync(g->fresh, g->base, g->size, hipMemcpyDeviceToDevice,
-					 stream));
-		HMB_CHECK(hipStreamSynchronize(stream));
-		HMB_CHECK(hipFree(g->base));
+		HMB_TRY(hipMalloc(&g->fresh, g->size + add));
+		HMB_TRY(hipMemcpyAsync(g->fresh, g->base, g->size, hipMemcpyDeviceToDevice,
+				       stream));
+		HMB_TRY(hipStreamSynchronize(stream));
+		HMB_TRY(hipFree(g->base));
 		g->base = g->fresh;
 		g->fresh = NULL;
 		if (2 * g->size + add > g->peak)
@@ -279,8 +271,6 @@ static int grow_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 	if (g->size > g->peak)
 		g->peak = g->size;
 	return 0;
-fail:
-	return -1;
 }
 
 /* The initial contents survived every step; every added byte is usable. */
@@ -296,22 +286,14 @@ static int grow_verify(struct hmb_ctx *ctx, void *st)
 			      hmb_sz(g->limit));
 		return -1;
 	}
-	HMB_CHECK(hmb_check_device(g->base, 0, g->start, VMM_SEED, 0, &bad));
-	if (bad) {
-		hmb_set_error("verification failed: %llu words of the initial %s changed during "
-			      "the growth", bad, hmb_sz(g->start));
+	HMB_TRY(hmb_check_device(g->base, 0, g->start, VMM_SEED, 0, &bad));
+	if (hmb_verify_result(bad, "words of the initial %s changed during the growth",
+			      hmb_sz(g->start)))
 		return -1;
-	}
-	HMB_CHECK(hmb_launch_fill(added, g->start / 4, (g->size - g->start) / 4, VMM_SEED, 0));
-	HMB_CHECK(hmb_check_device(added, g->start / 4, g->size - g->start, VMM_SEED, 0, &bad));
-	if (bad) {
-		hmb_set_error("verification failed: %llu words of the added %s do not hold what "
-			      "was written", bad, hmb_sz(g->size - g->start));
-		return -1;
-	}
-	return 0;
-fail:
-	return -1;
+	HMB_TRY(hmb_launch_fill(added, g->start / 4, (g->size - g->start) / 4, VMM_SEED, 0));
+	HMB_TRY(hmb_check_device(added, g->start / 4, g->size - g->start, VMM_SEED, 0, &bad));
+	return hmb_verify_result(bad, "words of the added %s do not hold what was written",
+				 hmb_sz(g->size - g->start));
 }
 
 static void grow_teardown(struct hmb_ctx *ctx, void *st)
@@ -373,9 +355,9 @@ struct growth_plan {
 static void growth(struct hmb_ctx *ctx, const struct vmm *m, enum variant v, int doubling,
 		   const struct growth_plan *pl)
 {
-	struct hmb_record *r = hmb_case(ctx, "grow/%s/%s", variant_name[v],
+	struct hmb_record *r = hmb_case_record(ctx, "grow/%s/%s", variant_name[v],
 					doubling ? "doubling" : "fixed-step");
-	struct grow g;
+	struct grow g = { .m = m, .v = v, .start = pl->start, .limit = pl->limit };
 	struct hmb_case c = {
 		.what = variant_what[v],
 		.timing = { .clock = HMB_CLOCK_HOST, .sync = HMB_SYNC_PER_OP },
@@ -383,15 +365,8 @@ static void growth(struct hmb_ctx *ctx, const struct vmm *m, enum variant v, int
 		.state = &g,
 	};
 
-	if (!hmb_selected(ctx, r->name)) {
-		hmb_record_free(r);
+	if (!hmb_keep_selected(ctx, r))
 		return;
-	}
-	memset(&g, 0, sizeof(g));
-	g.m = m;
-	g.v = v;
-	g.start = pl->start;
-	g.limit = pl->limit;
 	hmb_param_num(r, "size", (double)pl->limit);
 	hmb_param_num(r, "start", (double)pl->start);
 	hmb_param_str(r, "policy", doubling ? "doubling" : "fixed step");
@@ -425,17 +400,8 @@ static void growth(struct hmb_ctx *ctx, const struct vmm *m, enum variant v, int
 	}
 	g.add = hmb_xcalloc((size_t)g.nsteps, sizeof(*g.add));
 	plan_steps(pl->start, pl->limit, pl->step, doubling, g.add);
-	/* one sample per step, none left out, whatever --reps says */
-	c.timing.reps = g.nsteps;
-	c.timing.warmup = 0;
-	c.timing.fixed = 1;
-	if (hmb_measure(ctx, r, &c) == 0) {
-		double total = 0;
-		for (size_t k = 0; k < r->nsamples; k++)
-			total += r->samples[k];
-		hmb_metric(r, "total_s", total, "s");
+	if (hmb_measure_steps(ctx, r, &c, g.nsteps) == 0) {
 		hmb_metric(r, "peak_bytes", (double)g.peak, "bytes");
-		hmb_observe_num(r, "steps", (double)r->nsamples);
 		if (v == EXTEND) {
 			hmb_observe_num(r, "extended_in_place", g.in_place);
 			hmb_observe_num(r, "remapped_into_new_range", g.remapped);

@@ -33,16 +33,9 @@ static int check_usable(void *p, size_t size, const char *what)
 {
 	unsigned long long bad = 0;
 
-	HMB_CHECK(hmb_launch_fill(p, 0, size / 4, VMM_SEED, 0));
-	HMB_CHECK(hmb_check_device(p, 0, size, VMM_SEED, 0, &bad));
-	if (bad) {
-		hmb_set_error("verification failed: %llu words of %s do not hold what was written",
-			      bad, what);
-		return -1;
-	}
-	return 0;
-fail:
-	return -1;
+	HMB_TRY(hmb_launch_fill(p, 0, size / 4, VMM_SEED, 0));
+	HMB_TRY(hmb_check_device(p, 0, size, VMM_SEED, 0, &bad));
+	return hmb_verify_result(bad, "words of %s do not hold what was written", what);
 }
 
 /* ---- one chunk through the VMM calls, in order ---- */
@@ -73,55 +66,51 @@ static int chunk_call(struct one_chunk *c, enum call k)
 {
 	switch (k) {
 	case C_CREATE:
-		HMB_CHECK(hipMemCreate(&c->h, c->size, &c->m->prop, 0));
+		HMB_TRY(hipMemCreate(&c->h, c->size, &c->m->prop, 0));
 		c->have_h = 1;
 		break;
 	case C_RESERVE:
-		HMB_CHECK(hipMemAddressReserve(&c->p, c->size, 0, NULL, 0));
+		HMB_TRY(hipMemAddressReserve(&c->p, c->size, 0, NULL, 0));
 		c->have_p = 1;
 		break;
 	case C_MAP:
-		HMB_CHECK(hipMemMap(c->p, c->size, 0, c->h, 0));
+		HMB_TRY(hipMemMap(c->p, c->size, 0, c->h, 0));
 		c->mapped = 1;
 		break;
 	case C_ACCESS:
-		HMB_CHECK(hipMemSetAccess(c->p, c->size, &c->m->access, 1));
+		HMB_TRY(hipMemSetAccess(c->p, c->size, &c->m->access, 1));
 		break;
 	case C_UNMAP:
-		HMB_CHECK(hipMemUnmap(c->p, c->size));
+		HMB_TRY(hipMemUnmap(c->p, c->size));
 		c->mapped = 0;
 		break;
 	case C_RELEASE:
-		HMB_CHECK(hipMemRelease(c->h));
+		HMB_TRY(hipMemRelease(c->h));
 		c->have_h = 0;
 		break;
 	case C_FREE:
-		HMB_CHECK(hipMemAddressFree(c->p, c->size));
+		HMB_TRY(hipMemAddressFree(c->p, c->size));
 		c->have_p = 0;
 		break;
 	case NCALLS:
 		break;
 	}
 	return 0;
-fail:
-	return -1;
 }
 
 /* Give back whatever the chunk still holds (checked: the next sample needs it). */
 static int chunk_unwind(struct one_chunk *c)
 {
 	if (c->mapped)
-		HMB_CHECK(hipMemUnmap(c->p, c->size));
+		HMB_TRY(hipMemUnmap(c->p, c->size));
 	c->mapped = 0;
 	if (c->have_h)
-		HMB_CHECK(hipMemRelease(c->h));
+		HMB_TRY(hipMemRelease(c->h));
 	c->have_h = 0;
 	if (c->have_p)
-		HMB_CHECK(hipMemAddressFree(c->p, c->size));
+		HMB_TRY(hipMemAddressFree(c->p, c->size));
 	c->have_p = 0;
 	return 0;
-fail:
-	return -1;
 }
 
 /* Calls [from, to) of the sequence; a chunk that becomes usable is checked. */
@@ -214,7 +203,7 @@ void vmm_call_costs(struct hmb_ctx *ctx, const struct vmm *m, size_t size)
 		cc.c.m = m;
 		cc.c.size = size;
 		cc.k = (enum call)k;
-		r = hmb_case(ctx, "%s", name);
+		r = hmb_case_record(ctx, "%s", name);
 		hmb_param_num(r, "size", (double)size);
 		hmb_param_str(r, "untimed_before_each_sample",
 			      k == C_CREATE ? "the previous sample's chunk given back"
@@ -249,10 +238,8 @@ static int spin_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 	struct spin_case *s = st;
 	(void)ctx;
 	(void)i;
-	HMB_CHECK(hmb_launch_spin(s->iters, s->sink, stream));
+	HMB_TRY(hmb_launch_spin(s->iters, s->sink, stream));
 	return 0;
-fail:
-	return -1;
 }
 
 /* The time of one spin kernel of `iters` steps between events, after
@@ -310,19 +297,17 @@ static int free_prepare(struct hmb_ctx *ctx, void *st, int sample)
 
 	(void)ctx;
 	(void)sample;
-	HMB_CHECK(hipStreamSynchronize(f->busy));
+	HMB_TRY(hipStreamSynchronize(f->busy));
 	if (f->mode == FREE_HIP) {
-		HMB_CHECK(hipMalloc(&f->dev, f->c.size));
+		HMB_TRY(hipMalloc(&f->dev, f->c.size));
 		if (check_usable(f->dev, f->c.size, "the buffer"))
 			return -1;
 	} else if (chunk_unwind(&f->c) || chunk_calls(&f->c, C_CREATE, C_ACCESS + 1)) {
 		return -1;
 	}
-	HMB_CHECK(hipDeviceSynchronize());
-	HMB_CHECK(hmb_launch_spin(f->iters, f->sink, f->busy));
+	HMB_TRY(hipDeviceSynchronize());
+	HMB_TRY(hmb_launch_spin(f->iters, f->sink, f->busy));
 	return 0;
-fail:
-	return -1;
 }
 
 static int free_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
@@ -333,13 +318,11 @@ static int free_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 	(void)stream;
 	(void)i;
 	if (f->mode == FREE_HIP) {
-		HMB_CHECK(hipFree(f->dev));
+		HMB_TRY(hipFree(f->dev));
 		f->dev = NULL;
 		return 0;
 	}
 	return chunk_calls(&f->c, C_UNMAP, NCALLS);
-fail:
-	return -1;
 }
 
 /* The buffers were checked before they were freed; the spin kernel ran. */
@@ -347,10 +330,8 @@ static int free_verify(struct hmb_ctx *ctx, void *st)
 {
 	struct free_case *f = st;
 	(void)ctx;
-	HMB_CHECK(hipStreamSynchronize(f->busy));
+	HMB_TRY(hipStreamSynchronize(f->busy));
 	return 0;
-fail:
-	return -1;
 }
 
 static void free_teardown(struct hmb_ctx *ctx, void *st)
@@ -396,7 +377,7 @@ void vmm_free_while_busy(struct hmb_ctx *ctx, const struct vmm *m, size_t size)
 
 	for (int mode = 0; mode < 2 && !hmb_interrupted(); mode++) {
 		struct free_case f;
-		struct hmb_record *r = hmb_case(ctx, "free-while-busy/%s", mode_name[mode]);
+		struct hmb_record *r = hmb_case_record(ctx, "free-while-busy/%s", mode_name[mode]);
 		struct hmb_case c = {
 			.what = mode_what[mode],
 			.timing = { .clock = HMB_CLOCK_HOST, .sync = HMB_SYNC_NONE, .reps = 3,
@@ -405,10 +386,8 @@ void vmm_free_while_busy(struct hmb_ctx *ctx, const struct vmm *m, size_t size)
 			.state = &f,
 		};
 
-		if (!hmb_selected(ctx, r->name)) {
-			hmb_record_free(r);
+		if (!hmb_keep_selected(ctx, r))
 			continue;
-		}
 		memset(&f, 0, sizeof(f));
 		f.c.m = m;
 		f.c.size = size;

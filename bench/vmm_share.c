@@ -76,21 +76,17 @@ struct share {
 static int fill_chunk(struct share *s)
 {
 	s->seed++;
-	HMB_CHECK(hmb_launch_fill(s->p, 0, s->size / 4, s->seed, 0));
-	HMB_CHECK(hipDeviceSynchronize());
+	HMB_TRY(hmb_launch_fill(s->p, 0, s->size / 4, s->seed, 0));
+	HMB_TRY(hipDeviceSynchronize());
 	return 0;
-fail:
-	return -1;
 }
 
 static int export_fd(struct share *s)
 {
 	int fd = -1;
-	HMB_CHECK(hipMemExportToShareableHandle(&fd, s->h, hipMemHandleTypePosixFileDescriptor, 0));
+	HMB_TRY(hipMemExportToShareableHandle(&fd, s->h, hipMemHandleTypePosixFileDescriptor, 0));
 	s->fd = fd;
 	return 0;
-fail:
-	return -1;
 }
 
 /* Send the exported descriptor (closed here, sent or not); the importer
@@ -125,15 +121,9 @@ static int check_importer_pattern(struct share *s)
 	if (!s->pending)
 		return 0;
 	s->pending = 0;
-	HMB_CHECK(hmb_check_device(s->p, 0, s->size, s->seed + SEED_OUT, 0, &bad));
-	if (bad) {
-		hmb_set_error("verification failed: %llu words of what the importer wrote read "
-			      "back wrong in this process", bad);
-		return -1;
-	}
-	return 0;
-fail:
-	return -1;
+	HMB_TRY(hmb_check_device(s->p, 0, s->size, s->seed + SEED_OUT, 0, &bad));
+	return hmb_verify_result(bad, "words of what the importer wrote read back wrong in "
+				 "this process");
 }
 
 /* Before each sample: the last round checked, a new pattern; export: the
@@ -204,11 +194,9 @@ struct chunk_state {
  * says "cannot export here" by hipErrorNotSupported. */
 #define CHUNK_CALL(call)                                                    \
 	do {                                                                \
-		hipError_t e_ = (call);                                     \
-		if (e_ != hipSuccess) {                                     \
-			hmb_hip_error(#call, e_, __FILE__, __LINE__);       \
+		hipError_t e_ = HMB_HIP_CALL(call);                         \
+		if (e_ != hipSuccess)                                       \
 			return e_;                                          \
-		}                                                           \
 	} while (0)
 
 /* Made, mapped, filled with the first pattern and exported once (the
@@ -292,7 +280,7 @@ static int fd_handles(int device, char *why, size_t len)
 static void share_case(struct hmb_ctx *ctx, struct importer *im, struct chunk_state *c,
 		       enum share_case k, double start_s, const char *start_fail)
 {
-	struct hmb_record *r = hmb_case(ctx, "%s", share_name[k]);
+	struct hmb_record *r = hmb_case_record(ctx, "%s", share_name[k]);
 	struct share s;
 	struct hmb_case hc = {
 		.what = share_what[k],
@@ -353,7 +341,7 @@ void vmm_share(struct hmb_ctx *ctx, size_t size)
 		return;
 	memset(&c, 0, sizeof(c));
 	if (!fd_handles(ctx->dev->ordinal, why, sizeof(why))) {
-		struct hmb_record *r = hmb_case(ctx, "%s", first);
+		struct hmb_record *r = hmb_case_record(ctx, "%s", first);
 		hmb_record_status(r, HMB_UNSUPPORTED, "%s", why);
 		hmb_commit(ctx, r);
 		return;
@@ -361,7 +349,7 @@ void vmm_share(struct hmb_ctx *ctx, size_t size)
 	hmb_clear_error();
 	e = make_chunk(&c, ctx->dev->ordinal, size);
 	if (e == hipErrorNotSupported) {
-		struct hmb_record *r = hmb_case(ctx, "%s", first);
+		struct hmb_record *r = hmb_case_record(ctx, "%s", first);
 		hmb_record_status(r, HMB_UNSUPPORTED, "chunks cannot be shared as POSIX file "
 				  "descriptors here: %s", hmb_take_error(why, sizeof(why)));
 		hmb_commit(ctx, r);

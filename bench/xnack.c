@@ -231,11 +231,9 @@ static int pages_home(struct hmb_ctx *ctx, struct faults *f)
 			      __FILE__, __LINE__);
 		return -1;
 	}
-	HMB_CHECK(hipStreamSynchronize(ctx->stream));
+	HMB_TRY(hipStreamSynchronize(ctx->stream));
 	f->prefetch = 1;
 	return 0;
-fail:
-	return -1;
 }
 
 static void host_write(struct faults *f, uint32_t seed)
@@ -261,13 +259,11 @@ static int fault_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 
 	(void)ctx, (void)i;
 	if (c->fig == LATENCY)
-		HMB_CHECK(hmb_launch_chain(f->buf, c->p->stride, f->order_dev, c->touches, stream));
+		HMB_TRY(hmb_launch_chain(f->buf, c->p->stride, f->order_dev, c->touches, stream));
 	else
-		HMB_CHECK(hmb_launch_touch(f->buf, c->p->stride, f->order_dev, c->touches, stream));
+		HMB_TRY(hmb_launch_touch(f->buf, c->p->stride, f->order_dev, c->touches, stream));
 	c->added++;
 	return 0;
-fail:
-	return -1;
 }
 
 /* XNACK off: the pages onto the device by hipMemPrefetchAsync, the only
@@ -284,10 +280,8 @@ static int resident_by_prefetch(struct hmb_ctx *ctx, struct faults *f)
 			 "device refused: %s", hipGetErrorString(e));
 		return 0;
 	}
-	HMB_CHECK(hipStreamSynchronize(ctx->stream));
+	HMB_TRY(hipStreamSynchronize(ctx->stream));
 	return 0;
-fail:
-	return -1;
 }
 
 /* The order on the device; for a resident case, the pages on the device:
@@ -298,8 +292,8 @@ static int fault_setup(struct hmb_ctx *ctx, void *st)
 	struct fault_case *c = st;
 	struct faults *f = c->f;
 
-	HMB_CHECK(hipMemcpy(f->order_dev, f->order_host, c->touches * sizeof(*f->order_host),
-			    hipMemcpyHostToDevice));
+	HMB_TRY(hipMemcpy(f->order_dev, f->order_host, c->touches * sizeof(*f->order_host),
+			  hipMemcpyHostToDevice));
 	if (!c->resident)
 		return 0;
 	if (pages_home(ctx, f))
@@ -312,10 +306,8 @@ static int fault_setup(struct hmb_ctx *ctx, void *st)
 		return -1;
 	if (fault_op(ctx, c, ctx->stream, -1))
 		return -1;
-	HMB_CHECK(hipStreamSynchronize(ctx->stream));
+	HMB_TRY(hipStreamSynchronize(ctx->stream));
 	return 0;
-fail:
-	return -1;
 }
 
 /* Before each first-touch sample, untimed: every page back on the host. */
@@ -488,8 +480,8 @@ static void fault_pair(struct hmb_ctx *ctx, struct faults *f, const struct patte
 	resident.resident = 1;
 	f->not_resident[0] = '\0';
 	make_order(f, p, first.touches);
-	rf = hmb_case(ctx, "%s", name);
-	rr = hmb_case(ctx, "%s", base);
+	rf = hmb_case_record(ctx, "%s", name);
+	rr = hmb_case_record(ctx, "%s", base);
 	fault_measure(ctx, rf, &first, base);
 	if (!hmb_interrupted())
 		fault_measure(ctx, rr, &resident, NULL);
@@ -512,7 +504,7 @@ static int any_selected(struct hmb_ctx *ctx, const char *mem)
 /* A failed record for buffers that could not be allocated (the pending error). */
 static void alloc_failed(struct hmb_ctx *ctx, const char *name, size_t size)
 {
-	struct hmb_record *r = hmb_case(ctx, "%s", name);
+	struct hmb_record *r = hmb_case_record(ctx, "%s", name);
 	hmb_param_num(r, "size", (double)size);
 	hmb_param_str(r, "access_mode", access_mode(ctx));
 	hmb_case_failed(r);
@@ -563,7 +555,7 @@ static void memory_cases(struct hmb_ctx *ctx, struct faults *f, const char *mem)
 
 static void system_unsupported(struct hmb_ctx *ctx, size_t size)
 {
-	struct hmb_record *r = hmb_case(ctx, "system/fault");
+	struct hmb_record *r = hmb_case_record(ctx, "system/fault");
 	const char *x = getenv("HSA_XNACK");
 
 	hmb_param_num(r, "size", (double)size);
@@ -583,7 +575,7 @@ static void record_state(struct hmb_ctx *ctx)
 {
 	const struct hmb_device *d = ctx->dev;
 	const char *xnack = getenv("HSA_XNACK");
-	struct hmb_record *r = hmb_case(ctx, "xnack/state");
+	struct hmb_record *r = hmb_case_record(ctx, "xnack/state");
 
 	hmb_param_str(r, "access_mode", access_mode(ctx));
 	if (d->model.xnack >= 0)
@@ -639,11 +631,9 @@ static int zc_setup(struct hmb_ctx *ctx, void *st)
 
 	(void)ctx;
 	hmb_fill_host(z->host, z->bytes, z->seed);
-	HMB_CHECK(hipMemset(z->dst, POISON, z->bytes));
-	HMB_CHECK(hipDeviceSynchronize());
+	HMB_TRY(hipMemset(z->dst, POISON, z->bytes));
+	HMB_TRY(hipDeviceSynchronize());
 	return 0;
-fail:
-	return -1;
 }
 
 static int zc_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
@@ -651,10 +641,8 @@ static int zc_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 	struct zero_copy *z = st;
 
 	(void)ctx, (void)i;
-	HMB_CHECK(hmb_launch_copy(z->dst, z->mapped, z->bytes / 4, stream));
+	HMB_TRY(hmb_launch_copy(z->dst, z->mapped, z->bytes / 4, stream));
 	return 0;
-fail:
-	return -1;
 }
 
 static int zc_verify(struct hmb_ctx *ctx, void *st)
@@ -663,20 +651,13 @@ static int zc_verify(struct hmb_ctx *ctx, void *st)
 	unsigned long long bad = 0;
 
 	(void)ctx;
-	HMB_CHECK(hmb_check_device(z->dst, 0, z->bytes, z->seed, 0, &bad));
-	if (bad) {
-		hmb_set_error("verification failed: %llu words read through the mapping were "
-			      "wrong", bad);
-		return -1;
-	}
-	return 0;
-fail:
-	return -1;
+	HMB_TRY(hmb_check_device(z->dst, 0, z->bytes, z->seed, 0, &bad));
+	return hmb_verify_result(bad, "words read through the mapping were wrong");
 }
 
 static void zero_copy_case(struct hmb_ctx *ctx, struct zero_copy *z)
 {
-	struct hmb_record *r = hmb_case(ctx, "zero-copy/read");
+	struct hmb_record *r = hmb_case_record(ctx, "zero-copy/read");
 	char what[128];
 	struct hmb_case m = {
 		.what = what,

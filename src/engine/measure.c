@@ -380,3 +380,19 @@ void hmb_param_geometry(struct hmb_record *r, size_t items, int grid)
 	hmb_param_num(r, "elements_per_thread", (double)g.elements_per_thread);
 	hmb_param_bool(r, "grid_stride", g.grid_stride);
 }
+
+int hmb_measure_steps(struct hmb_ctx *ctx, struct hmb_record *r, struct hmb_case *c, int steps)
+{
+	double total = 0;
+
+	c->timing.reps = steps;
+	c->timing.warmup = 0;
+	c->timing.fixed = 1;
+	if (hmb_measure(ctx, r, c) != 0)
+		return -1;
+	for (size_t k = 0; k < r->nsamples; k++)
+		total += r->samples[k];
+	hmb_metric(r, "total_s", total, "s");
+	hmb_observe_num(r, "steps", (double)r->nsamples);
+	return 0;
+}

@@ -80,6 +80,11 @@ void hmb_op_seconds(double seconds);
  * The record is not committed. */
 int hmb_measure(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_case *c);
 
+/* Measure a case of `steps` one-time steps (e.g. an allocation growing):
+ * one sample a step, no warm-up, whatever --reps says; measured, r also
+ * holds their sum (metric "total_s") and their count (observed "steps"). */
+int hmb_measure_steps(struct hmb_ctx *ctx, struct hmb_record *r, struct hmb_case *c, int steps);
+
 /* Record the launch geometry of a data kernel over `items` words in r's
  * params (grid, grid_blocks, block_threads, elements_per_thread,
  * grid_stride); grid is an enum hmb_grid (kernels/kernels.h). */

@@ -48,6 +48,14 @@ int hmb_selected(const struct hmb_ctx *ctx, const char *case_name)
 	return 0;
 }
 
+int hmb_keep_selected(struct hmb_ctx *ctx, struct hmb_record *r)
+{
+	if (hmb_selected(ctx, r->name))
+		return 1;
+	hmb_record_free(r);
+	return 0;
+}
+
 int hmb_bench_selected(const struct hmb_bench *b, const struct hmb_options *opt)
 {
 	struct hmb_ctx ctx = { .opt = opt, .bench = b };
@@ -59,7 +67,7 @@ int hmb_bench_selected(const struct hmb_bench *b, const struct hmb_options *opt)
 	return 0;
 }
 
-struct hmb_record *hmb_case(struct hmb_ctx *ctx, const char *fmt, ...)
+struct hmb_record *hmb_case_record(struct hmb_ctx *ctx, const char *fmt, ...)
 {
 	char name[256];
 	va_list ap;
@@ -73,7 +81,7 @@ struct hmb_record *hmb_case(struct hmb_ctx *ctx, const char *fmt, ...)
 
 void hmb_skip(struct hmb_ctx *ctx, const char *case_name, size_t size, const char *fmt, ...)
 {
-	struct hmb_record *r = hmb_case(ctx, "%s", case_name);
+	struct hmb_record *r = hmb_case_record(ctx, "%s", case_name);
 	char reason[512];
 	va_list ap;
 

@@ -67,6 +67,9 @@ struct hmb_bench {
  * that selects no case of a plain run. */
 int hmb_selected(const struct hmb_ctx *ctx, const char *case_name);
 
+/* Is r's case selected by --case? Where it is not, r is freed (returns 0). */
+int hmb_keep_selected(struct hmb_ctx *ctx, struct hmb_record *r);
+
 /* Does b run this case only when --case selects it? */
 int hmb_on_request(const struct hmb_bench *b, const char *case_name);
 
@@ -74,7 +77,7 @@ int hmb_on_request(const struct hmb_bench *b, const char *case_name);
 int hmb_bench_selected(const struct hmb_bench *b, const struct hmb_options *opt);
 
 /* A new record of this module for `name`. */
-struct hmb_record *hmb_case(struct hmb_ctx *ctx, const char *fmt, ...)
+struct hmb_record *hmb_case_record(struct hmb_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Commit a "skipped" record for a case that cannot run (e.g. too little memory). */
 void hmb_skip(struct hmb_ctx *ctx, const char *case_name, size_t size, const char *fmt, ...)

@@ -7,8 +7,11 @@
 #include "engine/verify.h"
 
 #include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
 
 #include "engine/fault.h"
+#include "platform/check.h"
 #include <unistd.h>
 
 #include "kernels/kernels.h"
@@ -126,4 +129,18 @@ hipError_t hmb_check_device(const void *p, size_t first, size_t bytes, uint32_t 
 		err = hipMemcpy(bad, counter, sizeof(*bad), hipMemcpyDeviceToHost);
 	hipFree(counter);
 	return err;
+}
+
+int hmb_verify_result(unsigned long long bad, const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+
+	if (!bad)
+		return 0;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	hmb_set_error("verification failed: %llu %s", bad, what);
+	return -1;
 }

@@ -26,4 +26,10 @@ hipError_t hmb_corrupt_point(void *p, const char *what);
 hipError_t hmb_check_device(const void *p, size_t first, size_t bytes, uint32_t seed,
 			    uint32_t add, unsigned long long *bad);
 
+/* A check's verdict: 0 where no word was wrong; else -1 with the pending
+ * error "verification failed: <bad> <what fmt says>", e.g.
+ * hmb_verify_result(bad, "words differ after the timed copies"). */
+int hmb_verify_result(unsigned long long bad, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 #endif

@@ -31,6 +31,13 @@ void hmb_clear_error(void)
 	pending_error[0] = '\0';
 }
 
+hipError_t hmb_hip_result(hipError_t err, const char *call, const char *file, int line)
+{
+	if (err != hipSuccess)
+		hmb_hip_error(call, err, file, line);
+	return err;
+}
+
 const char *hmb_take_error(char *buf, size_t len)
 {
 	snprintf(buf, len, "%s", pending_error[0] ? pending_error

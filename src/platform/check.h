@@ -8,20 +8,26 @@
 
 #include "platform/hip.h"
 
-/* Every HIP call goes through HMB_CHECK: on failure it keeps the call's text,
- * error name and string and file:line as the pending error, then jumps to
- * the function's `fail:` label. The engine (or hmb_case_failed) moves the
- * pending error into the record of the case at once: a reason belongs to
- * its record, and nothing later can overwrite it. */
+/* Every HIP call goes through HMB_CHECK or HMB_TRY: on failure it keeps the
+ * call's text, error name and string and file:line as the pending error;
+ * HMB_CHECK then jumps to the function's `fail:` label (where there is
+ * something to undo), HMB_TRY returns -1 (where there is nothing). The engine
+ * (or hmb_case_failed) moves the pending error into the record of the case at
+ * once: a reason belongs to its record, and nothing later can overwrite it. */
+#define HMB_HIP_CALL(call) hmb_hip_result((call), #call, __FILE__, __LINE__)
 #define HMB_CHECK(call)                                                      \
 	do {                                                                 \
-		hipError_t hmb_e_ = (call);                                  \
-		if (hmb_e_ != hipSuccess) {                                  \
-			hmb_hip_error(#call, hmb_e_, __FILE__, __LINE__);    \
+		if (HMB_HIP_CALL(call) != hipSuccess)                        \
 			goto fail;                                           \
-		}                                                            \
+	} while (0)
+#define HMB_TRY(call)                                                        \
+	do {                                                                 \
+		if (HMB_HIP_CALL(call) != hipSuccess)                        \
+			return -1;                                           \
 	} while (0)
 
+/* err, made the pending error where it is not hipSuccess (HMB_HIP_CALL). */
+hipError_t hmb_hip_result(hipError_t err, const char *call, const char *file, int line);
 void hmb_hip_error(const char *call, hipError_t err, const char *file, int line);
 /* Set the pending error for a failure that is not a HIP call (e.g. bad data);
  * the first one stands until it is taken. */

@@ -87,7 +87,7 @@ static void report_neighbours(const struct hmb_report *rep, const char *module,
 /* A record in the module's own name ("module"): always kept, whatever --case says. */
 static void module_record(struct hmb_ctx *ctx, enum hmb_status status, const char *why)
 {
-	struct hmb_record *r = hmb_case(ctx, "module");
+	struct hmb_record *r = hmb_case_record(ctx, "module");
 	hmb_record_status(r, status, "%s", why);
 	hmb_report_add(ctx->report, r);
 	hmb_progress_print(stderr, r);

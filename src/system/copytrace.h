@@ -6,7 +6,7 @@
  *                         FILE (opened O_APPEND, so the module processes of
  *                         `all` share it)
  *
- * A line is tab-separated: module, case (the record made last, hmb_case),
+ * A line is tab-separated: module, case (the record made last, hmb_case_record),
  * call, the kind asked for (h2d, d2h, d2d, h2h, default, peer), where the
  * runtime places the source and the destination (hmb_pointer_memory:
  * host-pageable, host-pinned, device, managed), their devices (-1 for host

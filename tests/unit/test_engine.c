@@ -479,6 +479,36 @@ static void test_reported_clock(void)
 	hmb_record_free(r);
 }
 
+/* A case of one-time steps: exactly one sample a step, no warm-up, whatever
+ * --reps and --warmup say; their sum and count recorded. */
+static void test_measure_steps(void)
+{
+	static struct hmb_options opt;
+	struct hmb_ctx ctx = { .opt = &opt, .module = "unit" };
+	int silent = 0;
+	struct hmb_case c = {
+		.what = "one more block",
+		.timing = { .clock = HMB_CLOCK_REPORTED, .sync = HMB_SYNC_NONE, .reps = 9,
+			    .warmup = 2 },
+		.ops = { NULL, NULL, reporting_op, NULL, NULL },
+		.state = &silent,
+	};
+	struct hmb_record *r = hmb_record_new("unit", "grow/steps");
+	const struct hmb_kv *total, *steps;
+
+	opt.reps = 7;
+	opt.warmup = 3;
+	CHECK(hmb_measure_steps(&ctx, r, &c, 4) == 0);
+	/* no warm-up: the steps are ops 0..3, of 1, 2, 3 and 4 ms */
+	CHECK(r->status == HMB_OK && r->nsamples == 4);
+	CHECK(r->nsamples == 4 && r->samples[0] > 0.00099 && r->samples[0] < 0.00101);
+	total = hmb_kv_find(&r->metrics, "total_s");
+	steps = hmb_kv_find(&r->observed, "steps");
+	CHECK(total && total->num > 0.00999 && total->num < 0.01001);
+	CHECK(steps && steps->num == 4);
+	hmb_record_free(r);
+}
+
 void test_engine(void)
 {
 	test_fault_parse();
@@ -489,4 +519,5 @@ void test_engine(void)
 	test_case_error_is_the_cases_own();
 	test_reported_clock();
 	test_adaptive_sampling();
+	test_measure_steps();
 }

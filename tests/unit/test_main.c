@@ -655,8 +655,10 @@ static int write_sample(const char *path)
 
 void test_kernel_geometry(void); /* test_geometry.c */
 void test_host_verify(void);     /* test_verify.c */
+void test_verify_result(void);   /* test_verify.c */
 void test_engine(void);          /* test_engine.c */
 void test_case_selection(void);  /* test_select.c */
+void test_keep_selected(void);   /* test_select.c */
 void test_on_request_cases(void); /* test_select.c */
 void test_host_environment(void); /* test_environment.c */
 void test_pcie_settings(void);    /* test_environment.c */
@@ -727,6 +729,7 @@ int main(int argc, char **argv)
 		{ "json: device memory model", test_json_memory_model },
 		{ "kernel launch geometry", test_kernel_geometry },
 		{ "host pattern fill and check over threads", test_host_verify },
+		{ "verification: a count of wrong words is the failure", test_verify_result },
 		{ "significance", hmb_test_significance },
 		{ "runs: three runs of a module merged into one record per result",
 		  hmb_test_runs_merge },
@@ -739,6 +742,7 @@ int main(int argc, char **argv)
 		{ "engine: failure at every HMB_FAULT point gives everything back", test_engine },
 		{ "topology and NUMA placement (test_topology.c)", test_topology },
 		{ "case selection", test_case_selection },
+		{ "case selection: an unselected record is dropped", test_keep_selected },
 		{ "on-request cases", test_on_request_cases },
 		{ "host environment from /sys and /proc", test_host_environment },
 		{ "pcie payload sizes and iommu domain", test_pcie_settings },

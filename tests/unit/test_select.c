@@ -70,6 +70,26 @@ void test_on_request_cases(void)
 	CHECK(hmb_selected(&ctx, "pin/break-even/h2d") && !hmb_selected(&ctx, "pin/cost/hipHostMalloc"));
 }
 
+/* A record of a case --case leaves out is dropped; a selected one is kept. */
+void test_keep_selected(void)
+{
+	struct hmb_options opt;
+	struct hmb_ctx ctx = { .opt = &opt };
+	struct hmb_record *r;
+
+	memset(&opt, 0, sizeof(opt));
+	opt.cases[opt.ncases++] = "h2d/*";
+	r = hmb_record_new("memcpy", "h2d/pinned/async");
+	CHECK(hmb_keep_selected(&ctx, r) == 1);
+	CHECK(strcmp(r->name, "h2d/pinned/async") == 0); /* still the caller's */
+	hmb_record_free(r);
+	CHECK(hmb_keep_selected(&ctx, hmb_record_new("memcpy", "d2h/pinned/async")) == 0);
+	opt.ncases = 0;                                    /* no --case: every case */
+	r = hmb_record_new("memcpy", "d2h/pinned/async");
+	CHECK(hmb_keep_selected(&ctx, r) == 1);
+	hmb_record_free(r);
+}
+
 void test_report_and_csv(void)
 {
 	static struct hmb_options opt;

@@ -1,9 +1,11 @@
 /* test_verify.c - host pattern fill and checks, which split large buffers over threads. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine/verify.h"
 #include "harness.h"
+#include "platform/check.h"
 #include "kernels/pattern.h"
 
 void test_host_verify(void)
@@ -29,4 +31,20 @@ void test_host_verify(void)
 	CHECK(hmb_check_host_affine(w, bytes, 7, 3, 6) == bytes / 4);
 	CHECK(hmb_check_host(w, 4096, 7, 0) > 0);
 	free(w);
+}
+
+/* A check's verdict: nothing wrong passes and leaves no error; a count of
+ * wrong words fails with the count and what the module says of them. */
+void test_verify_result(void)
+{
+	char why[256];
+
+	hmb_clear_error();
+	CHECK(hmb_verify_result(0, "words differ after the timed %s copies", "pinned") == 0);
+	CHECK(strcmp(hmb_take_error(why, sizeof(why)), "unknown error (no reason was recorded)") == 0);
+	CHECK(hmb_verify_result(3, "words differ after the timed %s copies", "pinned") == -1);
+	CHECK(strcmp(hmb_take_error(why, sizeof(why)),
+		     "verification failed: 3 words differ after the timed pinned copies") == 0);
+	CHECK(hmb_verify_result(1ull << 40, "words") == -1);
+	CHECK(strcmp(hmb_take_error(why, sizeof(why)), "verification failed: 1099511627776 words") == 0);
 }
