@@ -212,8 +212,8 @@ FUZZ_CFLAGS  := -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Isrc -I. -Ifuzz -Wall
                 $(filter -D% -I%,$(CPPFLAGS) $(CFLAGS)) \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_BASE    := src/util/sizes.c src/util/text.c src/util/util.c
-FUZZ_OPTIONS := $(FUZZ_BASE) src/cli/cli.c src/engine/options.c src/cli/help.c src/compare/noise.c \
-                src/stats/significance.c
+FUZZ_OPTIONS := $(FUZZ_BASE) src/cli/cli.c src/cli/commands.c src/cli/complete.c src/cli/help.c \
+                src/engine/options.c src/compare/noise.c src/stats/significance.c
 FUZZ_LOAD    := $(FUZZ_BASE) src/doc/json_read.c src/doc/json_write.c src/doc/json_import.c \
                 src/doc/atomic_file.c src/output/summary_read.c src/output/summary_json.c \
                 src/compare/compare.c src/engine/record.c src/stats/stats.c \
@@ -236,7 +236,7 @@ sanitize:
 $(FUZZ_DIR)/fuzz_sizes: fuzz/fuzz_sizes.c $(FUZZ_BASE)
 $(FUZZ_DIR)/fuzz_options: fuzz/fuzz_options.c $(FUZZ_OPTIONS)
 $(FUZZ_DIR)/fuzz_load: fuzz/fuzz_load.c $(FUZZ_LOAD)
-$(FUZZ_BINS): fuzz/fuzz_check.h $(wildcard src/*.h)
+$(FUZZ_BINS): fuzz/fuzz_check.h $(wildcard src/*/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(filter %.c,$^) -o $@ -lcjson -lm -ldl -lpthread
 

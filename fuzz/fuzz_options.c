@@ -2,15 +2,20 @@
  * fuzz_options.c - libFuzzer target for the command line: the input, split at
  * NUL bytes, is argv. hmb_cli_parse must accept it or refuse it with one
  * printable line; what it accepts is consistent (a known command, values in
- * range, each module option once), and the help for that command prints.
- * The modules are stand-ins with every kind of option the real ones declare.
+ * range, each module option once), and the help for that command prints, as
+ * does what the shell's completion reads for it. The modules are stand-ins
+ * with every kind of option the real ones declare; the commands' runs are
+ * stand-ins that are never called.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/actions.h"
 #include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/complete.h"
 #include "cli/help.h"
 #include "engine/module.h"
 #include "fuzz_check.h"
@@ -47,6 +52,18 @@ static const struct hmb_bench vmm_b = { .name = "vmm", .summary = "growth",
 static const struct hmb_bench *const benches[] = { &memcpy_b, &overlap_b, &pool_b, &vmm_b, NULL };
 
 static FILE *devnull;
+
+/* The runs of the command table: this target parses, it runs nothing. */
+static int never_run(void)
+{
+	abort();
+}
+int hmb_run_help(struct hmb_cli *cli) { (void)cli; return never_run(); }
+int hmb_run_list(struct hmb_cli *cli) { (void)cli; return never_run(); }
+int hmb_run_show(struct hmb_cli *cli) { (void)cli; return never_run(); }
+int hmb_run_compare(struct hmb_cli *cli) { (void)cli; return never_run(); }
+int hmb_run_summary(struct hmb_cli *cli) { (void)cli; return never_run(); }
+int hmb_run_measure(struct hmb_cli *cli) { (void)cli; return never_run(); }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -85,12 +102,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				REQUIRE(strcmp(o->value_name[i], o->value_name[j]) != 0);
 		if (cli.kind == HMB_CMD_MODULE)
 			REQUIRE(cli.bench != NULL);
+		if (cli.kind != HMB_CMD_NONE)
+			REQUIRE(cli.cmd != NULL && cli.cmd->kind == cli.kind && cli.cmd->run != NULL);
 		if (cli.kind == HMB_CMD_COMPARE && !cli.help)
 			REQUIRE(cli.nargs >= 2 && o->format != HMB_FORMAT_JSON);
 		if (o->output && strcmp(o->output, "-") == 0 && !cli.help && !cli.version)
 			REQUIRE(o->format == HMB_FORMAT_JSON);
 		if (cli.help)
 			REQUIRE(hmb_help_print(devnull, cli.help_topic, benches) == 0);
+		if (cli.command)
+			REQUIRE(hmb_complete_print(devnull, 1, &argv[cli.command_index], benches) == 0);
 	}
 	hmb_cli_free(&cli);
 	free(buf);

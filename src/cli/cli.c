@@ -9,40 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/commands.h"
 #include "engine/module.h"
 #include "util/text.h"
 #include "util/util.h"
-
-const char *const hmb_builtin_commands[] = { "list", "info", "all", "help", "compare", "show",
-					      "summary", NULL };
-
-static const struct global {
-	const char *name;
-	char short_name;
-	int takes_value;
-} globals[HMB_G_COUNT] = {
-	[HMB_G_DEVICE] = { "device", 'd', 1 },
-	[HMB_G_OUTPUT] = { "output", 'o', 1 },
-	[HMB_G_FORMAT] = { "format", 'f', 1 },
-	[HMB_G_SIZES] = { "sizes", 's', 1 },
-	[HMB_G_REPS] = { "reps", 'r', 1 },
-	[HMB_G_WARMUP] = { "warmup", 'w', 1 },
-	[HMB_G_QUICK] = { "quick", 'q', 0 },
-	[HMB_G_DRY_RUN] = { "dry-run", 'n', 0 },
-	[HMB_G_OVERSUBSCRIBE] = { "oversubscribe", 0, 1 },
-	[HMB_G_THRESHOLD] = { "threshold", 0, 1 },
-	[HMB_G_HELP] = { "help", 'h', 0 },
-	[HMB_G_VERSION] = { "version", 'V', 0 },
-	[HMB_G_CASE] = { "case", 'c', 1 },
-	[HMB_G_CASES] = { "cases", 0, 0 },
-	[HMB_G_DEVICES] = { "devices", 0, 1 },
-	[HMB_G_NO_ISOLATION] = { "no-isolation", 0, 0 },
-	[HMB_G_PEAK_GBPS] = { "peak-gbps", 0, 1 },
-	[HMB_G_GPU] = { "gpu", 0, 1 },
-	[HMB_G_ALLOW_PARTIAL] = { "allow-partial", 0, 0 },
-	[HMB_G_WIDE] = { "wide", 0, 0 },
-	[HMB_G_RUNS] = { "runs", 0, 1 },
-};
 
 /* A module of `all` in a process of its own (isolate.c) is told where its
  * document goes by HMB_CHILD_OUTPUT=PID:FILE, PID its parent's: not an option
@@ -104,9 +74,6 @@ int hmb_device_list_why(const char *text, int *out, int max, char *why, size_t w
 	return n ? n : -1;
 }
 
-/* The options of compare alone. */
-#define COMPARE_ONLY ((1u << HMB_G_THRESHOLD) | (1u << HMB_G_GPU) | (1u << HMB_G_ALLOW_PARTIAL))
-
 /* One long option: a global (id >= 0) or a module's (decl). */
 struct longopt {
 	const char *name;
@@ -115,7 +82,7 @@ struct longopt {
 	const struct hmb_bench *owner;
 };
 
-struct parser {
+struct hmb_parser {
 	struct hmb_cli *cli;
 	const struct hmb_bench *const *benches;
 	struct longopt *opts;
@@ -125,9 +92,9 @@ struct parser {
 	size_t errlen;
 };
 
-static int usage(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int usage(struct hmb_parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-static int usage(struct parser *p, const char *fmt, ...)
+static int usage(struct hmb_parser *p, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -138,7 +105,7 @@ static int usage(struct parser *p, const char *fmt, ...)
 }
 
 /* Globals first, then each module option once (the first module that has it). */
-static void build_table(struct parser *p)
+static void build_table(struct hmb_parser *p)
 {
 	size_t n = HMB_G_COUNT;
 
@@ -148,7 +115,7 @@ static void build_table(struct parser *p)
 	p->opts = hmb_xcalloc(n, sizeof(*p->opts));
 	p->seen = hmb_xcalloc(n, 1);
 	for (int g = 0; g < HMB_G_COUNT; g++)
-		p->opts[p->nopts++] = (struct longopt){ globals[g].name, g, NULL, NULL };
+		p->opts[p->nopts++] = (struct longopt){ hmb_global_options[g].name, g, NULL, NULL };
 	for (int i = 0; p->benches[i]; i++)
 		for (const struct hmb_opt_decl *d = p->benches[i]->options; d && d->name; d++) {
 			int seen = 0;
@@ -160,7 +127,7 @@ static void build_table(struct parser *p)
 }
 
 /* The option that name[0..len) names: exactly, or as the prefix of one. */
-static int find_long(struct parser *p, const char *name, size_t len, const struct longopt **out)
+static int find_long(struct hmb_parser *p, const char *name, size_t len, const struct longopt **out)
 {
 	const struct longopt *match = NULL;
 	char typed[64], list[512];
@@ -189,33 +156,33 @@ static int find_long(struct parser *p, const char *name, size_t len, const struc
 	return 0;
 }
 
-static int parse_whole(struct parser *p, const char *opt, const char *text, long min, long max,
-		       int *out)
-{
-	long v;
-	if (hmb_parse_long(text, &v) || v < min || v > max)
-		return usage(p, "--%s: '%s' must be a whole number from %ld to %ld", opt,
-			     hmb_shown(text), min, max);
-	*out = (int)v;
-	return 0;
-}
+const char *const hmb_format_names[] = {
+	[HMB_FORMAT_TABLE] = "table", [HMB_FORMAT_JSON] = "json", [HMB_FORMAT_CSV] = "csv",
+	[HMB_FORMAT_MARKDOWN] = "markdown", [HMB_FORMAT_NONE] = NULL, [HMB_FORMAT_HTML] = "html",
+};
 
-static int set_format(struct parser *p, const char *v)
+static int set_format(struct hmb_parser *p, const char *v)
 {
-	static const struct { const char *name; enum hmb_format f; } names[] = {
-		{ "table", HMB_FORMAT_TABLE }, { "json", HMB_FORMAT_JSON }, { "csv", HMB_FORMAT_CSV },
-		{ "markdown", HMB_FORMAT_MARKDOWN }, { "html", HMB_FORMAT_HTML },
-	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcmp(v, names[i].name) == 0) {
-			p->cli->opt.format = names[i].f;
+	for (size_t f = 0; f <= HMB_FORMAT_HTML; f++)
+		if (hmb_format_names[f] && strcmp(v, hmb_format_names[f]) == 0) {
+			p->cli->opt.format = (enum hmb_format)f;
 			return 0;
 		}
 	return usage(p, "--format: unknown format '%s': use table, json, csv, markdown or html",
 		     hmb_shown(v));
 }
 
-static int set_sizes(struct parser *p, const char *v)
+static int set_output(struct hmb_parser *p, const char *v)
+{
+	/* `-o --dry-run memcpy`: an option taken for a file name */
+	if (v[0] == '-' && v[1])
+		return usage(p, "--output: '%s' looks like an option, not a file name (for a "
+			     "file of that name, give ./%s)", hmb_shown(v), hmb_shown(v));
+	p->cli->opt.output = v;
+	return 0;
+}
+
+static int set_sizes(struct hmb_parser *p, const char *v)
 {
 	struct hmb_sizes *s = &p->cli->opt.sizes;
 	char why[256];
@@ -229,82 +196,153 @@ static int set_sizes(struct parser *p, const char *v)
 	return 0;
 }
 
-static int set_global(struct parser *p, int id, const char *v)
+/* Repeatable: every pattern counts. */
+static int set_case(struct hmb_parser *p, const char *v)
 {
 	struct hmb_options *o = &p->cli->opt;
-	double x;
 
-	p->cli->given |= 1u << id;
-	switch (id) {
-	case HMB_G_DEVICE: return parse_whole(p, "device", v, 0, 1000000, &o->device);
-	case HMB_G_OUTPUT:
-		/* `-o --dry-run memcpy`: an option taken for a file name */
-		if (v[0] == '-' && v[1])
-			return usage(p, "--output: '%s' looks like an option, not a file name (for a "
-				     "file of that name, give ./%s)", hmb_shown(v), hmb_shown(v));
-		o->output = v;
-		return 0;
-	case HMB_G_FORMAT: return set_format(p, v);
-	case HMB_G_SIZES: return set_sizes(p, v);
-	case HMB_G_REPS: return parse_whole(p, "reps", v, 1, 1000000, &o->reps);
-	case HMB_G_WARMUP: return parse_whole(p, "warmup", v, 0, 1000000, &o->warmup);
-	case HMB_G_QUICK: o->quick = 1; return 0;
-	case HMB_G_DRY_RUN: o->dry_run = 1; return 0;
-	case HMB_G_OVERSUBSCRIBE:
-		if (hmb_parse_double(v, &x) || !(x > 0) || x > 64)
-			return usage(p, "--oversubscribe: '%s' must be a factor above 0 and at most 64",
-				     hmb_shown(v));
-		o->oversubscribe = x;
-		return 0;
-	case HMB_G_THRESHOLD:
-		if (hmb_parse_double(v, &x) || !(x >= 0) || x > 1000)
-			return usage(p, "--threshold: '%s' must be a percentage from 0 to 1000",
-				     hmb_shown(v));
-		o->threshold = x == 0 ? 0 : x; /* "-0" is 0 */
-		return 0;
-	case HMB_G_HELP: p->cli->help = 1; return 0;
-	case HMB_G_VERSION: p->cli->version = 1; return 0;
-	case HMB_G_CASE: /* repeatable: every pattern counts */
-		if (!*v)
-			return usage(p, "--case: empty pattern");
-		if (v[0] == '-')
-			return usage(p, "--case: '%s' looks like an option, not a case pattern",
-				     hmb_shown(v));
-		if (o->ncases == (int)(sizeof(o->cases) / sizeof(o->cases[0])))
-			return usage(p, "--case: at most %d patterns",
-				     (int)(sizeof(o->cases) / sizeof(o->cases[0])));
-		o->cases[o->ncases++] = v;
-		return 0;
-	case HMB_G_CASES: p->cli->list_cases = 1; return 0;
-	case HMB_G_DEVICES: {
-		int list[64];
-		char why[128], shown[64];
-		if (strcmp(v, "all") != 0 && hmb_device_list_why(v, list, 64, why, sizeof(why)) < 0) {
-			snprintf(shown, 41, "%s", v);
-			hmb_utf8_trim(shown);
-			if (strlen(v) > 40)
-				strcat(shown, "...");
-			return usage(p, "--devices: '%s': %s", hmb_shown(shown), why);
-		}
-		o->devices = v;
-		return 0;
-	}
-	case HMB_G_NO_ISOLATION: o->no_isolation = 1; return 0;
-	case HMB_G_PEAK_GBPS:
-		if (hmb_parse_double(v, &x) || !(x > 0) || x > 100000)
-			return usage(p, "--peak-gbps: '%s' must be a bandwidth in GB/s above 0 and "
-				     "at most 100000", hmb_shown(v));
-		o->peak_gbps = x;
-		return 0;
-	case HMB_G_GPU: return parse_whole(p, "gpu", v, 0, 1023, &o->compare_gpu);
-	case HMB_G_ALLOW_PARTIAL: o->allow_partial = 1; return 0;
-	case HMB_G_WIDE: o->wide = 1; return 0;
-	case HMB_G_RUNS: return parse_whole(p, "runs", v, 1, HMB_RUNS_MAX, &o->runs);
-	}
-	return usage(p, "internal: unknown option id %d", id);
+	if (!*v)
+		return usage(p, "--case: empty pattern");
+	if (v[0] == '-')
+		return usage(p, "--case: '%s' looks like an option, not a case pattern", hmb_shown(v));
+	if (o->ncases == (int)(sizeof(o->cases) / sizeof(o->cases[0])))
+		return usage(p, "--case: at most %d patterns",
+			     (int)(sizeof(o->cases) / sizeof(o->cases[0])));
+	o->cases[o->ncases++] = v;
+	return 0;
 }
 
-static int set_option(struct parser *p, const struct longopt *lo, const char *v)
+static int set_devices(struct hmb_parser *p, const char *v)
+{
+	int list[64];
+	char why[128], shown[64];
+
+	if (strcmp(v, "all") != 0 && hmb_device_list_why(v, list, 64, why, sizeof(why)) < 0) {
+		snprintf(shown, 41, "%s", v);
+		hmb_utf8_trim(shown);
+		if (strlen(v) > 40)
+			strcat(shown, "...");
+		return usage(p, "--devices: '%s': %s", hmb_shown(shown), why);
+	}
+	p->cli->opt.devices = v;
+	return 0;
+}
+
+static int set_peak_gbps(struct hmb_parser *p, const char *v)
+{
+	double x;
+
+	if (hmb_parse_double(v, &x) || !(x > 0) || x > 100000)
+		return usage(p, "--peak-gbps: '%s' must be a bandwidth in GB/s above 0 and "
+			     "at most 100000", hmb_shown(v));
+	p->cli->opt.peak_gbps = x;
+	return 0;
+}
+
+static int set_oversubscribe(struct hmb_parser *p, const char *v)
+{
+	double x;
+
+	if (hmb_parse_double(v, &x) || !(x > 0) || x > 64)
+		return usage(p, "--oversubscribe: '%s' must be a factor above 0 and at most 64",
+			     hmb_shown(v));
+	p->cli->opt.oversubscribe = x;
+	return 0;
+}
+
+static int set_threshold(struct hmb_parser *p, const char *v)
+{
+	double x;
+
+	if (hmb_parse_double(v, &x) || !(x >= 0) || x > 1000)
+		return usage(p, "--threshold: '%s' must be a percentage from 0 to 1000", hmb_shown(v));
+	p->cli->opt.threshold = x == 0 ? 0 : x; /* "-0" is 0 */
+	return 0;
+}
+
+#define FIELD(f) offsetof(struct hmb_cli, f)
+
+const struct hmb_global_option hmb_global_options[HMB_G_COUNT] = {
+	[HMB_G_DEVICE] = { "device", 'd', "N", "GPU ordinal (default 0)",
+			   FIELD(opt.device), 0, 1000000, NULL },
+	[HMB_G_OUTPUT] = { "output", 'o', "FILE", "write the JSON document to FILE, a regular "
+			   "file, or to stdout with '-'; rewritten as the run goes, so nothing "
+			   "measured is lost (each time whole: FILE.tmp.PID.XXXXXX renamed over "
+			   "it, keeping its mode); summary: the summary", 0, 0, 0, set_output },
+	[HMB_G_FORMAT] = { "format", 'f', "F", "stdout: table (default), json or csv; markdown for "
+			   "compare and summary; html for summary", 0, 0, 0, set_format },
+	[HMB_G_SIZES] = { "sizes", 's', "LIST", "sizes, e.g. 4K,64M,1G or ranges 4K:1G:x4, "
+			  "1M:8M:+1M; multiples of 4 bytes up to 64T, at most 64 of them",
+			  0, 0, 0, set_sizes },
+	[HMB_G_REPS] = { "reps", 'r', "N", "timed repetitions per case (1 to 1000000)",
+			 FIELD(opt.reps), 1, 1000000, NULL },
+	[HMB_G_WARMUP] = { "warmup", 'w', "N", "untimed repetitions first (0 to 1000000)",
+			   FIELD(opt.warmup), 0, 1000000, NULL },
+	[HMB_G_QUICK] = { "quick", 'q', NULL, "small sizes, few repetitions: a smoke run",
+			  FIELD(opt.quick), 0, 0, NULL },
+	[HMB_G_DRY_RUN] = { "dry-run", 'n', NULL, "check the command line, list what would run "
+			    "and write the document without opening a GPU (checks a batch job's "
+			    "settings)", FIELD(opt.dry_run), 0, 0, NULL },
+	[HMB_G_CASE] = { "case", 'c', "PATTERN", "only cases whose name matches the shell "
+			 "pattern, e.g. 'h2d/pinned/*' (repeatable; `list --cases` names them and "
+			 "marks on-request cases, which run only for a pattern that selects no "
+			 "other case; a pattern that matches none is refused)", 0, 0, 0, set_case },
+	[HMB_G_CASES] = { "cases", 0, NULL, NULL, FIELD(list_cases), 0, 0, NULL },
+	[HMB_G_DEVICES] = { "devices", 0, "all|LIST", "all or a module on each GPU of LIST in "
+			    "turn (all: every visible GPU), each in a process of its own; records "
+			    "carry their device", 0, 0, 0, set_devices },
+	[HMB_G_NO_ISOLATION] = { "no-isolation", 0, NULL, "all: every module in this one process "
+				 "(for debugging; modules may then change each other's figures)",
+				 FIELD(opt.no_isolation), 0, 0, NULL },
+	[HMB_G_RUNS] = { "runs", 0, "N", "all and the modules: each module N times (1 to 100), "
+			 "each in a process of its own; a result keeps every run's median beside "
+			 "the pooled samples, so that compare judges a change against how much a "
+			 "figure moves from run to run (--runs 3 on both sides for a gate)",
+			 FIELD(opt.runs), 1, HMB_RUNS_MAX, NULL },
+	[HMB_G_PEAK_GBPS] = { "peak-gbps", 0, "X", "the host link's peak per direction in GB/s, "
+			      "where it is not PCIe (Infinity Fabric, NVLink-C2C) or cannot be "
+			      "read", 0, 0, 0, set_peak_gbps },
+	[HMB_G_OVERSUBSCRIBE] = { "oversubscribe", 0, "F", "managed, xnack and all: allow managed "
+				  "memory up to F x free device memory. Off by default: "
+				  "oversubscribing can make a shared GPU unresponsive for everyone "
+				  "on it.", 0, 0, 0, set_oversubscribe },
+	[HMB_G_THRESHOLD] = { "threshold", 0, "PCT", "compare: exit 1 when a figure is worse by "
+			      "more than PCT%", 0, 0, 0, set_threshold },
+	[HMB_G_GPU] = { "gpu", 0, "N", "compare, summary: GPU N of a document of several GPUs "
+			"(default 0)", FIELD(opt.compare_gpu), 0, 1023, NULL },
+	[HMB_G_WIDE] = { "wide", 0, NULL, "tables (a run, show) and compare: every figure with "
+			 "every parameter, context too, one line each, unwrapped (the default fits "
+			 "120 columns)", FIELD(opt.wide), 0, 0, NULL },
+	[HMB_G_ALLOW_PARTIAL] = { "allow-partial", 0, NULL, "compare: go on when fewer than half "
+				  "of the base's figures match", FIELD(opt.allow_partial), 0, 0,
+				  NULL },
+	[HMB_G_HELP] = { "help", 'h', NULL, "help (after a command: that command's help)",
+			 FIELD(help), 0, 0, NULL },
+	[HMB_G_VERSION] = { "version", 'V', NULL, "version", FIELD(version), 0, 0, NULL },
+};
+
+/* Global option id given value v (NULL for a flag). */
+static int set_global(struct hmb_parser *p, int id, const char *v)
+{
+	const struct hmb_global_option *g = &hmb_global_options[id];
+	int *field = (int *)((char *)p->cli + g->field);
+	long n;
+
+	p->cli->given |= 1u << id;
+	if (g->set)
+		return g->set(p, v);
+	if (!g->value) {
+		*field = 1;
+		return 0;
+	}
+	if (hmb_parse_long(v, &n) || n < g->min || n > g->max)
+		return usage(p, "--%s: '%s' must be a whole number from %ld to %ld", g->name,
+			     hmb_shown(v), g->min, g->max);
+	*field = (int)n;
+	return 0;
+}
+
+static int set_option(struct hmb_parser *p, const struct longopt *lo, const char *v)
 {
 	char why[512];
 
@@ -320,11 +358,11 @@ static int set_option(struct parser *p, const struct longopt *lo, const char *v)
 
 static int takes_value(const struct longopt *lo)
 {
-	return lo->id >= 0 ? globals[lo->id].takes_value : lo->decl->type != HMB_OPT_FLAG;
+	return lo->id >= 0 ? hmb_global_options[lo->id].value != NULL : lo->decl->type != HMB_OPT_FLAG;
 }
 
 /* "--name", "--name=value" or "--name value"; *i moves past a value taken. */
-static int long_option(struct parser *p, int argc, char **argv, int *i)
+static int long_option(struct hmb_parser *p, int argc, char **argv, int *i)
 {
 	const char *name = argv[*i] + 2, *eq = strchr(name, '=');
 	size_t len = eq ? (size_t)(eq - name) : strlen(name);
@@ -346,12 +384,12 @@ static int long_option(struct parser *p, int argc, char **argv, int *i)
 }
 
 /* "-q", "-qn", "-s4K", "-s 4K". */
-static int short_options(struct parser *p, int argc, char **argv, int *i)
+static int short_options(struct hmb_parser *p, int argc, char **argv, int *i)
 {
 	for (const char *c = argv[*i] + 1; *c; c++) {
 		int id = -1;
 		for (int g = 0; g < HMB_G_COUNT; g++)
-			if (globals[g].short_name && globals[g].short_name == *c)
+			if (hmb_global_options[g].short_name && hmb_global_options[g].short_name == *c)
 				id = g;
 		if (id < 0) {
 			char typed[8];
@@ -359,7 +397,7 @@ static int short_options(struct parser *p, int argc, char **argv, int *i)
 			snprintf(typed, sizeof(typed), "%.*s", (int)(n ? n : 1), c);
 			return usage(p, "unknown option '-%s'", hmb_shown(typed));
 		}
-		if (!globals[id].takes_value) {
+		if (!hmb_global_options[id].value) {
 			int rc = set_global(p, id, NULL);
 			if (rc)
 				return rc;
@@ -368,17 +406,11 @@ static int short_options(struct parser *p, int argc, char **argv, int *i)
 		if (c[1])
 			return set_global(p, id, c + 1);
 		if (*i + 1 >= argc)
-			return usage(p, "-%c (--%s) needs a value", *c, globals[id].name);
+			return usage(p, "-%c (--%s) needs a value", *c, hmb_global_options[id].name);
 		return set_global(p, id, argv[++*i]);
 	}
 	return 0;
 }
-
-static const char *const command_names[] = {
-	[HMB_CMD_HELP] = "help", [HMB_CMD_LIST] = "list", [HMB_CMD_COMPARE] = "compare",
-	[HMB_CMD_SHOW] = "show", [HMB_CMD_SUMMARY] = "summary", [HMB_CMD_INFO] = "info",
-	[HMB_CMD_ALL] = "all",
-};
 
 static const struct hmb_bench *find_bench(const struct hmb_bench *const *benches, const char *name)
 {
@@ -388,53 +420,50 @@ static const struct hmb_bench *find_bench(const struct hmb_bench *const *benches
 	return NULL;
 }
 
-/* A command or module by name: 0, or 2 when there is none. */
-static int command_kind(struct parser *p, const char *name, enum hmb_command *kind,
-			const struct hmb_bench **bench)
+/* A command or module by name (a module: *bench too); NULL when none. */
+static const struct hmb_command *find_command(struct hmb_parser *p, const char *name,
+					      const struct hmb_bench **bench)
 {
-	for (int k = HMB_CMD_HELP; k <= HMB_CMD_ALL; k++)
-		if (strcmp(name, command_names[k]) == 0) {
-			*kind = (enum hmb_command)k;
-			return 0;
-		}
-	if ((*bench = find_bench(p->benches, name))) {
-		*kind = HMB_CMD_MODULE;
-		return 0;
-	}
-	return 2;
+	const struct hmb_command *cmd = hmb_command_find(name);
+
+	if (cmd)
+		return cmd;
+	if ((*bench = find_bench(p->benches, name)))
+		return &hmb_module_command;
+	return NULL;
 }
 
-/* Options that do not go with this command: 0, or 2 naming the first. */
-static int refuse_options(struct parser *p, unsigned allowed, int modules_allowed,
-			  const char *command)
+/* Options that do not go with the command: 0, or 2 naming the first. */
+static int refuse_options(struct hmb_parser *p)
 {
-	unsigned extra = p->cli->given & ~allowed & ~(1u << HMB_G_HELP);
+	const struct hmb_command *cmd = p->cli->cmd;
+	unsigned extra = p->cli->given & ~cmd->options & ~(1u << HMB_G_HELP);
 
 	for (int g = 0; g < HMB_G_COUNT; g++)
 		if (extra & (1u << g))
-			return usage(p, "--%s does not go with %s", globals[g].name, command);
-	if (modules_allowed)
+			return usage(p, "--%s does not go with %s", hmb_global_options[g].name,
+				     p->cli->command);
+	if (cmd->module_options)
 		return 0;
 	for (size_t k = HMB_G_COUNT; k < p->nopts; k++)
 		if (p->seen[k])
 			return usage(p, "--%s does not go with %s (it is an option of the %s module)",
-				     p->opts[k].name, command, p->opts[k].owner->name);
+				     p->opts[k].name, p->cli->command, p->opts[k].owner->name);
 	return 0;
 }
 
-static int check_help(struct parser *p)
+static int check_help(struct hmb_parser *p)
 {
 	struct hmb_cli *c = p->cli;
-	enum hmb_command kind;
 	const struct hmb_bench *b;
-	int rc = refuse_options(p, 0, 0, "help");
+	int rc = refuse_options(p);
 
 	if (rc)
 		return rc;
 	if (c->nargs > 1)
 		return usage(p, "help takes one command; unexpected argument '%s'",
 			     hmb_shown(c->args[1]));
-	if (c->nargs == 1 && command_kind(p, c->args[0], &kind, &b) != 0)
+	if (c->nargs == 1 && !find_command(p, c->args[0], &b))
 		return usage(p, "help: unknown command '%s'", hmb_shown(c->args[0]));
 	c->help = 1;
 	c->help_topic = c->nargs ? c->args[0] : NULL;
@@ -474,7 +503,7 @@ static int case_candidate(const struct hmb_cli *c, const struct hmb_bench *b)
 
 /* Every --case pattern matches a case of the module (of some module for
  * all): a typo is refused, naming the nearest cases. */
-static int check_cases(struct parser *p)
+static int check_cases(struct hmb_parser *p)
 {
 	struct hmb_cli *c = p->cli;
 	const struct hmb_options *o = &c->opt;
@@ -519,7 +548,7 @@ static int check_cases(struct parser *p)
 }
 
 /* What a run's options ask that its modules would not do: refused. */
-static int check_modules(struct parser *p)
+static int check_modules(struct hmb_parser *p)
 {
 	struct hmb_cli *c = p->cli;
 	char why[512];
@@ -545,36 +574,60 @@ static int check_modules(struct parser *p)
 	return 0;
 }
 
+/* The global options that only commands reading documents take, no run
+ * (--threshold, --gpu, --allow-partial). */
+static unsigned documents_only_options(void)
+{
+	unsigned taken = 0;
+
+	for (const struct hmb_command *cmd = hmb_commands; cmd->name; cmd++)
+		if (cmd->args == HMB_ARGS_DOCUMENTS)
+			taken |= cmd->options;
+	return taken & ~hmb_module_command.options;
+}
+
+/* "compare and summary": the commands that take global option g, into out. */
+static const char *commands_taking(int g, char *out, size_t len)
+{
+	const struct hmb_command *taking[16];
+	size_t n = 0, used = 0;
+
+	for (const struct hmb_command *cmd = hmb_commands; cmd->name && n < 16; cmd++)
+		if (cmd->options & 1u << g)
+			taking[n++] = cmd;
+	out[0] = '\0';
+	for (size_t i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(out + used, len - used, "%s%s",
+					 i == 0 ? "" : i + 1 == n ? " and " : ", ", taking[i]->name);
+	return out;
+}
+
 /* info, all and the modules: what reaches a run. */
-static int check_run(struct parser *p)
+static int check_run(struct hmb_parser *p)
 {
 	struct hmb_cli *c = p->cli;
 	struct hmb_options *o = &c->opt;
-	unsigned run_opts = ((1u << HMB_G_COUNT) - 1) & ~COMPARE_ONLY & ~(1u << HMB_G_CASES);
-	unsigned info_opts = (1u << HMB_G_DEVICE) | (1u << HMB_G_OUTPUT) | (1u << HMB_G_FORMAT) |
-			     (1u << HMB_G_DRY_RUN) | (1u << HMB_G_PEAK_GBPS);
+	unsigned documents_only = documents_only_options();
 	int rc;
 
 	if (c->nargs)
 		return usage(p, "unexpected argument '%s' after '%s'", hmb_shown(c->args[0]),
 			     c->command);
 	for (int g = 0; g < HMB_G_COUNT; g++)
-		if (c->given & COMPARE_ONLY & 1u << g)
-			return usage(p, "--%s goes with compare%s", globals[g].name,
-				     g == HMB_G_GPU ? " and summary" : "");
+		if (c->given & documents_only & 1u << g) {
+			char names[128];
+			return usage(p, "--%s goes with %s", hmb_global_options[g].name,
+				     commands_taking(g, names, sizeof(names)));
+		}
 	if (o->format == HMB_FORMAT_MARKDOWN || o->format == HMB_FORMAT_HTML)
 		return usage(p, "--format %s goes with %s",
 			     o->format == HMB_FORMAT_HTML ? "html" : "markdown",
 			     o->format == HMB_FORMAT_HTML ? "summary" : "compare and summary");
-	if (c->kind == HMB_CMD_INFO) {
-		if ((rc = refuse_options(p, info_opts, 0, "info")))
-			return rc;
-		if (o->format == HMB_FORMAT_CSV)
-			return usage(p, "--format csv does not go with info (it has no results): use "
-				     "table or json");
-	} else if ((rc = refuse_options(p, run_opts, 1, c->command))) {
+	if ((rc = refuse_options(p)))
 		return rc;
-	}
+	if (c->kind == HMB_CMD_INFO && o->format == HMB_FORMAT_CSV)
+		return usage(p, "--format csv does not go with info (it has no results): use table "
+			     "or json");
 	if ((c->given & 1u << HMB_G_NO_ISOLATION) && c->kind != HMB_CMD_ALL)
 		return usage(p, "--no-isolation goes with all");
 	if ((c->given & 1u << HMB_G_DEVICES) && (c->given & 1u << HMB_G_DEVICE) &&
@@ -612,11 +665,10 @@ static int check_run(struct parser *p)
 }
 
 /* summary DOC...: formats for people, a file for them, a GPU of several. */
-static int check_summary(struct parser *p)
+static int check_summary(struct hmb_parser *p)
 {
 	struct hmb_cli *c = p->cli;
-	int rc = refuse_options(p, (1u << HMB_G_FORMAT) | (1u << HMB_G_OUTPUT) | (1u << HMB_G_GPU),
-				0, "summary");
+	int rc = refuse_options(p);
 
 	if (rc)
 		return rc;
@@ -634,7 +686,7 @@ static int check_summary(struct parser *p)
 	return 0;
 }
 
-static int check_command(struct parser *p)
+static int check_command(struct hmb_parser *p)
 {
 	struct hmb_cli *c = p->cli;
 	int rc;
@@ -647,8 +699,9 @@ static int check_command(struct parser *p)
 		return usage(p, "no command given; usage: hipmembench [options] <command> "
 			     "[module options]");
 	}
-	if (command_kind(p, c->command, &c->kind, &c->bench) != 0)
+	if (!(c->cmd = find_command(p, c->command, &c->bench)))
 		return usage(p, "unknown command '%s'", hmb_shown(c->command));
+	c->kind = c->cmd->kind;
 	if (c->help && c->kind != HMB_CMD_HELP) {
 		c->help_topic = c->command;
 		return 0;
@@ -659,10 +712,9 @@ static int check_command(struct parser *p)
 	case HMB_CMD_LIST:
 		if (c->nargs)
 			return usage(p, "unexpected argument '%s' after 'list'", hmb_shown(c->args[0]));
-		return refuse_options(p, 1u << HMB_G_CASES, 0, "list");
+		return refuse_options(p);
 	case HMB_CMD_COMPARE:
-		if ((rc = refuse_options(p, (1u << HMB_G_FORMAT) | (1u << HMB_G_WIDE) | COMPARE_ONLY, 0,
-					 "compare")))
+		if ((rc = refuse_options(p)))
 			return rc;
 		if (c->opt.format == HMB_FORMAT_JSON || c->opt.format == HMB_FORMAT_HTML)
 			return usage(p, "compare: --format %s is not a comparison format: use table, "
@@ -675,7 +727,7 @@ static int check_command(struct parser *p)
 				return usage(p, "compare: '-' (standard input) can be given once");
 		return 0;
 	case HMB_CMD_SHOW:
-		if ((rc = refuse_options(p, (1u << HMB_G_FORMAT) | (1u << HMB_G_WIDE), 0, "show")))
+		if ((rc = refuse_options(p)))
 			return rc;
 		if (c->opt.format != HMB_FORMAT_TABLE && c->opt.format != HMB_FORMAT_CSV)
 			return usage(p, "show: --format %s: use table or csv",
@@ -698,7 +750,7 @@ static int check_command(struct parser *p)
 int hmb_cli_parse(int argc, char **argv, const struct hmb_bench *const *benches,
 		  struct hmb_cli *out, char *err, size_t errlen)
 {
-	struct parser p = { out, benches, NULL, 0, NULL, err, errlen };
+	struct hmb_parser p = { out, benches, NULL, 0, NULL, err, errlen };
 	int only_args = 0, rc = 0;
 
 	memset(out, 0, sizeof(*out));

@@ -16,20 +16,42 @@
 #include "util/child_env.h"
 
 struct hmb_bench;
+struct hmb_command;
+struct hmb_parser;
 
-enum hmb_command { HMB_CMD_NONE, HMB_CMD_HELP, HMB_CMD_LIST, HMB_CMD_COMPARE, HMB_CMD_SHOW,
-		   HMB_CMD_SUMMARY,
-		   HMB_CMD_INFO, HMB_CMD_ALL, HMB_CMD_MODULE };
+enum hmb_command_kind { HMB_CMD_NONE, HMB_CMD_HELP, HMB_CMD_LIST, HMB_CMD_COMPARE, HMB_CMD_SHOW,
+			HMB_CMD_SUMMARY, HMB_CMD_INFO, HMB_CMD_ALL, HMB_CMD_MODULE };
 
-/* Global options, as bits of hmb_cli.given. */
+/* Global options, as bits of hmb_cli.given and of a command's options; in the
+ * order the global help lists them. */
 enum { HMB_G_DEVICE, HMB_G_OUTPUT, HMB_G_FORMAT, HMB_G_SIZES, HMB_G_REPS, HMB_G_WARMUP,
-       HMB_G_QUICK, HMB_G_DRY_RUN, HMB_G_OVERSUBSCRIBE, HMB_G_THRESHOLD, HMB_G_HELP,
-       HMB_G_VERSION, HMB_G_CASE, HMB_G_CASES, HMB_G_DEVICES, HMB_G_NO_ISOLATION,
-       HMB_G_PEAK_GBPS, HMB_G_GPU, HMB_G_ALLOW_PARTIAL, HMB_G_WIDE, HMB_G_RUNS, HMB_G_COUNT };
+       HMB_G_QUICK, HMB_G_DRY_RUN, HMB_G_CASE, HMB_G_CASES, HMB_G_DEVICES, HMB_G_NO_ISOLATION,
+       HMB_G_RUNS, HMB_G_PEAK_GBPS, HMB_G_OVERSUBSCRIBE, HMB_G_THRESHOLD, HMB_G_GPU, HMB_G_WIDE,
+       HMB_G_ALLOW_PARTIAL, HMB_G_HELP, HMB_G_VERSION, HMB_G_COUNT };
+
+/* One global option: what the parser reads, the help prints and the shell
+ * completes. A flag sets the int at `field` of struct hmb_cli to 1; a whole
+ * number (min < max) is checked and stored there; any other value goes
+ * through set. */
+struct hmb_global_option {
+	const char *name;
+	char short_name;               /* 0: none */
+	const char *value;             /* the value's name in the help; NULL: a flag */
+	const char *help;              /* NULL: not in the global help (a command's own) */
+	size_t field;
+	long min, max;
+	int (*set)(struct hmb_parser *p, const char *value);
+};
+
+extern const struct hmb_global_option hmb_global_options[HMB_G_COUNT];
+
+/* The names of --format, indexed by enum hmb_format; NULL where none. */
+extern const char *const hmb_format_names[];
 
 struct hmb_cli {
 	struct hmb_options opt;
-	enum hmb_command kind;
+	enum hmb_command_kind kind;
+	const struct hmb_command *cmd;  /* its row of the command table (commands.h) */
 	const char *command;            /* as typed; NULL when none */
 	const struct hmb_bench *bench;  /* HMB_CMD_MODULE: the module */
 	const char *help_topic;         /* help wanted: NULL for the global help */
@@ -46,9 +68,6 @@ struct hmb_cli {
 int hmb_parse_device_list(const char *text, int *out, int max);
 /* The same, with what is wrong in why (a GPU named twice, too many). */
 int hmb_device_list_why(const char *text, int *out, int max, char *why, size_t whylen);
-
-/* The names of the commands that are not modules, in help order. */
-extern const char *const hmb_builtin_commands[];
 
 /* Read argv against the modules in benches (NULL-terminated). Returns 0, or
  * 2 (bad usage) with one printable line in err naming the option, argument

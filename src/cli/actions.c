@@ -1,0 +1,467 @@
+/*
+ * actions.c - what each command does once its command line is checked: list,
+ * help, show, compare, summary and the runs (info, all, a module), with the
+ * signals that stop a run and the document it writes.
+ *
+ * Exit status: 0 all good (unsupported cases included), 1 a measurement
+ * failed, 2 bad usage (one line on stderr, checked in full before a GPU is
+ * opened or anything is written), 3 no usable GPU, 128 + N interrupted by
+ * signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP, ...: results measured until
+ * then are written, marked "interrupted").
+ */
+#include "cli/actions.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/help.h"
+#include "cli/registry.h"
+#include "compare/compare.h"
+#include "doc/atomic_file.h"
+#include "doc/json_import.h"
+#include "doc/json_write.h"
+#include "doc/rocmguide.h"
+#include "engine/fault.h"
+#include "engine/module.h"
+#include "engine/report.h"
+#include "output/summary.h"
+#include "output/table.h"
+#include "run/isolate.h"
+#include "run/runner.h"
+#include "system/codecheck.h"
+#include "system/kfd.h"
+#include "system/modeplan.h"
+#include "util/text.h"
+
+extern volatile sig_atomic_t hmb_signal_received;
+
+/* Every signal whose default is to end the process and that can be caught:
+ * each one leaves the document whole and no temporary file behind. */
+static const int stop_signals[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM,
+	SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF,
+};
+
+static void on_signal(int sig)
+{
+	if (hmb_signal_received) {
+		/* SIGPIPE again: stdout is still gone, the run is stopping anyway */
+		if (sig == SIGPIPE)
+			return;
+		/* A second signal: stop now, leaving no temporary file behind. */
+		hmb_json_discard_tmp();
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	hmb_signal_received = sig;
+}
+
+/* Before anything is written: a signal then only sets a flag, so a document
+ * being written is finished (or its temporary file removed) before exit.
+ * Where modules run in processes of their own, no SA_RESTART: waitpid must
+ * return on a signal, to pass it on to the module running (isolate.c). A
+ * signal ignored already (nohup: SIGHUP) stays ignored. */
+static void install_signal_handlers(int restart)
+{
+	struct sigaction sa, old;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = restart ? SA_RESTART : 0;
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		if (sigaction(stop_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(stop_signals[i], &sa, NULL);
+}
+
+void hmb_usage_error(const char *fmt, ...)
+{
+	char msg[1024], shown[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "hipmembench: %s (see hipmembench --help)\n",
+		hmb_printable(msg, sizeof(msg), shown, sizeof(shown)));
+	exit(EXIT_USAGE);
+}
+
+int hmb_finish_stdout(int status)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "hipmembench: cannot write to stdout: %s\n", strerror(errno));
+		return status ? status : EXIT_FAILED;
+	}
+	return status;
+}
+
+/* Write the final document; stdout formats other than the table come here too. */
+static int emit(struct hmb_report *rep, int status)
+{
+	const char *output = rep->opt->output;
+	char err[512];
+
+	hmb_where_read(rep->have_device ? rep->device.pci_bus_id : NULL, &rep->where);
+	rep->have_where = 1;
+	if (rep->opt->format == HMB_FORMAT_JSON && hmb_json_write(rep, "-", err, sizeof(err))) {
+		fprintf(stderr, "hipmembench: %s\n", err);
+		status = status ? status : EXIT_FAILED;
+	}
+	if (rep->opt->format == HMB_FORMAT_CSV)
+		hmb_csv_print(stdout, rep->head, 1);
+	if (output && strcmp(output, "-") != 0 && hmb_json_write(rep, output, err, sizeof(err))) {
+		fprintf(stderr, "hipmembench: %s\n", err);
+		status = status ? status : EXIT_FAILED;
+	}
+	return hmb_finish_stdout(status);
+}
+
+/* show DOC: a document's tables (or CSV), as the run that wrote it printed
+ * them: `all` prints its tables from the modules' documents in the same way. */
+int hmb_run_show(struct hmb_cli *cli)
+{
+	struct hmb_loaded checked;
+	struct hmb_report rep;
+	char err[1024];
+
+	/* the checks compare makes of a document, each failure named */
+	if (hmb_json_load(cli->args[0], &checked, err, sizeof(err)) != 0) {
+		fprintf(stderr, "hipmembench: show: %s\n", err);
+		return EXIT_USAGE;
+	}
+	hmb_loaded_free(&checked);
+	hmb_report_init(&rep, &cli->opt, cli->command);
+	if (hmb_json_import(&rep, cli->args[0], err, sizeof(err)) != 0) {
+		fprintf(stderr, "hipmembench: show: %s\n", err);
+		hmb_report_free(&rep);
+		return EXIT_USAGE;
+	}
+	if (cli->opt.format == HMB_FORMAT_CSV)
+		hmb_csv_print(stdout, rep.head, 1);
+	else
+		hmb_table_print(stdout, rep.head, cli->opt.wide);
+	hmb_report_free(&rep);
+	return hmb_finish_stdout(0);
+}
+
+/* all: the summary goes into the document and, after the tables, to stdout
+ * (summary.h). */
+static int emit_with_summary(struct hmb_report *rep, const struct hmb_cli *cli, int status)
+{
+	struct hmb_summary_run *sum = cli->kind == HMB_CMD_ALL ? hmb_summary_of_run(rep) : NULL;
+
+	if (rep->opt->format == HMB_FORMAT_TABLE)
+		hmb_summary_of_run_print(stdout, sum);
+	status = emit(rep, status);
+	hmb_summary_of_run_free(rep, sum);
+	return status;
+}
+
+/* A signal that came before the end: the document says so. */
+static int interrupted_status(struct hmb_report *rep, int status)
+{
+	if (!hmb_interrupted())
+		return status;
+	rep->interrupted = 1;
+	rep->complete = 0;
+	fprintf(stderr, "hipmembench: interrupted by signal %d; results so far are kept\n",
+		(int)hmb_signal_received);
+	return 128 + (int)hmb_signal_received;
+}
+
+/* The runs `all` makes of module b on GPU `device` (modeplan.h). On AMD the
+ * plan needs the GPU's arch before the module runs: from an earlier
+ * module's document, else the KFD topology where every GPU is of one kind.
+ * On NVIDIA one plain run, as ever. */
+static void plan_module(const struct hmb_bench *b, const struct hmb_report *rep, int device,
+			struct hmb_mode_plan *p)
+{
+	struct hmb_mode_inputs in = { HMB_VENDOR_NVIDIA, NULL, hmb_build_archs(),
+				      getenv("HSA_XNACK"), getenv("HIP_HOST_COHERENT"), 0 };
+#if !defined(HMB_PLATFORM_NVIDIA)
+	char arch[256];
+
+	in.vendor = HMB_VENDOR_AMD;
+	if (hmb_report_device_arch(rep, device, arch, sizeof(arch)) == 0 ||
+	    hmb_kfd_common_arch(NULL, arch, sizeof(arch)) == 0)
+		in.arch = arch;
+	if (strcmp(b->name, "memcpy") == 0)
+		in.host_coherent_kinds = hmb_host_coherent_kinds(NULL, 0);
+#else
+	(void)rep;
+	(void)device;
+#endif
+	hmb_mode_plan(b->name, &in, p);
+}
+
+/* --dry-run: the modules that would run, with their settings; no GPU. The
+ * plan goes to stdout only where stdout is the table. */
+static int dry_run(struct hmb_report *rep, const struct hmb_cli *cli)
+{
+	const struct hmb_options *o = rep->opt;
+	FILE *out = o->format == HMB_FORMAT_TABLE ? stdout : stderr;
+	int status;
+
+	fprintf(out, "plan (dry run, no GPU opened): device %d, sizes ", o->device);
+	for (size_t i = 0; i < o->sizes.n; i++)
+		fprintf(out, "%s%s", i ? "," : "", hmb_sz(o->sizes.v[i]));
+	if (o->reps)
+		fprintf(out, "%s, reps %d", o->sizes.n ? "" : "module defaults", o->reps);
+	else
+		fprintf(out, "%s, reps module defaults", o->sizes.n ? "" : "module defaults");
+	if (o->warmup >= 0)
+		fprintf(out, ", warmup %d%s", o->warmup, o->quick ? ", quick" : "");
+	else
+		fprintf(out, ", warmup module defaults%s", o->quick ? ", quick" : "");
+	if (o->runs > 1)
+		fprintf(out, ", each module %d times, each in a process of its own", o->runs);
+	fputc('\n', out);
+	for (int i = 0; hmb_benches[i]; i++) {
+		const struct hmb_bench *b = hmb_benches[i];
+		struct hmb_ctx ctx = { .opt = o, .bench = b };
+		int n = 0, of = 0;
+		if (cli->kind == HMB_CMD_INFO || !(cli->kind == HMB_CMD_ALL || b == cli->bench) ||
+		    !hmb_bench_selected(b, o))
+			continue;
+		hmb_report_add_module(rep, b->name);
+		fprintf(out, "  would run %-8s %s\n", b->name, b->summary);
+		/* --case: the cases of the module that it selects */
+		for (int k = 0; o->ncases && b->cases && b->cases[k]; k++)
+			of++;
+		for (int k = 0; of && b->cases[k]; k++)
+			if (hmb_selected(&ctx, b->cases[k]))
+				fprintf(out, "%s%s", n++ ? ", " : "    cases: ", b->cases[k]);
+		if (n)
+			fprintf(out, " (%d of %d)\n", n, of);
+		if (cli->kind == HMB_CMD_ALL && !o->no_isolation) {
+			struct hmb_mode_plan plan;
+			plan_module(b, rep, o->device, &plan);
+			hmb_mode_plan_print(out, &plan);
+		}
+	}
+	for (int i = 0; i < o->nvalues; i++)
+		fprintf(out, "  option --%s %s\n", o->value_name[i], o->value[i]);
+	rep->complete = 1;
+	status = emit(rep, interrupted_status(rep, 0));
+	hmb_report_free(rep);
+	return status;
+}
+
+/* Read the device's link from the management library where sysfs had none. */
+static void link_from_telemetry(struct hmb_report *rep)
+{
+	struct hmb_gpu_sample *s;
+
+	if (rep->device.link.peak_gbps > 0 ||
+	    !(s = hmb_telemetry_sample(&rep->telemetry, "start", "now")))
+		return;
+	hmb_link_from_generation(&rep->device.link, s->link_gen, s->link_width, s->link_max_gen,
+				 s->link_max_width, rep->telemetry.source);
+}
+
+/* The GPUs that --devices names (all: every visible one); 0 without it. */
+static int device_list(const struct hmb_options *o, int *out, int max)
+{
+	int n = 0;
+
+	if (!o->devices)
+		return 0;
+	if (strcmp(o->devices, "all") != 0)
+		return hmb_parse_device_list(o->devices, out, max);
+	if (hipGetDeviceCount(&n) != hipSuccess || n < 1)
+		return 0; /* the module's own process says why there is no GPU */
+	for (int i = 0; i < n && i < max; i++)
+		out[i] = i;
+	return n < max ? n : max;
+}
+
+/* Run `m` of a module's plan: says which mode where there is one. */
+static int run_planned(const struct hmb_bench *b, struct hmb_report *rep, struct hmb_cmdline *cl,
+		       const struct hmb_mode_plan *plan, int m)
+{
+	const struct hmb_mode_run *r = &plan->run[m];
+	char text[96];
+
+	cl->mode = r->var ? r : NULL;
+	cl->plan_note = m == 0 ? plan->note : NULL;
+	if (m == 0 && plan->note[0])
+		fprintf(stderr, "[%s] %s\n", b->name, plan->note);
+	if (r->var) {
+		hmb_mode_run_text(r, text, sizeof(text));
+		if (plan->n > 1)
+			fprintf(stderr, "[%s] run %d of %d: %s\n", b->name, m + 1, plan->n, text);
+		if (plan->n > 1 && rep->opt->format == HMB_FORMAT_TABLE)
+			fprintf(stdout, "\n%s with %s:\n", b->name, text);
+		fflush(stdout);
+	}
+	return hmb_run_isolated(b, rep, cl);
+}
+
+/* all (or one module with --devices or --runs), each module in a process of
+ * its own (isolate.c), on each GPU of --devices in turn, node-level modules
+ * once; each --runs times (runs.c). This process never opens the GPU. */
+static int run_isolated(struct hmb_report *rep, const struct hmb_cli *cli)
+{
+	struct hmb_cmdline cl = { cli->opt.argc, cli->opt.argv, cli->command_index, -1, 0, NULL,
+				  NULL, 0, NULL, 0 };
+	int devices[64], ndev = device_list(rep->opt, devices, 64), status = 0;
+	int nruns = rep->opt->runs > 1 ? rep->opt->runs : 1;
+
+	cl.tag_device = ndev > 1;
+	for (int i = 0; hmb_benches[i] && !hmb_interrupted(); i++) {
+		const struct hmb_bench *b = hmb_benches[i];
+		int runs = b->node_level || ndev == 0 ? 1 : ndev;
+		if ((cli->kind == HMB_CMD_MODULE && b != cli->bench) ||
+		    !hmb_bench_selected(b, rep->opt))
+			continue;
+		for (int d = 0; d < runs && !hmb_interrupted(); d++) {
+			struct hmb_mode_plan plan;
+			cl.device = runs == 1 ? -1 : devices[d];
+			plan_module(b, rep, cl.device >= 0 ? cl.device : rep->opt->device, &plan);
+			for (int m = 0; m < plan.n && !hmb_interrupted(); m++) {
+				/* --runs N: N processes, one record per result (runs.c) */
+				cl.run_before = rep->tail;
+				cl.parent_table = nruns > 1 && rep->opt->format == HMB_FORMAT_TABLE;
+				for (int k = 0; k < nruns && !hmb_interrupted(); k++) {
+					int code;
+					cl.run = nruns > 1 ? k + 1 : 0;
+					if (nruns > 1)
+						fprintf(stderr, "[%s] run %d of %d\n", b->name, k + 1, nruns);
+					code = run_planned(b, rep, &cl, &plan, m);
+					if (code == EXIT_NO_GPU || code == EXIT_USAGE) {
+						status = emit(rep, code); /* incomplete */
+						hmb_report_free(rep);
+						return code;
+					}
+				}
+				if (cl.parent_table && (cl.run_before ? cl.run_before->next : rep->head)) {
+					hmb_table_print(stdout, cl.run_before ? cl.run_before->next : rep->head,
+							rep->opt->wide);
+					fflush(stdout);
+				}
+			}
+		}
+	}
+	/* xnack and managed records against the ROCm guide's table (rocmguide.h):
+	 * only records that carry the XNACK mode they ran in (AMD) */
+	hmb_guide_check_report(rep, stderr);
+	if (!hmb_interrupted()) {
+		rep->complete = 1;
+		if (hmb_report_failures(rep)) {
+			fprintf(stderr, "hipmembench: %zu case(s) failed; see their reason\n",
+				hmb_report_failures(rep));
+			status = EXIT_FAILED;
+		}
+	}
+	status = emit_with_summary(rep, cli, interrupted_status(rep, status));
+	hmb_report_free(rep);
+	return status;
+}
+
+/* info, all and the modules. */
+int hmb_run_measure(struct hmb_cli *cli)
+{
+	struct hmb_options *o = &cli->opt;
+	struct hmb_report rep;
+	char err[512];
+	int status = 0, info = cli->kind == HMB_CMD_INFO;
+	int isolated = !o->dry_run && !o->child_output &&
+		       ((cli->kind == HMB_CMD_ALL && !o->no_isolation) ||
+			(cli->kind == HMB_CMD_MODULE && (o->devices || o->runs > 1)));
+
+	install_signal_handlers(!isolated);
+	if (hmb_fault_init(err, sizeof(err)) != 0)
+		hmb_usage_error("%s", err);
+	if (o->output && hmb_output_writable(o->output, err, sizeof(err)) != 0)
+		hmb_usage_error("%s", err);
+	if (o->child_output) {
+		/* a module of `all` in its own process: its document goes to the
+		 * parent's file only; the parent prints JSON and CSV */
+		o->output = o->child_output;
+		if (o->format != HMB_FORMAT_TABLE || !o->child_table)
+			o->format = HMB_FORMAT_NONE;
+	}
+	hmb_report_init(&rep, o, cli->command);
+	if (o->dry_run)
+		return dry_run(&rep, cli);
+	if (isolated)
+		return run_isolated(&rep, cli);
+	if (hmb_device_open(o->device, &rep.device, err, sizeof(err)) != 0) {
+		if (info && o->format == HMB_FORMAT_TABLE)
+			hmb_info_print(stdout, &rep);
+		fprintf(stderr, "hipmembench: %s\n", err);
+		emit(&rep, EXIT_NO_GPU); /* incomplete: nothing was measured */
+		return EXIT_NO_GPU;
+	}
+	rep.have_device = 1;
+	hmb_telemetry_open(&rep.telemetry, rep.device.pci_bus_id);
+	link_from_telemetry(&rep);
+	if (hmb_sizes_max(&o->sizes) > rep.device.total_mem)
+		hmb_usage_error("--sizes: %s is larger than the device's memory (%.1f GiB)",
+			    hmb_sz(hmb_sizes_max(&o->sizes)),
+			    (double)rep.device.total_mem / (1 << 30));
+	if (info) {
+		hmb_telemetry_sample(&rep.telemetry, "info", "now");
+		if (o->format == HMB_FORMAT_TABLE)
+			hmb_info_print(stdout, &rep);
+		rep.complete = 1;
+	}
+	for (int i = 0; !info && hmb_benches[i] && !hmb_interrupted(); i++)
+		if (cli->kind == HMB_CMD_ALL || hmb_benches[i] == cli->bench)
+			hmb_run_module(hmb_benches[i], &rep);
+	if (!info && !hmb_interrupted()) {
+		rep.complete = 1;
+		if (hmb_report_failures(&rep)) {
+			fprintf(stderr, "hipmembench: %zu case(s) failed; see their reason\n",
+				hmb_report_failures(&rep));
+			status = EXIT_FAILED;
+		}
+	}
+	status = emit_with_summary(&rep, cli, interrupted_status(&rep, status));
+	hmb_telemetry_close(&rep.telemetry);
+	hmb_report_free(&rep);
+	/* This process's GPU context ends here, not at exit: what is still
+	 * allocated then is a leak a checker can name (compute-sanitizer). */
+	(void)hipDeviceReset();
+	return status;
+}
+
+
+int hmb_run_help(struct hmb_cli *cli)
+{
+	hmb_help_print(stdout, cli->help_topic, hmb_benches);
+	return hmb_finish_stdout(0);
+}
+
+/* list [--cases]: the modules, or every case each one can record. */
+int hmb_run_list(struct hmb_cli *cli)
+{
+	for (int i = 0; hmb_benches[i]; i++) {
+		const struct hmb_bench *b = hmb_benches[i];
+		if (!cli->list_cases)
+			printf("%-10s %s\n", b->name, b->summary);
+		for (int k = 0; cli->list_cases && b->cases && b->cases[k]; k++)
+			printf("%-10s %-11s %s\n", b->name,
+			       hmb_on_request(b, b->cases[k]) ? "on-request" : "", b->cases[k]);
+	}
+	return hmb_finish_stdout(0);
+}
+
+int hmb_run_compare(struct hmb_cli *cli)
+{
+	struct hmb_compare_options co = { cli->opt.format, cli->opt.threshold, cli->opt.compare_gpu,
+					  cli->opt.allow_partial, cli->opt.wide };
+
+	return hmb_finish_stdout(hmb_compare(cli->nargs, cli->args, &co));
+}
+
+int hmb_run_summary(struct hmb_cli *cli)
+{
+	return hmb_finish_stdout(hmb_summary_command(cli->nargs, cli->args, cli->opt.format,
+						     cli->opt.compare_gpu, cli->opt.output));
+}

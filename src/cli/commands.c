@@ -1,0 +1,158 @@
+/* commands.c - every command that is not a module, once: its options, its help and its run. */
+#include "cli/commands.h"
+
+#include <string.h>
+
+#include "cli/actions.h"
+
+#define OPT(g) (1u << HMB_G_##g)
+
+/* What a run (all, a module) takes. */
+#define RUN_OPTIONS (OPT(DEVICE) | OPT(OUTPUT) | OPT(FORMAT) | OPT(SIZES) | OPT(REPS) |     \
+		     OPT(WARMUP) | OPT(QUICK) | OPT(DRY_RUN) | OPT(CASE) | OPT(DEVICES) |    \
+		     OPT(NO_ISOLATION) | OPT(RUNS) | OPT(PEAK_GBPS) | OPT(OVERSUBSCRIBE) |   \
+		     OPT(WIDE))
+
+const struct hmb_command hmb_commands[] = {
+	{
+		.name = "list",
+		.kind = HMB_CMD_LIST,
+		.synopsis = "list [--cases]",
+		.usage = "hipmembench list [--cases]",
+		.summary = "modules and what they measure",
+		.text = "One line per module: its name and what it measures. With --cases, one "
+			"line per case each module can record: the names --case matches.",
+		.options = OPT(CASES),
+		.run = hmb_run_list,
+	},
+	{
+		.name = "info",
+		.kind = HMB_CMD_INFO,
+		.synopsis = "info",
+		.usage = "hipmembench [-d N] [-o FILE] [-f table|json] [-n] info",
+		.summary = "the device and what decides its memory behaviour",
+		.text = "The host, the device, its PCIe link and the attributes that decide how "
+			"memory moves (managed memory, pageable access, pools, VMM, XNACK), as a "
+			"table or, with --output or --format json, as a JSON document without "
+			"results.",
+		.options = OPT(DEVICE) | OPT(OUTPUT) | OPT(FORMAT) | OPT(DRY_RUN) | OPT(PEAK_GBPS),
+		.run = hmb_run_measure,
+	},
+	{
+		.name = "all",
+		.kind = HMB_CMD_ALL,
+		.synopsis = "all",
+		.usage = "hipmembench [options] all [module options]",
+		.summary = "every module, each in a process of its own",
+		.text = "Every module in turn, with the global options and the options of every "
+			"module, each in a process of its own so that what one leaves behind in "
+			"the runtime cannot change another's figures. The per-GPU modules run on "
+			"--device (or on each GPU of --devices), node across every GPU. One JSON "
+			"document holds all their results, the order the modules ran in and each "
+			"one's wall time. On an AMD GPU that selects XNACK per process (gfx90a, "
+			"gfx94x, gfx950) managed and xnack run twice, with HSA_XNACK=1 and =0 "
+			"(params.hsa_xnack on each record, checked against the ROCm guide's "
+			"table), unless HSA_XNACK is set: then once in that mode. --dry-run shows "
+			"each run with its environment. --runs N runs each module N times, each "
+			"in a fresh process, one after the other, and prints its table once. It "
+			"ends with the summary of the headline figures (help summary), which the "
+			"document keeps as its \"summary\".",
+		.options = RUN_OPTIONS,
+		.module_options = 1,
+		.run = hmb_run_measure,
+	},
+	{
+		.name = "help",
+		.kind = HMB_CMD_HELP,
+		.synopsis = "help [COMMAND]",
+		.usage = "hipmembench help [COMMAND]",
+		.summary = "this text, or a command's help",
+		.text = "Help on hipmembench, or on one command or module.",
+		.args = HMB_ARGS_COMMAND,
+		.run = hmb_run_help,
+	},
+	{
+		.name = "compare",
+		.kind = HMB_CMD_COMPARE,
+		.synopsis = "compare BASE OTHER...",
+		.usage = "hipmembench compare [-f table|csv|markdown] [--threshold PCT] [--gpu N] "
+			 "[--wide] [--allow-partial] BASE.json OTHER.json...",
+		.summary = "figures of runs side by side, with ratios",
+		.text = "Results are matched by module, case and the parameters that define the "
+			"workload; the GPU index, parameters tuned to the machine, descriptive "
+			"text and launch geometry are context, shown with --wide. Every figure of "
+			"OTHER is shown beside BASE's, which way is better and by what factor. A "
+			"document of several GPUs against one of a single GPU compares GPU 0 "
+			"(--gpu N picks another). stderr says how many figures matched and why "
+			"the rest did not; fewer than half of the base's matched exits 2 unless "
+			"--allow-partial. --threshold PCT marks a figure WORSE when it moved the "
+			"wrong way by more than PCT% and beyond its run-to-run noise (p < 0.01), "
+			"and then exits 1. The noise: where both documents hold several runs "
+			"(--runs), the spread of the runs' figures (Welch's t-test on their "
+			"logarithms); else the floor of the figure's family below, with its "
+			"median's interval. For a reliable gate, make both documents with --runs "
+			"3. --wide adds the noise of each figure. --format csv or markdown prints "
+			"the table in that format. A document is a regular file, or '-' for "
+			"standard input (once); a FIFO or a device is refused, not waited on. The "
+			"documents' summary comes first.",
+		.options = OPT(FORMAT) | OPT(WIDE) | OPT(THRESHOLD) | OPT(GPU) | OPT(ALLOW_PARTIAL),
+		.args = HMB_ARGS_DOCUMENTS,
+		.run = hmb_run_compare,
+	},
+	{
+		.name = "show",
+		.kind = HMB_CMD_SHOW,
+		.synopsis = "show DOC",
+		.usage = "hipmembench [-f table|csv] [--wide] show DOC.json",
+		.summary = "the tables of a document, as its run printed them",
+		.text = "The tables of a document's results, as the run that wrote it printed "
+			"them on stdout (all prints its tables from the modules' documents in the "
+			"same way; the node module's topology and matrices aside), or with "
+			"--format csv its CSV; --wide prints every record whole. A document that "
+			"cannot be read is named, with what is wrong (exit 2).",
+		.options = OPT(FORMAT) | OPT(WIDE),
+		.args = HMB_ARGS_DOCUMENTS,
+		.run = hmb_run_show,
+	},
+	{
+		.name = "summary",
+		.kind = HMB_CMD_SUMMARY,
+		.synopsis = "summary DOC...",
+		.usage = "hipmembench summary [-f table|markdown|html] [-o FILE] [--gpu N] "
+			 "DOC.json...",
+		.summary = "headline figures on one screen; a report",
+		.text = "One screen (40 lines of 100 columns) of the headline figures: pinned, "
+			"pageable and device copies, small-copy latency, overlap, managed memory, "
+			"page faults, pools, VMM and, for several GPUs, aggregate host bandwidth, "
+			"P2P and peer latency, each with its share of the physical peak where the "
+			"document knows one and the tables' stability marks; then the anomalies: "
+			"throttling, figures that do not repeat, and cases that failed or are "
+			"unsupported, with their reason. Several documents: a column each, every "
+			"value beside its ratio to the first's (above 1 better, whichever way the "
+			"unit counts). A document of several GPUs gives GPU 0's figures (--gpu N "
+			"picks another). -f markdown prints it as Markdown; -f html writes one "
+			"self-contained HTML report with the summary, a plot per case measured at "
+			"several sizes and the systems side by side. -o FILE writes it to FILE "
+			"whole (a temporary file renamed over it). all ends with the same summary.",
+		.options = OPT(FORMAT) | OPT(OUTPUT) | OPT(GPU),
+		.args = HMB_ARGS_DOCUMENTS,
+		.run = hmb_run_summary,
+	},
+	{ .name = NULL },
+};
+
+/* Its name, usage and help are the module's own (struct hmb_bench). */
+const struct hmb_command hmb_module_command = {
+	.kind = HMB_CMD_MODULE,
+	.options = RUN_OPTIONS,
+	.module_options = 1,
+	.run = hmb_run_measure,
+};
+
+const struct hmb_command *hmb_command_find(const char *name)
+{
+	for (const struct hmb_command *cmd = hmb_commands; cmd->name; cmd++)
+		if (strcmp(cmd->name, name) == 0)
+			return cmd;
+	return NULL;
+}
