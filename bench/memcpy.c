@@ -381,7 +381,7 @@ static int run(struct hmb_ctx *ctx)
 	c.cache = hmb_cache_bytes(ctx->dev);
 	c.region = (max + 2 * c.cache + 4095) / 4096 * 4096;
 	if (2 * c.region + (256u << 20) > free_mem) {
-		hmb_skip(ctx, "all", max, "needs two device buffers of %s, %.1f GiB free "
+		hmb_skip_module(ctx, max, "needs two device buffers of %s, %.1f GiB free "
 			 "on the device", hmb_sz(c.region), (double)free_mem / (1 << 30));
 		return 0;
 	}

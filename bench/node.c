@@ -176,7 +176,7 @@ static int memory_fits(struct node *nd)
 		(void)hipGetLastError();
 		if (need > free_mem) {
 			(void)hipSetDevice(nd->home);
-			hmb_skip(nd->ctx, "all", nd->size, "needs %s of device memory on every GPU "
+			hmb_skip_module(nd->ctx, nd->size, "needs %s of device memory on every GPU "
 				 "(copy size x GPUs, 1 GiB spare); GPU%d has %.1f GiB free: lower "
 				 "--copy-size", hmb_sz(need), i, (double)free_mem / (1 << 30));
 			return 0;

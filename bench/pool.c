@@ -304,7 +304,7 @@ static int run(struct hmb_ctx *ctx)
 
 		base.size = sizes.v[s];
 		if (3 * base.size + (256u << 20) > hmb_device_free_mem()) {
-			hmb_skip(ctx, "all", base.size, "too little free device memory for %s",
+			hmb_skip_module(ctx, base.size, "too little free device memory for %s",
 				 hmb_sz(base.size));
 			continue;
 		}

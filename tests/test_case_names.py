@@ -32,6 +32,8 @@ def test_there_are_documents_from_gpus():
 def test_every_recorded_case_is_declared(document):
     cases = declared_cases()
     records = json.loads(document.read_text())["results"]
+    # "all": a size at which no case of the module could run (hmb_skip_module)
     undeclared = sorted({(r["module"], r["case"]) for r in records
-                         if r["case"] not in cases.get(r["module"], ())})
+                         if r["case"] not in cases.get(r["module"], ())
+                         and not (r["case"] == "all" and r["status"] == "skipped")})
     assert records and not undeclared, undeclared

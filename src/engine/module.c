@@ -93,6 +93,20 @@ void hmb_skip(struct hmb_ctx *ctx, const char *case_name, size_t size, const cha
 	hmb_commit(ctx, r);
 }
 
+void hmb_skip_module(struct hmb_ctx *ctx, size_t size, const char *fmt, ...)
+{
+	struct hmb_record *r = hmb_case_record(ctx, "%s", HMB_MODULE_RECORD);
+	char reason[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+	hmb_param_num(r, "size", (double)size);
+	hmb_record_status(r, HMB_SKIPPED, "%s", reason);
+	hmb_commit_kept(ctx, r);
+}
+
 #define MANAGED_MARGIN (512ull << 20)
 
 int hmb_managed_allowed(struct hmb_ctx *ctx, const char *case_name, size_t size)

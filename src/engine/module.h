@@ -82,6 +82,12 @@ struct hmb_record *hmb_case_record(struct hmb_ctx *ctx, const char *fmt, ...)
 /* Commit a "skipped" record for a case that cannot run (e.g. too little memory). */
 void hmb_skip(struct hmb_ctx *ctx, const char *case_name, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* Commit one "skipped" record named HMB_MODULE_RECORD for a size at which
+ * no case of the module can run (too little device memory for its buffers):
+ * kept whatever --case selected, since it stands for every case. */
+#define HMB_MODULE_RECORD "all"
+void hmb_skip_module(struct hmb_ctx *ctx, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* The safety rule for managed memory, in one place: a size up to free device
  * memory less 512 MiB, or F x free memory under --oversubscribe F, is allowed
  * (returns 1); a larger one is refused with a "skipped" record (returns 0). */

@@ -90,6 +90,24 @@ void test_keep_selected(void)
 	hmb_record_free(r);
 }
 
+/* A size no case of the module can run at: one skipped record, kept under
+ * any --case (it stands for every case). */
+void test_skip_module(void)
+{
+	struct hmb_options opt;
+	struct hmb_report rep;
+	struct hmb_ctx ctx = { .opt = &opt, .report = &rep, .module = "memcpy" };
+
+	memset(&opt, 0, sizeof(opt));
+	hmb_report_init(&rep, &opt, "memcpy");
+	opt.cases[opt.ncases++] = "h2d/*";
+	hmb_skip_module(&ctx, 4096, "too little device memory for %s", "4K");
+	CHECK(rep.count == 1 && rep.head && strcmp(rep.head->name, HMB_MODULE_RECORD) == 0);
+	CHECK(rep.head && rep.head->status == HMB_SKIPPED &&
+	      strcmp(rep.head->reason, "too little device memory for 4K") == 0);
+	hmb_report_free(&rep);
+}
+
 void test_report_and_csv(void)
 {
 	static struct hmb_options opt;
