@@ -1,13 +1,14 @@
 /*
  * record.h - what a module hands over: one record per case.
  *
- * A module declares a case (hmb_record_begin), its parameters, the bytes one
+ * A module declares a case (hmb_case_record), its parameters, the bytes one
  * sample moves or the operations one sample performs, then adds every raw
- * sample in seconds and ends the record. It never derives statistics or GB/s
- * itself: hmb_record_summarize does that, for every printer alike. Figures
- * that are not a timing (a speedup, a cost per fault, a pool's reserved
- * bytes) are metrics with a unit; states read back from the runtime (where
- * pages live, which path a call took) are observations.
+ * sample in seconds and hands the record over (hmb_commit). It never
+ * derives statistics or GB/s itself: hmb_record_summarize does that, for
+ * every printer alike. Figures that are not a timing (a speedup, a cost per
+ * fault, a pool's reserved bytes) are metrics with a unit; states read back
+ * from the runtime (where pages live, which path a call took) are
+ * observations.
  */
 #ifndef HMB_RECORD_H
 #define HMB_RECORD_H
