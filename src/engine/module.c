@@ -79,31 +79,38 @@ struct hmb_record *hmb_case_record(struct hmb_ctx *ctx, const char *fmt, ...)
 	return hmb_record_new(ctx->module, name);
 }
 
+/* A "skipped" record of case `name` at `size`, its reason formatted from ap. */
+static struct hmb_record *skipped(struct hmb_ctx *ctx, const char *name, size_t size,
+				  const char *fmt, va_list ap)
+{
+	struct hmb_record *r = hmb_case_record(ctx, "%s", name);
+	char reason[512];
+
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	hmb_param_num(r, "size", (double)size);
+	hmb_record_status(r, HMB_SKIPPED, "%s", reason);
+	return r;
+}
+
 void hmb_skip(struct hmb_ctx *ctx, const char *case_name, size_t size, const char *fmt, ...)
 {
-	struct hmb_record *r = hmb_case_record(ctx, "%s", case_name);
-	char reason[512];
+	struct hmb_record *r;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(reason, sizeof(reason), fmt, ap);
+	r = skipped(ctx, case_name, size, fmt, ap);
 	va_end(ap);
-	hmb_param_num(r, "size", (double)size);
-	hmb_record_status(r, HMB_SKIPPED, "%s", reason);
 	hmb_commit(ctx, r);
 }
 
 void hmb_skip_module(struct hmb_ctx *ctx, size_t size, const char *fmt, ...)
 {
-	struct hmb_record *r = hmb_case_record(ctx, "%s", HMB_MODULE_RECORD);
-	char reason[512];
+	struct hmb_record *r;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(reason, sizeof(reason), fmt, ap);
+	r = skipped(ctx, HMB_MODULE_RECORD, size, fmt, ap);
 	va_end(ap);
-	hmb_param_num(r, "size", (double)size);
-	hmb_record_status(r, HMB_SKIPPED, "%s", reason);
 	hmb_commit_kept(ctx, r);
 }
 
