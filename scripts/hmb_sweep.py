@@ -498,7 +498,7 @@ def merge(doc, part, module, devices, rc, tag_device):
         r["order"] = i + 1
     doc = dict(doc)
     doc["module_runs"] = all_runs
-    doc["modules"] = [r["module"] for r in all_runs]
+    doc["modules"] = list(dict.fromkeys(r["module"] for r in all_runs))
     doc["results"] = sorted(kept + added, key=lambda r: order.get(r.get("module"), len(order)))
     tel, ptel = dict(doc.get("telemetry") or {}), part.get("telemetry") or {}
     finished_before = {r["module"] for r in kept_runs}

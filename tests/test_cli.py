@@ -164,6 +164,19 @@ def test_dry_run_with_runs_says_so_and_records_it(tmp_path):
     assert hmbdoc.assert_valid(one)["settings"]["runs"] == 1
 
 
+@pytest.mark.parametrize("args,runs", [([], 2), (["--quick"], 1), (["--runs", "1"], 1),
+                                       (["--no-isolation"], 1), (["--runs", "4"], 4)])
+def test_all_runs_each_module_twice_unless_told(tmp_path, args, runs):
+    """all without --runs: two processes a module (one with --quick or --no-isolation);
+    a module alone: one."""
+    out = tmp_path / "plan.json"
+    p = hmb.run("--dry-run", *args, "--output", out, "all")
+    assert p.returncode == 0, p.stderr
+    said = p.stdout.splitlines()[0]
+    assert (f"each module {runs} times" in said) == (runs > 1), said
+    assert hmbdoc.assert_valid(out)["settings"]["runs"] == runs
+
+
 def test_dry_run_all_shows_the_runs_of_each_module_with_their_environment():
     """all on AMD runs xnack and managed once per XNACK mode where the GPU selects it
     (known here only from the KFD topology: no module has run), once with the user's

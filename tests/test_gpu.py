@@ -415,6 +415,32 @@ def test_gpu_runs_merge_each_run_into_one_record_per_result(gpu, tmp_path):
     assert "[memcpy] run 3 of 3" in p.stderr
 
 
+def test_gpu_all_runs_each_module_twice_a_round_apart(gpu, tmp_path):
+    """all: each module in two processes by default, the modules taken in turn (memcpy,
+    pool, then both again), each run sampling half the time of one (observed.sampling)
+    and the two runs merged into one record per result holding both medians; --runs 1
+    and --quick: one process a module."""
+    out, once = tmp_path / "twice.json", tmp_path / "once.json"
+    sel = ["--case", "h2d/pinned/async", "--case", "course/default-pool", "--sizes", "1M"]
+    p = hmb.run(*sel, "--output", out, "all", timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    doc = hmbdoc.assert_valid(out, complete=True)
+    assert [(m["module"], m["run"]) for m in doc["module_runs"]] == \
+        [("memcpy", 1), ("pool", 1), ("memcpy", 2), ("pool", 2)], doc["module_runs"]
+    assert sorted(r["case"] for r in doc["results"]) == ["course/default-pool",
+                                                         "h2d/pinned/async"]
+    for r in doc["results"]:
+        assert r["runs"]["count"] == 2 and len(r["samples_s"]) == sum(r["runs"]["samples"])
+        assert "one run of 2" in r["observed"]["sampling"], r["observed"]["sampling"]
+    assert p.stdout.count("== memcpy ==") == 1 and p.stdout.count("== pool ==") == 1, p.stdout
+    for args in (["--runs", "1"], ["--quick"]):
+        p = hmb.run(*sel, *args, "--output", once, "all", timeout=300)
+        assert p.returncode == 0, p.stderr[-2000:]
+        runs = hmbdoc.load(once)["module_runs"]
+        assert [m["module"] for m in runs] == ["memcpy", "pool"] and \
+            not any(m.get("run") for m in runs), (args, runs)
+
+
 def test_gpu_all_runs_xnack_and_managed_once_per_mode_on_amd(gpu, tmp_path):
     """On an AMD GPU that selects XNACK per process (gfx90a, gfx94x, gfx950) all runs
     xnack and managed with HSA_XNACK=1 and =0, each in its own process: module_runs
@@ -423,7 +449,7 @@ def test_gpu_all_runs_xnack_and_managed_once_per_mode_on_amd(gpu, tmp_path):
     out, mine = tmp_path / "modes.json", tmp_path / "modes-user.json"
     args = ["--case", "h2d/pinned/sync", "--case", "xnack/state", "--case",
             "on-demand/second-kernel", "--case", "prefetch/kernel-after-prefetch",
-            "--sizes", "4M", "--reps", "2", "--warmup", "1"]
+            "--sizes", "4M", "--reps", "2", "--warmup", "1", "--runs", "1"]
     p = hmb.run(*args, "--output", out, "all", timeout=300)
     assert p.returncode == 0, failed_reasons(out) + p.stderr[-2000:]
     doc = hmbdoc.assert_valid(out, complete=True)
@@ -467,7 +493,7 @@ def test_gpu_isolation_a_planted_leak_does_not_reach_the_next_module(gpu, tmp_pa
     probe = ["--case", "free-memory", "--case", "launch-sync", "--reps", "2"]
     sel = ["--case", "planted"] + probe  # a pattern that matches no case of probe alone is refused
     alone, iso, shared = (tmp_path / n for n in ("alone.json", "iso.json", "shared.json"))
-    for out, args in ((alone, probe + ["probe"]), (iso, sel + ["all"]),
+    for out, args in ((alone, probe + ["probe"]), (iso, sel + ["--runs", "1", "all"]),
                       (shared, sel + ["--no-isolation", "all"])):
         p = hmb.run("--output", out, *args, env=env, timeout=300)
         assert p.returncode == 0, p.stderr[-2000:]

@@ -32,10 +32,12 @@
 #include "output/table.h"
 #include "run/isolate.h"
 #include "run/runner.h"
+#include "run/runs.h"
 #include "system/codecheck.h"
 #include "system/kfd.h"
 #include "system/modeplan.h"
 #include "util/text.h"
+#include "util/util.h"
 
 extern volatile sig_atomic_t hmb_signal_received;
 
@@ -141,6 +143,7 @@ int hmb_run_show(struct hmb_cli *cli)
 		hmb_report_free(&rep);
 		return EXIT_USAGE;
 	}
+	hmb_runs_judge_siblings(&rep);
 	if (cli->opt.format == HMB_FORMAT_CSV)
 		hmb_csv_print(stdout, rep.head, 1);
 	else
@@ -304,48 +307,66 @@ static int run_planned(const struct hmb_bench *b, struct hmb_report *rep, struct
 
 /* all (or one module with --devices or --runs), each module in a process of
  * its own (isolate.c), on each GPU of --devices in turn, node-level modules
- * once; each --runs times (runs.c). This process never opens the GPU. */
+ * once; with several runs (--runs; `all`: two by default) the whole round
+ * again, so that a module's runs lie a round apart in time and a state of
+ * the machine that lasts a module's run shows as runs that disagree
+ * (runs.c). This process never opens the GPU. */
 static int run_isolated(struct hmb_report *rep, const struct hmb_cli *cli)
 {
 	struct hmb_cmdline cl = { cli->opt.argc, cli->opt.argv, cli->command_index, -1, 0, NULL,
-				  NULL, 0, NULL, 0 };
+				  NULL, 0, 0, NULL, 0 };
 	int devices[64], ndev = device_list(rep->opt, devices, 64), status = 0;
 	int nruns = rep->opt->runs > 1 ? rep->opt->runs : 1;
+	/* each module run's place: the record before its first run's records */
+	struct hmb_record **first_before = NULL;
+	size_t nslots = 0, slot;
 
 	cl.tag_device = ndev > 1;
-	for (int i = 0; hmb_benches[i] && !hmb_interrupted(); i++) {
-		const struct hmb_bench *b = hmb_benches[i];
-		int runs = b->node_level || ndev == 0 ? 1 : ndev;
-		if ((cli->kind == HMB_CMD_MODULE && b != cli->bench) ||
-		    !hmb_bench_selected(b, rep->opt))
-			continue;
-		for (int d = 0; d < runs && !hmb_interrupted(); d++) {
-			struct hmb_mode_plan plan;
-			cl.device = runs == 1 ? -1 : devices[d];
-			plan_module(b, rep, cl.device >= 0 ? cl.device : rep->opt->device, &plan);
-			for (int m = 0; m < plan.n && !hmb_interrupted(); m++) {
-				/* --runs N: N processes, one record per result (runs.c) */
-				cl.run_before = rep->tail;
-				cl.parent_table = nruns > 1 && rep->opt->format == HMB_FORMAT_TABLE;
-				for (int k = 0; k < nruns && !hmb_interrupted(); k++) {
+	cl.runs = nruns;
+	cl.parent_table = nruns > 1 && rep->opt->format == HMB_FORMAT_TABLE;
+	for (int k = 0; k < nruns && !hmb_interrupted(); k++) {
+		slot = 0;
+		for (int i = 0; hmb_benches[i] && !hmb_interrupted(); i++) {
+			const struct hmb_bench *b = hmb_benches[i];
+			int runs = b->node_level || ndev == 0 ? 1 : ndev;
+			if ((cli->kind == HMB_CMD_MODULE && b != cli->bench) ||
+			    !hmb_bench_selected(b, rep->opt))
+				continue;
+			for (int d = 0; d < runs && !hmb_interrupted(); d++) {
+				struct hmb_mode_plan plan;
+				cl.device = runs == 1 ? -1 : devices[d];
+				plan_module(b, rep, cl.device >= 0 ? cl.device : rep->opt->device, &plan);
+				for (int m = 0; m < plan.n && !hmb_interrupted(); m++, slot++) {
 					int code;
+					if (k == 0) {
+						first_before = hmb_xrealloc(first_before, (slot + 1) *
+									    sizeof(*first_before));
+						first_before[slot] = rep->tail;
+						nslots = slot + 1;
+					}
+					/* a module the first round did not reach is not run again */
+					if (slot >= nslots)
+						break;
+					cl.run_before = first_before[slot];
 					cl.run = nruns > 1 ? k + 1 : 0;
 					if (nruns > 1)
 						fprintf(stderr, "[%s] run %d of %d\n", b->name, k + 1, nruns);
 					code = run_planned(b, rep, &cl, &plan, m);
 					if (code == EXIT_NO_GPU || code == EXIT_USAGE) {
+						free(first_before);
 						status = emit(rep, code); /* incomplete */
 						hmb_report_free(rep);
 						return code;
 					}
 				}
-				if (cl.parent_table && (cl.run_before ? cl.run_before->next : rep->head)) {
-					hmb_table_print(stdout, cl.run_before ? cl.run_before->next : rep->head,
-							rep->opt->wide);
-					fflush(stdout);
-				}
 			}
 		}
+	}
+	free(first_before);
+	/* several runs: the tables once, of the merged records */
+	if (cl.parent_table && rep->head) {
+		hmb_table_print(stdout, rep->head, rep->opt->wide);
+		fflush(stdout);
 	}
 	/* xnack and managed records against the ROCm guide's table (rocmguide.h):
 	 * only records that carry the XNACK mode they ran in (AMD) */

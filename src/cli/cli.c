@@ -28,6 +28,16 @@ static const char *child_output(void)
 	return pid > 0 && pid == (long)getppid() ? colon + 1 : NULL;
 }
 
+/* How many runs such a module is one of (HMB_CHILD_RUNS_ENV): 1 unless its
+ * parent said 2 to HMB_RUNS_MAX. */
+static int child_run_share(const char *child)
+{
+	const char *v = child ? getenv(HMB_CHILD_RUNS_ENV) : NULL;
+	long n;
+
+	return v && hmb_parse_long(v, &n) == 0 && n >= 1 && n <= HMB_RUNS_MAX ? (int)n : 1;
+}
+
 int hmb_parse_device_list(const char *text, int *out, int max)
 {
 	return hmb_device_list_why(text, out, max, NULL, 0);
@@ -294,10 +304,12 @@ const struct hmb_global_option hmb_global_options[HMB_G_COUNT] = {
 	[HMB_G_NO_ISOLATION] = { "no-isolation", 0, NULL, "all: every module in this one process "
 				 "(for debugging; modules may then change each other's figures)",
 				 FIELD(opt.no_isolation), 0, 0, NULL },
-	[HMB_G_RUNS] = { "runs", 0, "N", "all and the modules: each module N times (1 to 100), "
-			 "each in a process of its own; a result keeps every run's median beside "
-			 "the pooled samples, so that compare judges a change against how much a "
-			 "figure moves from run to run (--runs 3 on both sides for a gate)",
+	[HMB_G_RUNS] = { "runs", 0, "N", "all and the modules: each module N times (1 to 100; "
+			 "all: 2 unless --quick), each in a process of its own, the modules taken "
+			 "in turn and each run sampling 1/N of the time; a result keeps every "
+			 "run's median beside the pooled samples and is stable only where the runs "
+			 "agree within 1%; compare judges a change against how much a figure "
+			 "moves from run to run (--runs 3 on both sides for a gate)",
 			 FIELD(opt.runs), 1, HMB_RUNS_MAX, NULL },
 	[HMB_G_PEAK_GBPS] = { "peak-gbps", 0, "X", "the host link's peak per direction in GB/s, "
 			      "where it is not PCIe (Infinity Fabric, NVLink-C2C) or cannot be "
@@ -640,6 +652,12 @@ static int check_run(struct hmb_parser *p)
 	if (o->runs > 1 && (c->given & 1u << HMB_G_NO_ISOLATION))
 		return usage(p, "--runs runs each module in processes of its own: it does not go "
 			     "with --no-isolation");
+	/* all: every module twice, each run in a process of its own, so that a
+	 * figure marked stable is one that two processes agree on (the samples
+	 * of one process are tight where the next process reads 10% apart) */
+	if (c->kind == HMB_CMD_ALL && !(c->given & 1u << HMB_G_RUNS) && !o->quick &&
+	    !o->no_isolation)
+		o->runs = HMB_ALL_RUNS;
 	if (o->child_output) {
 		/* a module of `all` in its own process: the parent's command line,
 		 * with the parent's choice of GPU, one run; checked there already */
@@ -755,6 +773,7 @@ int hmb_cli_parse(int argc, char **argv, const struct hmb_bench *const *benches,
 
 	memset(out, 0, sizeof(*out));
 	out->opt.child_output = child_output();
+	out->opt.run_share = child_run_share(out->opt.child_output);
 	out->opt.child_table = !out->opt.child_output || !getenv(HMB_CHILD_TABLE_ENV) ||
 			       strcmp(getenv(HMB_CHILD_TABLE_ENV), "0") != 0;
 	out->opt.runs = 1;

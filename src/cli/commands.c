@@ -53,9 +53,11 @@ const struct hmb_command hmb_commands[] = {
 			"gfx94x, gfx950) managed and xnack run twice, with HSA_XNACK=1 and =0 "
 			"(params.hsa_xnack on each record, checked against the ROCm guide's "
 			"table), unless HSA_XNACK is set: then once in that mode. --dry-run shows "
-			"each run with its environment. --runs N runs each module N times, each "
-			"in a fresh process, one after the other, and prints its table once. It "
-			"ends with the summary of the headline figures (help summary), which the "
+			"each run with its environment. Every module runs twice (--runs N: N "
+			"times; --runs 1 or --quick: once), each run in a fresh process, the "
+			"modules taken in turn and the round again, each run sampling half the "
+			"time; a figure is stable only where the runs agree (README: stability). "
+			"The tables come once, after the last run. It ends with the summary of the headline figures (help summary), which the "
 			"document keeps as its \"summary\".",
 		.options = RUN_OPTIONS,
 		.module_options = 1,

@@ -46,6 +46,39 @@ static enum hmb_status status_of(const char *s)
 	return HMB_FAILED;
 }
 
+/* A result's runs (several runs): how many samples each gave and its median,
+ * so that what the runs' agreement says of the result is said again. Taken
+ * only where the counts add up to the samples. */
+static void import_runs(struct hmb_record *r, const cJSON *runs)
+{
+	const cJSON *samples = cJSON_GetObjectItemCaseSensitive(runs, "samples");
+	const cJSON *medians = cJSON_GetObjectItemCaseSensitive(runs, "median_s");
+	int n = cJSON_GetArraySize(samples);
+	struct hmb_run_figures *f;
+	size_t total = 0;
+
+	if (!cJSON_IsArray(samples) || !cJSON_IsArray(medians) || n < 1 ||
+	    cJSON_GetArraySize(medians) != n)
+		return;
+	f = hmb_xcalloc(1, sizeof(*f));
+	f->count = f->cap = (size_t)n;
+	f->samples = hmb_xcalloc((size_t)n, sizeof(*f->samples));
+	f->median = hmb_xcalloc((size_t)n, sizeof(*f->median));
+	for (int k = 0; k < n; k++) {
+		const cJSON *c = cJSON_GetArrayItem(samples, k), *m = cJSON_GetArrayItem(medians, k);
+		f->samples[k] = cJSON_IsNumber(c) && c->valuedouble >= 0 ? (size_t)c->valuedouble : 0;
+		f->median[k] = cJSON_IsNumber(m) ? m->valuedouble : NAN;
+		total += f->samples[k];
+	}
+	if (total != r->nsamples) {
+		free(f->samples);
+		free(f->median);
+		free(f);
+		return;
+	}
+	r->runs = f;
+}
+
 static void import_record(struct hmb_report *rep, const cJSON *o)
 {
 	struct hmb_record *r = hmb_record_new(hmb_json_str(o, "module"), hmb_json_str(o, "case"));
@@ -64,6 +97,7 @@ static void import_record(struct hmb_report *rep, const cJSON *o)
 	cJSON_ArrayForEach(v, samples)
 		if (cJSON_IsNumber(v))
 			hmb_sample(r, v->valuedouble);
+	import_runs(r, cJSON_GetObjectItemCaseSensitive(o, "runs"));
 	if (st != HMB_OK)
 		hmb_record_status(r, st, "%s", hmb_json_str(o, "reason"));
 	hmb_report_add(rep, r);

@@ -306,9 +306,13 @@ static cJSON *stability_rule_json(void)
 	cJSON_AddNumberToObject(o, "min_samples", HMB_STABLE_MIN_SAMPLES);
 	cJSON_AddNumberToObject(o, "threshold_rel", HMB_STABLE_THRESHOLD_REL);
 	cJSON_AddNumberToObject(o, "target_rel", HMB_STABLE_TARGET_REL);
+	cJSON_AddNumberToObject(o, "runs_span_rel", HMB_RUNS_SPAN_REL);
+	cJSON_AddNumberToObject(o, "siblings_span_rel", HMB_SIBLINGS_SPAN_REL);
 	cJSON_AddStringToObject(o, "stable_if", "the interval's half-width, relative to the "
-				"median, is within threshold_rel (target_rel is the aim; "
-				"meets_target says whether it is met)");
+				"median, is within threshold_rel (the target, target_rel, met); "
+				"with several runs, also their medians within runs_span_rel of "
+				"each other and the root mean square of the siblings' spans "
+				"within siblings_span_rel (runs.siblings)");
 	cJSON_AddStringToObject(o, "trend", HMB_TREND_METHOD);
 	cJSON_AddNumberToObject(o, "drift_p", HMB_DRIFT_P);
 	cJSON_AddNumberToObject(o, "drift_min_rel", HMB_DRIFT_MIN_REL);
@@ -342,6 +346,11 @@ static cJSON *runs_json(const struct hmb_run_figures *f)
 	m = cJSON_AddObjectToObject(o, "metrics");
 	for (size_t i = 0; i < f->nmetrics; i++)
 		cJSON_AddItemToObject(m, f->metric[i].name, per_run(f->metric[i].value, f->count));
+	if (f->siblings) {
+		m = cJSON_AddObjectToObject(o, "siblings");
+		cJSON_AddNumberToObject(m, "count", (double)f->siblings);
+		cJSON_AddNumberToObject(m, "span_rms", f->siblings_span_rms);
+	}
 	return o;
 }
 

@@ -236,10 +236,13 @@ fail:
  * statistics, stability.h) is within +-HMB_STABLE_TARGET_REL, max samples
  * are taken, or the sampling has taken what the module's own count would
  * have (and at least HMB_SAMPLING_BUDGET_S): a steady figure costs fewer
- * samples than before, a noisy one more, and no case takes much longer. */
+ * samples than before, a noisy one more, and no case takes much longer.
+ * Where the module runs as one of N runs (--runs, `all`), the most samples
+ * and the time are 1/N of that: the N runs pooled take about what one did. */
 struct sampling {
 	int warmup, reps;          /* reps: the module's count (or the fixed one) */
 	int adaptive, min, max;
+	int share;                 /* one of this many runs */
 };
 
 #define HMB_SAMPLING_BUDGET_S 0.1
@@ -257,9 +260,12 @@ static struct sampling sampling_plan(const struct hmb_ctx *ctx, const struct hmb
 	p.warmup = t->fixed ? t->warmup : hmb_warmup(ctx, t->warmup);
 	p.adaptive = !t->fixed && ctx->opt->reps <= 0 && !ctx->opt->quick;
 	p.min = p.max = p.reps;
+	p.share = ctx->opt->run_share > 1 ? ctx->opt->run_share : 1;
 	if (p.adaptive) {
 		p.min = p.reps < HMB_STABLE_MIN_SAMPLES ? p.reps : HMB_STABLE_MIN_SAMPLES;
-		p.max = 2 * p.reps;
+		p.max = (2 * p.reps + p.share - 1) / p.share;
+		if (p.max < p.min)
+			p.max = p.min;
 	}
 	return p;
 }
@@ -270,10 +276,12 @@ static const char *enough(const struct hmb_record *r, const struct sampling *p, 
 	struct hmb_stability st;
 	int n = (int)r->nsamples;
 	double per_sample = n > 0 ? elapsed / n : 0;
-	double budget = per_sample * p->reps;
+	double budget = per_sample * p->reps / p->share;
 
 	if (!p->adaptive || n >= p->max)
-		return !p->adaptive ? "fixed count" : "the most samples (twice the module's count)";
+		return !p->adaptive ? "fixed count"
+				    : p->share > 1 ? "the most samples (its share of twice the module's count)"
+						   : "the most samples (twice the module's count)";
 	if (n < p->min)
 		return NULL;
 	if (n < HMB_STABLE_MIN_SAMPLES && per_sample * HMB_STABLE_MIN_SAMPLES <= HMB_JUDGE_BUDGET_S)
@@ -281,10 +289,11 @@ static const char *enough(const struct hmb_record *r, const struct sampling *p, 
 	if (hmb_stability_compute(r->samples, r->nsamples, &st) == 0 && st.has_ci &&
 	    st.half_width_rel <= HMB_STABLE_TARGET_REL)
 		return "the median's 95% interval within +-1%";
-	if (budget < HMB_SAMPLING_BUDGET_S)
-		budget = HMB_SAMPLING_BUDGET_S;
+	if (budget < HMB_SAMPLING_BUDGET_S / p->share)
+		budget = HMB_SAMPLING_BUDGET_S / p->share;
 	if (elapsed + per_sample > budget)
-		return "the time the module's count would take";
+		return p->share > 1 ? "its share of the time the module's count would take"
+				    : "the time the module's count would take";
 	return NULL;
 }
 
@@ -292,7 +301,10 @@ static void describe_sampling(struct hmb_record *r, const struct sampling *p, co
 {
 	char text[160];
 
-	if (p->adaptive)
+	if (p->adaptive && p->share > 1)
+		snprintf(text, sizeof(text), "adaptive (%d to %d samples, one run of %d): stopped at "
+			 "%zu, %s", p->min, p->max, p->share, r->nsamples, why);
+	else if (p->adaptive)
 		snprintf(text, sizeof(text), "adaptive (%d to %d samples): stopped at %zu, %s", p->min,
 			 p->max, r->nsamples, why);
 	else

@@ -32,6 +32,7 @@ struct hmb_opt_decl {
 
 #define HMB_OPT_MAX_VALUES 8
 #define HMB_RUNS_MAX 100           /* --runs */
+#define HMB_ALL_RUNS 2             /* all without --runs (and without --quick) */
 #define HMB_MAX_MODULE_OPTS 16
 
 struct hmb_options {
@@ -55,6 +56,7 @@ struct hmb_options {
 	int runs;                  /* --runs N: each module N times, each in its own process */
 	const char *child_output;  /* a module run for `all`: its document here (cli.c) */
 	int child_table;           /* such a module prints its table (0: the parent does) */
+	int run_share;             /* such a module is one of this many runs (>= 1) */
 	int nvalues;               /* module options given; one entry per name */
 	const char *value_name[HMB_MAX_MODULE_OPTS];
 	const char *value[HMB_MAX_MODULE_OPTS];

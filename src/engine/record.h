@@ -49,6 +49,11 @@ struct hmb_run_figures {
 	double *median;               /* per run: the median of its samples, s; NAN: none */
 	struct hmb_run_metric *metric;
 	size_t nmetrics;
+	/* the record's siblings (run/runs.c: its figure in other kinds of memory
+	 * or allocator, same operation, clock and size; itself included) and the
+	 * root mean square of their runs' spans; 0: not judged */
+	size_t siblings;
+	double siblings_span_rms;
 };
 
 struct hmb_record {

@@ -60,6 +60,9 @@ void hmb_report_free(struct hmb_report *rep)
 
 void hmb_report_add_module(struct hmb_report *rep, const char *name)
 {
+	for (int i = 0; i < rep->nmodules; i++)
+		if (!strcmp(rep->modules[i], name))
+			return; /* another run or GPU of it: module_runs has each */
 	rep->modules = hmb_xrealloc(rep->modules, (size_t)(rep->nmodules + 1) * sizeof(*rep->modules));
 	rep->modules[rep->nmodules++] = name;
 }

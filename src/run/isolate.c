@@ -15,8 +15,9 @@
  * module runs once per mode (modeplan.h: HSA_XNACK=1 and 0 on AMD), the
  * child alone gets the variable; its records carry the value as a param
  * (params.hsa_xnack) and its module_runs entry the environment it ran in.
- * With --runs N each module runs N times, each run's records merged into
- * the first's (runs.c) and the table printed once, by this process.
+ * With several runs (--runs N; `all`: 2) each module runs N times, each run's
+ * records merged into the first's (runs.c), each run told it is one of N
+ * (HMB_CHILD_RUNS), and the tables printed once, by this process.
  */
 #include "run/isolate.h"
 
@@ -121,6 +122,11 @@ int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep,
 			setenv(cl->mode->var, cl->mode->value, 1);
 		if (cl->parent_table)
 			setenv(HMB_CHILD_TABLE_ENV, "0", 1);
+		if (cl->run && cl->runs > 1) {
+			char runs[16];
+			snprintf(runs, sizeof(runs), "%d", cl->runs);
+			setenv(HMB_CHILD_RUNS_ENV, runs, 1);
+		}
 		execv(argv[0], argv);
 		fprintf(stderr, "hipmembench: cannot start %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -156,8 +162,10 @@ int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep,
 			hmb_param_str(r, cl->mode->param, cl->mode->value);
 	}
 	unlink(tmpl);
-	if (cl->run)
+	if (cl->run) {
 		hmb_runs_merge(rep, cl->run_before, before, cl->run);
+		hmb_runs_judge_siblings(rep);
+	}
 	/* the module's table, from its document as `show` reads it, GPU tagged
 	 * (--runs: once, after the last run, by main.c) */
 	if (!cl->run && rep->opt->format == HMB_FORMAT_TABLE && (before ? before->next : rep->head)) {

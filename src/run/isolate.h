@@ -16,6 +16,7 @@ struct hmb_cmdline {
 	const struct hmb_mode_run *mode; /* this run's environment (modeplan.h); NULL none */
 	const char *plan_note;           /* the plan's note for module_runs; NULL none */
 	int run;                         /* --runs: which run of this module (1, 2, ...); 0: one */
+	int runs;                        /* of how many runs */
 	struct hmb_record *run_before;   /* --runs: the record before the first run's */
 	int parent_table;                /* the parent prints the table, not the module */
 };

@@ -140,6 +140,90 @@ static struct hmb_record *partner(struct hmb_record *first, struct hmb_record *l
 	return NULL;
 }
 
+/* Where r's runs' medians spread, relative to its median: -1 without two. */
+static double run_span(const struct hmb_record *r)
+{
+	const struct hmb_run_figures *f = r->runs;
+	double lo = INFINITY, hi = -INFINITY;
+	struct hmb_stats st;
+	size_t n = 0;
+
+	for (size_t k = 0; f && k < f->count; k++)
+		if (f->median[k] > 0) {
+			lo = fmin(lo, f->median[k]);
+			hi = fmax(hi, f->median[k]);
+			n++;
+		}
+	if (n < 2 || hmb_stats_compute(r->samples, r->nsamples, &st) != 0 || !(st.median > 0))
+		return -1;
+	return (hi - lo) / st.median;
+}
+
+static int same_param(const struct hmb_record *a, const struct hmb_record *b, const char *name)
+{
+	const struct hmb_kv *x = hmb_kv_find(&a->params, name), *y = hmb_kv_find(&b->params, name);
+
+	if (!x || !y)
+		return !x && !y;
+	return x->type == y->type && (x->type == HMB_KV_STR ? !strcmp(x->str, y->str)
+							    : x->num == y->num);
+}
+
+/* Case names of as many parts that differ in one part at most, neither the
+ * first nor, with three parts or more, the last (h2d/pinned/sync and
+ * h2d/write-combined/sync; sync-each/hipMalloc and sync-each/created-pool). */
+static int one_part_apart(const char *a, const char *b)
+{
+	int part = 0, parts = 1, differs = -1;
+
+	for (const char *c = a; *c; c++)
+		parts += *c == '/';
+	while (*a || *b) {
+		size_t la = strcspn(a, "/"), lb = strcspn(b, "/");
+		if (la != lb || strncmp(a, b, la)) {
+			if (differs >= 0)
+				return 0;
+			differs = part;
+		}
+		a += la;
+		b += lb;
+		if ((*a == '/') != (*b == '/'))
+			return 0; /* not as many parts */
+		a += *a == '/';
+		b += *b == '/';
+		part++;
+	}
+	return differs != 0 && (parts < 3 || differs != parts - 1);
+}
+
+static int siblings(const struct hmb_record *a, const struct hmb_record *b)
+{
+	return !strcmp(a->module, b->module) && one_part_apart(a->name, b->name) &&
+	       same_param(a, b, "clock") && same_param(a, b, "size") &&
+	       same_param(a, b, "device") && same_param(a, b, "hsa_xnack");
+}
+
+void hmb_runs_judge_siblings(struct hmb_report *rep)
+{
+	for (struct hmb_record *r = rep->head; r; r = r->next) {
+		double sum = 0, span;
+		size_t n = 0;
+		if (!r->runs)
+			continue;
+		r->runs->siblings = 0;
+		r->runs->siblings_span_rms = 0;
+		if (run_span(r) < 0)
+			continue;
+		for (const struct hmb_record *s = rep->head; s; s = s->next)
+			if (s->runs && siblings(r, s) && (span = run_span(s)) >= 0) {
+				sum += span * span;
+				n++;
+			}
+		r->runs->siblings = n;
+		r->runs->siblings_span_rms = sqrt(sum / (double)n);
+	}
+}
+
 void hmb_runs_merge(struct hmb_report *rep, struct hmb_record *before, struct hmb_record *last,
 		    int number)
 {

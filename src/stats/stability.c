@@ -166,20 +166,64 @@ int hmb_stability_compute(const double *samples, size_t n, struct hmb_stability 
 
 void hmb_stability_across_runs(struct hmb_stability *st, const double *medians, size_t n)
 {
-	double worst = 0;
+	double lo = INFINITY, hi = -INFINITY, span;
 	size_t runs = 0;
 
 	for (size_t i = 0; i < n && st->median > 0; i++) {
 		if (isnan(medians[i]))
 			continue;
 		runs++;
-		worst = fmax(worst, fabs(medians[i] / st->median - 1));
+		lo = fmin(lo, medians[i]);
+		hi = fmax(hi, medians[i]);
 	}
-	if (runs < 2 || st->stable != 1 || worst <= HMB_STABLE_THRESHOLD_REL)
+	span = runs ? (hi - lo) / st->median : 0;
+	if (runs < 2 || st->stable != 1 || span <= HMB_RUNS_SPAN_REL)
 		return;
 	st->stable = st->meets_target = 0;
-	snprintf(st->reason, sizeof(st->reason), "a run's median %.2g%% from the median of "
-		 "%zu runs, above +-%.0f%%", 100 * worst, runs, 100 * HMB_STABLE_THRESHOLD_REL);
+	snprintf(st->reason, sizeof(st->reason), "the medians of %zu runs span %.2g%% of the "
+		 "median, above %.0f%%", runs, 100 * span, 100 * HMB_RUNS_SPAN_REL);
+}
+
+void hmb_stability_siblings(struct hmb_stability *st, size_t siblings, double span_rms)
+{
+	if (siblings < 2 || st->stable != 1 || !(span_rms > HMB_SIBLINGS_SPAN_REL))
+		return;
+	st->stable = st->meets_target = 0;
+	snprintf(st->reason, sizeof(st->reason), "its runs agree, but those of its %zu siblings "
+		 "(cases one name part apart, same size) span %.2g%% (rms), above %.0f%%",
+		 siblings - 1, 100 * span_rms, 100 * HMB_SIBLINGS_SPAN_REL);
+}
+
+void hmb_stability_shape_within_runs(struct hmb_stability *st, const double *samples,
+				     const size_t *counts, size_t nruns)
+{
+	struct hmb_stability run, found = { 0 };
+	size_t from = 0, total = 0;
+
+	for (size_t k = 0; counts && k < nruns; k++)
+		total += counts[k];
+	if (nruns < 2 || total != st->count)
+		return;
+	found.shape = HMB_SHAPE_UNJUDGED;
+	for (size_t k = 0; k < nruns; from += counts[k], k++) {
+		if (hmb_stability_compute(samples + from, counts[k], &run) != 0 ||
+		    run.shape == HMB_SHAPE_UNJUDGED)
+			continue;
+		if (found.shape == HMB_SHAPE_UNJUDGED || found.shape == HMB_SHAPE_STEADY ||
+		    (found.shape == HMB_SHAPE_BIMODAL && run.shape == HMB_SHAPE_DRIFT))
+			found = run;
+	}
+	if (found.shape == HMB_SHAPE_UNJUDGED) /* no run to judge: as pooled */
+		return;
+	st->shape = found.shape;
+	st->mk_s = found.mk_s;
+	st->mk_z = found.mk_z;
+	st->mk_p = found.mk_p;
+	st->halves_p = found.halves_p;
+	st->half_change_rel = found.half_change_rel;
+	st->gap_rel = found.gap_rel;
+	st->gap_below = found.gap_below;
+	st->gap_ratio = found.gap_ratio;
 }
 
 const char *hmb_shape_name(enum hmb_shape s)

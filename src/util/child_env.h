@@ -11,5 +11,9 @@
 /* run/isolate.c to such a module, where the parent prints the table itself (one
  * run of several: --runs): "0", no table on stdout. */
 #define HMB_CHILD_TABLE_ENV "HMB_CHILD_TABLE"
+/* run/isolate.c to such a module when it is one of N runs (--runs, and `all`
+ * by default): "N", each adaptive case samples for 1/N of its budget, so that
+ * N runs take about what one did (engine/measure.c). */
+#define HMB_CHILD_RUNS_ENV "HMB_CHILD_RUNS"
 
 #endif

@@ -14,6 +14,7 @@
 #include "engine/report.h"
 #include "harness.h"
 #include "run/runs.h"
+#include "util/util.h"
 
 static struct hmb_record *copy(const char *kase, int chunks, int iters, double t, int n,
 			       double speedup)
@@ -111,6 +112,90 @@ void hmb_test_runs_merge(void)
 	CHECK(r == rep.tail && !r->next);
 	/* the record before the module's runs is left alone */
 	CHECK(rep.head->runs == NULL && rep.head->nsamples == 1);
+	hmb_report_free(&rep);
+}
+
+/* A copy of `kase` in two runs whose medians are t1 and t2 (10 samples each,
+ * tight), at `size`. */
+static struct hmb_record *two_runs(struct hmb_report *rep, const char *kase, double size,
+				   double t1, double t2)
+{
+	struct hmb_record *r = hmb_record_new("memcpy", kase);
+	struct hmb_run_figures *f = hmb_xcalloc(1, sizeof(*f));
+
+	hmb_param_num(r, "size", size);
+	hmb_param_str(r, "clock", "host-monotonic");
+	for (int i = 0; i < 20; i++)
+		hmb_sample(r, (i < 10 ? t1 : t2) * (1.0 + 0.0001 * (i % 10)));
+	f->count = f->cap = 2;
+	f->samples = hmb_xcalloc(2, sizeof(*f->samples));
+	f->median = hmb_xcalloc(2, sizeof(*f->median));
+	f->samples[0] = f->samples[1] = 10;
+	f->median[0] = t1 * 1.00045;
+	f->median[1] = t2 * 1.00045;
+	r->runs = f;
+	hmb_report_add(rep, r);
+	return r;
+}
+
+/* A figure whose two runs agree is stable only where its siblings' runs do
+ * too: pinned agrees with itself, but write-combined and registered moved by
+ * 10% from run to run; d2h and 4 MiB are not its siblings. */
+void hmb_test_runs_siblings(void)
+{
+	struct hmb_report rep;
+	struct hmb_options opt;
+	struct hmb_summary sum;
+	struct hmb_record *pinned, *wc, *reg, *d2h, *big, *async;
+
+	memset(&opt, 0, sizeof(opt));
+	hmb_report_init(&rep, &opt, "all");
+	pinned = two_runs(&rep, "h2d/pinned/sync", 262144, 14.5e-6, 14.5e-6);
+	wc = two_runs(&rep, "h2d/write-combined/sync", 262144, 14.5e-6, 16.0e-6);
+	reg = two_runs(&rep, "h2d/registered/sync", 262144, 16.0e-6, 14.5e-6);
+	d2h = two_runs(&rep, "d2h/pinned/sync", 262144, 12.0e-6, 12.0e-6);
+	big = two_runs(&rep, "h2d/pinned/sync", 4194304, 84e-6, 84e-6);
+	async = two_runs(&rep, "h2d/write-combined/async", 262144, 9e-6, 9e-6);
+	hmb_runs_judge_siblings(&rep);
+	CHECK(pinned->runs->siblings == 3 && wc->runs->siblings == 3 && reg->runs->siblings == 3);
+	CHECK(d2h->runs->siblings == 1 && big->runs->siblings == 1 && async->runs->siblings == 1);
+	/* rms of 0, 0.1 and 0.1 (spans relative to the pooled median) */
+	CHECK(pinned->runs->siblings_span_rms > 0.07 && pinned->runs->siblings_span_rms < 0.09);
+	hmb_record_summarize(pinned, &sum);
+	CHECK(sum.stability.stable == 0 && strstr(sum.stability.reason, "its 2 siblings"));
+	hmb_record_summarize(d2h, &sum);
+	CHECK(sum.stability.stable == 1);
+	hmb_record_summarize(big, &sum);
+	CHECK(sum.stability.stable == 1);
+	hmb_record_summarize(wc, &sum); /* its own samples say so first */
+	CHECK(sum.stability.stable == 0 && !strstr(sum.stability.reason, "siblings"));
+	hmb_report_free(&rep);
+}
+
+/* all's rounds: memcpy, pool, memcpy, pool; each module's second run merged
+ * into its first, across the other module's records in between. */
+void hmb_test_runs_interleaved(void)
+{
+	struct hmb_report rep;
+	struct hmb_options opt;
+	struct hmb_record *memcpy_before, *pool_before, *r;
+
+	memset(&opt, 0, sizeof(opt));
+	hmb_report_init(&rep, &opt, "all");
+	memcpy_before = rep.tail;
+	run(&rep, memcpy_before, 1, (struct hmb_record *[]){ copy("serial", 1, 7, 1e-3, 3, 0) }, 1);
+	pool_before = rep.tail;
+	run(&rep, pool_before, 1, (struct hmb_record *[]){ copy("pipeline", 2, 7, 2e-3, 3, 0) }, 1);
+	run(&rep, memcpy_before, 2, (struct hmb_record *[]){ copy("serial", 1, 8, 1.1e-3, 2, 0) },
+	    1);
+	run(&rep, pool_before, 2, (struct hmb_record *[]){ copy("pipeline", 2, 8, 2.2e-3, 2, 0) },
+	    1);
+	CHECK(rep.count == 2);
+	r = rep.head;
+	CHECK(!strcmp(r->name, "serial") && r->runs->count == 2 && r->nsamples == 5);
+	r = r->next;
+	CHECK(!strcmp(r->name, "pipeline") && r->runs->count == 2 && r->nsamples == 5);
+	CHECK(r == rep.tail && !r->next);
 	hmb_report_free(&rep);
 }
 
