@@ -8,8 +8,8 @@ usage: scripts/noise_floor.py [--threshold PCT] [--binary B] [--json FILE] [PAIR
 A PAIR is BASE.json=OTHER.json[,OTHER.json...]; without any, the back-to-back runs
 committed for the H100: an `all` run (alone/all.json) against each module run alone
 after it (alone/*.json), the two runs that shared the GPU (shared-gpu/a.json and b.json)
-and, where they are committed, two `all` runs one after the other (back-to-back/a.json
-and b.json). Every pair goes through `hipmembench --format csv --wide compare --threshold
+and, where they are committed, two `all` runs of one run each, one after the other
+(back-to-back-one-run/a.json and b.json). Every pair goes through `hipmembench --format csv --wide compare --threshold
 PCT` (default 5), which says for each figure its family, its floor and the rest of its
 noise (the medians' intervals, a shared GPU).
 
@@ -36,7 +36,8 @@ DEFAULT_PAIRS = [
     (os.path.join(H100, "alone", "all.json"),
      [os.path.join(H100, "alone", f"{m}.json") for m in MODULES]),
     (os.path.join(H100, "shared-gpu", "a.json"), [os.path.join(H100, "shared-gpu", "b.json")]),
-    (os.path.join(H100, "back-to-back", "a.json"), [os.path.join(H100, "back-to-back", "b.json")]),
+    (os.path.join(H100, "back-to-back-one-run", "a.json"),
+     [os.path.join(H100, "back-to-back-one-run", "b.json")]),
 ]
 Z = 2.5758293035489004  # two-sided p = 0.01 under the normal distribution
 

@@ -417,27 +417,30 @@ def test_gpu_runs_merge_each_run_into_one_record_per_result(gpu, tmp_path):
 
 def test_gpu_all_runs_each_module_twice_a_round_apart(gpu, tmp_path):
     """all: each module in two processes by default, the modules taken in turn (memcpy,
-    pool, then both again), each run sampling half the time of one (observed.sampling)
-    and the two runs merged into one record per result holding both medians; --runs 1
-    and --quick: one process a module."""
+    pool, node, then again), each run sampling half the time of one (observed.sampling)
+    and the two runs merged into one record per result holding both medians, the tables
+    and node's latency matrix printed once; --runs 1 and --quick: one process a module."""
     out, once = tmp_path / "twice.json", tmp_path / "once.json"
-    sel = ["--case", "h2d/pinned/async", "--case", "course/default-pool", "--sizes", "1M"]
+    sel = ["--case", "h2d/pinned/async", "--case", "course/default-pool", "--case",
+           "device/latency", "--sizes", "1M"]
     p = hmb.run(*sel, "--output", out, "all", timeout=300)
     assert p.returncode == 0, p.stderr[-2000:]
     doc = hmbdoc.assert_valid(out, complete=True)
     assert [(m["module"], m["run"]) for m in doc["module_runs"]] == \
-        [("memcpy", 1), ("pool", 1), ("memcpy", 2), ("pool", 2)], doc["module_runs"]
+        [("memcpy", 1), ("pool", 1), ("node", 1), ("memcpy", 2), ("pool", 2), ("node", 2)], \
+        doc["module_runs"]
     assert sorted(r["case"] for r in doc["results"]) == ["course/default-pool",
-                                                         "h2d/pinned/async"]
+                                                         "device/latency", "h2d/pinned/async"]
     for r in doc["results"]:
         assert r["runs"]["count"] == 2 and len(r["samples_s"]) == sum(r["runs"]["samples"])
         assert "one run of 2" in r["observed"]["sampling"], r["observed"]["sampling"]
     assert p.stdout.count("== memcpy ==") == 1 and p.stdout.count("== pool ==") == 1, p.stdout
+    assert p.stdout.count("latency ns per load") == 1, p.stdout
     for args in (["--runs", "1"], ["--quick"]):
         p = hmb.run(*sel, *args, "--output", once, "all", timeout=300)
         assert p.returncode == 0, p.stderr[-2000:]
         runs = hmbdoc.load(once)["module_runs"]
-        assert [m["module"] for m in runs] == ["memcpy", "pool"] and \
+        assert [m["module"] for m in runs] == ["memcpy", "pool", "node"] and \
             not any(m.get("run") for m in runs), (args, runs)
 
 

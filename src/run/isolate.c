@@ -120,7 +120,9 @@ int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep,
 		/* this process is single-threaded (it never opens the GPU) */
 		if (cl->mode && cl->mode->var && cl->mode->set)
 			setenv(cl->mode->var, cl->mode->value, 1);
-		if (cl->parent_table)
+		/* the parent prints the tables after the last run; that run's
+		 * module prints what it prints beside them (node's matrices) */
+		if (cl->parent_table && cl->run < cl->runs)
 			setenv(HMB_CHILD_TABLE_ENV, "0", 1);
 		if (cl->run && cl->runs > 1) {
 			char runs[16];

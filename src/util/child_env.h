@@ -8,8 +8,8 @@
 /* run/isolate.c to a module of `all` in a process of its own: "PID:FILE", the
  * parent's pid and where the module's document goes (cli/cli.c). */
 #define HMB_CHILD_OUTPUT_ENV "HMB_CHILD_OUTPUT"
-/* run/isolate.c to such a module, where the parent prints the table itself (one
- * run of several: --runs): "0", no table on stdout. */
+/* run/isolate.c to such a module, where the parent prints the table itself (a
+ * run of several but the last: --runs, all): "0", nothing on stdout. */
 #define HMB_CHILD_TABLE_ENV "HMB_CHILD_TABLE"
 /* run/isolate.c to such a module when it is one of N runs (--runs, and `all`
  * by default): "N", each adaptive case samples for 1/N of its budget, so that
