@@ -57,8 +57,9 @@ const struct hmb_command hmb_commands[] = {
 			"times; --runs 1 or --quick: once), each run in a fresh process, the "
 			"modules taken in turn and the round again, each run sampling half the "
 			"time; a figure is stable only where the runs agree (README: stability). "
-			"The tables come once, after the last run. It ends with the summary of the headline figures (help summary), which the "
-			"document keeps as its \"summary\".",
+			"The tables come once, after the last run. It ends with the summary of "
+			"the headline figures (help summary), which the document keeps as its "
+			"\"summary\".",
 		.options = RUN_OPTIONS,
 		.module_options = 1,
 		.run = hmb_run_measure,

@@ -169,7 +169,7 @@ int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep,
 		hmb_runs_judge_siblings(rep);
 	}
 	/* the module's table, from its document as `show` reads it, GPU tagged
-	 * (--runs: once, after the last run, by main.c) */
+	 * (several runs: once, after the last run, by cli/actions.c) */
 	if (!cl->run && rep->opt->format == HMB_FORMAT_TABLE && (before ? before->next : rep->head)) {
 		hmb_table_print(stdout, before ? before->next : rep->head, rep->opt->wide);
 		fflush(stdout);

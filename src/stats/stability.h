@@ -30,8 +30,10 @@
 
 #define HMB_STABLE_CONFIDENCE 0.95
 #define HMB_STABLE_TARGET_REL 0.01
-/* stable: the target met (two runs of `all` 3% apart, each within +-2%, were
- * common on one H100; within +-1% and 1% of each other, not seen) */
+/* stable: the target met (results/nvidia-h100-pcie/: of the figures two `all`
+ * runs of one run each called stable within +-2%, 45 of 222 were more than 3%
+ * apart; with two runs a module, within +-1%, the runs within 1% of each
+ * other and the siblings rule below, none of 71) */
 #define HMB_STABLE_THRESHOLD_REL HMB_STABLE_TARGET_REL
 #define HMB_STABLE_MIN_SAMPLES 6
 #define HMB_RUNS_SPAN_REL 0.01 /* the runs of a stable figure agree within this */
@@ -79,15 +81,14 @@ int hmb_stability_compute(const double *samples, size_t n, struct hmb_stability 
  * the runs' medians also span at most HMB_RUNS_SPAN_REL of the median of all
  * the samples: a run that went elsewhere (another process, a state of the
  * machine that lasted the run) is what repeating a run shows, and tight
- * samples within each run hide. On one H100, two runs' medians of a figure
- * within 1% of each other left 1 in 100 such figures 3% or more from the
- * next run's (2 runs within +-2%: 4 in 100; one run alone: 1 in 3).
+ * samples within each run hide (on one H100 1 of 128 figures whose two runs
+ * agreed so read 8.7% apart in the next `all`: the siblings rule below).
  * medians: one per run (NAN: none); fewer than 2 change nothing. */
 void hmb_stability_across_runs(struct hmb_stability *st, const double *medians, size_t n);
 /* Several runs: a figure whose own runs agree is stable only where its
  * siblings' runs (its case in another kind of memory or allocator, mostly,
- * at its clock and size: run/runs.c) also agree, their spans' root mean square within
- * HMB_SIBLINGS_SPAN_REL. Two runs that agree are luck where runs of their
+ * at its clock and size: run/runs.c) also agree, their spans' root mean
+ * square within HMB_SIBLINGS_SPAN_REL. Two runs that agree are luck where runs of their
  * kind move by 10%: on one H100 such a figure read 8.7% apart in the next
  * `all`, where its siblings had moved from run to run. siblings: how many
  * (itself included; fewer than 2 change nothing). */
