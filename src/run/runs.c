@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "doc/identity.h"
+#include "stats/stability.h"
 #include "stats/stats.h"
 #include "util/util.h"
 
@@ -143,20 +144,12 @@ static struct hmb_record *partner(struct hmb_record *first, struct hmb_record *l
 /* Where r's runs' medians spread, relative to its median: -1 without two. */
 static double run_span(const struct hmb_record *r)
 {
-	const struct hmb_run_figures *f = r->runs;
-	double lo = INFINITY, hi = -INFINITY;
 	struct hmb_stats st;
-	size_t n = 0;
+	size_t runs;
 
-	for (size_t k = 0; f && k < f->count; k++)
-		if (f->median[k] > 0) {
-			lo = fmin(lo, f->median[k]);
-			hi = fmax(hi, f->median[k]);
-			n++;
-		}
-	if (n < 2 || hmb_stats_compute(r->samples, r->nsamples, &st) != 0 || !(st.median > 0))
+	if (!r->runs || hmb_stats_compute(r->samples, r->nsamples, &st) != 0)
 		return -1;
-	return (hi - lo) / st.median;
+	return hmb_runs_span(r->runs->median, r->runs->count, st.median, &runs);
 }
 
 static int same_param(const struct hmb_record *a, const struct hmb_record *b, const char *name)
@@ -205,23 +198,35 @@ static int siblings(const struct hmb_record *a, const struct hmb_record *b)
 
 void hmb_runs_judge_siblings(struct hmb_report *rep)
 {
-	for (struct hmb_record *r = rep->head; r; r = r->next) {
-		double sum = 0, span;
-		size_t n = 0;
+	size_t i = 0, j, n = 0;
+	double *span;
+
+	/* each record's span once (it sorts the samples), then the pairs */
+	for (struct hmb_record *r = rep->head; r; r = r->next)
+		n++;
+	span = hmb_xcalloc(n + 1, sizeof(*span));
+	for (struct hmb_record *r = rep->head; r; r = r->next)
+		span[i++] = run_span(r);
+	i = 0;
+	for (struct hmb_record *r = rep->head; r; r = r->next, i++) {
+		double sum = 0;
+		size_t near = 0;
 		if (!r->runs)
 			continue;
 		r->runs->siblings = 0;
 		r->runs->siblings_span_rms = 0;
-		if (run_span(r) < 0)
+		if (span[i] < 0)
 			continue;
-		for (const struct hmb_record *s = rep->head; s; s = s->next)
-			if (s->runs && siblings(r, s) && (span = run_span(s)) >= 0) {
-				sum += span * span;
-				n++;
+		j = 0;
+		for (const struct hmb_record *s = rep->head; s; s = s->next, j++)
+			if (span[j] >= 0 && siblings(r, s)) {
+				sum += span[j] * span[j];
+				near++;
 			}
-		r->runs->siblings = n;
-		r->runs->siblings_span_rms = sqrt(sum / (double)n);
+		r->runs->siblings = near;
+		r->runs->siblings_span_rms = sqrt(sum / (double)near);
 	}
+	free(span);
 }
 
 void hmb_runs_merge(struct hmb_report *rep, struct hmb_record *before, struct hmb_record *last,

@@ -164,19 +164,26 @@ int hmb_stability_compute(const double *samples, size_t n, struct hmb_stability 
 	return 0;
 }
 
-void hmb_stability_across_runs(struct hmb_stability *st, const double *medians, size_t n)
+double hmb_runs_span(const double *medians, size_t n, double median, size_t *runs)
 {
-	double lo = INFINITY, hi = -INFINITY, span;
-	size_t runs = 0;
+	double lo = INFINITY, hi = -INFINITY;
 
-	for (size_t i = 0; i < n && st->median > 0; i++) {
+	*runs = 0;
+	for (size_t i = 0; i < n && median > 0; i++) {
 		if (isnan(medians[i]))
 			continue;
-		runs++;
+		++*runs;
 		lo = fmin(lo, medians[i]);
 		hi = fmax(hi, medians[i]);
 	}
-	span = runs ? (hi - lo) / st->median : 0;
+	return *runs >= 2 ? (hi - lo) / median : -1;
+}
+
+void hmb_stability_across_runs(struct hmb_stability *st, const double *medians, size_t n)
+{
+	size_t runs;
+	double span = hmb_runs_span(medians, n, st->median, &runs);
+
 	if (runs < 2 || st->stable != 1 || span <= HMB_RUNS_SPAN_REL)
 		return;
 	st->stable = st->meets_target = 0;

@@ -85,6 +85,9 @@ int hmb_stability_compute(const double *samples, size_t n, struct hmb_stability 
  * agreed so read 8.7% apart in the next `all`: the siblings rule below).
  * medians: one per run (NAN: none); fewer than 2 change nothing. */
 void hmb_stability_across_runs(struct hmb_stability *st, const double *medians, size_t n);
+/* (max - min) / median of the runs' medians (NAN: none) and, in *runs, how
+ * many there are; -1 with fewer than 2 or no positive median. */
+double hmb_runs_span(const double *medians, size_t n, double median, size_t *runs);
 /* Several runs: a figure whose own runs agree is stable only where its
  * siblings' runs (its case in another kind of memory or allocator, mostly,
  * at its clock and size: run/runs.c) also agree, their spans' root mean
