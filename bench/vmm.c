@@ -24,7 +24,7 @@
  * (every new chunk is usable). No kernel runs between the timed steps.
  *
  * call/NAME: each VMM call alone, for every chunk size of --call-sizes;
- * free-while-busy/NAME: how long freeing blocks the host while a ~200 ms
+ * free-while-busy/NAME: how long freeing blocks the host while a ~50 ms
  * kernel runs on another stream, hipFree vs unmap + release + address free.
  * Both are measured in vmm_calls.c, whose top comment says how.
  *
@@ -529,7 +529,7 @@ const struct hmb_bench hmb_bench_vmm = {
 		"call/NAME: one VMM call per sample, per chunk size (the calls before it run\n"
 		"untimed; they return when done, so nothing is synchronised).\n"
 		"free-while-busy: host time blocked in hipFree vs unmap + release + address\n"
-		"free while a ~200 ms spin kernel runs on another stream (kernel_s: its\n"
+		"free while a ~50 ms spin kernel runs on another stream (kernel_s: its\n"
 		"time; waited_for_kernel: freeing took more than half of it).\n"
 		"share/posix-fd/* (on request: --case 'share/*'): a\n"
 		"--share-size chunk exported as a file descriptor (export), imported (import)\n"

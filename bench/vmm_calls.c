@@ -9,7 +9,7 @@
  * before it where the call tears the chunk down.
  *
  * free-while-busy/NAME: how long the host is blocked freeing a buffer while a
- * ~200 ms spin kernel runs on another stream: hipFree (which waits for the
+ * ~50 ms spin kernel runs on another stream: hipFree (which waits for the
  * device) vs hipMemUnmap + hipMemRelease + hipMemAddressFree. Before each
  * sample (untimed) the buffer is allocated and checked and the kernel
  * launched; the sample is the freeing calls. The spin kernel is calibrated
@@ -24,7 +24,7 @@
 
 #if HMB_HAVE_VMM
 
-#define BUSY_S 0.2                  /* the spin kernel of free-while-busy */
+#define BUSY_S 0.05                 /* the spin kernel of free-while-busy */
 #define SPIN_BLOCKS 1               /* hmb_launch_spin's geometry (kernels/control.hip) */
 #define SPIN_THREADS 32
 

@@ -188,6 +188,27 @@ def test_gpu_overlap_and_node_copies_go_where_their_names_say(gpu, tmp_path):
     assert ("overlap", "h2d-only/pinned") in checked and ("node", "host/d2h/alone") in checked
 
 
+def test_gpu_overlap_pipelines_pinned_every_shape_pageable_the_largest(gpu, tmp_path):
+    """overlap's default streams are 2 and 4 (a one-stream pipeline cannot
+    overlap); pinned memory runs every shape of every calibrated load with at
+    least as many chunks as streams, pageable memory the balanced load at the
+    most streams and chunks only."""
+    out = tmp_path / "overlap.json"
+    p = hmb.run("--output", out, "overlap", "--sizes", "4M", "--reps", "2", "--warmup", "1",
+                "--chunks", "8,2,4", timeout=600)
+    assert p.returncode == 0, failed_reasons(out) + p.stderr[-2000:]
+    doc = hmbdoc.assert_valid(out, modules=["overlap"], no_failures=True, complete=True)
+    shapes = {}
+    for r in doc["results"]:
+        if r["case"].startswith("pipeline/"):
+            shapes.setdefault(r["case"], []).append((r["params"]["streams"],
+                                                     r["params"]["chunks"]))
+    pinned = [(2, 8), (2, 2), (2, 4), (4, 8), (4, 4)]
+    assert shapes == {"pipeline/pinned/copy-bound": pinned, "pipeline/pinned/balanced": pinned,
+                      "pipeline/pinned/compute-bound": pinned,
+                      "pipeline/pageable/balanced": [(4, 8)]}, shapes
+
+
 def test_gpu_every_sample_is_one_timed_copy(gpu, tmp_path):
     """--reps N gives every measured record N samples (warm-ups are not kept),
     and no timed sample of an async page-locked copy is shorter than its bytes
