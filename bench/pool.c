@@ -181,7 +181,7 @@ static double run_case(struct hmb_ctx *ctx, struct pool_case *base, enum shape s
 			.clock = HMB_CLOCK_HOST,
 			.sync = sh == SYNC_EACH ? HMB_SYNC_PER_OP : HMB_SYNC_PER_SAMPLE,
 			.ops_per_sample = loop,
-			.reps = 5,
+			.reps = 3, /* a sample is up to 1000 iterations: 3 to 6 samples, 3 a run of all's two */
 			.warmup = 1,
 		},
 		.ops = { setup, NULL, iteration, verify, teardown },
@@ -279,7 +279,7 @@ static int run(struct hmb_ctx *ctx)
 	struct pool_case base;
 	struct hmb_sizes sizes;
 	hipMemPoolProps props;
-	long loop_opt = hmb_opt_int(ctx, "loop", ctx->opt->quick ? 100 : 500);
+	long loop_opt = hmb_opt_int(ctx, "loop", ctx->opt->quick ? 100 : 1000);
 
 	memset(&base, 0, sizeof(base));
 	hmb_sizes_or(ctx, &sizes, "4K,64K,1M,16M,64M,256M", "4K,1M,64M");
@@ -325,7 +325,7 @@ static int run(struct hmb_ctx *ctx)
 
 static const struct hmb_opt_decl options[] = {
 	{ "loop", HMB_OPT_INT, "N",
-	  "iterations per sample up to 4M (default 500; --quick 100); scaled down "
+	  "iterations per sample up to 4M (default 1000; --quick 100); scaled down "
 	  "for larger sizes, at least 20", 1, 4L << 20, 0 },
 	{ "grow-step", HMB_OPT_SIZE, "SIZE", "grow/*: the block each step allocates (default 64M)",
 	  0, 0, 0 },
