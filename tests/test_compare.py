@@ -479,10 +479,12 @@ def test_committed_h100_against_two_h200s():
     p = compare(H100, H200_X2)
     assert p.returncode == 0, p.stderr
     n, of = matched(p)
-    assert n >= 0.9 * of and of > 800, p.stderr
+    assert n >= 0.9 * of and of > 600, p.stderr
     assert "all.json holds 2 GPUs' results: GPU 0 compared" in p.stderr
-    # the node module's two-GPU cases, and what an older build's managed module ran
-    assert re.search(r"only in \S+all\.json \((managed \d+, )?node \d+\)", p.stderr), p.stderr
+    # the node module's two-GPU cases, and what an older build's overlap and
+    # managed modules ran by default
+    assert re.search(r"only in \S+all\.json \((overlap \d+, )?(managed \d+, )?node \d+\)",
+                     p.stderr), p.stderr
     long = [line for line in p.stdout.splitlines() if len(line) > 120]
     assert not long, long[:3]
     assert not re.search(r"GB/s +GB/s", p.stdout)

@@ -209,6 +209,32 @@ def test_gpu_overlap_pipelines_pinned_every_shape_pageable_the_largest(gpu, tmp_
                       "pipeline/pageable/balanced": [(4, 8)]}, shapes
 
 
+def test_gpu_managed_default_sizes_stop_each_family_where_its_rate_does(gpu, tmp_path):
+    """With the default sizes (64M, 256M, 1G) the way back and read-mostly stop at
+    64 MiB and the prefetches at 256 MiB; the rest run at every size, and --sizes
+    runs any family at any size."""
+    out = tmp_path / "managed.json"
+    cases = ["back/cpu-read-after-gpu", "advise-read-mostly/first-kernel",
+             "prefetch/prefetch-only", "on-demand/first-kernel"]
+    selected = [a for c in cases for a in ("--case", c)]
+    p = hmb.run("--output", out, *selected, "managed", "--reps", "2", "--warmup", "0",
+                timeout=600)
+    assert p.returncode == 0, failed_reasons(out) + p.stderr[-2000:]
+    doc = hmbdoc.assert_valid(out, modules=["managed"], no_failures=True, complete=True)
+    sizes = {}
+    for r in doc["results"]:
+        sizes.setdefault(r["case"], []).append(r["params"]["size"] >> 20)
+    assert sizes == {"back/cpu-read-after-gpu": [64], "advise-read-mostly/first-kernel": [64],
+                     "prefetch/prefetch-only": [64, 256],
+                     "on-demand/first-kernel": [64, 256, 1024]}, sizes
+    out = tmp_path / "asked.json"
+    p = hmb.run("--output", out, *selected, "managed", "--reps", "2", "--warmup", "0",
+                "--sizes", "16M,512M", timeout=600)
+    assert p.returncode == 0, failed_reasons(out) + p.stderr[-2000:]
+    asked = {(r["case"], r["params"]["size"] >> 20) for r in hmbdoc.load(out)["results"]}
+    assert asked == {(c, s) for c in cases for s in (16, 512)}, asked
+
+
 def test_gpu_every_sample_is_one_timed_copy(gpu, tmp_path):
     """--reps N gives every measured record N samples (warm-ups are not kept),
     and no timed sample of an async page-locked copy is shorter than its bytes
