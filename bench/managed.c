@@ -424,13 +424,14 @@ static void run_coarse_unsupported(struct hmb_ctx *ctx)
 	hmb_commit(ctx, r);
 }
 
-/* Families whose rate no longer changes with size, where the larger sizes
- * cost most of the module's time (the pages go home before every sample).
- * With the default sizes they stop where their rate stops changing; --sizes
- * runs them at any size. On the H100 (results/nvidia-h100-pcie): the way
- * back and the read-mostly first kernel read the same GB/s at 64 and 256 MiB
- * (CPU faults 4.7 and 4.7, read-mostly 10.1 and 10.1), a prefetch the same at
- * 256 MiB and 1 GiB (50.3 and 50.4) but 10% less at 64 MiB. */
+/* Families whose larger sizes say nothing new and cost most of the module's
+ * time (the pages go home before every sample). With the default sizes they
+ * stop there; --sizes runs them at any size. On the H100
+ * (results/nvidia-h100-pcie/faster/before.json, the build before): the way
+ * back and read-mostly read at 256 MiB what they read at 64 MiB, within what
+ * one size moves from run to run (CPU faults 3.7 and 4.7 GB/s, where other
+ * runs read 2.7 to 4.7 at either size); a prefetch reads the same at 256 MiB
+ * and 1 GiB (50.2 and 50.2) and 7% less at 64 MiB, so it keeps 256 MiB. */
 #define WAY_BACK_DEFAULT_MAX ((size_t)64 << 20)
 #define READ_MOSTLY_DEFAULT_MAX ((size_t)64 << 20)
 #define PREFETCH_DEFAULT_MAX ((size_t)256 << 20)

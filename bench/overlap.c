@@ -8,10 +8,10 @@
  * which chunks the work but cannot overlap it) with pinned host memory; with
  * pageable host memory only the most streams and chunks asked for, and of
  * the calibrated loads only the balanced one: pageable copies are staged by
- * the host and overlap nothing, whatever the shape. The kernel's cost is tunable (LCG steps per
- * word, --iters); by default it is calibrated so that one load is copy-bound
- * (1 step), one balanced (kernel time = h2d + d2h time) and one
- * compute-bound (4x the balanced steps).
+ * the host and overlap nothing, whatever the shape. The kernel's cost is
+ * tunable (LCG steps per word, --iters); by default it is calibrated so that
+ * one load is copy-bound (1 step), one balanced (kernel time = h2d + d2h
+ * time) and one compute-bound (4x the balanced steps).
  *
  * Every timed region is one pass of the work between HIP events on the
  * first stream (the other streams wait for its start and join it at the

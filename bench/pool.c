@@ -181,7 +181,9 @@ static double run_case(struct hmb_ctx *ctx, struct pool_case *base, enum shape s
 			.clock = HMB_CLOCK_HOST,
 			.sync = sh == SYNC_EACH ? HMB_SYNC_PER_OP : HMB_SYNC_PER_SAMPLE,
 			.ops_per_sample = loop,
-			.reps = 3, /* a sample is up to 1000 iterations: 3 to 6 samples, 3 a run of all's two */
+			/* a sample is up to 1000 iterations: 3 to 6 samples, 3 a run
+			 * where `all` runs the module twice */
+			.reps = 3,
 			.warmup = 1,
 		},
 		.ops = { setup, NULL, iteration, verify, teardown },
