@@ -41,15 +41,18 @@ $(MAN): $(BIN) man/hipmembench.h2m
 		--name="measure how memory moves between host and GPU" --output=$@.tmp $(abspath $(BIN))
 	@mv $@.tmp $@
 
-# The scripts are installed as hipmembench-NAME, pointing at the installed binary.
+# The scripts are installed as hipmembench-NAME, pointing at the installed binary
+# and at PKGDATADIR/python, where the module they share (hmb_files.py) goes.
 install: $(BIN) $(MANAGED_STATIC) $(MAN)
 	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(BASHCOMPDIR)' \
-		'$(DESTDIR)$(PKGDATADIR)/slurm' '$(DESTDIR)$(DOCDIR)'
+		'$(DESTDIR)$(PKGDATADIR)/slurm' '$(DESTDIR)$(PKGDATADIR)/python' '$(DESTDIR)$(DOCDIR)'
 	install -m 755 $(BIN) '$(DESTDIR)$(BINDIR)/hipmembench'
 	$(if $(MANAGED_STATIC),install -d '$(DESTDIR)$(PKGLIBDIR)' && \
 		install -m 755 $(MANAGED_STATIC) '$(DESTDIR)$(PKGLIBDIR)/')
+	install -m 644 scripts/hmb_files.py '$(DESTDIR)$(PKGDATADIR)/python/'
 	for s in $(SCRIPTS); do \
-		sed 's|"build/hipmembench"|"$(BINDIR)/hipmembench"|' scripts/hmb_$$s.py >$(BUILD)/hipmembench-$$s && \
+		sed -e 's|"build/hipmembench"|"$(BINDIR)/hipmembench"|' \
+		    -e 's|^LIBDIR = .*|LIBDIR = "$(PKGDATADIR)/python"|' scripts/hmb_$$s.py >$(BUILD)/hipmembench-$$s && \
 		install -m 755 $(BUILD)/hipmembench-$$s '$(DESTDIR)$(BINDIR)/hipmembench-'$$s || exit 1; \
 	done
 	install -m 644 $(MAN) '$(DESTDIR)$(MANDIR)/man1/hipmembench.1'

@@ -24,14 +24,17 @@ folder is refused.
 Exit status: 0 no outlier, 1 an outlier or a document left out, 2 bad usage or no
 document to summarize.
 """
-import argparse
 import json
 import os
-import signal
-import stat
 import statistics
 import sys
-import tempfile
+
+LIBDIR = os.path.dirname(os.path.realpath(__file__))  # make install writes its own
+try:
+    sys.path.insert(0, LIBDIR)
+    import hmb_files  # reading, writing and the command line, as every script does
+except ImportError as e:
+    sys.exit(f"{sys.argv[0]}: cannot load hmb_files.py from {LIBDIR}: {e}")
 
 # Headline figures: name -> (module, case, size taken, figure, better, what can explain it).
 # "link": the host link (copies between host and GPU); "gpu": clocks and throttling;
@@ -57,56 +60,8 @@ for _name, _h in HEADLINES.items():
     WANTED.setdefault((_h[0], _h[1]), []).append(_name)
 
 
-def fail_usage(msg):
-    print(f"hmb_fleet.py: {msg}", file=sys.stderr)
-    sys.exit(2)
-
-
-class Parser(argparse.ArgumentParser):
-    """Bad usage: one line, exit 2."""
-    def error(self, message):
-        fail_usage(f"{message} (see --help)")
-
-
-class BadFile(Exception):
-    """A file that is not what it should be: the message names why."""
-
-
-def read_all(fd):
-    """Every byte of fd, by os.read: no file object that an interrupt could leave
-    unclosed (a ResourceWarning, with a traceback, on the way out)."""
-    chunks = []
-    while True:
-        chunk = os.read(fd, 1 << 20)
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
-
-
-def read_json(path):
-    """The JSON at path; BadFile naming why not: a FIFO or a device (never waited on),
-    bytes that are not UTF-8, nesting too deep for Python, NaN or Infinity."""
-    def constant(name):
-        raise ValueError(f"{name} is not a JSON number")
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO: no wait for a writer
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise BadFile("not a regular file")
-            os.set_blocking(fd, True)
-            data = read_all(fd)
-        finally:
-            os.close(fd)
-    except OSError as e:
-        raise BadFile(f"cannot read it: {e.strerror or e}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise BadFile(f"not UTF-8 (byte {e.start})") from None
-    try:
-        return json.loads(text, parse_constant=constant)
-    except (ValueError, RecursionError) as e:
-        raise BadFile(f"not readable JSON: {str(e) or type(e).__name__}") from None
+CLI = hmb_files.Cli("hmb_fleet.py")
+fail_usage = CLI.fail
 
 
 def is_int(v):
@@ -308,29 +263,6 @@ def summarize(gpus, threshold):
     return out
 
 
-def current_umask():
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def write_json_atomic(path, data):
-    """data at path, whole or not at all: a new temporary file beside it (never
-    through a link planted there), renamed over it; removed if anything stops it."""
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".",
-                               prefix=os.path.basename(path) + ".tmp.")
-    try:
-        with os.fdopen(fd, "w") as f:
-            json.dump(data, f, indent=1)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o666 & ~current_umask())
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-
-
 def walk_error(e):
     fail_usage(f"{e.filename}: cannot list the folder: {e.strerror or e}")
 
@@ -361,7 +293,7 @@ def table(summary):
 
 
 def main(argv):
-    ap = Parser(description="fleet summary: median, spread and outliers per headline figure")
+    ap = CLI.parser(description="fleet summary: median, spread and outliers per headline figure")
     ap.add_argument("paths", nargs="+", metavar="DIR|FILE")
     ap.add_argument("--threshold", type=float, default=90.0,
                     help="percent of the median below which a GPU is an outlier (default 90)")
@@ -380,8 +312,8 @@ def main(argv):
     gpus, left_out, used = [], [], 0
     for path in documents(a.paths):
         try:
-            doc = read_json(path)
-        except BadFile as e:
+            doc = hmb_files.read_json(path)
+        except hmb_files.BadFile as e:
             left_out.append({"file": path, "why": str(e)})
             continue
         if not isinstance(doc, dict) or not isinstance(doc.get("tool"), dict) or \
@@ -405,7 +337,7 @@ def main(argv):
                "figures": summarize(gpus, a.threshold), "left_out": left_out}
     if output != "-":
         try:
-            write_json_atomic(output, summary)
+            hmb_files.write_json_whole(output, summary)
         except OSError as e:
             fail_usage(f"{output}: cannot write the summary: {e.strerror}")
     print(table(summary) if a.format == "table" and output != "-" else json.dumps(summary, indent=1))
@@ -416,20 +348,5 @@ def main(argv):
     return 1 if outliers or left_out else 0
 
 
-def on_sigterm(sig, _frame):
-    sys.exit(128 + sig)  # as Ctrl-C: the temporary goes, nothing half-written stays
-
-
 if __name__ == "__main__":
-    signal.signal(signal.SIGTERM, on_sigterm)
-    try:
-        try:
-            rc = main(sys.argv)
-        finally:  # what stdout holds goes now, while a closed pipe can be caught
-            sys.stdout.flush()
-        sys.exit(rc)
-    except KeyboardInterrupt:
-        sys.exit(130)
-    except BrokenPipeError:  # stdout closed early (| head): nothing more to say
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(1)
+    CLI.run(main)

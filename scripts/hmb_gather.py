@@ -23,67 +23,22 @@ when a run failed or a document could not be read, 2 when no document was found 
 on bad usage (a folder that is not one, a --base that is not a document, a
 hipmembench that is not an executable); then nothing is written.
 """
-import argparse
 import json
 import math
 import os
-import signal
-import stat
 import subprocess
 import sys
-import tempfile
+
+LIBDIR = os.path.dirname(os.path.realpath(__file__))  # make install writes its own
+try:
+    sys.path.insert(0, LIBDIR)
+    import hmb_files  # reading, writing and the command line, as every script does
+except ImportError as e:
+    sys.exit(f"{sys.argv[0]}: cannot load hmb_files.py from {LIBDIR}: {e}")
 
 
-def fail(msg, status=2):
-    print(f"hmb_gather.py: {msg}", file=sys.stderr)
-    sys.exit(status)
-
-
-class Parser(argparse.ArgumentParser):
-    """Bad usage: one line, exit 2."""
-    def error(self, message):
-        fail(f"{message} (see --help)")
-
-
-class BadFile(Exception):
-    """A file that is not what it should be: the message names why."""
-
-
-def read_all(fd):
-    """Every byte of fd, by os.read: no file object that an interrupt could leave
-    unclosed (a ResourceWarning, with a traceback, on the way out)."""
-    chunks = []
-    while True:
-        chunk = os.read(fd, 1 << 20)
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
-
-
-def read_json(path):
-    """The JSON at path; BadFile naming why not: a FIFO or a device (never waited on),
-    bytes that are not UTF-8, nesting too deep for Python, NaN or Infinity."""
-    def constant(name):
-        raise ValueError(f"{name} is not a JSON number")
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO: no wait for a writer
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise BadFile("not a regular file")
-            os.set_blocking(fd, True)
-            data = read_all(fd)
-        finally:
-            os.close(fd)
-    except OSError as e:
-        raise BadFile(f"cannot read it: {e.strerror or e}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise BadFile(f"not UTF-8 (byte {e.start})") from None
-    try:
-        return json.loads(text, parse_constant=constant)
-    except (ValueError, RecursionError) as e:
-        raise BadFile(f"not readable JSON: {str(e) or type(e).__name__}") from None
+CLI = hmb_files.Cli("hmb_gather.py")
+fail = CLI.fail
 
 
 def is_document(d):
@@ -116,8 +71,8 @@ def shape_problem(d):
 
 def summarize(path):
     try:
-        d = read_json(path)
-    except BadFile as e:
+        d = hmb_files.read_json(path)
+    except hmb_files.BadFile as e:
         return {"file": path, "valid": False, "unreadable": True, "problem": str(e)}
     if not is_document(d):
         return {"file": path, "valid": False, "problem": "not a hipmembench document"}
@@ -142,27 +97,12 @@ def summarize(path):
             "slurm_job_id": (d.get("environment") or {}).get("SLURM_JOB_ID")}
 
 
-def current_umask():
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def temporary(path):
-    """A new temporary file beside path (never through a link planted there): its
-    file object and name."""
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".",
-                               prefix=os.path.basename(path) + ".tmp.")
-    os.chmod(tmp, 0o666 & ~current_umask())
-    return os.fdopen(fd, "w"), tmp
-
-
 def walk_error(e):
     fail(f"{e.filename}: cannot list the folder: {e.strerror or e}")
 
 
 def main(argv):
-    ap = Parser(description="collect and compare hipmembench runs")
+    ap = CLI.parser(description="collect and compare hipmembench runs")
     ap.add_argument("dirs", nargs="+")
     ap.add_argument("--base", help="the document the others are compared with")
     ap.add_argument("--threshold", help="percentage: exit 1 when a figure is worse")
@@ -180,9 +120,9 @@ def main(argv):
             fail(f"--threshold {a.threshold}: a percentage of at least 0")
     if a.base is not None:
         try:
-            if not is_document(read_json(a.base)):
+            if not is_document(hmb_files.read_json(a.base)):
                 fail(f"--base {a.base}: not a hipmembench document")
-        except BadFile as e:
+        except hmb_files.BadFile as e:
             fail(f"--base {a.base}: {e}")
     if not os.path.isfile(a.hipmembench) or not os.access(a.hipmembench, os.X_OK):
         fail(f"{a.hipmembench}: not an executable (set --hipmembench or HMB)")
@@ -215,7 +155,7 @@ def main(argv):
             cmd = [a.hipmembench, "compare", "--allow-partial", base] + others
             if a.threshold:
                 cmd += ["--threshold", a.threshold]
-            f, tmp = temporary(comparison)
+            f, tmp = hmb_files.temporary_beside(comparison)
             written.append((tmp, comparison))
             with f:
                 try:
@@ -230,7 +170,7 @@ def main(argv):
                         proc.wait()
             if rc not in (0, 1):
                 fail(f"`{a.hipmembench} compare` exited {rc}: nothing written")
-        f, tmp = temporary(index_path)
+        f, tmp = hmb_files.temporary_beside(index_path)
         written.append((tmp, index_path))
         with f:
             json.dump({"runs": index}, f, indent=1)
@@ -267,24 +207,5 @@ def main(argv):
     return max(rc, bad)
 
 
-def on_sigterm(sig, _frame):
-    sys.exit(128 + sig)  # as Ctrl-C: the temporaries go, nothing half-written stays
-
-
-def run():
-    signal.signal(signal.SIGTERM, on_sigterm)
-    try:
-        try:
-            rc = main(sys.argv)
-        finally:  # what stdout holds goes now, while a closed pipe can be caught
-            sys.stdout.flush()
-        sys.exit(rc)
-    except KeyboardInterrupt:
-        sys.exit(130)
-    except BrokenPipeError:  # stdout closed early (| head): nothing more to say there
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(1)
-
-
 if __name__ == "__main__":
-    run()
+    CLI.run(main)

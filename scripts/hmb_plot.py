@@ -25,14 +25,17 @@ each whole (a temporary file renamed over it). Exit status: 0, 1 when nothing co
 be plotted, 2 for bad usage or a file that cannot be read or is not a hipmembench
 document of the expected types (one line naming it; never a traceback).
 """
-import argparse
-import json
 import math
 import os
 import re
-import stat
 import sys
-import tempfile
+
+LIBDIR = os.path.dirname(os.path.realpath(__file__))  # make install writes its own
+try:
+    sys.path.insert(0, LIBDIR)
+    import hmb_files  # reading, writing and the command line, as every script does
+except ImportError as e:
+    sys.exit(f"{sys.argv[0]}: cannot load hmb_files.py from {LIBDIR}: {e}")
 
 # matplotlib, imported once the command line is read (need_matplotlib): --help and
 # bad usage need none, and its absence is one line naming the package
@@ -49,9 +52,8 @@ CYCLE = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:br
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*", "<", ">"]
 
 
-def fail(msg, status=2):
-    print(f"hmb_plot.py: {msg}", file=sys.stderr)
-    sys.exit(status)
+CLI = hmb_files.Cli("hmb_plot.py")
+fail = CLI.fail
 
 
 def need_matplotlib():
@@ -68,44 +70,8 @@ def need_matplotlib():
              "python3-matplotlib (Fedora) or `pip install matplotlib`")
 
 
-class Parser(argparse.ArgumentParser):
-    """Bad usage: one line, exit 2."""
-    def error(self, message):
-        fail(f"{message} (see --help)")
-
-
 def is_number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-
-
-def read_all(fd):
-    """Every byte of fd, by os.read: no file object that an interrupt could leave
-    unclosed (a ResourceWarning, with a traceback, on the way out)."""
-    chunks = []
-    while True:
-        chunk = os.read(fd, 1 << 20)
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
-
-
-def read_json(path):
-    """The document at path, or one line naming why not (exit 2): a FIFO or a device
-    may never end, nesting too deep for Python, NaN and numbers beyond a double are
-    not JSON that hipmembench writes."""
-    def constant(name):
-        raise ValueError(f"{name} is not a JSON number")
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO: no wait for a writer
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                fail(f"{path}: not a regular file")
-            os.set_blocking(fd, True)
-            return json.loads(read_all(fd), parse_constant=constant)
-        finally:
-            os.close(fd)
-    except (OSError, ValueError, RecursionError) as e:
-        fail(f"{path}: not a readable JSON document: {str(e) or type(e).__name__}")
 
 
 # Parameters the figures read as numbers (sizes, counts) and their limits.
@@ -154,7 +120,7 @@ def check(doc, path):
 
 
 def load(path):
-    doc = read_json(path)
+    doc = CLI.read_json(path)
     if not isinstance(doc, dict) or not isinstance(doc.get("tool"), dict) or \
             doc["tool"].get("name") != "hipmembench" or not isinstance(doc.get("results"), list):
         fail(f"{path}: not a hipmembench document")
@@ -644,27 +610,10 @@ def out_folder(path):
 
 
 def save(fig, path):
-    """fig as PNG at path, whole or not at all: a new temporary file beside it
-    (mkstemp: never through a link planted there), renamed over it."""
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".",
-                               prefix=os.path.basename(path) + ".tmp.", suffix=".png")
     try:
-        with os.fdopen(fd, "wb") as f:
-            fig.savefig(f, format="png", dpi=110)
-        os.chmod(tmp, 0o666 & ~current_umask())
-        os.replace(tmp, path)
-    except OSError as e:
-        fail(f"cannot write {path}: {e.strerror or e}")
+        CLI.write_png(fig, path)
     finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
         plt.close(fig)
-
-
-def current_umask():
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def documents(paths):
@@ -685,7 +634,7 @@ def documents(paths):
 
 
 def main(argv):
-    ap = Parser(description="hipmembench JSON to PNG figures")
+    ap = CLI.parser(description="hipmembench JSON to PNG figures")
     ap.add_argument("-o", "--out", default="plots", help="folder for the PNG files")
     ap.add_argument("--label", help="name the files LABEL-SUBJECT.png")
     ap.add_argument("files", nargs="+", help="hipmembench JSON documents")
@@ -717,19 +666,5 @@ def main(argv):
     return 0
 
 
-def run():
-    try:
-        try:
-            rc = main(sys.argv)
-        finally:  # what stdout holds goes now, while a closed pipe can be caught
-            sys.stdout.flush()
-        sys.exit(rc)
-    except KeyboardInterrupt:
-        fail("interrupted", 130)
-    except BrokenPipeError:  # stdout closed early (| head): nothing more to say there
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(1)
-
-
 if __name__ == "__main__":
-    run()
+    CLI.run(main)

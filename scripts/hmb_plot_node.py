@@ -18,13 +18,16 @@ over it); exit 1 when the document has no node results, 2 for bad usage or a fil
 that cannot be read or is not a hipmembench document of the expected types (one
 line naming it; never a traceback).
 """
-import argparse
-import json
 import math
 import os
-import stat
 import sys
-import tempfile
+
+LIBDIR = os.path.dirname(os.path.realpath(__file__))  # make install writes its own
+try:
+    sys.path.insert(0, LIBDIR)
+    import hmb_files  # reading, writing and the command line, as every script does
+except ImportError as e:
+    sys.exit(f"{sys.argv[0]}: cannot load hmb_files.py from {LIBDIR}: {e}")
 
 plt = None  # matplotlib.pyplot, imported once the command line is read (need_matplotlib)
 
@@ -39,9 +42,8 @@ MATRICES = [
 DIRECTIONS = ["h2d", "d2h", "bidir"]
 
 
-def fail(msg, status=2):
-    print(f"hmb_plot_node.py: {msg}", file=sys.stderr)
-    sys.exit(status)
+CLI = hmb_files.Cli("hmb_plot_node.py")
+fail = CLI.fail
 
 
 def need_matplotlib():
@@ -53,12 +55,6 @@ def need_matplotlib():
     except ImportError as e:
         fail(f"needs matplotlib ({e}): install python3-matplotlib (Debian, Ubuntu, Fedora) "
              "or `pip install matplotlib`")
-
-
-class Parser(argparse.ArgumentParser):
-    """Bad usage: one line, exit 2."""
-    def error(self, message):
-        fail(f"{message} (see --help)")
 
 
 def is_number(v):
@@ -103,33 +99,10 @@ def check(doc, path):
                 bad(f"{where}.metrics.{name} is not {{\"value\": number, \"unit\": string}}")
 
 
-def read_all(fd):
-    """Every byte of fd, by os.read: no file object that an interrupt could leave
-    unclosed (a ResourceWarning, with a traceback, on the way out)."""
-    chunks = []
-    while True:
-        chunk = os.read(fd, 1 << 20)
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
-
-
 def load(path):
     """The document, checked; one line and exit 2 where it cannot be read (a FIFO or a
     device that may never end, nesting too deep, NaN) or is not hipmembench's."""
-    def constant(name):
-        raise ValueError(f"{name} is not a JSON number")
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO: no wait for a writer
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                fail(f"{path}: not a regular file")
-            os.set_blocking(fd, True)
-            doc = json.loads(read_all(fd), parse_constant=constant)
-        finally:
-            os.close(fd)
-    except (OSError, ValueError, RecursionError) as e:
-        fail(f"{path}: not a readable JSON document: {str(e) or type(e).__name__}")
+    doc = CLI.read_json(path)
     if not isinstance(doc, dict) or not isinstance(doc.get("tool"), dict) or \
             doc["tool"].get("name") != "hipmembench" or not isinstance(doc.get("results"), list):
         fail(f"{path}: not a hipmembench document")
@@ -265,32 +238,15 @@ def plot_aggregate(results, title, path):
     return True
 
 
-def current_umask():
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def save(fig, path):
-    """fig as PNG at path, whole or not at all: a new temporary file beside it
-    (mkstemp: never through a link planted there), renamed over it."""
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".",
-                               prefix=os.path.basename(path) + ".tmp.", suffix=".png")
     try:
-        with os.fdopen(fd, "wb") as f:
-            fig.savefig(f, format="png", dpi=110)
-        os.chmod(tmp, 0o666 & ~current_umask())
-        os.replace(tmp, path)
-    except OSError as e:
-        fail(f"cannot write {path}: {e.strerror or e}")
+        CLI.write_png(fig, path)
     finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
         plt.close(fig)
 
 
 def main(argv):
-    ap = Parser(description="node module figures from a hipmembench document")
+    ap = CLI.parser(description="node module figures from a hipmembench document")
     ap.add_argument("-o", "--out", default="plots", help="folder for the PNG files")
     ap.add_argument("file", help="a hipmembench JSON document with node results")
     args = ap.parse_args(argv[1:])
@@ -320,19 +276,5 @@ def main(argv):
     return 0
 
 
-def run():
-    try:
-        try:
-            rc = main(sys.argv)
-        finally:  # what stdout holds goes now, while a closed pipe can be caught
-            sys.stdout.flush()
-        sys.exit(rc)
-    except KeyboardInterrupt:
-        fail("interrupted", 130)
-    except BrokenPipeError:  # stdout closed early (| head): nothing more to say there
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(1)
-
-
 if __name__ == "__main__":
-    run()
+    CLI.run(main)

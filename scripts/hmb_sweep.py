@@ -74,7 +74,6 @@ def on_signal(sig, _frame):
 signal.signal(signal.SIGTERM, on_signal)
 signal.signal(signal.SIGINT, on_signal)
 
-import argparse  # noqa: E402
 import glob  # noqa: E402
 import itertools  # noqa: E402
 import json  # noqa: E402
@@ -82,10 +81,15 @@ import os  # noqa: E402
 import re  # noqa: E402
 import math  # noqa: E402
 import shutil  # noqa: E402
-import stat  # noqa: E402
 import subprocess  # noqa: E402
-import tempfile  # noqa: E402
 import time  # noqa: E402
+
+LIBDIR = os.path.dirname(os.path.realpath(__file__))  # make install writes its own
+try:
+    sys.path.insert(0, LIBDIR)
+    import hmb_files  # noqa: E402 - reading, writing and the command line, as every script does
+except ImportError as e:
+    sys.exit(f"{sys.argv[0]}: cannot load hmb_files.py from {LIBDIR}: {e}")
 
 KEYS = {"command", "args", "env", "devices", "numa", "cpu", "variants"}
 CPU_LIST = re.compile(r"\d+(-\d+)?(,\d+(-\d+)?)*\Z")
@@ -93,56 +97,8 @@ ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 MAX_POINTS = 10000
 
 
-class BadFile(Exception):
-    """A file that is not what it should be: the message names why."""
-
-
-def read_all(fd):
-    """Every byte of fd, by os.read: no file object that an interrupt could leave
-    unclosed (a ResourceWarning, with a traceback, on the way out)."""
-    chunks = []
-    while True:
-        chunk = os.read(fd, 1 << 20)
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
-
-
-def read_json(path):
-    """The JSON at path; BadFile naming why not: a FIFO or a device (never waited on),
-    bytes that are not UTF-8, nesting too deep for Python, NaN or Infinity."""
-    def constant(name):
-        raise ValueError(f"{name} is not a JSON number")
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO: no wait for a writer
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise BadFile("not a regular file")
-            os.set_blocking(fd, True)
-            data = read_all(fd)
-        finally:
-            os.close(fd)
-    except OSError as e:
-        raise BadFile(f"cannot read it: {e.strerror or e}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise BadFile(f"not UTF-8 (byte {e.start})") from None
-    try:
-        return json.loads(text, parse_constant=constant)
-    except (ValueError, RecursionError) as e:
-        raise BadFile(f"not readable JSON: {str(e) or type(e).__name__}") from None
-
-
-def fail_usage(msg):
-    print(f"hmb_sweep.py: {msg}", file=sys.stderr)
-    sys.exit(2)
-
-
-class Parser(argparse.ArgumentParser):
-    """Bad usage: one line, exit 2."""
-    def error(self, message):
-        fail_usage(f"{message} (see --help)")
+CLI = hmb_files.Cli("hmb_sweep.py")
+fail_usage = CLI.fail
 
 
 def is_str_list(v):
@@ -161,8 +117,8 @@ def sets_output(args):
 def read_matrix(path):
     """The matrix, every value of the right type; exit 2 naming what is wrong."""
     try:
-        m = read_json(path)
-    except BadFile as e:
+        m = hmb_files.read_json(path)
+    except hmb_files.BadFile as e:
         fail_usage(f"{path}: not a readable JSON matrix: {e}")
     if not isinstance(m, dict):
         fail_usage(f"{path}: the matrix must be a JSON object")
@@ -256,29 +212,6 @@ def points(m):
     return out
 
 
-def write_json_atomic(path, data):
-    """data at path, whole or not at all: a new temporary file beside it (never
-    through a link planted there), renamed over it; removed if anything stops it."""
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".",
-                               prefix=os.path.basename(path) + ".tmp.")
-    try:
-        with os.fdopen(fd, "w") as f:
-            json.dump(data, f, indent=1)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o666 & ~current_umask())
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-
-
-def current_umask():
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 FINISHED = (0, 1)  # a module process that ran to its end (1: a case of it failed)
 
 
@@ -340,8 +273,8 @@ def load_document(path):
     """The hipmembench document at path, or None where there is none (no file,
     or one that hipmembench did not finish writing: not JSON)."""
     try:
-        d = read_json(path)
-    except BadFile:
+        d = hmb_files.read_json(path)
+    except hmb_files.BadFile:
         return None
     return d if shape_problem(d) is None else None
 
@@ -352,8 +285,8 @@ def earlier_document(path):
     if not os.path.lexists(path):
         return None
     try:
-        d = read_json(path)
-    except BadFile as e:
+        d = hmb_files.read_json(path)
+    except hmb_files.BadFile as e:
         fail_usage(f"{path}: {e} (move it away to run the point again)")
     why = shape_problem(d)
     if why:
@@ -367,8 +300,8 @@ def earlier_manifest(path):
     if not os.path.lexists(path):
         return {}
     try:
-        m = read_json(path)
-    except BadFile as e:
+        m = hmb_files.read_json(path)
+    except hmb_files.BadFile as e:
         fail_usage(f"{path}: {e} (move it away to start afresh)")
     if not isinstance(m, dict) or not isinstance(m.get("points", []), list):
         fail_usage(f"{path}: not a sweep manifest: \"points\" is not a list (move it away to start afresh)")
@@ -583,7 +516,7 @@ def resume_point(a, p, command, plan, doc_path, doc, prefix, entry, env, log_pat
         return None
     if not todo:  # every module finished: the run stopped before its last write
         doc.update(complete=True, interrupted=False)
-        write_json_atomic(doc_path, doc)
+        hmb_files.write_json_whole(doc_path, doc)
         return 0
     # records name their GPU where the point measures several
     listed = option_value(p["args"], "--devices") or ""
@@ -611,7 +544,7 @@ def resume_point(a, p, command, plan, doc_path, doc, prefix, entry, env, log_pat
         missing = missing_work(doc, plan, p["args"])
         doc["complete"] = not missing and part is not None and not stop_signal
         doc["interrupted"] = bool(stop_signal)
-        write_json_atomic(doc_path, doc)
+        hmb_files.write_json_whole(doc_path, doc)
         if worst in FINISHED:
             worst = rc if rc not in FINISHED else max(worst, rc)
         if part is None and not stop_signal:
@@ -632,7 +565,7 @@ def plan_of(hipmembench, p, command):
 
 
 def main(argv):
-    ap = Parser(description="run hipmembench over a matrix of settings")
+    ap = CLI.parser(description="run hipmembench over a matrix of settings")
     ap.add_argument("matrix")
     ap.add_argument("outdir")
     ap.add_argument("--hipmembench", default=os.environ.get("HMB", "build/hipmembench"))
@@ -704,7 +637,7 @@ def main(argv):
         cmd = prefix + [a.hipmembench, "--output", doc_path] + p["args"] + [command]
         entry["command_line"] = cmd
         entry["started"] = now_utc()
-        write_json_atomic(manifest_path, manifest)
+        hmb_files.write_json_whole(manifest_path, manifest)
         rc = None
         if doc is not None and doc.get("command") == command:
             rc = resume_point(a, p, command, plan_of(a.hipmembench, p, command), doc_path, doc,
@@ -726,7 +659,7 @@ def main(argv):
         else:
             entry["status"] = "failed"
             failed += 1
-    write_json_atomic(manifest_path, manifest)
+    hmb_files.write_json_whole(manifest_path, manifest)
     done = sum(1 for e in manifest["points"] if e["status"] == "done")
     print(f"hmb_sweep: {done} of {len(pts)} points done, {failed} failed; manifest: {manifest_path}",
           file=sys.stderr)
@@ -735,23 +668,15 @@ def main(argv):
     return 1 if failed else 0
 
 
-def run():
+def main_naming_write_failures(argv):
     try:
-        try:
-            rc = main(sys.argv)
-        finally:  # what stdout holds goes now, while a closed pipe can be caught
-            sys.stdout.flush()
-        sys.exit(rc)
-    except KeyboardInterrupt:  # SIGINT is handled above; this is a Ctrl-C in the handler's gap
-        sys.exit(130)
-    except BrokenPipeError:  # stdout closed early (--dry-run | head): nothing more to say there
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(1)
+        return main(argv)
+    except BrokenPipeError:  # stdout closed early (--dry-run | head): CLI.run's to end
+        raise
     except OSError as e:  # a manifest or log that cannot be written (a full disk): named
-        print(f"hmb_sweep.py: {e.filename or 'OUTDIR'}: cannot write it: {e.strerror or e}",
-              file=sys.stderr)
-        sys.exit(1)
+        CLI.say(f"{e.filename or 'OUTDIR'}: cannot write it: {e.strerror or e}")
+        return 1
 
 
 if __name__ == "__main__":
-    run()
+    CLI.run(main_naming_write_failures)

@@ -82,6 +82,33 @@ def test_scripts_installed_pointing_at_installed_binary(staged, name):
     if name in ("sweep", "gather"):  # these run hipmembench
         assert f'"{PREFIX}/bin/hipmembench"' in text
         assert '"build/hipmembench"' not in text
+    assert f'\nLIBDIR = "{PREFIX}/share/hipmembench/python"\n' in text
+    shared = dest / "usr/share/hipmembench/python/hmb_files.py"
+    assert shared.read_bytes() == (REPO / "scripts/hmb_files.py").read_bytes()
+
+
+def test_installed_scripts_run_from_their_prefix(tmp_path):
+    """Installed under a prefix of its own, away from the source, each script finds
+    the module the scripts share: --help works, a bad option is one line and exit 2;
+    without the module, one line naming where it looked, never a traceback."""
+    if not BIN.exists() or shutil.which("help2man") is None:
+        pytest.skip("needs the binary and help2man")
+    prefix = tmp_path / "prefix"
+    r = make("install", f"PREFIX={prefix}")
+    assert r.returncode == 0, r.stdout + r.stderr
+    for name in SCRIPTS:
+        script = prefix / "bin" / f"hipmembench-{name}"
+        ok = subprocess.run([script, "--help"], capture_output=True, text=True, cwd=tmp_path)
+        assert ok.returncode == 0 and "usage:" in ok.stdout, (name, ok.stderr)
+        bad = subprocess.run([script, "--no-such-option", "a", "b"], capture_output=True,
+                             text=True, cwd=tmp_path)
+        assert bad.returncode == 2 and bad.stderr.count("\n") == 1, (name, bad.stderr)
+        assert "--no-such-option" in bad.stderr, (name, bad.stderr)
+    (prefix / "share/hipmembench/python/hmb_files.py").unlink()
+    gone = subprocess.run([prefix / "bin/hipmembench-fleet", "--help"], capture_output=True,
+                          text=True, cwd=tmp_path)
+    assert gone.returncode != 0 and gone.stderr.count("\n") == 1, gone.stderr
+    assert f"cannot load hmb_files.py from {prefix}/share/hipmembench/python" in gone.stderr
 
 
 def test_man_page_from_help(staged):

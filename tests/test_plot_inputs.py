@@ -51,9 +51,9 @@ def first_ok(doc, module):
 
 # (name, document or raw text, which scripts, fragment of the message)
 BAD_DOCUMENTS = [
-    ("deep-nesting", "[" * 100000 + "]" * 100000, "plot node", "not a readable JSON document"),
+    ("deep-nesting", "[" * 100000 + "]" * 100000, "plot node", "not readable JSON"),
     ("deep-object", '{"a":' * 100000 + "1" + "}" * 100000, "plot node",
-     "not a readable JSON document"),
+     "not readable JSON"),
     ("nan", '{"tool": {"name": "hipmembench"}, "results": [], "x": NaN}', "plot node",
      "NaN is not a JSON number"),
     ("node-params-string", node_doc(params="gpu0"), "node", "results[0].params is not an object"),

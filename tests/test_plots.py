@@ -86,7 +86,7 @@ def test_loop_shape_gives_a_panel_each(tmp_path):
 
 @pytest.mark.parametrize("args,message", [
     (["--label", "a/b"], "--label 'a/b'"),
-    (["missing.json"], "missing.json: not a readable JSON document"),
+    (["missing.json"], "missing.json: cannot read it: No such file"),
 ])
 def test_bad_input_is_named_exit_2(tmp_path, args, message):
     p = plot("-o", tmp_path / "out", *args, *([] if args[0].endswith(".json") else REAL))
