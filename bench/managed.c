@@ -427,11 +427,12 @@ static void run_coarse_unsupported(struct hmb_ctx *ctx)
 /* Families whose larger sizes say nothing new and cost most of the module's
  * time (the pages go home before every sample). With the default sizes they
  * stop there; --sizes runs them at any size. On the H100
- * (results/nvidia-h100-pcie/faster/before.json, the build before): the way
- * back and read-mostly read at 256 MiB what they read at 64 MiB, within what
- * one size moves from run to run (CPU faults 3.7 and 4.7 GB/s, where other
- * runs read 2.7 to 4.7 at either size); a prefetch reads the same at 256 MiB
- * and 1 GiB (50.2 and 50.2) and 7% less at 64 MiB, so it keeps 256 MiB. */
+ * (results/nvidia-h100-pcie: faster/before.json, the build before, and the
+ * runs after it): the way back and read-mostly read at 256 MiB what they read
+ * at 64 MiB, within what one size moves from run to run (CPU faults 3.7 and
+ * 4.7 GB/s in before.json, where 64 MiB alone reads 3.6 to 4.7 in these
+ * runs); a prefetch reads the same at 256 MiB and 1 GiB (50.2 and 50.2) and
+ * 7-15% less at 64 MiB, so it keeps 256 MiB. */
 #define WAY_BACK_DEFAULT_MAX ((size_t)64 << 20)
 #define READ_MOSTLY_DEFAULT_MAX ((size_t)64 << 20)
 #define PREFETCH_DEFAULT_MAX ((size_t)256 << 20)
