@@ -111,13 +111,16 @@ class Cli:
             self.fail(f"{path}: {e}")
 
     def write_png(self, fig, path):
-        """A matplotlib figure as PNG at path, whole or not at all; one line naming
-        why not (exit 2)."""
+        """A matplotlib figure as PNG at path, whole or not at all, then closed; one
+        line naming why not (exit 2)."""
+        import matplotlib.pyplot as plt  # the caller drew fig: matplotlib is loaded
         try:
             write_whole(path, lambda f: fig.savefig(f, format="png", dpi=110), binary=True,
                         suffix=".png")
         except OSError as e:
             self.fail(f"cannot write {path}: {e.strerror or e}")
+        finally:
+            plt.close(fig)
 
     def parser(self, **kw):
         """An argparse parser whose usage errors are one line and exit 2."""
@@ -132,7 +135,8 @@ class Cli:
     def run(self, main):
         """sys.exit(main(sys.argv)): SIGTERM ends it as Ctrl-C does (128 + the
         signal, so that temporaries go and nothing half-written stays) unless the
-        script handles SIGTERM itself; Ctrl-C exits 130, a closed stdout (| head) 1."""
+        script handles SIGTERM itself; Ctrl-C exits 130, a closed stdout (| head) 1,
+        a file that cannot be read or written (a full disk) one line naming it, 1."""
         if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
             signal.signal(signal.SIGTERM, lambda sig, _frame: sys.exit(128 + sig))
         try:
@@ -145,4 +149,7 @@ class Cli:
             sys.exit(130)
         except BrokenPipeError:  # stdout closed early: nothing more to say there
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(1)
+        except OSError as e:
+            self.say(f"{e.filename or 'a file'}: {e.strerror or e}")
             sys.exit(1)

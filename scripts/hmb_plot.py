@@ -609,13 +609,6 @@ def out_folder(path):
         fail(f"-o {path}: cannot make the folder: {e.strerror or e}")
 
 
-def save(fig, path):
-    try:
-        CLI.write_png(fig, path)
-    finally:
-        plt.close(fig)
-
-
 def documents(paths):
     """The documents to plot, a row of panels each (per_gpu): those of failed runs
     left out or marked, saying so."""
@@ -658,7 +651,7 @@ def main(argv):
         if fig is None:
             continue
         path = os.path.join(args.out, f"{args.label}-{name}.png" if args.label else f"{name}.png")
-        save(fig, path)
+        CLI.write_png(fig, path)
         print(path)
         wrote += 1
     if not wrote:

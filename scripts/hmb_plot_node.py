@@ -177,7 +177,7 @@ def plot_matrices(results, title, path):
         ax.set_title(case, fontsize=10)
     fig.suptitle(f"{title}: peer-to-peer, rows source, columns destination", fontsize=11)
     fig.tight_layout()
-    save(fig, path)
+    CLI.write_png(fig, path)
     return True
 
 
@@ -234,15 +234,8 @@ def plot_aggregate(results, title, path):
     if gpus:
         ax.legend(fontsize=8, loc="best")
     fig.tight_layout()
-    save(fig, path)
+    CLI.write_png(fig, path)
     return True
-
-
-def save(fig, path):
-    try:
-        CLI.write_png(fig, path)
-    finally:
-        plt.close(fig)
 
 
 def main(argv):

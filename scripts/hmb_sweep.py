@@ -668,15 +668,5 @@ def main(argv):
     return 1 if failed else 0
 
 
-def main_naming_write_failures(argv):
-    try:
-        return main(argv)
-    except BrokenPipeError:  # stdout closed early (--dry-run | head): CLI.run's to end
-        raise
-    except OSError as e:  # a manifest or log that cannot be written (a full disk): named
-        CLI.say(f"{e.filename or 'OUTDIR'}: cannot write it: {e.strerror or e}")
-        return 1
-
-
 if __name__ == "__main__":
-    CLI.run(main_naming_write_failures)
+    CLI.run(main)

@@ -73,3 +73,15 @@ def test_a_bad_command_line_is_one_line_and_exit_2():
     assert p.returncode == 2 and p.stdout == "", p
     assert p.stderr.startswith("tool.py: ") and p.stderr.count("\n") == 1, p.stderr
     assert "--bad" in p.stderr and "(see --help)" in p.stderr
+
+
+def test_a_file_that_cannot_be_written_is_one_line_and_exit_1(tmp_path):
+    """An OSError out of a script's main (a full disk, a folder gone) is named in one
+    line with its file, never a traceback."""
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import hmb_files; "
+            "cli = hmb_files.Cli('tool.py'); "
+            "cli.run(lambda argv: open(argv[2] + '/gone/manifest.json', 'w') and 0)")
+    p = subprocess.run([sys.executable, "-c", code, str(hmb.ROOT / "scripts"), str(tmp_path)],
+                       capture_output=True, text=True, timeout=30)
+    assert p.returncode == 1 and p.stdout == "", p
+    assert p.stderr == f"tool.py: {tmp_path}/gone/manifest.json: No such file or directory\n"
