@@ -74,38 +74,78 @@ def record(module, case, params, samples, nbytes=None, ops=None, metrics=None, r
     return out
 
 
-def run_factor(rng, sigma):
-    """How much one run's figures move: lognormal, one run in 20 three times as much."""
-    if rng.random() < TAIL_RUNS:
+def run_factor(rng, sigma, tail=True):
+    """How much one run's figures move: lognormal, one run in 20 three times as much
+    (tail=False: none)."""
+    if tail and rng.random() < TAIL_RUNS:
         sigma *= TAIL_FACTOR
     return math.exp(rng.gauss(0.0, sigma))
 
 
 def copies(n_sizes=18, kinds=("pageable", "pinned", "registered", "write-combined"),
            directions=("h2d", "d2h"), reps=20, noise=0.2, seed=1, slower=None, runs=1,
-           run_noise=None):
+           run_noise=None, doc_noise=None, api="async", tail=True):
     """memcpy-like results: every direction x kind x size, each sample the true
     time times a uniform factor in [1 - noise, 1 + noise]. slower maps a case
     name to a factor on its true time. run_noise (a sigma, or one per kind:
-    REALISTIC_RUN_NOISE) moves each run's true time; runs > 1 gives each
-    result that many runs (reps samples each), pooled."""
+    REALISTIC_RUN_NOISE) moves each run's true time; doc_noise (the same) moves
+    each result's true time once for the whole document (what its runs cannot
+    see: compare's session noise); runs > 1 gives each result that many runs
+    (reps samples each), pooled."""
     rng = random.Random(seed)
     out = []
     for d in directions:
         for k in kinds:
-            case = f"{d}/{k}/async"
+            case = f"{d}/{k}/{api}"
             sigma = (run_noise.get(k, 0.0) if isinstance(run_noise, dict) else run_noise) or 0.0
+            session = (doc_noise.get(k, 0.0) if isinstance(doc_noise, dict) else doc_noise) or 0.0
             for i in range(n_sizes):
                 size = 4096 << i
                 true = 5e-6 + size / 25e9 * (slower or {}).get(case, 1.0)
+                true *= math.exp(rng.gauss(0.0, session)) if session else 1.0
                 each = []
                 for _ in range(runs):
-                    t = true * run_factor(rng, sigma) if sigma else true
+                    t = true * run_factor(rng, sigma, tail) if sigma else true
                     each.append([t * rng.uniform(1 - noise, 1 + noise) for _ in range(reps)])
                 out.append(record("memcpy", case, {"size": size, "direction": d,
                                                    "host_memory": k}, each[0], nbytes=size,
                                   runs=each if runs > 1 else None))
     return out
+
+
+def every_time_slower(doc, factor):
+    """doc with every time of every result made `factor` times longer (its samples,
+    their statistics, its runs' medians, the figures derived from them and its time
+    metrics), as a build that slowed the whole machine down would write it."""
+    doc = copy.deepcopy(doc)
+    for r in doc["results"]:
+        if r.get("samples_s"):
+            r["samples_s"] = [x * factor for x in r["samples_s"]]
+        for k in ("min", "median", "mean", "max", "stddev"):
+            if (r.get("stats_s") or {}).get(k) is not None:
+                r["stats_s"][k] *= factor
+        for k in ("ci_low_s", "ci_high_s"):
+            if (r.get("stability") or {}).get(k) is not None:
+                r["stability"][k] *= factor
+        for k in ("gbps_median", "gbps_best"):
+            if r.get(k) is not None:
+                r[k] /= factor
+        if r.get("us_per_op_median") is not None:
+            r["us_per_op_median"] *= factor
+        if r.get("runs"):
+            r["runs"]["median_s"] = [x * factor if x is not None else None
+                                     for x in r["runs"]["median_s"]]
+        for name, m in (r.get("metrics") or {}).items():
+            unit = m.get("unit") if isinstance(m, dict) else None
+            scale = factor if unit in ("s", "ms", "us", "ns") else \
+                1 / factor if unit in ("GB/s", "MB/s", "faults/s") else None
+            if scale is None:
+                continue
+            m["value"] = m["value"] * scale if m.get("value") is not None else None
+            runs = ((r.get("runs") or {}).get("metrics") or {}).get(name)
+            if runs:
+                r["runs"]["metrics"][name] = [x * scale if x is not None else None for x in runs]
+    return doc
 
 
 def document(frame_path, results, hostname=None, reps=None):

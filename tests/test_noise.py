@@ -1,8 +1,12 @@
-"""test_noise.py - compare judges a change against run-to-run noise (src/compare/noise.c):
-two runs of one build flag at most 1% of their figures WORSE at --threshold 5, on the
-committed H100 runs and on made-up runs with the H100's run-to-run noise, while a case
-made 10% slower on purpose is flagged, with --runs 3 on both sides and, where its family's
-floor allows, with one run a side. scripts/noise_floor.py measures the committed pairs."""
+"""test_noise.py - compare judges a change against the noise of each figure from one
+document to the next (src/compare/noise.c, src/stats/resolution.h: its family's run-to-run
+noise pooled over the document, its own runs, its family's session noise), with false
+alarms held over all the figures by Benjamini-Hochberg: two documents of one build flag
+at most 1% of their figures at --threshold 5 (2% on the committed pair of two runs), on
+the committed H100 runs and on made-up runs with known noise, while a case or a whole
+document made 10% slower on purpose is flagged wherever its noise lets it be, and every
+figure it cannot judge says why. scripts/noise_floor.py measures the committed pairs of
+one run."""
 import csv
 import io
 import json
@@ -14,7 +18,12 @@ import hmb
 import synthetic
 
 WIDE = ["base_file", "other_file", "result", "figure", "unit", "base", "other", "ratio", "p",
-        "verdict", "noise", "noise_family", "noise_floor", "noise_rel", "noise_own_rel"]
+        "verdict", "noise", "noise_family", "noise_floor", "noise_rel", "noise_own_rel",
+        "resolution_rel", "base_runs", "other_runs"]
+H100 = hmb.ROOT / "results" / "nvidia-h100-pcie"
+# compare's session noise per kind of memory (src/stats/resolution.c): made-up documents
+# that move by it from one to the next are what the model expects
+SESSION = {"pageable": 0.056, "pinned": 0.012, "registered": 0.012, "write-combined": 0.012}
 
 
 @pytest.fixture
@@ -104,7 +113,7 @@ def test_a_slowdown_of_10_percent_is_flagged_with_runs(docs):
     large = {"1M", "2M", "4M", "8M", "16M", "32M", "64M", "128M", "256M", "512M"}
     assert len(large & worse) >= 8 and worse <= large | {"256K", "512K"}, worse
     assert not [r for r in rows if r["verdict"] == "WORSE" and "h2d/pinned/async" not in r["result"]]
-    assert "Noise model: runs" in p.stderr and "Welch" in p.stderr
+    assert "Noise model: runs" in p.stderr and "pooled" in p.stderr
 
 
 def test_a_slowdown_of_10_percent_is_flagged_in_one_run(docs):
@@ -119,21 +128,126 @@ def test_a_slowdown_of_10_percent_is_flagged_in_one_run(docs):
 
 
 def test_runs_see_what_one_run_cannot(docs):
-    """Pageable copies move by 5% from run to run (their floor: 8%): a 10% slowdown
-    is within one run's noise, but five steady runs a side show it."""
-    rows, p = slowed(docs, runs=1, case="d2h/pageable/async", factor=1.10, seed=3)
-    assert sizes_of(rows, "WORSE", "d2h/pageable/async") == []
-    steady = {"pageable": 0.005, "pinned": 0.005, "registered": 0.005, "write-combined": 0.005}
-    a = docs("a5.json", synthetic.copies(seed=3, noise=0.02, runs=5, run_noise=steady))
-    b = docs("b5.json", synthetic.copies(seed=4, noise=0.02, runs=5, run_noise=steady,
-                                         slower={"d2h/pageable/async": 1.10}))
+    """hipMemcpy's figures move by 15% from one run to the next (their floor): a 10%
+    slowdown is within one run's noise, but five steady runs a side show it."""
+    one = {"pinned": 0.15}
+    a = docs("a1.json", synthetic.copies(seed=3, noise=0.02, kinds=("pinned",), api="sync",
+                                         run_noise=one))
+    b = docs("b1.json", synthetic.copies(seed=4, noise=0.02, kinds=("pinned",), api="sync",
+                                         run_noise=one, slower={"d2h/pinned/sync": 1.10}))
     rows, p = judged(a, b)
-    assert {"64M", "128M", "256M", "512M"} <= set(sizes_of(rows, "WORSE", "d2h/pageable/async"))
+    assert sizes_of(rows, "WORSE", "d2h/pinned/sync") == []
+    steady = {"pinned": 0.005}
+    a = docs("a5.json", synthetic.copies(seed=3, noise=0.02, runs=5, kinds=("pinned",),
+                                         api="sync", run_noise=steady))
+    b = docs("b5.json", synthetic.copies(seed=4, noise=0.02, runs=5, kinds=("pinned",),
+                                         api="sync", run_noise=steady,
+                                         slower={"d2h/pinned/sync": 1.10}))
+    rows, p = judged(a, b)
+    assert {"64M", "128M", "256M", "512M"} <= set(sizes_of(rows, "WORSE", "d2h/pinned/sync"))
+
+
+def test_committed_two_run_pair_flags_at_most_2_percent():
+    """Two `all` documents of two runs a module, one after the other on the H100: at most
+    2% of the figures flagged either way at --threshold 5 (vmm's calls read three times
+    faster in the second; the session noise calibrated on these pairs leaves the tail
+    beyond its 90th percentile flagged), and every figure that moved by more than that and
+    is not flagged says why (n.s., or ?N%: it cannot be judged at 5%)."""
+    rows, p = judged(H100 / "all.json", H100 / "back-to-back" / "b.json")
+    assert len(rows) > 650
+    flagged = [r for r in rows if r["verdict"] in ("WORSE", "better")]
+    assert len(flagged) <= 0.02 * len(rows), flagged[:5]
+    says_why(rows)
+
+
+def says_why(rows, threshold=5):
+    """Every figure with a direction that moved past the threshold is flagged, n.s.,
+    or cannot be judged (?N%, N above the threshold)."""
+    for r in rows:
+        if r["p"] in ("", "-") or r["ratio"] in ("", "-"):
+            continue
+        moved = abs(float(r["ratio"]) - 1) * 100 > threshold
+        if r["verdict"].startswith("?"):
+            assert float(r["resolution_rel"]) * 100 > threshold, r
+        elif moved and r["verdict"] == "":
+            # a figure without a direction (information) has no verdict
+            assert r["unit"] in ("bytes", "fraction", "count", "") or "share" in r["figure"], r
+
+
+def test_every_time_10_percent_slower_is_flagged_where_the_noise_allows(docs, sample_doc):
+    """Made-up documents of three runs whose figures move as the model says (runs and
+    sessions): the second with every time 10% longer. Copies of page-locked memory
+    (noise about 1.5% a document) are flagged WORSE nearly everywhere their figure moves by
+    more than 5%; pageable copies (5.6% a session) cannot be judged at 5% and say so."""
+    kw = dict(noise=0.02, runs=3, run_noise=synthetic.REALISTIC_RUN_NOISE, doc_noise=SESSION)
+    a = docs("a.json", synthetic.copies(seed=11, **kw))
+    slow = synthetic.every_time_slower(synthetic.document(sample_doc, synthetic.copies(seed=12, **kw)), 1.10)
+    b = docs("b.json", slow["results"])
+    rows, p = judged(a, b)
+    assert p.returncode == 1
+    locked = [r for r in rows if "pageable" not in r["result"] and r["figure"] == "GB/s"]
+    moved = [r for r in locked if float(r["ratio"]) < 0.95]
+    worse = [r for r in moved if r["verdict"] == "WORSE"]
+    assert len(moved) > 100 and len(worse) >= 0.95 * len(moved), len(worse) / len(moved)
+    pageable = [r for r in rows if "pageable" in r["result"] and r["figure"] == "GB/s"]
+    unjudged = [r for r in pageable if r["verdict"].startswith("?")]
+    assert len(unjudged) >= 0.67 * len(pageable) and all(
+        r["verdict"] in ("WORSE", "n.s.") for r in pageable if r not in unjudged), pageable[:3]
+    says_why(rows)
+
+
+def test_committed_pair_made_10_percent_slower_says_why_where_not_flagged(tmp_path):
+    """The committed pair of two runs, the second with every time 10% longer: the
+    figures compare cannot judge at 5% say so, the rest are flagged."""
+    with open(H100 / "back-to-back" / "b.json") as f:
+        slow = synthetic.every_time_slower(json.load(f), 1.10)
+    path = synthetic.write(tmp_path / "slow.json", slow)
+    rows, p = judged(H100 / "all.json", path)
+    assert p.returncode == 1
+    says_why(rows)
+    timed = [r for r in rows if r["unit"] in ("GB/s", "s", "us") and r["p"] not in ("", "-")]
+    judgeable = [r for r in timed if float(r["resolution_rel"]) * 100 <= 5]
+    worse = [r for r in judgeable if r["verdict"] == "WORSE"]
+    assert len(judgeable) > 50 and len(worse) >= 0.9 * len(judgeable), \
+        [r for r in judgeable if r["verdict"] != "WORSE"][:5]
+
+
+def test_false_alarms_are_held_over_many_figures(docs):
+    """Ten pairs of made-up documents of one build that move exactly as the model says,
+    judged at --threshold 0 (every discovery flagged): each p is then uniform, 5% of the
+    figures would fall below 0.05, and Benjamini-Hochberg flags at most a few."""
+    kw = dict(noise=0.02, runs=2, run_noise=synthetic.REALISTIC_RUN_NOISE, doc_noise=SESSION,
+              tail=False)
+    flagged = total = low = 0
+    for s in range(10):
+        a = docs(f"a{s}.json", synthetic.copies(seed=100 + s, **kw))
+        b = docs(f"b{s}.json", synthetic.copies(seed=200 + s, **kw))
+        rows, p = judged(a, b, threshold=0)
+        total += len(rows)
+        flagged += sum(r["verdict"] in ("WORSE", "better") for r in rows)
+        low += sum(float(r["p"]) < 0.05 for r in rows if r["p"] not in ("", "-"))
+    assert low >= 0.025 * total  # the noise is as the model says: p is not inflated
+    assert flagged <= 0.01 * total, (flagged, low, total)
+
+
+def test_fdr_steps_up_past_a_p_above_its_bound(docs):
+    """Twenty copies, one run a side (noise: the 2% floor on each), all 6.6% slower: each
+    p is about 0.02, above the first bound (0.05 / 20) but within the last (0.05):
+    Benjamini-Hochberg steps up and flags all twenty."""
+    def steady(factor):
+        return [synthetic.record("memcpy", "h2d/pinned/async",
+                                 {"size": 4096 << i, "direction": "h2d", "host_memory": "pinned"},
+                                 [(4096 << i) / 25e9 * factor] * 20, nbytes=4096 << i)
+                for i in range(20)]
+    rows, p = judged(docs("a.json", steady(1.0)), docs("b.json", steady(1.066)))
+    ps = [float(r["p"]) for r in rows]
+    assert all(0.0025 < x < 0.05 for x in ps), ps
+    assert [r["verdict"] for r in rows] == ["WORSE"] * 20, rows[:2]
 
 
 def test_a_shared_gpu_adds_to_the_noise(docs):
     """A figure measured while another process used the GPU (observed.gpu_shared_with)
-    moves far more: 30% slower is within its noise."""
+    moves far more: 30% slower is within its noise, which cannot judge 5% (?51%)."""
     base = synthetic.copies(n_sizes=1, kinds=("pinned",), directions=("h2d",), seed=1)
     other = synthetic.copies(n_sizes=1, kinds=("pinned",), directions=("h2d",), seed=2,
                              slower={"h2d/pinned/async": 1.0})
@@ -145,14 +259,14 @@ def test_a_shared_gpu_adds_to_the_noise(docs):
         r["observed"]["gpu_shared_with"] = "4242"
     shared = judged(docs("a.json", base), docs("c.json", other))[0]
     assert alone[0]["verdict"] == "WORSE", alone
-    assert shared[0]["verdict"] == "n.s." and float(shared[0]["noise_own_rel"]) > 0.25, shared
+    assert shared[0]["verdict"] == "?51%" and float(shared[0]["noise_own_rel"]) > 0.25, shared
 
 
 def test_help_names_the_floors():
     p = hmb.run("help", "compare")
     assert p.returncode == 0
-    assert "memcpy async (events)              2.0%" in p.stdout, p.stdout
-    assert "another process\nusing the GPU around a figure adds 25%" in p.stdout
+    assert "  memcpy async (events)                    1.2%     2.0%" in p.stdout, p.stdout
+    assert "another process using the GPU around a figure adds 25%" in p.stdout
     assert max(len(line) for line in p.stdout.splitlines()) <= 80
 
 

@@ -143,7 +143,7 @@ int hmb_run_show(struct hmb_cli *cli)
 		hmb_report_free(&rep);
 		return EXIT_USAGE;
 	}
-	hmb_runs_judge_siblings(&rep);
+	hmb_runs_judge_resolution(&rep);
 	if (cli->opt.format == HMB_FORMAT_CSV)
 		hmb_csv_print(stdout, rep.head, 1);
 	else

@@ -409,6 +409,7 @@ static void change_text(const struct hmb_figure *a, const struct hmb_figure *b, 
 struct row {
 	const struct hmb_figure *a, *b;
 	const char *verdict;
+	char cannot[16];     /* "?14%": cannot judge at the threshold (its resolution) */
 	struct hmb_noise noise;
 };
 
@@ -419,7 +420,7 @@ struct cells {
 };
 
 struct tally {
-	int worse, not_significant, by_runs, by_floor;
+	int worse, better, not_significant, cannot, judged, by_runs, by_floor;
 };
 
 /* A number for a table (short) or for CSV (every digit that matters). */
@@ -618,16 +619,15 @@ static void context_text(const struct hmb_result *a, const struct hmb_result *b,
 	}
 }
 
-/* The noise a figure was judged against, for --wide: "runs 3+3, +-1.2%",
+/* The noise a figure was judged against, for --wide: "runs 2+2, +-1.2%",
  * "floor 2% (memcpy async (events)), +-3.1%" (the change's noise, one sigma). */
 static void noise_text(const struct hmb_noise *n, char *buf, size_t len)
 {
 	if (n->model == HMB_NOISE_RUNS)
-		snprintf(buf, len, "runs %zu+%zu, +-%.2g%%", n->runs_a, n->runs_b,
+		snprintf(buf, len, "runs %zu+%zu (%s), +-%.2g%%", n->a.runs, n->b.runs, n->family,
 			 100.0 * n->noise_rel);
 	else if (n->model == HMB_NOISE_FLOOR)
-		snprintf(buf, len, "floor %.3g%% (%s), +-%.2g%%", 100.0 * n->floor, n->family,
-			 100.0 * n->noise_rel);
+		snprintf(buf, len, "floor (%s), +-%.2g%%", n->family, 100.0 * n->noise_rel);
 	else
 		snprintf(buf, len, "-");
 }
@@ -648,13 +648,14 @@ static void print_row(enum hmb_format f, int wide, const char *base_file,
 		csv_field(r->a->unit, 0);
 		printf("%s,%s,%s,%s,", c.base, c.other, c.ratio, c.p);
 		csv_field(r->verdict, !wide);
-		if (wide) { /* the noise model, the family, its floor, the change's noise and
-			     * the part of it that is the medians' own */
+		if (wide) { /* the noise model, the family, the change's noise and resolution,
+			     * each side's runs and noise */
 			printf("%s,", r->noise.model == HMB_NOISE_RUNS ? "runs" :
 				      r->noise.model == HMB_NOISE_FLOOR ? "floor" : "");
 			csv_field(r->noise.family, 0);
-			printf("%.6g,%.6g,%.6g\n", r->noise.floor, r->noise.noise_rel,
-			       r->noise.own_rel);
+			printf("%.6g,%.6g,%.6g,%.6g,%zu,%zu\n", r->noise.floor, r->noise.noise_rel,
+			       r->noise.own_rel, r->noise.resolution, r->noise.a.runs,
+			       r->noise.b.runs);
 		}
 		return;
 	}
@@ -714,8 +715,90 @@ static void print_note(FILE *to, enum hmb_format f, const char *text)
 		fprintf(to, "%s\n", text);
 }
 
+/* Benjamini-Hochberg over the rows with a direction and a p: sig[i] 1 where
+ * row i is a discovery at false-discovery rate HMB_COMPARE_FDR. */
+static int by_p(const void *x, const void *y)
+{
+	double a = (*(const struct row *const *)x)->noise.p;
+	double b = (*(const struct row *const *)y)->noise.p;
+	return (a > b) - (a < b);
+}
+
+static void discoveries(struct row *rows, size_t n, char *sig)
+{
+	struct row **by = hmb_xcalloc(n + 1, sizeof(*by));
+	size_t m = 0, last = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].a->direction != 0 && !isnan(rows[i].noise.p))
+			by[m++] = &rows[i];
+	qsort(by, m, sizeof(*by), by_p);
+	for (size_t j = 0; j < m; j++)
+		if (by[j]->noise.p <= HMB_COMPARE_FDR * (double)(j + 1) / (double)m)
+			last = j + 1;
+	for (size_t j = 0; j < last; j++)
+		sig[by[j] - rows] = 1;
+	free(by);
+}
+
+/* The verdict of each row at the threshold (its counts in t). */
+static void judge_rows(struct row *rows, size_t n, double threshold, struct tally *t)
+{
+	char *sig = hmb_xcalloc(n + 1, 1);
+
+	discoveries(rows, n, sig);
+	for (size_t i = 0; i < n; i++) {
+		struct row *r = &rows[i];
+		double ratio, change;
+		if (threshold < 0 || r->a->direction == 0 || r->a->value == 0 || isnan(r->noise.p))
+			continue;
+		t->judged++;
+		ratio = r->b->value / r->a->value;
+		change = r->a->direction > 0 ? 1.0 - ratio : ratio - 1.0; /* >0 worse */
+		if (fabs(change) * 100.0 > threshold && sig[i]) {
+			r->verdict = change > 0 ? "WORSE" : "better";
+			t->worse += change > 0;
+			t->better += change < 0;
+		} else if (threshold > 0 && !(r->noise.resolution * 100.0 <= threshold)) {
+			snprintf(r->cannot, sizeof(r->cannot), "?%.2g%%",
+				 100.0 * r->noise.resolution);
+			r->verdict = r->cannot;
+			t->cannot++;
+		} else if (fabs(change) * 100.0 > threshold) {
+			r->verdict = "n.s.";
+			t->not_significant++;
+		}
+	}
+	free(sig);
+}
+
+/* The rows flagged either way, a line each with the whole label: what a
+ * script greps for. */
+static void print_flagged(const struct row *rows, size_t n)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+		char fig[64], line[1024];
+		struct cells c;
+		if (strcmp(r->verdict, "WORSE") && strcmp(r->verdict, "better"))
+			continue;
+		if (!any++)
+			printf("\nflagged (module case parameters figure: other vs base, p, the change's "
+			       "noise):\n");
+		figure_text(r->a, fig, sizeof(fig));
+		format_cells(HMB_FORMAT_TABLE, 0, r, &c);
+		snprintf(line, sizeof(line), "%s %s %s: %s, p %s, +-%.2g%%", r->verdict, r->a->label,
+			 fig, c.change, c.p, 100.0 * r->noise.noise_rel);
+		printf("  ");
+		print_wrapped(stdout, line, 4, TABLE_WIDTH - 2);
+	}
+}
+
 /* One OTHER against BASE: the rows, and the counts behind the exit status. */
 static void compare_pair(struct hmb_loaded *base, const char *base_file,
+			 const struct hmb_pool_entry *base_pool, const double *base_means,
 			 const struct hmb_loaded *other, const char *other_file,
 			 const struct hmb_compare_options *o, const size_t *match, int with_gpu,
 			 struct tally *t)
@@ -723,37 +806,27 @@ static void compare_pair(struct hmb_loaded *base, const char *base_file,
 	enum hmb_format f = o->format;
 	struct row *rows = hmb_loaded_alloc(base, (base->n + 1) * sizeof(*rows));
 	size_t nrows = 0;
+	double *other_means;
+	struct hmb_pool_entry *other_pool = hmb_noise_pool(other, &other_means);
 
 	for (size_t i = 0; i < base->n; i++) {
-		const struct hmb_figure *a = &base->fig[i], *b;
 		struct row *r = &rows[nrows];
 
 		if (match[i] == SIZE_MAX)
 			continue;
 		nrows++;
-		b = &other->fig[match[i]];
-		r->a = a;
-		r->b = b;
+		r->a = &base->fig[i];
+		r->b = &other->fig[match[i]];
 		r->verdict = "";
-		hmb_noise_judge(&base->res[a->result], a, &other->res[b->result], b, &r->noise);
+		r->cannot[0] = '\0';
+		hmb_noise_judge(base, base_pool, base_means, i, other, other_pool, other_means,
+				match[i], &r->noise);
 		t->by_runs += r->noise.model == HMB_NOISE_RUNS;
 		t->by_floor += r->noise.model == HMB_NOISE_FLOOR;
-		if (a->value != 0) {
-			double ratio = b->value / a->value;
-			if (o->threshold >= 0 && a->direction != 0) {
-				double change = a->direction > 0 ? 1.0 - ratio : ratio - 1.0; /* >0 worse */
-				if (fabs(change) * 100.0 > o->threshold) {
-					if (r->noise.p < HMB_COMPARE_ALPHA) {
-						r->verdict = change > 0 ? "WORSE" : "better";
-						t->worse += change > 0;
-					} else {
-						r->verdict = "n.s.";
-						t->not_significant++;
-					}
-				}
-			}
-		}
 	}
+	free(other_pool);
+	free(other_means);
+	judge_rows(rows, nrows, o->threshold, t);
 	if (f != HMB_FORMAT_CSV) {
 		size_t len = strlen(other_file) + strlen(base_file) + 8;
 		char *title = hmb_xcalloc(len, 1);
@@ -763,29 +836,32 @@ static void compare_pair(struct hmb_loaded *base, const char *base_file,
 		free(title);
 	}
 	print_rows(f, o->wide, with_gpu, base_file, other_file, base, other, rows, nrows);
+	if (f == HMB_FORMAT_TABLE && !o->wide)
+		print_flagged(rows, nrows);
 }
 
 static void print_summary(FILE *to, enum hmb_format f, double threshold, const struct tally *t)
 {
-	static const char *const runs = "runs (both documents hold several runs, --runs): "
-					"Welch's t-test on the logarithms of the runs' figures";
-	static const char *const floor = "floor (one run a side): the declared run-to-run "
-					 "noise of the figure's family (hipmembench help compare) "
-					 "with its median's interval, against the normal distribution";
+	static const char *const runs = "runs (both documents hold several runs): each side's "
+					"noise is its family's run-to-run noise pooled over its "
+					"document, weighed with its own runs, over their number, and "
+					"the family's session noise (hipmembench help compare)";
+	static const char *const floor = "floor (one run a side): the declared noise of the "
+					 "figure's family with its median's interval";
 	char text[1024];
 
 	fputc('\n', to);
-	snprintf(text, sizeof(text), "p: how likely a change this large is between two runs of one "
-		 "build, under the figure's run-to-run noise (not adjusted for the number of "
-		 "figures; '-': no figure to judge). Noise model: %s%s%s.",
+	snprintf(text, sizeof(text), "p: how likely a change this large is between two documents "
+		 "of one build, under the figure's noise (two-sided, normal; '-': no figure to "
+		 "judge). Noise model: %s%s%s.",
 		 t->by_runs ? runs : t->by_floor ? floor : "none (no figure to judge)",
 		 t->by_runs && t->by_floor ? "; where one side holds one run, " : "",
 		 t->by_runs && t->by_floor ? floor : "");
 	print_note(to, f, text);
 	if (t->by_runs && t->by_floor) {
 		snprintf(text, sizeof(text), "%d figure(s) judged by their runs, %d by their family's "
-			 "floor: make both documents with --runs 3 to judge them all by their runs.",
-			 t->by_runs, t->by_floor);
+			 "floor: make both documents with --runs 3 (all: two runs) to judge them all "
+			 "by their runs.", t->by_runs, t->by_floor);
 		print_note(to, f, text);
 	}
 	if (f != HMB_FORMAT_CSV)
@@ -793,9 +869,12 @@ static void print_summary(FILE *to, enum hmb_format f, double threshold, const s
 			   "(speedups, ratios) by that factor; information (bytes, fractions) as "
 			   "other/base.");
 	if (threshold >= 0) {
-		snprintf(text, sizeof(text), "verdict: moved by more than %g%% with p < %g, the "
-			 "wrong way in capitals; n.s.: moved by more than %g%% but within the "
-			 "noise.", threshold, HMB_COMPARE_ALPHA, threshold);
+		snprintf(text, sizeof(text), "verdict: moved by more than %g%% and beyond the noise "
+			 "(p within Benjamini-Hochberg's bound for a false-discovery rate of %g over "
+			 "the %d figures judged), the wrong way in capitals; n.s.: moved by more than "
+			 "%g%% but within the noise; ?N%%: cannot judge %g%%, this pair tells a change "
+			 "of N%% or more from noise (95%%): %d figure(s).", threshold, HMB_COMPARE_FDR,
+			 t->judged, threshold, threshold, t->cannot);
 		print_note(to, f, text);
 	}
 }
@@ -999,7 +1078,9 @@ int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o)
 	struct hmb_loaded *docs = hmb_xcalloc((size_t)nfiles, sizeof(*docs));
 	struct identities *ids = hmb_xcalloc((size_t)nfiles, sizeof(*ids));
 	size_t **match = hmb_xcalloc((size_t)nfiles, sizeof(*match));
-	struct tally t = { 0, 0, 0, 0 };
+	struct tally t = { 0, 0, 0, 0, 0, 0, 0 };
+	struct hmb_pool_entry *base_pool;
+	double *base_means;
 	enum hmb_format f = o->format;
 	FILE *notes = f == HMB_FORMAT_CSV ? stderr : stdout;
 	struct documents d = { files, docs, ids, hmb_xcalloc((size_t)nfiles, sizeof(*d.err)),
@@ -1059,16 +1140,21 @@ int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o)
 	}
 	if (f == HMB_FORMAT_CSV)
 		printf("base_file,other_file,result,figure,unit,base,other,ratio,p,verdict%s\n",
-		       o->wide ? ",noise,noise_family,noise_floor,noise_rel,noise_own_rel" : "");
+		       o->wide ? ",noise,noise_family,noise_floor,noise_rel,noise_own_rel,"
+				 "resolution_rel,base_runs,other_runs" : "");
+	base_pool = hmb_noise_pool(&docs[0], &base_means);
 	for (int i = 1; i < nfiles; i++)
-		compare_pair(&docs[0], files[0], &docs[i], files[i], o, match[i], with_gpu, &t);
+		compare_pair(&docs[0], files[0], base_pool, base_means, &docs[i], files[i], o,
+			     match[i], with_gpu, &t);
+	free(base_pool);
+	free(base_means);
 	print_summary(notes, f, o->threshold, &t);
 	if (o->threshold >= 0 && t.not_significant)
 		fprintf(stderr, "hipmembench: compare: %d figure(s) moved by more than %g%% but "
 			"within their run-to-run noise (n.s.)\n", t.not_significant, o->threshold);
 	if (o->threshold >= 0 && t.worse) {
 		fprintf(stderr, "hipmembench: compare: %d figure(s) worse than the base by more "
-			"than %g%% (p < %g)\n", t.worse, o->threshold, HMB_COMPARE_ALPHA);
+			"than %g%% and beyond the noise\n", t.worse, o->threshold);
 		status = 1;
 	}
 out:

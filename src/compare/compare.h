@@ -17,9 +17,10 @@
 #include "engine/options.h"
 
 /* A figure is worse (or better) when it moved by more than the threshold and
- * beyond its run-to-run noise: p < HMB_COMPARE_ALPHA under that noise (noise.h;
- * not adjusted for the number of figures compared). */
-#define HMB_COMPARE_ALPHA 0.01
+ * beyond its noise (noise.h): its p within Benjamini-Hochberg's bound for this
+ * false-discovery rate over all the figures of the pair that have a direction
+ * (on two documents of one build, the chance of any flag at all). */
+#define HMB_COMPARE_FDR 0.05
 
 struct hmb_compare_options {
 	enum hmb_format format;

@@ -1,145 +1,110 @@
 /*
- * noise.c - the run-to-run noise of a figure, which compare judges a change
- * against (a run is one process: on a shared node two processes doing the
- * same work differ by more than the samples of either spread).
+ * noise.c - the noise of a change between two documents, from runs (a run
+ * is one process: two processes doing the same work differ by more than the
+ * samples of either spread).
  *
- * Runs model: where both documents hold several runs of a result (--runs),
- * Welch's t-test on the logarithms of the runs' figures (each run's median,
- * or its metric). A t-test, because with 3 to 5 runs a side a rank test
- * cannot reach p < 0.01 at all (Mann-Whitney's least p is 0.1 for 3 against
- * 3, 0.008 for 5 against 5), while a run's figure, a median of many samples,
- * is close to normal; Welch's, because the two documents' spreads need not
- * be alike; logarithms, because noise and change are relative. The variance
- * of a side is never below HMB_NOISE_RUNS_MIN squared.
- *
- * Floor model: a single run a side says nothing of its own run-to-run
- * noise, so each figure's family has a floor declared below: the relative
- * noise of one run, in sigma. A side's noise is that floor, with the
- * record's own uncertainty (its median's 95% interval, stability.
- * half_width_rel / 1.96) and, where another process used the GPU around it,
- * HMB_NOISE_SHARED_GPU, added in quadrature; the change is judged by the
- * normal distribution against both sides' noise.
- *
- * Neither model adjusts for the number of figures: the aim is a gate that
- * flags few of the figures of two runs of one build (about 1 in 200 at
- * p < 0.01 by chance, most of them then within the threshold), not one
- * that never flags any.
- *
- * The floors come from the two runs of one build on one H100 committed in
- * results/nvidia-h100-pcie/ (all.json against alone/, 808 figures that have
- * a direction; scripts/noise_floor.py derives them): for each family the
- * least floor with which none of its figures is flagged at --threshold 5,
- * rounded up, but where one figure's jump alone would set the family's
- * floor (async copies: write-combined d2h at 16 MiB moved by 23%; vmm:
- * hipMemCreate of 1 GiB by a factor of 5): that figure is left flagged.
- * The figures that copy a difference of two times (managed's migration_s,
- * overlap's efficiency) swing by factors and have a floor to match.
+ * Each side's figure has a noise (stats/resolution.h): where it holds
+ * several runs, its family's run-to-run noise pooled over the document at
+ * its size, weighed with its own runs, over the number of runs, and the
+ * family's declared session noise (what one document's runs cannot see);
+ * where it holds one run, its family's declared floor and its median's
+ * interval. Another process on the GPU around it adds HMB_NOISE_SHARED_GPU.
+ * The change (the logarithm of other/base: the means of the runs'
+ * logarithms where both sides hold runs) is judged against both sides'
+ * noise in quadrature by the normal distribution: the pooled noise rests on
+ * many degrees of freedom. Samples of one process are never replicates.
  */
 #include "compare/noise.h"
 
-#include <fnmatch.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "stats/significance.h"
+#include "util/util.h"
 
-static const struct family {
-	const char *module, *kase, *figure; /* shell patterns */
-	const char *name;
-	double floor;                       /* relative noise of one run, sigma */
-} families[] = {
-	{ "*", "*", "migration_s", "differences of two times", 1.20 },
-	{ "*", "*", "overlap_efficiency", "differences of two times", 1.20 },
-	{ "memcpy", "*/*pageable/*", "*", "memcpy pageable", 0.08 },
-	{ "memcpy", "*/*/sync", "*", "memcpy hipMemcpy (host clock)", 0.15 },
-	{ "memcpy", "*", "*", "memcpy async (events)", 0.02 },
-	{ "overlap", "*", "*", "overlap", 0.12 },
-	{ "managed", "*", "*", "managed", 0.28 },
-	{ "xnack", "*", "*", "xnack", 0.11 },
-	{ "pool", "*", "*", "pool", 0.22 },
-	{ "vmm", "*", "*", "vmm", 0.22 },
-	{ "node", "access-cost/*", "*", "node allocation", 0.07 },
-	{ "node", "*", "*", "node copies", 0.025 },
-	{ "*", "*", "*", "other", 0.25 },
-};
-
-static const struct family *family_of(const struct hmb_result *r, const struct hmb_figure *f)
+/* A result's size in bytes (0: none). */
+static double size_of(const struct hmb_result *r)
 {
-	size_t i;
-
-	for (i = 0; i + 1 < sizeof(families) / sizeof(families[0]); i++)
-		if (!fnmatch(families[i].module, r->module, 0) &&
-		    !fnmatch(families[i].kase, r->kase, 0) &&
-		    !fnmatch(families[i].figure, f->name, 0))
-			break;
-	return &families[i];
+	for (size_t k = 0; k < r->np; k++)
+		if (!strcmp(r->p[k].name, "size") && !strncmp(r->p[k].exact, "n:", 2))
+			return atof(r->p[k].exact + 2);
+	return 0;
 }
 
-/* The logarithms of a figure's runs (the finite, positive ones) in out. */
-static size_t log_runs(const struct hmb_figure *f, double *out)
+struct hmb_pool_entry *hmb_noise_pool(const struct hmb_loaded *l, double **means)
 {
-	size_t n = 0;
+	struct hmb_pool_entry *e = hmb_xcalloc(l->n + 1, sizeof(*e));
+	double *m = hmb_xcalloc(l->n + 1, sizeof(*m));
 
-	for (size_t k = 0; k < f->nruns; k++)
-		if (f->runs[k] > 0 && isfinite(f->runs[k]))
-			out[n++] = log(f->runs[k]);
-	return n;
+	for (size_t i = 0; i < l->n; i++) {
+		const struct hmb_figure *f = &l->fig[i];
+		const struct hmb_result *r = &l->res[f->result];
+		e[i].family = hmb_family_of(r->module, r->kase, f->name);
+		e[i].size = size_of(r);
+		hmb_pool_entry_runs(&e[i], f->runs, f->runs ? f->nruns : 0, &m[i]);
+	}
+	hmb_pool_estimate(e, l->n);
+	*means = m;
+	return e;
 }
 
-/* One run's noise of a side: its family's floor, its median's uncertainty
- * and a shared GPU, in quadrature. */
-static double side_noise(const struct hmb_result *r, double floor)
+/* One side's noise beyond its figure's (resolution.h): a shared GPU and, for
+ * one run, its median's interval, in quadrature. */
+static double side_extra(const struct hmb_result *r, const struct hmb_resolution *res)
 {
-	double v = floor * floor;
+	double v = 0;
 
-	if (r->half_width_rel > 0 && isfinite(r->half_width_rel))
+	if (res->runs < 2 && r->half_width_rel > 0 && isfinite(r->half_width_rel))
 		v += (r->half_width_rel / 1.96) * (r->half_width_rel / 1.96);
 	if (r->gpu_shared)
 		v += HMB_NOISE_SHARED_GPU * HMB_NOISE_SHARED_GPU;
 	return sqrt(v);
 }
 
-void hmb_noise_judge(const struct hmb_result *ra, const struct hmb_figure *a,
-		     const struct hmb_result *rb, const struct hmb_figure *b, struct hmb_noise *out)
+void hmb_noise_judge(const struct hmb_loaded *la, const struct hmb_pool_entry *pa,
+		     const double *ma, size_t ia, const struct hmb_loaded *lb,
+		     const struct hmb_pool_entry *pb, const double *mb, size_t ib,
+		     struct hmb_noise *out)
 {
-	const struct family *fam = family_of(ra, a);
-	double la[HMB_RUNS_LOADED_MAX], lb[HMB_RUNS_LOADED_MAX], change;
-	size_t na, nb;
+	const struct hmb_figure *a = &la->fig[ia], *b = &lb->fig[ib];
 
 	memset(out, 0, sizeof(*out));
-	out->family = fam->name;
-	out->floor = fam->floor;
-	out->p = NAN;
+	out->family = pa[ia].family->name;
+	out->floor = pa[ia].family->floor;
 	out->own_rel = NAN;
+	out->p = NAN;
+	out->change = NAN;
+	out->noise_rel = NAN;
+	out->resolution = NAN;
 	if (!(a->value > 0) || !(b->value > 0) || !isfinite(a->value) || !isfinite(b->value))
 		return;
-	change = log(b->value / a->value);
-	na = log_runs(a, la);
-	nb = log_runs(b, lb);
-	if (na >= 2 && nb >= 2) {
-		out->model = HMB_NOISE_RUNS;
-		out->runs_a = na;
-		out->runs_b = nb;
-		out->p = hmb_welch_p(la, na, lb, nb, HMB_NOISE_RUNS_MIN * HMB_NOISE_RUNS_MIN,
-				     &out->noise_rel);
-		return;
-	}
-	out->model = HMB_NOISE_FLOOR;
-	out->noise_rel = hypot(side_noise(ra, fam->floor), side_noise(rb, fam->floor));
-	out->own_rel = hypot(side_noise(ra, 0), side_noise(rb, 0));
-	out->p = erfc(fabs(change) / out->noise_rel / sqrt(2.0));
+	hmb_resolution_of(&pa[ia], pa[ia].df + 1, &out->a);
+	hmb_resolution_of(&pb[ib], pb[ib].df + 1, &out->b);
+	out->model = out->a.runs >= 2 && out->b.runs >= 2 ? HMB_NOISE_RUNS : HMB_NOISE_FLOOR;
+	out->change = out->model == HMB_NOISE_RUNS ? mb[ib] - ma[ia] : log(b->value / a->value);
+	out->own_rel = hypot(side_extra(&la->res[a->result], &out->a),
+			     side_extra(&lb->res[b->result], &out->b));
+	out->noise_rel = sqrt(out->a.sigma * out->a.sigma + out->b.sigma * out->b.sigma +
+			      out->own_rel * out->own_rel);
+	out->resolution = HMB_RESOLUTION_Z * out->noise_rel;
+	out->p = erfc(fabs(out->change) / out->noise_rel / sqrt(2.0));
 }
 
 void hmb_noise_print_floors(FILE *out)
 {
 	const char *last = "";
+	const struct hmb_family *f;
 
-	fprintf(out, "run-to-run noise of one run (sigma) by family of figures; another process\n"
-		"using the GPU around a figure adds %.0f%%:\n", 100.0 * HMB_NOISE_SHARED_GPU);
-	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
-		if (!strcmp(families[i].name, last))
+	fprintf(out, "noise by family of figures (relative, one sigma): session, from one\n"
+		"document to the next beyond its runs; floor, one run and a session together\n"
+		"(documents of one run); another process using the GPU around a figure adds "
+		"%.0f%%:\n", 100.0 * HMB_NOISE_SHARED_GPU);
+	fprintf(out, "  %-36s %8s %8s\n", "family", "session", "floor");
+	for (size_t i = 0; (f = hmb_family_at(i)); i++) {
+		if (!strcmp(f->name, last))
 			continue;
-		last = families[i].name;
-		fprintf(out, "  %-32s %5.1f%%\n", families[i].name, 100.0 * families[i].floor);
+		last = f->name;
+		fprintf(out, "  %-36s %7.1f%% %7.1f%%\n", f->name, 100.0 * f->session,
+			100.0 * f->floor);
 	}
 }

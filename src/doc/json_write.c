@@ -13,6 +13,7 @@
 #include "doc/atomic_file.h"
 #include "engine/report.h"
 #include "platform/hip.h"
+#include "stats/resolution.h"
 #include "stats/stability.h"
 #include "util/sizes.h"
 #include "util/text.h"
@@ -306,13 +307,20 @@ static cJSON *stability_rule_json(void)
 	cJSON_AddNumberToObject(o, "min_samples", HMB_STABLE_MIN_SAMPLES);
 	cJSON_AddNumberToObject(o, "threshold_rel", HMB_STABLE_THRESHOLD_REL);
 	cJSON_AddNumberToObject(o, "target_rel", HMB_STABLE_TARGET_REL);
-	cJSON_AddNumberToObject(o, "runs_span_rel", HMB_RUNS_SPAN_REL);
-	cJSON_AddNumberToObject(o, "siblings_span_rel", HMB_SIBLINGS_SPAN_REL);
-	cJSON_AddStringToObject(o, "stable_if", "the interval's half-width, relative to the "
-				"median, is within threshold_rel (the target, target_rel, met); "
-				"with several runs, also their medians within runs_span_rel of "
-				"each other and the root mean square of the siblings' spans "
-				"within siblings_span_rel (runs.siblings)");
+	cJSON_AddStringToObject(o, "resolution", HMB_RESOLUTION_METHOD);
+	cJSON_AddNumberToObject(o, "resolution_z", HMB_RESOLUTION_Z);
+	cJSON_AddNumberToObject(o, "resolution_stable_rel", HMB_RESOLUTION_STABLE_REL);
+	cJSON_AddNumberToObject(o, "pool_min_figures", HMB_POOL_MIN_FIGURES);
+	cJSON_AddNumberToObject(o, "pool_prior_runs", HMB_POOL_PRIOR_DF);
+	cJSON_AddStringToObject(o, "stable_if", "several runs: the resolution (runs.resolution."
+				"resolution_rel: resolution_z * sqrt(2) * the noise of the figure "
+				"from one document to the next, sqrt(run_sigma_rel^2 / runs + "
+				"session_rel^2), run_sigma_rel the family's run-to-run noise pooled "
+				"over the document at the figure's size (pool_min_figures at least, "
+				"else over every size) weighed with the figure's own runs as "
+				"pool_prior_runs runs' worth) is within resolution_stable_rel; one "
+				"run: the interval's half-width, relative to the median, within "
+				"threshold_rel (the samples of one process alone)");
 	cJSON_AddStringToObject(o, "trend", HMB_TREND_METHOD);
 	cJSON_AddNumberToObject(o, "drift_p", HMB_DRIFT_P);
 	cJSON_AddNumberToObject(o, "drift_min_rel", HMB_DRIFT_MIN_REL);
@@ -346,10 +354,21 @@ static cJSON *runs_json(const struct hmb_run_figures *f)
 	m = cJSON_AddObjectToObject(o, "metrics");
 	for (size_t i = 0; i < f->nmetrics; i++)
 		cJSON_AddItemToObject(m, f->metric[i].name, per_run(f->metric[i].value, f->count));
-	if (f->siblings) {
-		m = cJSON_AddObjectToObject(o, "siblings");
-		cJSON_AddNumberToObject(m, "count", (double)f->siblings);
-		cJSON_AddNumberToObject(m, "span_rms", f->siblings_span_rms);
+	if (f->judged) {
+		const struct hmb_resolution *r = &f->res;
+		m = cJSON_AddObjectToObject(o, "resolution");
+		cJSON_AddNumberToObject(m, "resolution_rel", r->resolution);
+		cJSON_AddNumberToObject(m, "sigma_rel", r->sigma);
+		cJSON_AddNumberToObject(m, "run_sigma_rel", r->run_sigma);
+		cJSON_AddNumberToObject(m, "own_sigma_rel", r->own);
+		if (isnan(r->pooled)) {
+			cJSON_AddNullToObject(m, "family_sigma_rel");
+		} else {
+			cJSON_AddNumberToObject(m, "family_sigma_rel", r->pooled);
+		}
+		cJSON_AddNumberToObject(m, "family_figures", (double)r->pooled_n);
+		cJSON_AddNumberToObject(m, "session_rel", r->session);
+		cJSON_AddStringToObject(m, "family", r->family);
 	}
 	return o;
 }

@@ -179,11 +179,10 @@ void hmb_record_summarize(const struct hmb_record *r, struct hmb_summary *out)
 	out->has_stats = 1;
 	hmb_stability_compute(r->samples, r->nsamples, &out->stability);
 	if (r->runs) {
-		hmb_stability_across_runs(&out->stability, r->runs->median, r->runs->count);
 		hmb_stability_shape_within_runs(&out->stability, r->samples, r->runs->samples,
 						r->runs->count);
-		hmb_stability_siblings(&out->stability, r->runs->siblings,
-				       r->runs->siblings_span_rms);
+		hmb_stability_resolution(&out->stability,
+					 r->runs->judged ? &r->runs->res : NULL);
 	}
 	if (r->bytes > 0 && out->stats.median > 0) {
 		out->gbps_median = r->bytes / out->stats.median / 1e9;

@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 
+#include "stats/resolution.h"
 #include "stats/stability.h"
 #include "stats/stats.h"
 
@@ -49,11 +50,11 @@ struct hmb_run_figures {
 	double *median;               /* per run: the median of its samples, s; NAN: none */
 	struct hmb_run_metric *metric;
 	size_t nmetrics;
-	/* the record's siblings (run/runs.c: its figure in other kinds of memory
-	 * or allocator, same operation, clock and size; itself included) and the
-	 * root mean square of their runs' spans; 0: not judged */
-	size_t siblings;
-	double siblings_span_rms;
+	/* how small a change between two documents its figure can show, from
+	 * the runs of its family in the report (run/runs.c, stats/resolution.h);
+	 * judged 0: not judged (a failed record, fewer than 2 runs) */
+	int judged;
+	struct hmb_resolution res;
 };
 
 struct hmb_record {

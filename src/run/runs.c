@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "doc/identity.h"
-#include "stats/stability.h"
+#include "stats/resolution.h"
 #include "stats/stats.h"
 #include "util/util.h"
 
@@ -141,92 +141,39 @@ static struct hmb_record *partner(struct hmb_record *first, struct hmb_record *l
 	return NULL;
 }
 
-/* Where r's runs' medians spread, relative to its median: -1 without two. */
-static double run_span(const struct hmb_record *r)
+/* A record's size in bytes (0: none). */
+static double size_of(const struct hmb_record *r)
 {
-	struct hmb_stats st;
-	size_t runs;
+	const struct hmb_kv *v = hmb_kv_find(&r->params, "size");
 
-	if (!r->runs || hmb_stats_compute(r->samples, r->nsamples, &st) != 0)
-		return -1;
-	return hmb_runs_span(r->runs->median, r->runs->count, st.median, &runs);
+	return v && v->type == HMB_KV_NUM ? v->num : 0;
 }
 
-static int same_param(const struct hmb_record *a, const struct hmb_record *b, const char *name)
+void hmb_runs_judge_resolution(struct hmb_report *rep)
 {
-	const struct hmb_kv *x = hmb_kv_find(&a->params, name), *y = hmb_kv_find(&b->params, name);
+	size_t n = 0, i = 0;
+	struct hmb_pool_entry *e;
+	double mean;
 
-	if (!x || !y)
-		return !x && !y;
-	return x->type == y->type && (x->type == HMB_KV_STR ? !strcmp(x->str, y->str)
-							    : x->num == y->num);
-}
-
-/* Case names of as many parts that differ in one part at most, neither the
- * first nor, with three parts or more, the last (h2d/pinned/sync and
- * h2d/write-combined/sync; sync-each/hipMalloc and sync-each/created-pool). */
-static int one_part_apart(const char *a, const char *b)
-{
-	int part = 0, parts = 1, differs = -1;
-
-	for (const char *c = a; *c; c++)
-		parts += *c == '/';
-	while (*a || *b) {
-		size_t la = strcspn(a, "/"), lb = strcspn(b, "/");
-		if (la != lb || strncmp(a, b, la)) {
-			if (differs >= 0)
-				return 0;
-			differs = part;
-		}
-		a += la;
-		b += lb;
-		if ((*a == '/') != (*b == '/'))
-			return 0; /* not as many parts */
-		a += *a == '/';
-		b += *b == '/';
-		part++;
-	}
-	return differs != 0 && (parts < 3 || differs != parts - 1);
-}
-
-static int siblings(const struct hmb_record *a, const struct hmb_record *b)
-{
-	return !strcmp(a->module, b->module) && one_part_apart(a->name, b->name) &&
-	       same_param(a, b, "clock") && same_param(a, b, "size") &&
-	       same_param(a, b, "device") && same_param(a, b, "hsa_xnack");
-}
-
-void hmb_runs_judge_siblings(struct hmb_report *rep)
-{
-	size_t i = 0, j, n = 0;
-	double *span;
-
-	/* each record's span once (it sorts the samples), then the pairs */
 	for (struct hmb_record *r = rep->head; r; r = r->next)
 		n++;
-	span = hmb_xcalloc(n + 1, sizeof(*span));
-	for (struct hmb_record *r = rep->head; r; r = r->next)
-		span[i++] = run_span(r);
+	e = hmb_xcalloc(n + 1, sizeof(*e));
+	for (struct hmb_record *r = rep->head; r; r = r->next, i++) {
+		e[i].family = hmb_family_of(r->module, r->name, "median");
+		e[i].size = size_of(r);
+		if (r->runs && r->status == HMB_OK)
+			hmb_pool_entry_runs(&e[i], r->runs->median, r->runs->count, &mean);
+	}
+	hmb_pool_estimate(e, n);
 	i = 0;
 	for (struct hmb_record *r = rep->head; r; r = r->next, i++) {
-		double sum = 0;
-		size_t near = 0;
 		if (!r->runs)
 			continue;
-		r->runs->siblings = 0;
-		r->runs->siblings_span_rms = 0;
-		if (span[i] < 0)
-			continue;
-		j = 0;
-		for (const struct hmb_record *s = rep->head; s; s = s->next, j++)
-			if (span[j] >= 0 && siblings(r, s)) {
-				sum += span[j] * span[j];
-				near++;
-			}
-		r->runs->siblings = near;
-		r->runs->siblings_span_rms = sqrt(sum / (double)near);
+		r->runs->judged = r->status == HMB_OK && e[i].df >= 1;
+		if (r->runs->judged)
+			hmb_resolution_of(&e[i], e[i].df + 1, &r->runs->res);
 	}
-	free(span);
+	free(e);
 }
 
 void hmb_runs_merge(struct hmb_report *rep, struct hmb_record *before, struct hmb_record *last,

@@ -11,14 +11,11 @@
 void hmb_runs_merge(struct hmb_report *rep, struct hmb_record *before, struct hmb_record *last,
 		    int number);
 
-/* Each record of several runs told about its siblings (record.h): the records
- * of its module whose case name is one part apart (the kind of memory or
- * allocator, mostly: h2d/pinned/sync and h2d/write-combined/sync,
- * sync-each/hipMalloc and sync-each/created-pool; never the first part, nor
- * the last of three or more) and whose clock, size, device and XNACK mode
- * are its own; and how far their runs' medians spread (the root mean square
- * of (max - min) / median). The stable rule reads it (stability.h:
- * hmb_stability_siblings). */
-void hmb_runs_judge_siblings(struct hmb_report *rep);
+/* Each record of several runs told how small a change between two documents
+ * its figure can show (record.h: runs.res; stats/resolution.h): its family's
+ * run-to-run noise pooled over the report's records at its size, weighed
+ * with its own runs, and its family's session noise. The stable rule reads
+ * it (stability.h: hmb_stability_resolution). */
+void hmb_runs_judge_resolution(struct hmb_report *rep);
 
 #endif

@@ -1,6 +1,7 @@
 /* stability.c - the median's interval, the stable mark, drift and bimodality. */
 #include "stats/stability.h"
 
+#include "stats/resolution.h"
 #include "stats/significance.h"
 
 #include <math.h>
@@ -164,41 +165,21 @@ int hmb_stability_compute(const double *samples, size_t n, struct hmb_stability 
 	return 0;
 }
 
-double hmb_runs_span(const double *medians, size_t n, double median, size_t *runs)
+void hmb_stability_resolution(struct hmb_stability *st, const struct hmb_resolution *res)
 {
-	double lo = INFINITY, hi = -INFINITY;
+	char pooled[96] = "";
 
-	*runs = 0;
-	for (size_t i = 0; i < n && median > 0; i++) {
-		if (isnan(medians[i]))
-			continue;
-		++*runs;
-		lo = fmin(lo, medians[i]);
-		hi = fmax(hi, medians[i]);
-	}
-	return *runs >= 2 ? (hi - lo) / median : -1;
-}
-
-void hmb_stability_across_runs(struct hmb_stability *st, const double *medians, size_t n)
-{
-	size_t runs;
-	double span = hmb_runs_span(medians, n, st->median, &runs);
-
-	if (runs < 2 || st->stable != 1 || span <= HMB_RUNS_SPAN_REL)
+	if (!res || res->runs < 2 || st->stable < 0)
 		return;
-	st->stable = st->meets_target = 0;
-	snprintf(st->reason, sizeof(st->reason), "the medians of %zu runs span %.2g%% of the "
-		 "median, above %.0f%%", runs, 100 * span, 100 * HMB_RUNS_SPAN_REL);
-}
-
-void hmb_stability_siblings(struct hmb_stability *st, size_t siblings, double span_rms)
-{
-	if (siblings < 2 || st->stable != 1 || !(span_rms > HMB_SIBLINGS_SPAN_REL))
-		return;
-	st->stable = st->meets_target = 0;
-	snprintf(st->reason, sizeof(st->reason), "its runs agree, but those of its %zu siblings "
-		 "(cases one name part apart, same size) span %.2g%% (rms), above %.0f%%",
-		 siblings - 1, 100 * span_rms, 100 * HMB_SIBLINGS_SPAN_REL);
+	st->stable = res->stable;
+	if (!isnan(res->pooled))
+		snprintf(pooled, sizeof(pooled), ", its family's %.2g%% over %zu figures",
+			 100 * res->pooled, res->pooled_n);
+	snprintf(st->reason, sizeof(st->reason), "resolution +-%.2g%%, %s +-%.0f%%: %zu runs "
+		 "(one run's noise %.2g%%: its own %.2g%%%s), session %.2g%%",
+		 100 * res->resolution, res->stable ? "within" : "above",
+		 100 * HMB_RESOLUTION_STABLE_REL, res->runs, 100 * res->run_sigma, 100 * res->own,
+		 pooled, 100 * res->session);
 }
 
 void hmb_stability_shape_within_runs(struct hmb_stability *st, const double *samples,

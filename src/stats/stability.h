@@ -30,14 +30,12 @@
 
 #define HMB_STABLE_CONFIDENCE 0.95
 #define HMB_STABLE_TARGET_REL 0.01
-/* stable: the target met (results/nvidia-h100-pcie/: of the figures two `all`
- * runs of one run each called stable within +-2%, 45 of 222 were more than 3%
- * apart; with two runs a module, within +-1%, the runs within 1% of each
- * other and the siblings rule below, none of 71) */
+/* one run: stable where the target is met (the samples of one process; of
+ * the figures two `all` runs of one run each called stable within +-2%, 45 of
+ * 222 were more than 3% apart, results/nvidia-h100-pcie/); several runs:
+ * hmb_stability_resolution decides */
 #define HMB_STABLE_THRESHOLD_REL HMB_STABLE_TARGET_REL
 #define HMB_STABLE_MIN_SAMPLES 6
-#define HMB_RUNS_SPAN_REL 0.01 /* the runs of a stable figure agree within this */
-#define HMB_SIBLINGS_SPAN_REL 0.04 /* and its siblings' runs within this (rms) */
 #define HMB_DRIFT_P 0.01
 #define HMB_DRIFT_MIN_REL 0.01
 #define HMB_BIMODAL_GAP_REL 0.05
@@ -63,7 +61,7 @@ struct hmb_stability {
 	double half_width_rel;         /* (ci_high - ci_low) / 2 / median */
 	int stable;                    /* 1, 0, or -1: too few samples to judge */
 	int meets_target;              /* half-width within HMB_STABLE_TARGET_REL (1/0/-1) */
-	char reason[160];
+	char reason[256];
 	/* the shape */
 	enum hmb_shape shape;
 	double mk_s, mk_z, mk_p;       /* Mann-Kendall S, z and two-sided p */
@@ -77,25 +75,14 @@ struct hmb_stability {
 
 /* Judge n samples (seconds, in the order taken). Returns -1 when n is 0. */
 int hmb_stability_compute(const double *samples, size_t n, struct hmb_stability *out);
-/* --runs N (and `all`, two runs by default): a figure is stable only where
- * the runs' medians also span at most HMB_RUNS_SPAN_REL of the median of all
- * the samples: a run that went elsewhere (another process, a state of the
- * machine that lasted the run) is what repeating a run shows, and tight
- * samples within each run hide (on one H100 1 of 128 figures whose two runs
- * agreed so read 8.7% apart in the next `all`: the siblings rule below).
- * medians: one per run (NAN: none); fewer than 2 change nothing. */
-void hmb_stability_across_runs(struct hmb_stability *st, const double *medians, size_t n);
-/* (max - min) / median of the runs' medians (NAN: none) and, in *runs, how
- * many there are; -1 with fewer than 2 or no positive median. */
-double hmb_runs_span(const double *medians, size_t n, double median, size_t *runs);
-/* Several runs: a figure whose own runs agree is stable only where its
- * siblings' runs (its case in another kind of memory or allocator, mostly,
- * at its clock and size: run/runs.c) also agree, their spans' root mean
- * square within HMB_SIBLINGS_SPAN_REL. Two runs that agree are luck where runs of their
- * kind move by 10%: on one H100 such a figure read 8.7% apart in the next
- * `all`, where its siblings had moved from run to run. siblings: how many
- * (itself included; fewer than 2 change nothing). */
-void hmb_stability_siblings(struct hmb_stability *st, size_t siblings, double span_rms);
+/* Several runs (`all`: two; --runs N): a figure is stable where its
+ * resolution, the least change between two documents made alike that its
+ * noise from process to process lets it show (resolution.h), is within
+ * HMB_RESOLUTION_STABLE_REL, whatever its samples within one process say:
+ * what repeats within a process need not repeat across processes. res NULL
+ * or of fewer than 2 runs: the samples' rule stands. */
+struct hmb_resolution;
+void hmb_stability_resolution(struct hmb_stability *st, const struct hmb_resolution *res);
 /* Several runs: the shape is judged within each run, not over the pooled
  * samples, where the step from one run to the next would read as drift (the
  * runs' agreement is judged above); the first run that drifts, else the first

@@ -25,7 +25,7 @@ void hmb_test_neighbours(void);
 void hmb_test_table(void);
 void hmb_test_progress_and_csv(void);
 void hmb_test_runs_merge(void);
-void hmb_test_runs_siblings(void);
+void hmb_test_runs_resolution(void);
 void hmb_test_runs_interleaved(void);
 void hmb_test_numfmt(void);
 int hmb_test_write_runs_json(const char *path);

@@ -138,37 +138,58 @@ static struct hmb_record *two_runs(struct hmb_report *rep, const char *kase, dou
 	return r;
 }
 
-/* A figure whose two runs agree is stable only where its siblings' runs do
- * too: pinned agrees with itself, but write-combined and registered moved by
- * 10% from run to run; d2h and 4 MiB are not its siblings. */
-void hmb_test_runs_siblings(void)
+/* How small a change each figure of several runs can show: six async copies
+ * at 256 KiB whose two runs are 0.4% apart pool to a family noise of
+ * 0.004 / sqrt(2 * 0.4549) per run; a seventh whose runs are 20% apart is
+ * noisier than its family says, and unstable; a lone figure at 4 MiB is
+ * pooled over the family's every size; a failed record and one of one run
+ * are not judged. */
+void hmb_test_runs_resolution(void)
 {
+	static const char *const kinds[] = { "h2d/pinned/async", "d2h/pinned/async",
+					     "h2d/registered/async", "d2h/registered/async",
+					     "h2d/write-combined/async", "d2h/write-combined/async" };
 	struct hmb_report rep;
 	struct hmb_options opt;
 	struct hmb_summary sum;
-	struct hmb_record *pinned, *wc, *reg, *d2h, *big, *async;
+	struct hmb_record *quiet[6], *noisy, *big, *failed, *one;
+	double family = 0.004 / sqrt(2 * 0.454936423119572), run, sigma;
 
 	memset(&opt, 0, sizeof(opt));
 	hmb_report_init(&rep, &opt, "all");
-	pinned = two_runs(&rep, "h2d/pinned/sync", 262144, 14.5e-6, 14.5e-6);
-	wc = two_runs(&rep, "h2d/write-combined/sync", 262144, 14.5e-6, 16.0e-6);
-	reg = two_runs(&rep, "h2d/registered/sync", 262144, 16.0e-6, 14.5e-6);
-	d2h = two_runs(&rep, "d2h/pinned/sync", 262144, 12.0e-6, 12.0e-6);
-	big = two_runs(&rep, "h2d/pinned/sync", 4194304, 84e-6, 84e-6);
-	async = two_runs(&rep, "h2d/write-combined/async", 262144, 9e-6, 9e-6);
-	hmb_runs_judge_siblings(&rep);
-	CHECK(pinned->runs->siblings == 3 && wc->runs->siblings == 3 && reg->runs->siblings == 3);
-	CHECK(d2h->runs->siblings == 1 && big->runs->siblings == 1 && async->runs->siblings == 1);
-	/* rms of 0, 0.1 and 0.1 (spans relative to the pooled median) */
-	CHECK(pinned->runs->siblings_span_rms > 0.07 && pinned->runs->siblings_span_rms < 0.09);
-	hmb_record_summarize(pinned, &sum);
-	CHECK(sum.stability.stable == 0 && strstr(sum.stability.reason, "its 2 siblings"));
-	hmb_record_summarize(d2h, &sum);
-	CHECK(sum.stability.stable == 1);
-	hmb_record_summarize(big, &sum);
-	CHECK(sum.stability.stable == 1);
-	hmb_record_summarize(wc, &sum); /* its own samples say so first */
-	CHECK(sum.stability.stable == 0 && !strstr(sum.stability.reason, "siblings"));
+	for (int i = 0; i < 6; i++)
+		quiet[i] = two_runs(&rep, kinds[i], 262144, 10e-6, 10e-6 * exp(0.004));
+	noisy = two_runs(&rep, "d2d/device/async", 262144, 10e-6, 10e-6 * exp(0.2));
+	big = two_runs(&rep, "h2d/pinned/async", 4194304, 84e-6, 84e-6 * exp(0.004));
+	failed = two_runs(&rep, "d2h/pinned/sync", 262144, 10e-6, 20e-6);
+	hmb_record_status(failed, HMB_FAILED, "it broke");
+	one = two_runs(&rep, "h2d/pinned/sync", 262144, 10e-6, 10e-6);
+	one->runs->count = 1;
+	hmb_runs_judge_resolution(&rep);
+
+	for (int i = 0; i < 6; i++)
+		CHECK(quiet[i]->runs->judged && quiet[i]->runs->res.pooled_n == 7);
+	CHECK_NEAR(quiet[0]->runs->res.pooled, family, 1e-9);
+	CHECK(!strcmp(quiet[0]->runs->res.family, "memcpy async (events)"));
+	/* own 0.004 / sqrt 2 weighed against the pool as HMB_POOL_PRIOR_DF runs */
+	run = sqrt((HMB_POOL_PRIOR_DF * family * family + 0.004 * 0.004 / 2) /
+		   (HMB_POOL_PRIOR_DF + 1));
+	CHECK_NEAR(quiet[0]->runs->res.run_sigma, run, 1e-9);
+	sigma = sqrt(run * run / 2 + 0.012 * 0.012);
+	CHECK_NEAR(quiet[0]->runs->res.sigma, sigma, 1e-9);
+	CHECK_NEAR(quiet[0]->runs->res.resolution, 1.96 * sqrt(2.0) * sigma, 1e-9);
+	hmb_record_summarize(quiet[0], &sum);
+	CHECK(sum.stability.stable == 1 && strstr(sum.stability.reason, "resolution +-3.4%"));
+
+	CHECK(noisy->runs->judged && noisy->runs->res.resolution > 0.1);
+	hmb_record_summarize(noisy, &sum);
+	CHECK(sum.stability.stable == 0 && strstr(sum.stability.reason, "above +-5%"));
+
+	/* one figure at 4 MiB: its family over every size (8 figures) */
+	CHECK(big->runs->judged && big->runs->res.pooled_n == 8);
+	CHECK(!failed->runs->judged && !one->runs->judged);
+	hmb_record_summarize(one, &sum); /* its samples' rule stands */
+	CHECK(sum.stability.stable == 1 && strstr(sum.stability.reason, "CI of the median"));
 	hmb_report_free(&rep);
 }
 

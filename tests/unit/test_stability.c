@@ -16,6 +16,7 @@
 #include "engine/slow_samples.h"
 #include "harness.h"
 #include "output/table.h"
+#include "stats/resolution.h"
 #include "stats/stability.h"
 #include "telemetry/telemetry.h"
 #include "telemetry/telemetry_nvml.h"
@@ -366,29 +367,119 @@ static void test_slow_samples(void)
 	hmb_record_free(steady);
 }
 
-/* --runs: a figure whose runs' medians span more than 1% of its median is not
- * stable, however tight the samples; runs that agree, one run, or none change
- * nothing. */
+/* The pooling: the median of the scaled variances at a size with enough
+ * figures, else over the family's every size, else none (the floor stands
+ * in); families apart; the resolution from the pool, the own runs and the
+ * session; one run: the floor. */
+static void test_resolution(void)
+{
+	const struct hmb_family *async = hmb_family_of("memcpy", "h2d/pinned/async", "GB/s");
+	const struct hmb_family *pool = hmb_family_of("pool", "course/hipMalloc", "median");
+	struct hmb_pool_entry e[12];
+	struct hmb_resolution res;
+	double mean, q1 = hmb_chi2_median(1);
+
+	CHECK(!strcmp(async->name, "memcpy async (events)") && !strcmp(pool->name, "pool"));
+	CHECK(!strcmp(hmb_family_of("memcpy", "h2d/pageable/sync", "GB/s")->name,
+		      "memcpy pageable"));
+	CHECK(!strcmp(hmb_family_of("managed", "x", "migration_s")->name,
+		      "differences of two times"));
+	CHECK(!strcmp(hmb_family_of("selftest", "x", "median")->name, "other"));
+	CHECK_NEAR(q1, 0.4549364, 1e-6);
+	CHECK_NEAR(hmb_chi2_median(2), 2 * log(2.0), 1e-12);
+	CHECK(fabs(hmb_chi2_median(3) - 2.366) < 0.02 && fabs(hmb_chi2_median(9) - 8.343) < 0.02);
+
+	memset(e, 0, sizeof(e));
+	/* five async figures at 1 MiB, runs apart by 1..5% (d^2 / 2 each) */
+	for (int i = 0; i < 5; i++) {
+		e[i].family = async;
+		e[i].size = 1 << 20;
+		CHECK(hmb_pool_entry_runs(&e[i], (double[]){ 1.0, exp(0.01 * (i + 1)), NAN }, 3,
+					  &mean) == 2);
+		CHECK_NEAR(e[i].var, 0.0001 * (i + 1) * (i + 1) / 2, 1e-12);
+		CHECK(e[i].df == 1);
+	}
+	/* three async figures at 1 GiB: too few alone, pooled over every size */
+	for (int i = 5; i < 8; i++) {
+		e[i].family = async;
+		e[i].size = 1 << 30;
+		hmb_pool_entry_runs(&e[i], (double[]){ 1.0, exp(0.001) }, 2, &mean);
+	}
+	/* two pool figures: too few anywhere */
+	for (int i = 8; i < 10; i++) {
+		e[i].family = pool;
+		e[i].size = 4096;
+		hmb_pool_entry_runs(&e[i], (double[]){ 1.0, exp(0.1) }, 2, &mean);
+	}
+	/* one run: no variance; a non-positive run is not a run */
+	e[10].family = async;
+	e[10].size = 1 << 20;
+	CHECK(hmb_pool_entry_runs(&e[10], (double[]){ 2.0, -1.0 }, 2, &mean) == 1);
+	CHECK(e[10].df == 0 && isnan(e[10].var));
+	CHECK_NEAR(mean, log(2.0), 1e-12);
+	hmb_pool_estimate(e, 11);
+	/* the median of 1, 4, 9, 16, 25 (x 1e-4 / 2 / q1) */
+	CHECK_NEAR(e[0].pooled, sqrt(9e-4 / 2 / q1), 1e-12);
+	CHECK(e[0].pooled_n == 5 && !e[0].pooled_all_sizes && e[4].pooled == e[0].pooled);
+	/* 1 GiB: the family's 8 figures (the median of 0.01, 0.01, 0.01, 1, 4, 9, 16, 25) */
+	CHECK(e[5].pooled_all_sizes && e[5].pooled_n == 8);
+	CHECK_NEAR(e[5].pooled, sqrt((1 + 4) / 2.0 * 1e-4 / 2 / q1), 1e-12);
+	CHECK(isnan(e[8].pooled) && e[8].pooled_n == 0 && isnan(e[10].pooled));
+
+	/* a figure of two runs against its pool, its own runs and the session */
+	hmb_resolution_of(&e[0], 2, &res);
+	double run = sqrt((HMB_POOL_PRIOR_DF * e[0].pooled * e[0].pooled + e[0].var) /
+			  (HMB_POOL_PRIOR_DF + 1));
+	CHECK_NEAR(res.run_sigma, run, 1e-12);
+	CHECK_NEAR(res.sigma, sqrt(run * run / 2 + async->session * async->session), 1e-12);
+	CHECK_NEAR(res.resolution, HMB_RESOLUTION_Z * sqrt(2.0) * res.sigma, 1e-12);
+	CHECK(res.stable == (res.resolution <= HMB_RESOLUTION_STABLE_REL) && !res.stable);
+	CHECK(res.resolution > 0.06 && res.resolution < 0.07); /* 3% a run, two runs */
+	/* none pooled: the floor is the prior */
+	hmb_resolution_of(&e[8], 2, &res);
+	run = sqrt((HMB_POOL_PRIOR_DF * pool->floor * pool->floor + e[8].var) /
+		   (HMB_POOL_PRIOR_DF + 1));
+	CHECK_NEAR(res.run_sigma, run, 1e-12);
+	CHECK(!res.stable && isnan(res.pooled));
+	/* one run: the floor, a run and a session */
+	hmb_resolution_of(&e[10], 1, &res);
+	CHECK_NEAR(res.sigma, async->floor, 1e-12);
+	CHECK(isnan(res.own) && res.runs == 1);
+}
+
+/* --runs: the resolution decides a figure of several runs; one of one run, or
+ * none, keeps its samples' rule. */
 static void test_across_runs(void)
 {
-	double s[10], m;
-	struct hmb_stability st;
+	double s[10];
+	struct hmb_stability st, kept;
+	struct hmb_resolution res = { .family = "f", .runs = 2, .own = 0.01, .pooled = 0.02,
+				      .pooled_n = 30, .run_sigma = 0.02, .session = 0.01,
+				      .sigma = 0.017, .resolution = 0.047, .stable = 1 };
 
 	for (int i = 0; i < 10; i++)
 		s[i] = 0.01 * (1.0 + 0.001 * jitter(i));
 	CHECK(hmb_stability_compute(s, 10, &st) == 0 && st.stable == 1);
-	m = st.median;
-	hmb_stability_across_runs(&st, (double[]){ m * 1.004, m * 0.996, m }, 3);
-	CHECK(st.stable == 1);
-	hmb_stability_across_runs(&st, (double[]){ m * 1.05 }, 1);
-	CHECK(st.stable == 1);
-	/* two runs 1.2% apart, each within +-1% of the median: not stable */
-	struct hmb_stability two = st;
-	hmb_stability_across_runs(&two, (double[]){ m * 1.006, m * 0.994 }, 2);
-	CHECK(two.stable == 0 && strstr(two.reason, "the medians of 2 runs span 1.2%"));
-	hmb_stability_across_runs(&st, (double[]){ m, NAN, m * 1.05 }, 3);
-	CHECK(st.stable == 0 && st.meets_target == 0 &&
-	      strstr(st.reason, "the medians of 2 runs span 5%"));
+	kept = st;
+	hmb_stability_resolution(&kept, NULL);
+	CHECK(kept.stable == 1 && !strcmp(kept.reason, st.reason));
+	res.runs = 1;
+	hmb_stability_resolution(&kept, &res);
+	CHECK(kept.stable == 1 && !strcmp(kept.reason, st.reason));
+	res.runs = 2;
+	hmb_stability_resolution(&kept, &res);
+	CHECK(kept.stable == 1 && strstr(kept.reason, "resolution +-4.7%, within +-5%: 2 runs") &&
+	      strstr(kept.reason, "its family's 2% over 30 figures"));
+	res.stable = 0;
+	res.resolution = 0.12;
+	kept = st;
+	hmb_stability_resolution(&kept, &res);
+	CHECK(kept.stable == 0 && strstr(kept.reason, "resolution +-12%, above +-5%"));
+	/* samples too few to judge stay so */
+	kept = st;
+	kept.stable = -1;
+	hmb_stability_resolution(&kept, &res);
+	CHECK(kept.stable == -1);
 
 	/* two steady runs 3% apart: pooled, a step (drift); judged within the
 	 * runs, steady, and the runs' disagreement says it instead */
@@ -407,9 +498,10 @@ static void test_across_runs(void)
 	hmb_stability_shape_within_runs(&st, two_runs, counts, 2);
 	CHECK(st.shape == HMB_SHAPE_DRIFT && st.half_change_rel > 0.03);
 
-	/* a record's runs judge it where its figures are made (tables, JSON) */
+	/* a record's resolution judges it where its figures are made (tables, JSON) */
 	struct hmb_record *r = hmb_record_new("memcpy", "h2d/pinned/async");
-	struct hmb_run_figures runs = { .count = 3, .median = (double[]){ m, m, m * 1.05 } };
+	struct hmb_run_figures runs = { .count = 3, .median = (double[]){ 1, 1, 1 },
+					.judged = 1, .res = res };
 	struct hmb_summary sum;
 	for (int i = 0; i < 10; i++)
 		hmb_sample(r, s[i]);
@@ -429,7 +521,7 @@ static void test_across_runs(void)
 					  .median = (double[]){ 0.01, 0.0103 } };
 	r->runs = &halves;
 	hmb_record_summarize(r, &sum);
-	CHECK(sum.stability.shape == HMB_SHAPE_STEADY && sum.stability.stable == 0);
+	CHECK(sum.stability.shape == HMB_SHAPE_STEADY);
 	r->runs = NULL;
 	hmb_record_free(r);
 }
@@ -445,6 +537,7 @@ void hmb_test_stability_shape(void)
 	test_marks_shown();
 	test_slow_samples();
 	test_across_runs();
+	test_resolution();
 }
 
 void hmb_test_neighbours(void)
