@@ -15,7 +15,8 @@
  * AMD kinds on NVIDIA; compare matches older AMD documents' write-combined
  * cases under their new names, src/doc/json_read.c). Each host kind is copied
  * host-to-device (h2d) and device-to-host (d2h) with hipMemcpy (sync) and
- * hipMemcpyAsync (async);
+ * hipMemcpyAsync (async); pinned memory also with the reference loop
+ * (reference, below);
  * device-to-device (d2d) copies complete the set. A device kind is copied
  * h2d and d2h against pinned host memory, and d2d within itself. Every
  * record says the coherence of its memory on this platform (params
@@ -28,7 +29,19 @@
  *  - async, pageable: one hipMemcpyAsync between events, no latch (the
  *    runtime stages pageable copies on the host, part of their real cost);
  *  - sync: hipMemcpy + hipDeviceSynchronize on the host clock (what a
- *    program that calls hipMemcpy waits, the API's own latency included).
+ *    program that calls hipMemcpy waits, the API's own latency included);
+ *  - reference, pinned h2d and d2h only (h2d/pinned/reference,
+ *    d2h/pinned/reference): the classic bandwidth-test loop, N
+ *    hipMemcpyAsync back to back on one stream between two HIP events, no
+ *    latch, one synchronisation per sample; a sample is the N copies
+ *    (ops_per_sample = N, bytes = N x size), N enough to move 64 MiB (one
+ *    at least, 1000 at most: mc_reference_copies). The same buffers, data
+ *    and check as DIR/pinned/async, in the same process: set beside it, it
+ *    tells this tool's noise from the machine's. Where the two agree from
+ *    process to process, the spread is the machine's; where async spreads
+ *    more than the reference, it is the method's (the latch, one copy a
+ *    sample). Small sizes read per copy (us/op) with the enqueue cost of
+ *    back-to-back copies in, so they are not async's latency.
  * d2d copies cycle through as many buffer pairs as it takes to cover twice
  * the device's last-level cache, so no copy reads what an earlier one left
  * in the cache (params.buffer_sets, observed.cache_footprint_bytes).
@@ -78,7 +91,9 @@
 #include "system/memalloc.h"
 
 enum direction { H2D, D2H, D2D };
-enum api { ASYNC, SYNC };
+/* REFERENCE: the reference loop, pinned host memory with hipMalloc's
+ * device memory, h2d and d2h only (apis()). */
+enum api { ASYNC, SYNC, REFERENCE };
 
 /* Host kinds in the order they run. */
 static const enum hmb_mem_kind host_kinds[] = {
@@ -90,7 +105,7 @@ static const enum hmb_mem_kind host_kinds[] = {
 static const enum hmb_mem_kind device_kinds[] = { HMB_KIND_DEVICE_FINE_GRAINED,
 						  HMB_KIND_DEVICE_UNCACHED };
 static const char *const dir_name[] = { "h2d", "d2h", "d2d" };
-static const char *const api_name[] = { "async", "sync" };
+static const char *const api_name[] = { "async", "sync", "reference" };
 
 #define SEED 0x4d43u
 #define POISON 0xA5
@@ -185,7 +200,7 @@ static int op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
 	(void)ctx;
 	endpoints(k, i, &dst, &src);
 	k->ops = i + 1;
-	if (k->api == ASYNC) {
+	if (k->api != SYNC) {
 		HMB_TRY(hipMemcpyAsync(dst, src, k->size, copy_kind(k->dir), stream));
 	} else {
 		HMB_TRY(hipMemcpy(dst, src, k->size, copy_kind(k->dir)));
@@ -232,6 +247,8 @@ static void run_case(struct hmb_ctx *ctx, struct copies *c, enum direction dir, 
 	const int dev_kind = c->dkind != HMB_KIND_DEVICE;
 	const char *kind = dev_kind || dir == D2D ? hmb_kind_name(c->dkind) : hmb_kind_name(c->kind);
 	const double peak = ctx->dev->model.peak_gbps;
+	/* the reference loop: copies back to back, one sample moving 64 MiB */
+	const int n = api == REFERENCE ? mc_reference_copies(size) : 1;
 	struct hmb_record *r = hmb_case_record(ctx, "%s/%s/%s", dir_name[dir], kind, api_name[api]);
 	struct copy_case k = { c, dir, api, size, dir == D2D ? d2d_sets(c, size) : 1, 0 };
 	char what[96];
@@ -241,6 +258,7 @@ static void run_case(struct hmb_ctx *ctx, struct copies *c, enum direction dir, 
 			.clock = api == SYNC ? HMB_CLOCK_HOST : HMB_CLOCK_EVENTS,
 			.sync = api == SYNC ? HMB_SYNC_NONE : HMB_SYNC_PER_SAMPLE,
 			.latch = api == ASYNC && c->kind != HMB_KIND_PAGEABLE,
+			.ops_per_sample = n,
 			.buffer_sets = k.sets,
 			/* 20 samples; 10 above 64 MiB, where each takes milliseconds */
 			.reps = size > (64u << 20) ? 10 : 20,
@@ -266,7 +284,8 @@ static void run_case(struct hmb_ctx *ctx, struct copies *c, enum direction dir, 
 		hmb_param_str(r, "device_memory", kind);
 	hmb_param_str(r, "coherence", coherence(ctx, dev_kind || dir == D2D ? c->dkind : c->kind));
 	hmb_param_str(r, "api", api == SYNC ? "hipMemcpy" : "hipMemcpyAsync");
-	hmb_record_bytes(r, (double)size);
+	/* per sample: n copies (the engine counts them as the record's ops) */
+	hmb_record_bytes(r, (double)n * (double)size);
 	if (dir == D2D) {
 		hmb_param_str(r, "bytes_counted", "copied once (not read + written)");
 		hmb_observe_num(r, "cache_bytes", (double)c->cache);
@@ -280,11 +299,22 @@ static void run_case(struct hmb_ctx *ctx, struct copies *c, enum direction dir, 
 	hmb_commit(ctx, r);
 }
 
-static int any_selected(struct hmb_ctx *ctx, const char *kind)
+/* How many apis (enum api, in order) copies of this kind in direction d
+ * run: the reference loop only with pinned host memory and hipMalloc's
+ * device memory, h2d and d2h. */
+static int apis(enum hmb_mem_kind host, enum hmb_mem_kind dev, enum direction d)
 {
+	return host == HMB_KIND_PINNED && dev == HMB_KIND_DEVICE && d != D2D ? 3 : 2;
+}
+
+/* Is any case of host kind `host` (or of device kind `dev`, where it is
+ * not hipMalloc's) selected? */
+static int any_selected(struct hmb_ctx *ctx, enum hmb_mem_kind host, enum hmb_mem_kind dev)
+{
+	const char *kind = hmb_kind_name(dev != HMB_KIND_DEVICE ? dev : host);
 	char name[64];
 	for (int d = 0; d < 3; d++)
-		for (int a = 0; a < 2; a++) {
+		for (int a = 0; a < apis(host, dev, (enum direction)d); a++) {
 			snprintf(name, sizeof(name), "%s/%s/%s", dir_name[d], kind, api_name[a]);
 			if (hmb_selected(ctx, name))
 				return 1;
@@ -296,7 +326,7 @@ static void run_sizes(struct hmb_ctx *ctx, struct copies *c, const struct hmb_si
 		      const enum direction *dirs, int ndirs)
 {
 	for (int d = 0; d < ndirs; d++)
-		for (int a = 0; a < 2; a++)
+		for (int a = 0; a < apis(c->kind, c->dkind, dirs[d]); a++)
 			for (size_t i = 0; i < sizes->n && !hmb_interrupted(); i++)
 				run_case(ctx, c, dirs[d], (enum api)a, sizes->v[i]);
 }
@@ -328,7 +358,7 @@ static void run_device_kind(struct hmb_ctx *ctx, struct copies *c, enum hmb_mem_
 	static const enum direction all_dirs[] = { H2D, D2H, D2D };
 	size_t max = hmb_sizes_max(sizes);
 
-	if (unsupported(ctx, k) || !any_selected(ctx, hmb_kind_name(k)))
+	if (unsupported(ctx, k) || !any_selected(ctx, HMB_KIND_PINNED, k))
 		return;
 	hmb_free(ctx, c->dev_a);
 	hmb_free(ctx, c->dev_b);
@@ -391,7 +421,7 @@ static int run(struct hmb_ctx *ctx)
 
 	for (size_t k = 0; k < sizeof(host_kinds) / sizeof(host_kinds[0]); k++) {
 		if (hmb_interrupted() || unsupported(ctx, host_kinds[k]) ||
-		    !any_selected(ctx, hmb_kind_name(host_kinds[k])))
+		    !any_selected(ctx, host_kinds[k], HMB_KIND_DEVICE))
 			continue;
 		c.kind = host_kinds[k];
 		if (!(c.host = hmb_alloc(ctx, c.kind, max))) {
@@ -419,7 +449,8 @@ static int run(struct hmb_ctx *ctx)
 	"d2h/" b "-registered/async", b "/unsupported", b "/skipped"
 
 static const char *const cases[] = {
-	KIND_CASES("pageable"), KIND_CASES("pinned"), KIND_CASES("registered"),
+	KIND_CASES("pageable"), KIND_CASES("pinned"), "h2d/pinned/reference",
+	"d2h/pinned/reference", KIND_CASES("registered"),
 	KIND_CASES("write-combined"), KIND_CASES("pinned-coherent"),
 	KIND_CASES("pinned-noncoherent"), KIND_CASES("write-combined-coherent"),
 	KIND_CASES("uncached"), "d2d/device/async", "d2d/device/sync",
@@ -457,7 +488,7 @@ const struct hmb_bench hmb_bench_memcpy = {
 	.name = "memcpy",
 	.summary = "copy bandwidth and latency: pageable, pinned, registered and "
 		   "write-combined host memory (AMD: coherent, non-coherent, uncached, "
-		   "fine-grained device); h2d, d2h, d2d; sync and async",
+		   "fine-grained device); h2d, d2h, d2d; sync and async; a reference loop",
 	.needs = 0,
 	.options = NULL,
 	.help = "--sizes: the copy sizes (default 4K:1G:x4; --quick 4K,256K,16M).\n"
@@ -472,6 +503,13 @@ const struct hmb_bench hmb_bench_memcpy = {
 		"copies with the host clock. d2d cycles through buffer pairs covering twice\n"
 		"the last-level cache. GB/s counts each byte once, d2d included. The data\n"
 		"the timed copies moved is verified after timing.\n"
+		"h2d/pinned/reference, d2h/pinned/reference: the classic bandwidth-test\n"
+		"loop as a yardstick for the tool's own noise: N hipMemcpyAsync back to back\n"
+		"between two events on one stream, no latch, one sync per sample (N copies,\n"
+		"64 MiB at least, 1 to 1000: ops_per_sample; GB/s counts all N), the same\n"
+		"buffers and check as */pinned/async. Set it beside */pinned/async over runs\n"
+		"(--runs, or several processes): where the two agree from process to process\n"
+		"the spread is the machine's; where async spreads more, it is the method's.\n"
 		"On request only (--case), at the same --sizes:\n"
 		"  */*/async-default-kind  h2d, d2h (pinned), d2d with hipMemcpyDefault:\n"
 		"                          compare with the explicit kind's async case\n"

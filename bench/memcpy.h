@@ -67,6 +67,12 @@ void mc_unavailable(struct hmb_ctx *ctx, const char *name, const char *family,
 size_t mc_bytes_written(long ops, int sets, size_t size);
 /* Buffer sets of `size` covering twice `cache`, within `room` bytes a side. */
 int mc_sets(size_t cache, size_t room, size_t size);
+/* The reference loop (memcpy.c, DIR/pinned/reference): how many copies of
+ * `size` one sample makes back to back: enough to move MC_REFERENCE_BYTES
+ * (rounded up; one at least), MC_REFERENCE_MAX_COPIES at most. */
+#define MC_REFERENCE_BYTES ((size_t)64 << 20)
+#define MC_REFERENCE_MAX_COPIES 1000
+int mc_reference_copies(size_t size);
 /* What the runtime says src and dst are (observed src_memory, dst_memory). */
 void mc_record_endpoints(struct hmb_record *r, const void *src, const void *dst);
 

@@ -42,6 +42,12 @@ int mc_sets(size_t cache, size_t room, size_t size)
 	return want < 1 ? 1 : want > 1000000 ? 1000000 : (int)want;
 }
 
+int mc_reference_copies(size_t size)
+{
+	size_t n = size ? (MC_REFERENCE_BYTES + size - 1) / size : 1;
+	return n < 1 ? 1 : n > MC_REFERENCE_MAX_COPIES ? MC_REFERENCE_MAX_COPIES : (int)n;
+}
+
 void mc_record_endpoints(struct hmb_record *r, const void *src, const void *dst)
 {
 	hmb_observe_str(r, "src_memory", hmb_pointer_memory(src));

@@ -245,7 +245,7 @@ def test_gpu_every_sample_is_one_timed_copy(gpu, tmp_path):
                 "--case", "h2d/pinned/*", "--case", "d2h/pinned/*", timeout=600)
     assert p.returncode == 0, failed_reasons(out) + p.stderr[-2000:]
     ok = [r for r in hmbdoc.load(out)["results"] if r["status"] == "ok"]
-    assert len(ok) == 4, [r["case"] for r in ok]
+    assert len(ok) == 6, [r["case"] for r in ok]  # async, sync, reference
     for r in ok:
         assert len(r["samples_s"]) == 5 and r["stats_s"]["count"] == 5, r["case"]
         assert r["observed"]["warmup"] == 2, r["case"]
@@ -267,6 +267,41 @@ def test_gpu_every_sample_is_one_timed_copy(gpu, tmp_path):
         assert len(r["samples_s"]) == 3
         floor = r["params"]["ops_per_sample"] * r["params"]["size"] / hbm
         assert min(r["samples_s"]) >= floor, (min(r["samples_s"]), floor)
+
+
+def test_gpu_memcpy_reference_loop(gpu, tmp_path):
+    """h2d/pinned/reference and d2h/pinned/reference, in a plain run beside
+    */pinned/async: N hipMemcpyAsync back to back between two events, no latch
+    (N = ceil(64 MiB / size), 1 to 1000), the record's bytes the N copies', the
+    data verified. No sample is shorter than its bytes at the host link's peak:
+    a sample that timed fewer copies than it counts shows here."""
+    out = tmp_path / "reference.json"
+    sizes = {4096: 1000, 16 << 20: 4, 256 << 20: 1}
+    p = hmb.run("--output", out, "--format", "csv", "memcpy", "--sizes", "4K,16M,256M",
+                "--reps", "5", "--warmup", "1", timeout=600)
+    assert p.returncode == 0, failed_reasons(out) + p.stderr[-2000:]
+    results = hmbdoc.load(out)["results"]
+    ref = [r for r in results if r["case"].endswith("/pinned/reference")]
+    assert sorted((r["case"], r["params"]["size"]) for r in ref) == sorted(
+        (f"{d}/pinned/reference", s) for d in ("h2d", "d2h") for s in sizes), \
+        [r["case"] for r in results]
+    ends = {"h2d": ("host-pinned", "device"), "d2h": ("device", "host-pinned")}
+    for r in ref:
+        name, size, prm = f"{r['case']} {r['params']['size']}", r["params"]["size"], r["params"]
+        n = sizes[size]
+        assert r["status"] == "ok" and r["observed"]["verified"] is True, name
+        assert prm["api"] == "hipMemcpyAsync" and prm["host_memory"] == "pinned", name
+        assert prm["ops_per_sample"] == n and r["bytes"] == n * size, (name, prm, r["bytes"])
+        assert prm["clock"] == "hip-events" and prm["sync"] == "per-sample", name
+        assert prm["latch"] is False, name
+        assert prm["timed"].startswith(f"{n} x (hipMemcpyAsync" if n > 1 else "hipMemcpyAsync"), \
+            (name, prm["timed"])
+        assert (r["observed"]["src_memory"], r["observed"]["dst_memory"]) == \
+            ends[r["case"][:3]], name
+        peak = r.get("peak_gbps")
+        if peak:
+            floor = r["bytes"] / (peak * 1e9)
+            assert min(r["samples_s"]) >= floor, (name, min(r["samples_s"]), floor)
 
 
 def _memcpy_on_request(tmp_path, name, *patterns, ok_needed=True):
@@ -417,7 +452,7 @@ def test_gpu_case_selects_by_pattern_in_a_module_and_in_all(gpu, tmp_path):
                 "memcpy")
     assert p.returncode == 0, p.stderr[-2000:]
     cases = [r["case"] for r in hmbdoc.load(one)["results"]]
-    assert sorted(cases) == ["h2d/pinned/async", "h2d/pinned/sync"], cases
+    assert sorted(cases) == ["h2d/pinned/async", "h2d/pinned/reference", "h2d/pinned/sync"], cases
     p = hmb.run("--case", "course/default-pool", "--sizes", "64K", "--reps", "2", "--loop", "20",
                 "--output", both, "all", timeout=300)
     assert p.returncode == 0, p.stderr[-2000:]
@@ -453,7 +488,8 @@ def test_gpu_runs_merge_each_run_into_one_record_per_result(gpu, tmp_path):
     doc = hmbdoc.assert_valid(out, complete=True)
     assert doc["settings"]["runs"] == 3
     assert [m["run"] for m in doc["module_runs"]] == [1, 2, 3]
-    assert sorted(r["case"] for r in doc["results"]) == ["h2d/pinned/async", "h2d/pinned/sync"]
+    assert sorted(r["case"] for r in doc["results"]) == ["h2d/pinned/async", "h2d/pinned/reference",
+                                                          "h2d/pinned/sync"]
     for r in doc["results"]:
         assert r["runs"]["count"] == 3 and r["runs"]["samples"] == [6, 6, 6], r["runs"]
         assert len(r["samples_s"]) == 18

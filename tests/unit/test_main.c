@@ -672,6 +672,7 @@ void test_memcpy_hugetlb_sysfs(void);
 void test_memcpy_thp_mode(void);
 void test_memcpy_on_request(void);
 void test_memcpy_sets(void);
+void test_memcpy_reference_copies(void);
 void test_break_even(void);      /* test_pinning.c */
 void test_pinning_on_request(void); /* test_pinning.c */
 void test_managed_oversub_size(void); /* test_managed.c */
@@ -763,6 +764,7 @@ int main(int argc, char **argv)
 		{ "memcpy: transparent huge page mode", test_memcpy_thp_mode },
 		{ "memcpy: on-request families", test_memcpy_on_request },
 		{ "memcpy: buffer sets over a cache", test_memcpy_sets },
+		{ "memcpy: the reference loop's copies per sample", test_memcpy_reference_copies },
 		{ "memcpy: break-even of pinning, and when it never pays", test_break_even },
 		{ "memcpy: pinning and batch cases run on request only", test_pinning_on_request },
 		{ "managed: oversubscribed sizes only under --oversubscribe, else skipped",

@@ -136,7 +136,8 @@ void test_memcpy_on_request(void)
 		CHECK(!hmb_on_request(b, always[i]));
 	for (int i = 0; b->cases[i]; i++)
 		n += !hmb_on_request(b, b->cases[i]);
-	CHECK(n == 54); /* the cases a plain run has always had */
+	CHECK(n == 56); /* the cases a plain run has always had, and the reference loop's two */
+	CHECK(!hmb_on_request(b, "h2d/pinned/reference") && !hmb_on_request(b, "d2h/pinned/reference"));
 	memset(&opt, 0, sizeof(opt));
 	CHECK(!mc_family_selected(&ctx, "*/thp*/*"));      /* a plain run */
 	CHECK(mc_family_selected(&ctx, "*/pinned/*"));
@@ -144,6 +145,23 @@ void test_memcpy_on_request(void)
 	CHECK(mc_family_selected(&ctx, "*/thp*/*"));
 	CHECK(!mc_family_selected(&ctx, "*/thp/*"));
 	CHECK(!mc_family_selected(&ctx, "*/hugetlb-2M*/*"));
+}
+
+/* The reference loop's copies per sample: 64 MiB at least, 1 to 1000. */
+void test_memcpy_reference_copies(void)
+{
+	CHECK(mc_reference_copies(4096) == 1000);               /* 4 MB: the cap */
+	CHECK(mc_reference_copies(64u << 10) == 1000);          /* exactly 64 MiB */
+	CHECK(mc_reference_copies(1u << 20) == 64);
+	CHECK(mc_reference_copies(16u << 20) == 4);
+	CHECK(mc_reference_copies(3u << 20) == 22);             /* 66 MiB: rounded up */
+	CHECK(mc_reference_copies(64u << 20) == 1);
+	CHECK(mc_reference_copies((size_t)1 << 30) == 1);       /* one at least */
+	CHECK(mc_reference_copies(0) == 1);
+	for (size_t size = 4096; size <= ((size_t)1 << 30); size *= 2) {
+		size_t n = (size_t)mc_reference_copies(size);
+		CHECK(n == 1000 || n * size >= MC_REFERENCE_BYTES); /* moves 64 MiB */
+	}
 }
 
 void test_memcpy_sets(void)
