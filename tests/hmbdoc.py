@@ -88,7 +88,15 @@ def stability_problems(doc, r, where):
             not st["ci_low_s"] <= median <= st["ci_high_s"]:
         out.append(f"{where}: the median is outside its interval")
     rule = doc.get("stability_rule")
-    # several runs: the runs' agreement may deny what the interval allows
+    res = (r.get("runs") or {}).get("resolution")
+    if rule and res and "resolution_stable_rel" in rule:
+        # several runs: the resolution decides (where the samples allowed a judgement)
+        if st["half_width_rel"] is not None and \
+                st["stable"] != (res["resolution_rel"] <= rule["resolution_stable_rel"]):
+            out.append(f"{where}: stable is {st['stable']} for a resolution of "
+                       f"{res['resolution_rel']:.4g} (threshold {rule['resolution_stable_rel']})")
+        return out
+    # several runs before the resolution: the runs' agreement may deny what the interval allows
     runs_denied = (r.get("runs") or {}).get("count", 1) > 1 and not st["stable"]
     if rule and st["half_width_rel"] is not None and not runs_denied and \
             st["stable"] != (st["half_width_rel"] <= rule["threshold_rel"]):

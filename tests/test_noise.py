@@ -167,6 +167,10 @@ def says_why(rows, threshold=5):
         if r["p"] in ("", "-") or r["ratio"] in ("", "-"):
             continue
         moved = abs(float(r["ratio"]) - 1) * 100 > threshold
+        info = r["unit"] in ("bytes", "fraction", "count", "") or "share" in r["figure"]
+        if not info and float(r["resolution_rel"]) * 100 > threshold and \
+                r["verdict"] not in ("WORSE", "better"):
+            assert r["verdict"].startswith("?"), r  # what it cannot judge, it says
         if r["verdict"].startswith("?"):
             assert float(r["resolution_rel"]) * 100 > threshold, r
         elif moved and r["verdict"] == "":

@@ -143,7 +143,7 @@ static struct hmb_record *two_runs(struct hmb_report *rep, const char *kase, dou
  * 0.004 / sqrt(2 * 0.4549) per run; a seventh whose runs are 20% apart is
  * noisier than its family says, and unstable; a lone figure at 4 MiB is
  * pooled over the family's every size; a failed record and one of one run
- * are not judged. */
+ * are not judged (nor pooled). */
 void hmb_test_runs_resolution(void)
 {
 	static const char *const kinds[] = { "h2d/pinned/async", "d2h/pinned/async",
@@ -161,7 +161,7 @@ void hmb_test_runs_resolution(void)
 		quiet[i] = two_runs(&rep, kinds[i], 262144, 10e-6, 10e-6 * exp(0.004));
 	noisy = two_runs(&rep, "d2d/device/async", 262144, 10e-6, 10e-6 * exp(0.2));
 	big = two_runs(&rep, "h2d/pinned/async", 4194304, 84e-6, 84e-6 * exp(0.004));
-	failed = two_runs(&rep, "d2h/pinned/sync", 262144, 10e-6, 20e-6);
+	failed = two_runs(&rep, "d2h/device-uncached/async", 262144, 10e-6, 20e-6);
 	hmb_record_status(failed, HMB_FAILED, "it broke");
 	one = two_runs(&rep, "h2d/pinned/sync", 262144, 10e-6, 10e-6);
 	one->runs->count = 1;
