@@ -213,7 +213,8 @@ FUZZ_CFLAGS  := -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Isrc -I. -Ifuzz -Wall
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_BASE    := src/util/sizes.c src/util/text.c src/util/util.c
 FUZZ_OPTIONS := $(FUZZ_BASE) src/cli/cli.c src/cli/commands.c src/cli/complete.c src/cli/help.c \
-                src/engine/options.c src/compare/noise.c src/stats/significance.c
+                src/engine/options.c src/compare/noise.c src/stats/significance.c \
+                src/stats/resolution.c
 FUZZ_LOAD    := $(FUZZ_BASE) src/doc/json_read.c src/doc/json_write.c src/doc/json_import.c \
                 src/doc/atomic_file.c src/output/summary_read.c src/output/summary_json.c \
                 src/compare/compare.c src/engine/record.c src/stats/stats.c \
@@ -225,7 +226,7 @@ FUZZ_LOAD    := $(FUZZ_BASE) src/doc/json_read.c src/doc/json_write.c src/doc/js
                 src/system/kfd.c src/output/summary.c src/output/summary_cmd.c \
                 src/output/summary_text.c src/output/report_html.c src/output/svg.c \
                 src/doc/json_stream.c src/doc/load_fast.c src/doc/identity.c \
-                src/compare/noise.c src/util/numfmt.c
+                src/compare/noise.c src/stats/resolution.c src/util/numfmt.c
 FUZZ_BINS    := $(FUZZ_DIR)/fuzz_sizes $(FUZZ_DIR)/fuzz_options $(FUZZ_DIR)/fuzz_load
 
 .PHONY: sanitize fuzz fuzz-build
