@@ -171,11 +171,44 @@ def test_the_h100_reads_what_its_json_holds():
     """The headlines most people paste, spelled out: the H100's pinned copies at 1 GiB,
     its device copy against half the HBM peak, and the node rows left out on one GPU."""
     out = summary(H100).stdout
-    assert re.search(r"^pinned h2d +55\.08 GB/s +87% +~o +1G;", out, re.M), out
+    assert re.search(r"^pinned h2d +55\.08 GB/s +87% +o +1G;", out, re.M), out
     assert re.search(r"^d2d copy +1503 GB/s +90% ", out, re.M), out
     assert re.search(r"^4K h2d latency +3\.60 us ", out, re.M), out
     assert "all GPUs" not in out and "P2P" not in out
     assert re.search(r"unsupported node topology/pair: one GPU visible", out)
+
+
+def test_the_resolution_line_counts_what_the_document_says():
+    """The summary's resolution line, against the document's own runs.resolution: how
+    many figures of several runs can show 5% and 10% between two documents like it, and
+    each family too noisy for 10% with its median resolution."""
+    path = hmb.ROOT / "results" / "nvidia-h100-pcie" / "resolution" / "a.json"
+    res = [r["runs"]["resolution"] for r in load(path)["results"]
+           if r["status"] == "ok" and (r.get("runs") or {}).get("resolution")]
+    text = " ".join(summary(path).stdout.split())
+    five = sum(x["resolution_rel"] <= 0.05 for x in res)
+    ten = sum(x["resolution_rel"] <= 0.10 for x in res)
+    assert len(res) > 400 and five < ten < len(res)
+    assert f"resolution: of {len(res)} figures, {five} can show a 5% change from one document " \
+        f"to the next, {ten} 10%" in text, text
+    families = {}
+    for x in res:
+        families.setdefault(x["family"], []).append(x["resolution_rel"])
+    noisy = {f: statistics.median(v) for f, v in families.items() if statistics.median(v) > 0.10}
+    named = re.findall(r"([a-z][a-z ()]*?) (\d+)% \((?:session|runs)\)",
+                       text.split("too noisy for 10%: ")[1].split(" marked headlines")[0])
+    assert {f.strip(): int(v) for f, v in named} == {f: round(100 * m) for f, m in noisy.items()}
+
+
+def test_one_run_says_its_resolution_is_not_measured(tmp_path, sample_doc):
+    doc = load(sample_doc)
+    for r in doc["results"]:
+        r.pop("runs", None)
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps(doc))
+    text = " ".join(summary(path).stdout.split())
+    assert "resolution: one run: how far the figures repeat from one process to the next is " \
+        "not measured" in text, text
 
 
 def test_a_multi_gpu_document_gives_gpu_0_and_gpu_picks_another():
@@ -383,9 +416,9 @@ def test_markdown(tmp_path):
     p = summary("-f", "markdown", H100, H200_X2)
     assert p.returncode == 0, p.stderr
     assert "| figure | unit | H100 | H200x2 |" in p.stdout
-    assert re.search(r"^\| pinned h2d \| GB/s \| 55\.08 \(87%\) ~o \| 55\.54 \(88%\) 1\.01x \|$",
+    assert re.search(r"^\| pinned h2d \| GB/s \| 55\.08 \(87%\) o \| 55\.54 \(88%\) 1\.01x \|$",
                      p.stdout, re.M), p.stdout
-    assert re.search(r"^\| 4K d2h latency \| us \| 2\.83 ~ \| 5\.28 0\.54x \|$", p.stdout, re.M)
+    assert re.search(r"^\| 4K d2h latency \| us \| 2\.83 \| 5\.28 0\.54x \|$", p.stdout, re.M)
     assert "## Anomalies" in p.stdout and "## Systems" in p.stdout
     assert "| host | vm | vm |" in p.stdout
 

@@ -32,7 +32,6 @@
 #include "output/table.h"
 #include "run/isolate.h"
 #include "run/runner.h"
-#include "run/runs.h"
 #include "system/codecheck.h"
 #include "system/kfd.h"
 #include "system/modeplan.h"
@@ -143,7 +142,6 @@ int hmb_run_show(struct hmb_cli *cli)
 		hmb_report_free(&rep);
 		return EXIT_USAGE;
 	}
-	hmb_runs_judge_resolution(&rep);
 	if (cli->opt.format == HMB_FORMAT_CSV)
 		hmb_csv_print(stdout, rep.head, 1);
 	else

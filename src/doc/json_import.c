@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "doc/json_read.h"
+#include "engine/judge.h"
 #include "engine/report.h"
 #include "util/text.h"
 #include "util/util.h"
@@ -170,6 +171,7 @@ void hmb_json_import_doc(struct hmb_report *rep, const cJSON *doc)
 		if (cJSON_IsObject(r))
 			import_record(rep, r);
 	import_telemetry(&rep->telemetry, cJSON_GetObjectItemCaseSensitive(doc, "telemetry"));
+	hmb_report_judge_resolution(rep); /* the marks of several runs, as written */
 }
 
 int hmb_json_import(struct hmb_report *rep, const char *path, char *err, size_t errlen)

@@ -106,6 +106,8 @@ static void anomalies(FILE *out, const struct hmb_sum *s)
 		text(out, hmb_sum_telemetry_text(c, buf, sizeof(buf)));
 		fprintf(out, "</li><li>stability: ");
 		text(out, hmb_sum_stability_text(c, buf, sizeof(buf)));
+		fprintf(out, "</li><li>resolution: ");
+		text(out, hmb_sum_resolution_text(c, buf, sizeof(buf)));
 		fprintf(out, "</li><li>cases not ok: ");
 		text(out, hmb_sum_not_ok_text(c, buf, sizeof(buf)));
 		if (c->nnot_ok) {

@@ -418,6 +418,67 @@ static void add_once(char *list, size_t len, char seen[][32], int *nseen, const 
 		hmb_utf8_trim(list);
 }
 
+/* The resolution of the document's figures of several runs (their records'
+ * runs.res): how many can show 5% and 10%, and the families whose median
+ * resolution is above 10%, the noisiest first, with what dominates their noise:
+ * their runs over their number, or the session. */
+struct family_res {
+	const char *name;
+	double *res;
+	size_t n, between;
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static int by_resolution(const void *a, const void *b)
+{
+	const struct hmb_sum_noisy *x = a, *y = b;
+	return (x->resolution < y->resolution) - (x->resolution > y->resolution);
+}
+
+static void resolution(const struct hmb_sum_doc *d, struct hmb_sum_col *col)
+{
+	struct family_res fam[32];
+	size_t nfam = 0;
+
+	for (const struct hmb_record *r = d->rep.head; r; r = r->next) {
+		const struct hmb_resolution *x;
+		size_t k;
+		if (r->status != HMB_OK || !r->runs || !r->runs->judged)
+			continue;
+		x = &r->runs->res;
+		col->resolved++;
+		col->within5 += x->resolution <= 0.05;
+		col->within10 += x->resolution <= 0.10;
+		for (k = 0; k < nfam && strcmp(fam[k].name, x->family); k++)
+			;
+		if (k == nfam) {
+			if (nfam == sizeof(fam) / sizeof(fam[0]))
+				continue;
+			fam[nfam++] = (struct family_res){ x->family, NULL, 0, 0 };
+		}
+		fam[k].res = hmb_xrealloc(fam[k].res, (fam[k].n + 1) * sizeof(double));
+		fam[k].res[fam[k].n++] = x->resolution;
+		fam[k].between += x->session * x->session >
+				  x->run_sigma * x->run_sigma / (double)x->runs;
+	}
+	for (size_t k = 0; k < nfam; k++) {
+		double med;
+		qsort(fam[k].res, fam[k].n, sizeof(double), cmp_double);
+		med = fam[k].n % 2 ? fam[k].res[fam[k].n / 2]
+				   : 0.5 * (fam[k].res[fam[k].n / 2 - 1] + fam[k].res[fam[k].n / 2]);
+		if (med > 0.10 && col->nnoisy < (int)(sizeof(col->noisy) / sizeof(col->noisy[0])))
+			col->noisy[col->nnoisy++] = (struct hmb_sum_noisy){
+				fam[k].name, med, 2 * fam[k].between > fam[k].n };
+		free(fam[k].res);
+	}
+	qsort(col->noisy, (size_t)col->nnoisy, sizeof(col->noisy[0]), by_resolution);
+}
+
 static void anomalies(const struct hmb_sum_doc *d, struct hmb_sum_col *col)
 {
 	const struct hmb_telemetry *t = &d->rep.telemetry;
@@ -426,6 +487,7 @@ static void anomalies(const struct hmb_sum_doc *d, struct hmb_sum_col *col)
 	char hot[32][32], slow[32][32];
 	int nhot = 0, nslow = 0;
 
+	resolution(d, col);
 	for (const struct hmb_record *r = d->rep.head; r; r = r->next) {
 		struct hmb_summary s;
 		size_t k;

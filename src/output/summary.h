@@ -129,6 +129,12 @@ struct hmb_sum_col {
 	struct hmb_sum_cell cell[HMB_MAX_HEADLINES];
 	/* anomalies */
 	size_t records, judged, unstable, drift, bimodal, outliers, shared;
+	/* the resolution (stats/resolution.h): figures of several runs, how many can
+	 * show a change of 5% and of 10% between two documents like this one, and the
+	 * families too noisy for 10% here (their median resolution, what dominates) */
+	size_t resolved, within5, within10;
+	struct hmb_sum_noisy { const char *family; double resolution; int between; } noisy[8];
+	int nnoisy;
 	size_t unsupported, failed, skipped;
 	struct hmb_sum_not_ok not_ok[HMB_SUM_NOT_OK];
 	int nnot_ok;
@@ -163,6 +169,10 @@ void hmb_report_html(FILE *out, const struct hmb_sum *s);
  * cases that are not ok. */
 const char *hmb_sum_telemetry_text(const struct hmb_sum_col *c, char *buf, size_t len);
 const char *hmb_sum_stability_text(const struct hmb_sum_col *c, char *buf, size_t len);
+/* "of 460 figures, 167 can show a 5% change from one document to the next, 197
+ * 10%; too noisy for 10%: pool 24% (session), ...": each family's median
+ * resolution, and what dominates its noise (its runs, or the session noise) */
+const char *hmb_sum_resolution_text(const struct hmb_sum_col *c, char *buf, size_t len);
 const char *hmb_sum_not_ok_text(const struct hmb_sum_col *c, char *buf, size_t len);
 /* One not-ok group: "unsupported memcpy x/y (+3 alike): reason". */
 const char *hmb_sum_not_ok_line(const struct hmb_sum_not_ok *g, char *buf, size_t len);

@@ -13,7 +13,7 @@
  * module, case and parameters, as the results hold them. */
 cJSON *hmb_summary_json(const struct hmb_sum_col *c)
 {
-	cJSON *o = cJSON_CreateObject(), *a, *x, *n;
+	cJSON *o = cJSON_CreateObject(), *a, *x, *n, *y, *z;
 
 	hmb_json_add_int(o, "gpu", c->gpu);
 	cJSON_AddNumberToObject(o, "gpus", c->ngpus);
@@ -51,6 +51,18 @@ cJSON *hmb_summary_json(const struct hmb_sum_col *c)
 	cJSON_AddNumberToObject(x, "bimodal", (double)c->bimodal);
 	cJSON_AddNumberToObject(x, "outliers", (double)c->outliers);
 	cJSON_AddNumberToObject(x, "gpu_shared", (double)c->shared);
+	y = cJSON_AddObjectToObject(x, "resolution");
+	cJSON_AddNumberToObject(y, "figures", (double)c->resolved);
+	cJSON_AddNumberToObject(y, "within_5", (double)c->within5);
+	cJSON_AddNumberToObject(y, "within_10", (double)c->within10);
+	z = cJSON_AddArrayToObject(y, "too_noisy_for_10");
+	for (int i = 0; i < c->nnoisy; i++) {
+		cJSON *f = cJSON_CreateObject();
+		cJSON_AddStringToObject(f, "family", c->noisy[i].family);
+		cJSON_AddNumberToObject(f, "median_resolution_rel", c->noisy[i].resolution);
+		cJSON_AddStringToObject(f, "dominated_by", c->noisy[i].between ? "session" : "runs");
+		cJSON_AddItemToArray(z, f);
+	}
 	cJSON_AddNumberToObject(x, "unsupported", (double)c->unsupported);
 	cJSON_AddNumberToObject(x, "failed", (double)c->failed);
 	cJSON_AddNumberToObject(x, "skipped", (double)c->skipped);

@@ -43,6 +43,23 @@ const char *hmb_sum_stability_text(const struct hmb_sum_col *c, char *buf, size_
 	return buf;
 }
 
+const char *hmb_sum_resolution_text(const struct hmb_sum_col *c, char *buf, size_t len)
+{
+	size_t used;
+
+	if (!c->resolved)
+		return snprintf(buf, len, "one run: how far the figures repeat from one process to "
+				"the next is not measured (--runs 2 or more; all runs two)"), buf;
+	used = (size_t)snprintf(buf, len, "of %zu figures, %zu can show a 5%% change from one "
+				"document to the next, %zu 10%%", c->resolved, c->within5, c->within10);
+	for (int i = 0; i < c->nnoisy && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s %.0f%% (%s)",
+					 i ? ", " : "; too noisy for 10%: ", c->noisy[i].family,
+					 100 * c->noisy[i].resolution,
+					 c->noisy[i].between ? "session" : "runs");
+	return buf;
+}
+
 const char *hmb_sum_not_ok_text(const struct hmb_sum_col *c, char *buf, size_t len)
 {
 	snprintf(buf, len, "%zu failed, %zu unsupported, %zu skipped of %zu", c->failed,
@@ -219,6 +236,7 @@ static void one_document(struct screen *sc, const struct hmb_sum *s)
 	line(sc, "anomalies:");
 	wrapped(sc, "  telemetry: ", 4, hmb_sum_telemetry_text(c, text, sizeof(text)));
 	wrapped(sc, "  stability: ", 4, hmb_sum_stability_text(c, text, sizeof(text)));
+	wrapped(sc, "  resolution: ", 4, hmb_sum_resolution_text(c, text, sizeof(text)));
 	if (*marked)
 		wrapped(sc, "  marked headlines: ", 4, marked);
 	line(sc, "  cases not ok: %s%s", hmb_sum_not_ok_text(c, text, sizeof(text)),
@@ -391,6 +409,8 @@ void hmb_summary_markdown(FILE *out, const struct hmb_sum *s)
 		md(out, hmb_sum_telemetry_text(c, text, sizeof(text)));
 		fprintf(out, "\n  - stability: ");
 		md(out, hmb_sum_stability_text(c, text, sizeof(text)));
+		fprintf(out, "\n  - resolution: ");
+		md(out, hmb_sum_resolution_text(c, text, sizeof(text)));
 		fprintf(out, "\n  - cases not ok: ");
 		md(out, hmb_sum_not_ok_text(c, text, sizeof(text)));
 		fputc('\n', out);

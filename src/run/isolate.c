@@ -32,6 +32,7 @@
 #include "doc/json_import.h"
 #include "output/table.h"
 #include "run/checkpoint.h"
+#include "engine/judge.h"
 #include "run/runs.h"
 #include "system/codecheck.h"
 #include "util/child_env.h"
@@ -166,7 +167,7 @@ int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep,
 	unlink(tmpl);
 	if (cl->run) {
 		hmb_runs_merge(rep, cl->run_before, before, cl->run);
-		hmb_runs_judge_resolution(rep);
+		hmb_report_judge_resolution(rep);
 	}
 	/* the module's table, from its document as `show` reads it, GPU tagged
 	 * (several runs: once, after the last run, by cli/actions.c) */

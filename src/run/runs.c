@@ -22,7 +22,6 @@
 #include <string.h>
 
 #include "doc/identity.h"
-#include "stats/resolution.h"
 #include "stats/stats.h"
 #include "util/util.h"
 
@@ -139,41 +138,6 @@ static struct hmb_record *partner(struct hmb_record *first, struct hmb_record *l
 		    identity_in(p, r) && identity_in(r, p))
 			return p;
 	return NULL;
-}
-
-/* A record's size in bytes (0: none). */
-static double size_of(const struct hmb_record *r)
-{
-	const struct hmb_kv *v = hmb_kv_find(&r->params, "size");
-
-	return v && v->type == HMB_KV_NUM ? v->num : 0;
-}
-
-void hmb_runs_judge_resolution(struct hmb_report *rep)
-{
-	size_t n = 0, i = 0;
-	struct hmb_pool_entry *e;
-	double mean;
-
-	for (struct hmb_record *r = rep->head; r; r = r->next)
-		n++;
-	e = hmb_xcalloc(n + 1, sizeof(*e));
-	for (struct hmb_record *r = rep->head; r; r = r->next, i++) {
-		e[i].family = hmb_family_of(r->module, r->name, "median");
-		e[i].size = size_of(r);
-		if (r->runs && r->status == HMB_OK)
-			hmb_pool_entry_runs(&e[i], r->runs->median, r->runs->count, &mean);
-	}
-	hmb_pool_estimate(e, n);
-	i = 0;
-	for (struct hmb_record *r = rep->head; r; r = r->next, i++) {
-		if (!r->runs)
-			continue;
-		r->runs->judged = r->status == HMB_OK && e[i].df >= 1;
-		if (r->runs->judged)
-			hmb_resolution_of(&e[i], e[i].df + 1, &r->runs->res);
-	}
-	free(e);
 }
 
 void hmb_runs_merge(struct hmb_report *rep, struct hmb_record *before, struct hmb_record *last,

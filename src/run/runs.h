@@ -11,11 +11,4 @@
 void hmb_runs_merge(struct hmb_report *rep, struct hmb_record *before, struct hmb_record *last,
 		    int number);
 
-/* Each record of several runs told how small a change between two documents
- * its figure can show (record.h: runs.res; stats/resolution.h): its family's
- * run-to-run noise pooled over the report's records at its size, weighed
- * with its own runs, and its family's session noise. The stable rule reads
- * it (stability.h: hmb_stability_resolution). */
-void hmb_runs_judge_resolution(struct hmb_report *rep);
-
 #endif

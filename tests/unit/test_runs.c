@@ -13,6 +13,7 @@
 #include "engine/record.h"
 #include "engine/report.h"
 #include "harness.h"
+#include "engine/judge.h"
 #include "run/runs.h"
 #include "util/util.h"
 
@@ -165,7 +166,7 @@ void hmb_test_runs_resolution(void)
 	hmb_record_status(failed, HMB_FAILED, "it broke");
 	one = two_runs(&rep, "h2d/pinned/sync", 262144, 10e-6, 10e-6);
 	one->runs->count = 1;
-	hmb_runs_judge_resolution(&rep);
+	hmb_report_judge_resolution(&rep);
 
 	for (int i = 0; i < 6; i++)
 		CHECK(quiet[i]->runs->judged && quiet[i]->runs->res.pooled_n == 7);
