@@ -745,7 +745,7 @@ static void run_static(struct hmb_ctx *ctx, struct managed *m)
 	if (!(k.p = hmb_managed_static(why, sizeof(why)))) {
 		if (!(r = managed_record(ctx, spec.name, bytes)))
 			return;
-		hmb_record_status(r, HMB_UNSUPPORTED, why);
+		hmb_record_status(r, HMB_UNSUPPORTED, "%s", why);
 		hmb_commit(ctx, r);
 		return;
 	}

@@ -178,6 +178,38 @@ def test_the_h100_reads_what_its_json_holds():
     assert re.search(r"unsupported node topology/pair: one GPU visible", out)
 
 
+H200_X4 = RESULTS / "nvidia-h200-x4" / "all.json"
+LABEL = 22  # the headline's column in a summary of one document
+
+
+@pytest.mark.parametrize("paths", [[H100], [H200_X4], [H200_X2], [H100, H200_X4],
+                                   [H100, H200_X2, H100_X2, H200_X4]],
+                         ids=["h100", "h200x4", "h200x2", "h100-h200x4", "four"])
+@pytest.mark.parametrize("fmt", ["text", "markdown"])
+def test_no_line_is_cut_inside_a_word(paths, fmt):
+    """A line that does not fit is cut after a whole word and says so (" ..."); every
+    marked headline the summary lists is there whole."""
+    args = ["-f", "markdown"] if fmt == "markdown" else []
+    out = summary(*args, *paths).stdout
+    whole = summary("-f", "markdown", *paths).stdout  # markdown cuts nothing
+    for line in out.splitlines():
+        if line.endswith("...") and not re.search(r"\.\.\. \d+ more reasons$", line):
+            assert line.endswith(" ..."), line
+            kept = line[:-4].strip()
+            at = whole.find(kept)
+            assert at >= 0, line
+            assert at + len(kept) == len(whole) or not whole[at + len(kept)].isalnum(), \
+                f"cut inside a word: {line!r}"
+    if len(paths) == 1 and fmt == "text":
+        text = " ".join(out.split())
+        if "marked headlines: " in text:
+            listed = text.split("marked headlines: ")[1].split(" cases not ok")[0]
+            rows = out.split("\nfigure ")[1].split("\nanomalies:")[0].splitlines()[1:]
+            names = [row[:LABEL].strip() for row in rows]
+            for item in listed.rstrip(" .").split(", "):
+                assert item.rsplit(" ", 1)[0] in names, (item, listed)
+
+
 def test_the_resolution_line_counts_what_the_document_says():
     """The summary's resolution line, against the document's own runs.resolution: how
     many figures of several runs can show 5% and 10% between two documents like it, and

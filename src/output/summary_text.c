@@ -112,8 +112,25 @@ static void put(struct screen *s, char *text)
 	s->lines++;
 }
 
+/* Where to cut text so that it and " ..." fit room columns: after the last
+ * whole word that fits (in a word only where one word is longer than half
+ * the line); the byte offset. */
+static size_t cut_at_word(const char *text, size_t room)
+{
+	size_t at, cut;
+
+	columns(text, room - 4, &at);
+	for (cut = at; cut > 0 && text[cut] != ' '; cut--)
+		;
+	if (cut * 2 < at)
+		cut = at; /* one long word: cut in it rather than leave most of the line empty */
+	while (cut > 0 && text[cut - 1] == ' ')
+		cut--;
+	return cut;
+}
+
 /* A line of at most HMB_SUMMARY_COLUMNS columns, printable, without blanks
- * at its end; "..." where it was cut. */
+ * at its end; " ..." where it was cut, after a whole word. */
 static void line(struct screen *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void line(struct screen *s, const char *fmt, ...)
@@ -127,14 +144,15 @@ static void line(struct screen *s, const char *fmt, ...)
 	va_end(ap);
 	hmb_printable(raw, sizeof(raw), text, sizeof(text));
 	if (columns(text, HMB_SUMMARY_COLUMNS + 1, NULL) > HMB_SUMMARY_COLUMNS) {
-		columns(text, HMB_SUMMARY_COLUMNS - 3, &at);
-		strcpy(text + at, "...");
+		at = cut_at_word(text, HMB_SUMMARY_COLUMNS);
+		strcpy(text + at, " ...");
 	}
 	put(s, text);
 }
 
 /* head then text, broken between words into lines of at most
- * HMB_SUMMARY_COLUMNS columns, those after the first indented by indent. */
+ * HMB_SUMMARY_COLUMNS columns, those after the first indented by indent; where
+ * the screen has no line left for the rest, the last line ends " ...". */
 static void wrapped(struct screen *s, const char *head, int indent, const char *text)
 {
 	char raw[2048], all[2048], out[HMB_SUMMARY_COLUMNS * 4 + 8];
@@ -147,6 +165,12 @@ static void wrapped(struct screen *s, const char *head, int indent, const char *
 		size_t room = HMB_SUMMARY_COLUMNS - (first ? 0 : (size_t)indent), at, cut;
 		if (columns(p, room + 1, &at) <= room) {
 			snprintf(out, sizeof(out), "%*s%.*s", first ? 0 : indent, "", (int)at, p);
+			put(s, out);
+			return;
+		}
+		if (s->lines == HMB_SUMMARY_LINES - 1) { /* the last line: say it goes on */
+			cut = cut_at_word(p, room);
+			snprintf(out, sizeof(out), "%*s%.*s ...", first ? 0 : indent, "", (int)cut, p);
 			put(s, out);
 			return;
 		}
@@ -205,7 +229,7 @@ static void not_ok_lines(struct screen *sc, const struct hmb_sum_col *c, const c
 static void one_document(struct screen *sc, const struct hmb_sum *s)
 {
 	const struct hmb_sum_col *c = &s->col[0];
-	char text[512], v[32], peak[16], marked[256] = "";
+	char text[512], v[32], peak[16], marked[1024] = "";
 	size_t used = 0;
 
 	line(sc, "hipmembench summary: %s", c->system);

@@ -576,8 +576,10 @@ struct line {
 
 static void line_put(struct line *l, const char *s, size_t bytes)
 {
-	if (l->used + bytes >= sizeof(l->text))
-		bytes = sizeof(l->text) - 1 - l->used;
+	size_t room = l->used < sizeof(l->text) - 1 ? sizeof(l->text) - 1 - l->used : 0;
+
+	if (bytes > room)
+		bytes = room;
 	memcpy(l->text + l->used, s, bytes);
 	l->used += bytes;
 	l->text[l->used] = '\0';
