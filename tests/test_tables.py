@@ -111,6 +111,26 @@ def test_three_gpus_each_row_says_its_gpu(tmp_path):
     assert max(len(line) for line in out.splitlines()) <= WIDTH
 
 
+def test_csv_says_each_results_mark_and_resolution():
+    """show -f csv: the mark, whether the result is stable, and its resolution, as the
+    document's runs.resolution and stability say."""
+    doc = RESULTS / "nvidia-h100-pcie" / "resolution" / "a.json"
+    rows = list(csv.DictReader(io.StringIO(show("--format", "csv", "show", doc))))
+    results = json.loads(doc.read_text())["results"]
+    assert len(rows) == len(results)
+    judged = 0
+    for row, r in zip(rows, results):
+        res = (r.get("runs") or {}).get("resolution")
+        if res:
+            judged += 1
+            assert abs(float(row["resolution_rel"]) / res["resolution_rel"] - 1) < 1e-5, row
+            assert row["stable"] == ("yes" if r["stability"]["stable"] else "no"), row
+            assert row["mark"].startswith("~") == (not r["stability"]["stable"]), row
+        else:
+            assert row["resolution_rel"] == "", row
+    assert judged > 400
+
+
 def test_csv_keeps_every_column_and_says_the_direction():
     doc = RESULTS / "nvidia-h100-pcie" / "all.json"
     rows = list(csv.DictReader(io.StringIO(show("--format", "csv", "show", doc))))
