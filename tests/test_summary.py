@@ -210,6 +210,35 @@ def test_no_line_is_cut_inside_a_word(paths, fmt):
                 assert item.rsplit(" ", 1)[0] in names, (item, listed)
 
 
+def test_headlines_are_paired_at_the_base_identity(tmp_path):
+    """Several documents: every column holds the base's figure at the base's size and
+    parameters (the H100's managed prefetch is at 256 MiB; the 4xH200 document's own pick
+    would be 1 GiB), the size is shown in every format, and a document without a figure of
+    that identity says so instead of giving another size."""
+    h200 = load(H200_X4)
+    want = next(r["gbps_median"] for r in h200["results"] if r["module"] == "managed" and
+                r["case"] == "prefetch/prefetch-only" and r["status"] == "ok" and
+                r["params"]["size"] == 256 << 20 and r["params"].get("device") == 0)
+    text = summary(H100, H200_X4).stdout
+    row = next(line for line in text.splitlines() if line.startswith("managed prefetch"))
+    assert row.split()[3:5] == ["256M", "50.2"] and close(float(row.split()[5]), want), row
+    md = summary("-f", "markdown", H100, H200_X4).stdout
+    assert f"| managed prefetch | GB/s | 256M | 50.15 (80%) ~ | {want:.2f} (74%)" in md, md
+    # the 4xH200 without its 256 MiB prefetches: said, not replaced by another size
+    h200["results"] = [r for r in h200["results"] if not (
+        r["module"] == "managed" and r["case"] == "prefetch/prefetch-only" and
+        r["params"].get("size") == 256 << 20)]
+    lacking = tmp_path / "lacking.json"
+    lacking.write_text(json.dumps(h200))
+    row = next(line for line in summary(H100, lacking).stdout.splitlines()
+               if line.startswith("managed prefetch"))
+    assert row.split()[3:6] == ["256M", "50.2", "n/a"], row
+    assert "| managed prefetch | GB/s | 256M | 50.15 (80%) ~ | no figure at 256M |" in \
+        summary("-f", "markdown", H100, lacking).stdout
+    html = summary("-f", "html", H100, lacking).stdout
+    assert "no figure at 256M" in html
+
+
 def test_the_resolution_line_counts_what_the_document_says():
     """The summary's resolution line, against the document's own runs.resolution: how
     many figures of several runs can show 5% and 10% between two documents like it, and
@@ -284,12 +313,13 @@ def columns(out):
     the first column's ratio empty."""
     lines = out.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("figure "))
+    shift = 7 if " at " in lines[start] else 0  # the size each row is compared at
     rows = {}
     for line in lines[start + 1:]:
-        if line.startswith("systems"):
+        if line.startswith("systems") or line.startswith("at ("):
             break
-        cells = [(line[24:30].strip(), "")]
-        for k in range(30, len(line), 10):
+        cells = [(line[24 + shift:30 + shift].strip(), "")]
+        for k in range(30 + shift, len(line), 10):
             cells.append((line[k:k + 5].strip(), line[k + 6:k + 10].strip()))
         rows[line[:18].strip()] = cells
     return rows
@@ -305,7 +335,7 @@ def test_committed_documents_side_by_side():
     p = summary(H100, H200_X2, H100_X2)
     assert p.returncode == 0, p.stderr
     lines = fits_one_screen(p.stdout)
-    assert re.match(r"figure +H100 +H200x2 +H100x2$", lines[1]), lines[1]
+    assert re.match(r"figure +at +H100 +H200x2 +H100x2$", lines[1]), lines[1]
     rows, want = columns(p.stdout), [expected(d) for d in docs]
     higher = {"GB/s": True, "ratio": True, "x": True, "us": False, "ns": False}
     for name, base in want[0].items():
@@ -337,11 +367,20 @@ def test_eight_committed_documents_fit_one_screen():
                                 "H100x2#6", "H100#7", "H100#8"], lines[1]
     rows = columns(p.stdout)
     assert len(rows) == 23
-    # the last column whole: the quick run's values, each with its ratio
+    # the last column whole: the quick run's values at the base's sizes, each with its
+    # ratio; where the quick run has no figure at the base's size (its largest copy is
+    # 16M, the base's 1G), n/a, not another size's figure
+    lacking = 0
     for name, (value, _, _) in expected(load(QUICK)).items():
         shown, ratio = rows[name][7]
+        if shown == "n/a":
+            lacking += 1
+            continue
         assert abs(float(shown) - value) <= 0.01 * value + 0.006, (name, shown, value)
         assert re.fullmatch(r"[0-9.]+x|\.[0-9]{2}x|>99x", ratio), (name, ratio)
+    assert rows["pinned h2d"][7][0] == "n/a" and rows["4K h2d latency"][7][0] != "n/a"
+    assert 0 < lacking < len(rows)
+    assert "at (the base's size, every column): pinned h2d 1G, pinned d2h 1G," in p.stdout
     assert str(H100.relative_to(hmb.ROOT)) in about(p.stdout, "H100")
     assert str(QUICK.relative_to(hmb.ROOT)) in about(p.stdout, "H100#8")
 
@@ -447,10 +486,10 @@ def test_html_goes_with_summary_only():
 def test_markdown(tmp_path):
     p = summary("-f", "markdown", H100, H200_X2)
     assert p.returncode == 0, p.stderr
-    assert "| figure | unit | H100 | H200x2 |" in p.stdout
-    assert re.search(r"^\| pinned h2d \| GB/s \| 55\.08 \(87%\) o \| 55\.54 \(88%\) 1\.01x \|$",
+    assert "| figure | unit | at | H100 | H200x2 |" in p.stdout
+    assert re.search(r"^\| pinned h2d \| GB/s \| 1G \| 55\.08 \(87%\) o \| 55\.54 \(88%\) 1\.01x \|$",
                      p.stdout, re.M), p.stdout
-    assert re.search(r"^\| 4K d2h latency \| us \| 2\.83 \| 5\.28 0\.54x \|$", p.stdout, re.M)
+    assert re.search(r"^\| 4K d2h latency \| us \| 4K \| 2\.83 \| 5\.28 0\.54x \|$", p.stdout, re.M)
     assert "## Anomalies" in p.stdout and "## Systems" in p.stdout
     assert "| host | vm | vm |" in p.stdout
 

@@ -61,7 +61,13 @@ static void summary_table(FILE *out, const struct hmb_sum *s)
 			double ratio = hmb_sum_ratio(base, x);
 			fprintf(out, "<td class=\"v\">");
 			if (!x->found) {
-				fprintf(out, "-</td>");
+				if (*x->missing) {
+					fprintf(out, "no figure at ");
+					text(out, x->missing);
+					fprintf(out, "</td>");
+				} else {
+					fprintf(out, "-</td>");
+				}
 				continue;
 			}
 			fprintf(out, "<span class=\"value\">%s</span>",

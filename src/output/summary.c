@@ -290,24 +290,62 @@ static double peak_of(enum hmb_sum_peak kind, const struct hmb_record *r,
 	return 0;
 }
 
+/* The record of d (on GPU gpu) that is like's identity: its module and case,
+ * and what the headline picks it by (size and terms: at_text); NULL: none. */
+static const struct hmb_record *pick_like(const struct hmb_sum_doc *d, const struct hmb_record *like,
+					  const struct term *t, int nt, const char *figure, int gpu)
+{
+	char want[64], at[64];
+	double v;
+	const char *unit;
+
+	at_text(like, t, nt, want, sizeof(want));
+	for (const struct hmb_record *r = d->rep.head; r; r = r->next) {
+		int g = hmb_record_gpu(r);
+		if (r->status != HMB_OK || strcmp(r->module, like->module) ||
+		    strcmp(r->name, like->name) || (gpu >= 0 && g >= 0 && g != gpu) ||
+		    figure_of(r, figure, &v, &unit))
+			continue;
+		at_text(r, t, nt, at, sizeof(at));
+		if (!strcmp(at, want))
+			return r;
+	}
+	return NULL;
+}
+
+/* A headline's cell: like NULL, the document's own pick (the largest size, ...);
+ * else the base's identity (like, and its `over` record like_over), so that every
+ * column of a summary holds the same figure, or says which it lacks. */
 static void fill_cell(const struct hmb_headline *h, const struct hmb_sum_doc *d, int gpu,
-		      const struct hmb_sum_col *col, struct hmb_sum_cell *c)
+		      const struct hmb_sum_col *col, const struct hmb_sum_cell *like,
+		      struct hmb_sum_cell *c)
 {
 	struct term t[8];
 	int nt = parse_terms(h->params, t, 8);
-	const struct hmb_record *r = pick(d, h->module, h->kase, t, nt, h->figure, gpu), *b = NULL;
+	const struct hmb_record *r, *b = NULL;
 	const char *unit;
 	double v, bv;
 
 	memset(c, 0, sizeof(*c));
 	c->h = h;
+	if (like && like->found) {
+		r = pick_like(d, like->rec, t, nt, h->figure, gpu);
+		if (!r)
+			snprintf(c->missing, sizeof(c->missing), "%s", like->at);
+	} else {
+		r = pick(d, h->module, h->kase, t, nt, h->figure, gpu);
+	}
 	if (!r || figure_of(r, h->figure, &v, &unit))
 		return;
 	if (h->over) {
 		const char *bu;
-		if (!(b = pick(d, h->module, h->over, t, nt, h->figure, gpu)) ||
-		    figure_of(b, h->figure, &bv, &bu) || !(v > 0) || !(bv > 0))
+		b = like && like->found ? pick_like(d, like->base, t, nt, h->figure, gpu)
+					: pick(d, h->module, h->over, t, nt, h->figure, gpu);
+		if (!b || figure_of(b, h->figure, &bv, &bu) || !(v > 0) || !(bv > 0)) {
+			if (like && like->found)
+				snprintf(c->missing, sizeof(c->missing), "%s", like->at);
 			return;
+		}
 		v = hmb_unit_direction(unit) < 0 ? bv / v : v / bv;
 		unit = "x";
 	}
@@ -619,7 +657,8 @@ int hmb_summary_build(const struct hmb_sum_doc *docs, int n, int gpu, struct hmb
 			c->hbm_peak_gbps = dev->memory_clock_khz * 1e3 * 2 * dev->memory_bus_bits / 8 / 1e9;
 		}
 		for (size_t h = 0; h < hmb_nheadlines; h++)
-			fill_cell(&hmb_headlines[h], d, ngpus > 1 ? sel : -1, c, &c->cell[h]);
+			fill_cell(&hmb_headlines[h], d, ngpus > 1 ? sel : -1, c,
+				  i ? &s->col[0].cell[h] : NULL, &c->cell[h]);
 		anomalies(d, c);
 		short_name(d, ngpus, c->name, sizeof(c->name));
 		if (snprintf(c->system, sizeof(c->system), "%s: %s%s%s%s",

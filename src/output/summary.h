@@ -109,6 +109,8 @@ struct hmb_sum_cell {
 	double fraction;
 	char mark[8];                   /* the tables' marks of the record(s) */
 	char at[64];                    /* what was picked: "1G", "streams=4 chunks=16" */
+	char missing[64];               /* not found: the base's identity it lacks ("256M"),
+					   "" where the headline has no figure at all */
 	const struct hmb_record *rec;   /* where it comes from */
 	const struct hmb_record *base;  /* the `over` case's record */
 };

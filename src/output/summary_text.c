@@ -17,7 +17,9 @@
 #include "util/text.h"
 
 #define LABEL 18          /* a headline's name */
-#define PER_BLOCK 8       /* documents side by side: 18 + 1 + 5 + 6 + 7 x 10 = 100 columns */
+#define AT 7              /* the size the headline is compared at: "256M" */
+#define PER_BLOCK 7       /* documents side by side: 18 + 1 + 5 + 1 + 7 + 5 + 6 x 10 = 97 columns */
+#define PER_BLOCK_NO_AT 8 /* more: 18 + 1 + 5 + 6 + 7 x 10 = 100 columns, the sizes below */
 
 /* ---- the anomalies in words ----------------------------------------------- */
 
@@ -269,33 +271,54 @@ static void one_document(struct screen *sc, const struct hmb_sum *s)
 }
 
 /* Columns from..to (exclusive) beside the base. */
-static void block(struct screen *sc, const struct hmb_sum *s, int from, int to)
+/* The size a headline is compared at, the base's (or the first document's that
+ * has it): "256M"; "-" where it has none. */
+static void size_of_row(const struct hmb_sum *s, size_t h, char *buf, size_t len)
+{
+	const struct hmb_sum_cell *base = &s->col[0].cell[h], *any = first_found(s, h);
+	const char *at = base->found ? base->at : any ? any->at : "";
+
+	if (*at >= '0' && *at <= '9')
+		snprintf(buf, len, "%.*s", (int)strcspn(at, " "), at);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* Columns from..to (exclusive) beside the base; with_at: a column of the size
+ * each headline is compared at. */
+static void block(struct screen *sc, const struct hmb_sum *s, int from, int to, int with_at)
 {
 	char head[HMB_SUMMARY_COLUMNS + 16], v[32], r[32];
-	int width = LABEL + 1 + 5 + 6 + 10 * (to - from);
+	int at_cols = with_at ? 1 + AT - 1 : 0, width = LABEL + 1 + 5 + at_cols + 6 + 10 * (to - from);
 
 	memset(head, ' ', sizeof(head));
 	memcpy(head, "figure", 6);
+	if (with_at)
+		memcpy(head + LABEL + 1 + 5 + 1, "at", 2);
 	for (int i = -1; i < to - from; i++) {
 		const char *name = s->col[i < 0 ? 0 : from + i].name;
-		int end = LABEL + 1 + 5 + 6 + 10 * (i + 1);
+		int end = LABEL + 1 + 5 + at_cols + 6 + 10 * (i + 1);
 		memcpy(head + end - strlen(name), name, strlen(name));
 	}
 	head[width] = '\0';
 	line(sc, "%s", head);
 	for (size_t h = 0; h < hmb_nheadlines; h++) {
 		const struct hmb_sum_cell *base = &s->col[0].cell[h], *any = first_found(s, h);
-		char row[HMB_SUMMARY_COLUMNS + 64];
+		char row[HMB_SUMMARY_COLUMNS + 64], size[AT + 1] = "";
 		int used;
 		if (!any_found(s, h))
 			continue;
-		used = snprintf(row, sizeof(row), "%-*s %-5s%6s", LABEL, hmb_headlines[h].name,
-				any->unit, base->found ? hmb_sum_value_text(base->value, 0, v, sizeof(v))
-				: "-");
+		/* the size every column is at: the base's (the others are paired by identity) */
+		if (with_at)
+			size_of_row(s, h, size, sizeof(size));
+		used = snprintf(row, sizeof(row), "%-*s %-5s%s%-*s%6s", LABEL, hmb_headlines[h].name,
+				any->unit, with_at ? " " : "", with_at ? AT - 1 : 0, size,
+				base->found ? hmb_sum_value_text(base->value, 0, v, sizeof(v)) : "-");
 		for (int i = from; i < to && used < (int)sizeof(row); i++) {
 			const struct hmb_sum_cell *x = &s->col[i].cell[h];
 			used += snprintf(row + used, sizeof(row) - (size_t)used, "%5s %-4s",
-					 x->found ? hmb_sum_value_text(x->value, 0, v, sizeof(v)) : "-",
+					 x->found ? hmb_sum_value_text(x->value, 0, v, sizeof(v)) :
+					 *x->missing ? "n/a" : "-",
 					 hmb_sum_ratio_text(base, x, 0, r, sizeof(r)));
 		}
 		line(sc, "%s", row);
@@ -309,8 +332,22 @@ static void several_documents(struct screen *sc, const struct hmb_sum *s)
 
 	line(sc, "hipmembench summary of %d documents: after each value, its ratio to the first's "
 	     "(above 1: better)", s->n);
-	for (int from = 1; from < s->n; from += PER_BLOCK - 1)
-		block(sc, s, from, from + PER_BLOCK - 1 < s->n ? from + PER_BLOCK - 1 : s->n);
+	if (s->n <= PER_BLOCK) {
+		block(sc, s, 1, s->n, 1);
+	} else { /* the sizes in a line of their own, the documents side by side */
+		char at[1024], size[AT + 1];
+		size_t used = 0;
+		for (int from = 1; from < s->n; from += PER_BLOCK_NO_AT - 1)
+			block(sc, s, from, from + PER_BLOCK_NO_AT - 1 < s->n ?
+			      from + PER_BLOCK_NO_AT - 1 : s->n, 0);
+		for (size_t h = 0; h < hmb_nheadlines && used < sizeof(at); h++)
+			if (any_found(s, h)) {
+				size_of_row(s, h, size, sizeof(size));
+				used += (size_t)snprintf(at + used, sizeof(at) - used, "%s%s %s",
+							 used ? ", " : "", hmb_headlines[h].name, size);
+			}
+		wrapped(sc, "at (the base's size, every column): ", 4, at);
+	}
 	/* a line or two per document, as the screen allows */
 	two = sc->lines + 1 + 2 * s->n <= HMB_SUMMARY_LINES;
 	line(sc, "systems, anomalies (figures unstable of those judged, cases not ok):");
@@ -377,13 +414,13 @@ void hmb_summary_markdown(FILE *out, const struct hmb_sum *s)
 	if (s->n > 1)
 		fprintf(out, "%d documents; beside each value of the others, its ratio to the "
 			"first's (above 1: better).\n\n", s->n);
-	fprintf(out, "| figure | unit |");
+	fprintf(out, "| figure | unit |%s", s->n > 1 ? " at |" : "");
 	for (int i = 0; i < s->n; i++) {
 		fputc(' ', out);
 		md(out, s->col[i].name);
 		fprintf(out, " |");
 	}
-	fprintf(out, "%s\n|---|---|", s->n == 1 ? " what |" : "");
+	fprintf(out, "%s\n|---|---|%s", s->n == 1 ? " what |" : "", s->n > 1 ? "---|" : "");
 	for (int i = 0; i < s->n; i++)
 		fprintf(out, "---:|");
 	fprintf(out, "%s\n", s->n == 1 ? "---|" : "");
@@ -392,10 +429,21 @@ void hmb_summary_markdown(FILE *out, const struct hmb_sum *s)
 		if (!any)
 			continue;
 		fprintf(out, "| %s | %s |", hmb_headlines[h].name, any->unit);
+		if (s->n > 1) {
+			fputc(' ', out);
+			md(out, base->found ? base->at : any->at);
+			fprintf(out, " |");
+		}
 		for (int i = 0; i < s->n; i++) {
 			const struct hmb_sum_cell *x = &s->col[i].cell[h];
 			if (!x->found) {
-				fprintf(out, " - |");
+				if (*x->missing) {
+					fprintf(out, " no figure at ");
+					md(out, x->missing);
+					fprintf(out, " |");
+				} else {
+					fprintf(out, " - |");
+				}
 				continue;
 			}
 			fprintf(out, " %s", hmb_sum_value_text(x->value, 1, v, sizeof(v)));
