@@ -192,10 +192,17 @@ def test_no_line_is_cut_inside_a_word(paths, fmt):
     args = ["-f", "markdown"] if fmt == "markdown" else []
     out = summary(*args, *paths).stdout
     whole = summary("-f", "markdown", *paths).stdout  # markdown cuts nothing
+    headlines = re.findall(r"^\| ([a-zA-Z0-9 ]+?) \| ", whole, re.M)
+    in_list = False
     for line in out.splitlines():
+        in_list = line.startswith("  marked headlines: ") or (in_list and line.startswith("    "))
         if line.endswith("...") and not re.search(r"\.\.\. \d+ more reasons$", line):
             assert line.endswith(" ..."), line
             kept = line[:-4].strip()
+            if in_list:  # a list is cut after a whole item: a headline and its marks
+                assert kept.split(", ")[-1].rsplit(" ", 1)[0] in headlines, \
+                    f"cut inside a name: {line!r}"
+                continue
             at = whole.find(kept)
             assert at >= 0, line
             assert at + len(kept) == len(whole) or not whole[at + len(kept)].isalnum(), \
@@ -237,6 +244,33 @@ def test_headlines_are_paired_at_the_base_identity(tmp_path):
         summary("-f", "markdown", H100, lacking).stdout
     html = summary("-f", "html", H100, lacking).stdout
     assert "no figure at 256M" in html
+
+
+def test_a_node_says_what_its_figures_say_together(tmp_path):
+    """The 4xH200: host copies with every GPU at once do not scale (d2h 66% of the GPUs
+    alone, 57% of their links; bidir 43%, 35%), named with the numbers of the document;
+    a peer pair and a GPU made slow on purpose are named against their median."""
+    doc = load(H200_X4)
+    d2h = next(r for r in doc["results"] if r["case"] == "host/d2h/all")
+    text = " ".join(summary(H200_X4).stdout.split())
+    sum_alone = d2h["metrics"]["sum_alone_gbps"]["value"]
+    assert f"node: host d2h with every GPU at once {d2h['gbps_median']:.1f} GB/s: " \
+        f"{100 * d2h['metrics']['vs_sum_alone']['value']:.0f}% of the 4 GPUs alone " \
+        f"({sum_alone:.1f}), 57% of their links (252)" in text, text
+    assert "node: host bidir with every GPU at once 174.7 GB/s: 43% of the 4 GPUs alone" in text
+    assert "host h2d with every GPU at once" not in text  # 182.5 of 4 alone: it scales
+    for r in doc["results"]:
+        slow = (r["case"] == "p2p/ce/read" and (r["params"]["src"], r["params"]["dst"]) == (2, 3)) \
+            or (r["case"] == "host/h2d/alone" and r["params"].get("device", r["params"].get("gpu")) == 2)
+        if slow:
+            r["samples_s"] = [x * 2 for x in r["samples_s"]]
+    path = tmp_path / "slow.json"
+    path.write_text(json.dumps(doc))
+    text = " ".join(summary("-f", "markdown", path).stdout.split())
+    assert re.search(r"node: p2p/ce/read 2->3 18\d\.\d GB/s: 5\d% of the median of its 12 pairs "
+                     r"\(377\.\d\)", text), text
+    assert re.search(r"node: host/h2d/alone on GPU 2 \d+\.\d GB/s: 5\d% of the median of the 4 "
+                     r"GPUs", text), text
 
 
 def test_the_resolution_line_counts_what_the_document_says():

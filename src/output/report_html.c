@@ -114,6 +114,10 @@ static void anomalies(FILE *out, const struct hmb_sum *s)
 		text(out, hmb_sum_stability_text(c, buf, sizeof(buf)));
 		fprintf(out, "</li><li>resolution: ");
 		text(out, hmb_sum_resolution_text(c, buf, sizeof(buf)));
+		for (int k = 0; k < c->nnode; k++) {
+			fprintf(out, "</li><li>node: ");
+			text(out, c->node[k]);
+		}
 		fprintf(out, "</li><li>cases not ok: ");
 		text(out, hmb_sum_not_ok_text(c, buf, sizeof(buf)));
 		if (c->nnot_ok) {

@@ -526,6 +526,7 @@ static void anomalies(const struct hmb_sum_doc *d, struct hmb_sum_col *col)
 	int nhot = 0, nslow = 0;
 
 	resolution(d, col);
+	hmb_sum_node_anomalies(d, col);
 	for (const struct hmb_record *r = d->rep.head; r; r = r->next) {
 		struct hmb_summary s;
 		size_t k;

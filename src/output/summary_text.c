@@ -86,6 +86,7 @@ const char *hmb_sum_not_ok_line(const struct hmb_sum_not_ok *g, char *buf, size_
 struct screen {
 	FILE *out;
 	int lines;
+	int reserve;     /* lines a wrapped text leaves for what must follow it */
 };
 
 /* Columns of text (characters, not bytes), and the byte where column
@@ -115,13 +116,17 @@ static void put(struct screen *s, char *text)
 }
 
 /* Where to cut text so that it and " ..." fit room columns: after the last
- * whole word that fits (in a word only where one word is longer than half
- * the line); the byte offset. */
+ * item of a list ("a, b, c") that fits, else after the last whole word (in a
+ * word only where one word is longer than half the line); the byte offset. */
 static size_t cut_at_word(const char *text, size_t room)
 {
 	size_t at, cut;
 
 	columns(text, room - 4, &at);
+	for (cut = at; cut > 0 && !(text[cut] == ',' && text[cut + 1] == ' '); cut--)
+		;
+	if (cut * 2 >= at)
+		return cut;
 	for (cut = at; cut > 0 && text[cut] != ' '; cut--)
 		;
 	if (cut * 2 < at)
@@ -163,14 +168,14 @@ static void wrapped(struct screen *s, const char *head, int indent, const char *
 
 	snprintf(raw, sizeof(raw), "%s%s", head, text);
 	hmb_printable(raw, sizeof(raw), all, sizeof(all));
-	while (*p && s->lines < HMB_SUMMARY_LINES) {
+	while (*p && s->lines < HMB_SUMMARY_LINES - s->reserve) {
 		size_t room = HMB_SUMMARY_COLUMNS - (first ? 0 : (size_t)indent), at, cut;
 		if (columns(p, room + 1, &at) <= room) {
 			snprintf(out, sizeof(out), "%*s%.*s", first ? 0 : indent, "", (int)at, p);
 			put(s, out);
 			return;
 		}
-		if (s->lines == HMB_SUMMARY_LINES - 1) { /* the last line: say it goes on */
+		if (s->lines == HMB_SUMMARY_LINES - s->reserve - 1) { /* the last: it goes on */
 			cut = cut_at_word(p, room);
 			snprintf(out, sizeof(out), "%*s%.*s ...", first ? 0 : indent, "", (int)cut, p);
 			put(s, out);
@@ -263,8 +268,12 @@ static void one_document(struct screen *sc, const struct hmb_sum *s)
 	wrapped(sc, "  telemetry: ", 4, hmb_sum_telemetry_text(c, text, sizeof(text)));
 	wrapped(sc, "  stability: ", 4, hmb_sum_stability_text(c, text, sizeof(text)));
 	wrapped(sc, "  resolution: ", 4, hmb_sum_resolution_text(c, text, sizeof(text)));
+	sc->reserve = 1; /* the cases not ok, whatever comes before */
+	for (int i = 0; i < c->nnode; i++)
+		wrapped(sc, "  node: ", 4, c->node[i]);
 	if (*marked)
 		wrapped(sc, "  marked headlines: ", 4, marked);
+	sc->reserve = 0;
 	line(sc, "  cases not ok: %s%s", hmb_sum_not_ok_text(c, text, sizeof(text)),
 	     c->nnot_ok ? "; the first of each reason:" : "");
 	not_ok_lines(sc, c, "");
@@ -383,7 +392,7 @@ static void several_documents(struct screen *sc, const struct hmb_sum *s)
 
 void hmb_summary_text(FILE *out, const struct hmb_sum *s)
 {
-	struct screen sc = { out, 0 };
+	struct screen sc = { out, 0, 0 };
 
 	if (s->n == 1)
 		one_document(&sc, s);
@@ -483,6 +492,10 @@ void hmb_summary_markdown(FILE *out, const struct hmb_sum *s)
 		md(out, hmb_sum_stability_text(c, text, sizeof(text)));
 		fprintf(out, "\n  - resolution: ");
 		md(out, hmb_sum_resolution_text(c, text, sizeof(text)));
+		for (int k = 0; k < c->nnode; k++) {
+			fprintf(out, "\n  - node: ");
+			md(out, c->node[k]);
+		}
 		fprintf(out, "\n  - cases not ok: ");
 		md(out, hmb_sum_not_ok_text(c, text, sizeof(text)));
 		fputc('\n', out);
