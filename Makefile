@@ -65,7 +65,7 @@ HMB_CFLAGS   := -std=c11 -O2 -g -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror
 HMB_LDFLAGS  := -Wl,-rpath,'$$ORIGIN/lib' $(addprefix -Wl$(comma)-rpath$(comma),$(CJSON_LIBDIR))
 HMB_LDLIBS   := $(CJSON_LIBS) -lnuma -lm -ldl -lpthread
 
-SRC_C   := $(filter-out src/platform/hip_on_cuda.c,$(wildcard src/*/*.c)) $(wildcard bench/*.c)
+SRC_C   := $(filter-out src/platform/hip_on_cuda.c,$(wildcard src/*/*.c)) $(wildcard bench/*/*.c)
 ifeq ($(PLATFORM),nvidia)
   SRC_C += src/platform/hip_on_cuda.c
 endif

@@ -660,6 +660,7 @@ void test_verify_result(void);   /* test_verify.c */
 void test_engine(void);          /* test_engine.c */
 void test_case_selection(void);  /* test_select.c */
 void test_keep_selected(void);   /* test_select.c */
+void test_progress_callback(void); /* test_select.c */
 void test_skip_module(void);     /* test_select.c */
 void test_on_request_cases(void); /* test_select.c */
 void test_host_environment(void); /* test_environment.c */
@@ -750,6 +751,7 @@ int main(int argc, char **argv)
 		{ "topology and NUMA placement (test_topology.c)", test_topology },
 		{ "case selection", test_case_selection },
 		{ "case selection: an unselected record is dropped", test_keep_selected },
+		{ "progress: each finished record handed on once, in order", test_progress_callback },
 		{ "case selection: a module's skipped size is kept under --case", test_skip_module },
 		{ "on-request cases", test_on_request_cases },
 		{ "host environment from /sys and /proc", test_host_environment },
