@@ -261,56 +261,6 @@ static void place_all(struct node *nd)
 	}
 }
 
-/* ---- the matrices, with the table ---------------------------------------------------------- */
-
-static void print_matrices(const struct node *nd, FILE *out)
-{
-	static const char *const title[M_COUNT] = {
-		"p2p/ce/write GB/s: hipMemcpyPeerAsync on the source's stream, peer access enabled",
-		"p2p/ce/read GB/s: hipMemcpyPeerAsync on the destination's stream, peer access "
-		"enabled",
-		"p2p/ce/bidir-write GB/s: both directions at once, each on its source's stream",
-		"p2p/ce/bidir-read GB/s: both directions at once, each on its destination's stream",
-		"p2p/ce-disabled/write GB/s: hipMemcpyPeerAsync on the source's stream, peer access "
-		"disabled",
-		"p2p/ce-disabled/read GB/s: hipMemcpyPeerAsync on the destination's stream, peer "
-		"access disabled",
-		"p2p/ce-disabled/bidir GB/s: both directions at once, peer access disabled",
-		"p2p/sm/read GB/s: a kernel on the destination reads the source's memory",
-		"p2p/sm/write GB/s: a kernel on the source writes the destination's memory",
-		"latency ns per load: a chase by the column GPU over the row GPU's memory "
-		"(diagonal: its own)",
-	};
-
-	for (int k = 0; k < M_COUNT; k++) {
-		int any = 0;
-		for (int i = 0; i < nd->n; i++)
-			for (int j = 0; j < nd->n; j++)
-				any |= nd->m[k][i][j] > 0;
-		if (!any)
-			continue;
-		fprintf(out, "\n%s\n(rows: source, columns: destination)\n%7s", title[k], "");
-		for (int j = 0; j < nd->n; j++) {
-			char head[16];
-			snprintf(head, sizeof(head), "gpu%d", j);
-			fprintf(out, "  %9s", head);
-		}
-		fputc('\n', out);
-		for (int i = 0; i < nd->n; i++) {
-			fprintf(out, "gpu%-4d", i);
-			for (int j = 0; j < nd->n; j++) {
-				double v = nd->m[k][i][j];
-				if (v > 0)
-					fprintf(out, "  %9.*f", k == M_LATENCY ? 0 : 1, v);
-				else
-					fprintf(out, "  %9s", i == j && k != M_LATENCY ? "-" : "n/a");
-			}
-			fputc('\n', out);
-		}
-	}
-	fflush(out);
-}
-
 /* ---- the module ---------------------------------------------------------------------------- */
 
 static void read_options(struct node *nd)
@@ -395,11 +345,6 @@ out:
 	(void)hipSetDevice(nd->home);
 	if (rc == 0) /* a failure while cleaning up belongs to no record */
 		hmb_clear_error();
-	if (ctx->opt->format == HMB_FORMAT_TABLE && nd->n > 0) {
-		fputc('\n', stdout);
-		hmb_topology_print(stdout, &nd->topo);
-		print_matrices(nd, stdout);
-	}
 	free(nd->next);
 	free(nd);
 	return rc;

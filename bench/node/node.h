@@ -40,10 +40,6 @@ struct node_gpu {
 	int has_remote;
 };
 
-/* Matrices printed with the table: GB/s, or ns for the chase. */
-enum node_matrix { M_CE_WRITE, M_CE_READ, M_CE_BIDIR_WRITE, M_CE_BIDIR_READ, M_STAGED_WRITE,
-		   M_STAGED_READ, M_STAGED_BIDIR, M_SM_READ, M_SM_WRITE, M_LATENCY, M_COUNT };
-
 struct node {
 	struct hmb_ctx *ctx;
 	int n;                     /* GPUs used */
@@ -60,7 +56,6 @@ struct node {
 	struct hmb_idset allowed;  /* the thread's CPUs when the module began */
 	int peer_on[NODE_MAX][NODE_MAX];       /* this module enabled row -> column */
 	char peer_why[NODE_MAX][NODE_MAX][200]; /* why enabling failed */
-	double m[M_COUNT][NODE_MAX][NODE_MAX]; /* the figures of the matrices; 0 none */
 };
 
 enum xfer_kind { X_PEER, X_H2D, X_D2H, X_KERNEL, X_CHASE };

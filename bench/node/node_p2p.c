@@ -76,16 +76,13 @@ static void geometry_params(struct node *nd, struct hmb_record *r)
 	hmb_param_num(r, "bytes_per_access", 16);
 }
 
-/* Measure a pairwise case, commit it and keep its figure for the matrices. */
-static double pair_case(struct node *nd, struct hmb_record *r, struct multi *m, const char *what,
-			int latch)
+/* Measure a pairwise case and commit it (the table prints the matrices from
+ * the records: output/node_tables.c). */
+static void pair_case(struct node *nd, struct hmb_record *r, struct multi *m, const char *what,
+		      int latch)
 {
-	double v;
-
 	node_measure(nd, r, m, what, latch);
-	v = m->x[0].kind == X_CHASE ? hmb_median(r) / (double)nd->loads * 1e9 : node_gbps(r);
 	hmb_commit(nd->ctx, r);
-	return v > 0 ? v : 0;
 }
 
 static void pair_unsupported(struct node *nd, const char *name, int a, int b, const char *why)
@@ -104,7 +101,7 @@ static void device_latency(struct node *nd)
 		struct hmb_record *r = node_record(nd, "device/latency", i, -1);
 		m.x[m.nx++] = (struct xfer){ .gpu = i, .kind = X_CHASE, .dst = nd->g[i].pos,
 					     .src = nd->g[i].chain, .src_gpu = i, .check_gpu = -1 };
-		nd->m[M_LATENCY][i][i] = pair_case(nd, r, &m, "a one-thread kernel making "
+		pair_case(nd, r, &m, "a one-thread kernel making "
 						   "dependent loads through a chain in the GPU's own "
 						   "memory (fork/join events)", 1);
 	}
@@ -115,7 +112,6 @@ static void device_latency(struct node *nd)
 static void disabled_pair(struct node *nd, int a, int b)
 {
 	static const char *const names[] = { "p2p/ce-disabled/write", "p2p/ce-disabled/read" };
-	static const enum node_matrix mat[] = { M_STAGED_WRITE, M_STAGED_READ };
 	char what[200];
 
 	for (int k = 0; k < 2 && !hmb_interrupted(); k++) {
@@ -129,17 +125,15 @@ static void disabled_pair(struct node *nd, int a, int b)
 		snprintf(what, sizeof(what), "hipMemcpyPeerAsync GPU%d -> GPU%d on GPU%d's stream, "
 			 "peer access disabled (fork/join events)", a, b, k == 0 ? a : b);
 		/* the runtime may stage these through the host: no latch */
-		nd->m[mat[k]][a][b] = pair_case(nd, r, &m, what, 0);
+		pair_case(nd, r, &m, what, 0);
 	}
 }
 
-static void bidir(struct node *nd, const char *name, int a, int b, int read, int enabled,
-		  enum node_matrix mat)
+static void bidir(struct node *nd, const char *name, int a, int b, int read, int enabled)
 {
 	struct multi m = { .wait_for = -1 };
 	struct hmb_record *r;
 	char what[240];
-	double v;
 
 	if (!node_sel(nd, name) || hmb_interrupted())
 		return;
@@ -150,8 +144,7 @@ static void bidir(struct node *nd, const char *name, int a, int b, int read, int
 	snprintf(what, sizeof(what), "hipMemcpyPeerAsync GPU%d -> GPU%d and GPU%d -> GPU%d at "
 		 "once, each on its %s's stream, peer access %s (fork/join events)", a, b, b, a,
 		 read ? "destination" : "source", enabled ? "enabled" : "disabled");
-	v = pair_case(nd, r, &m, what, enabled);
-	nd->m[mat][a][b] = nd->m[mat][b][a] = v;
+	pair_case(nd, r, &m, what, enabled);
 }
 
 static void one_gpu(struct node *nd)
@@ -174,7 +167,7 @@ int node_p2p_disabled(struct node *nd)
 				disabled_pair(nd, a, b);
 	for (int a = 0; a < nd->n; a++)
 		for (int b = a + 1; b < nd->n; b++)
-			bidir(nd, "p2p/ce-disabled/bidir", a, b, 0, 0, M_STAGED_BIDIR);
+			bidir(nd, "p2p/ce-disabled/bidir", a, b, 0, 0);
 	return 0;
 }
 
@@ -236,17 +229,16 @@ static void enabled_copies(struct node *nd, int a, int b)
 {
 	static const struct {
 		const char *name;
-		enum node_matrix mat;
 		int on_dst;             /* the destination's stream runs it */
 		enum xfer_kind kind;
 		const char *what;
 	} k[] = {
-		{ "p2p/ce/write", M_CE_WRITE, 0, X_PEER, "hipMemcpyPeerAsync on the source's stream" },
-		{ "p2p/ce/read", M_CE_READ, 1, X_PEER,
+		{ "p2p/ce/write", 0, X_PEER, "hipMemcpyPeerAsync on the source's stream" },
+		{ "p2p/ce/read", 1, X_PEER,
 		  "hipMemcpyPeerAsync on the destination's stream" },
-		{ "p2p/sm/read", M_SM_READ, 1, X_KERNEL,
+		{ "p2p/sm/read", 1, X_KERNEL,
 		  "a copy kernel on the destination reading the source's memory" },
-		{ "p2p/sm/write", M_SM_WRITE, 0, X_KERNEL,
+		{ "p2p/sm/write", 0, X_KERNEL,
 		  "a copy kernel on the source writing the destination's memory" },
 	};
 	const char *blocked = pair_blocked(nd, a, b);
@@ -268,7 +260,7 @@ static void enabled_copies(struct node *nd, int a, int b)
 		m.x[m.nx++] = pair_xfer(nd, a, b, k[c].on_dst ? b : a, k[c].kind, 1);
 		snprintf(what, sizeof(what), "%s, GPU%d -> GPU%d, peer access enabled (fork/join "
 			 "events)", k[c].what, a, b);
-		nd->m[k[c].mat][a][b] = pair_case(nd, r, &m, what, 1);
+		pair_case(nd, r, &m, what, 1);
 	}
 }
 
@@ -289,7 +281,7 @@ static void peer_latency(struct node *nd, int a, int b)
 	hmb_param_str(r, "reader", "destination");
 	m.x[m.nx++] = (struct xfer){ .gpu = b, .kind = X_CHASE, .dst = nd->g[b].pos,
 				     .src = nd->g[a].chain, .src_gpu = a, .check_gpu = -1 };
-	nd->m[M_LATENCY][a][b] = pair_case(nd, r, &m, "a one-thread kernel on the destination "
+	pair_case(nd, r, &m, "a one-thread kernel on the destination "
 					   "making dependent loads through a chain in the source's "
 					   "memory (fork/join events)", 1);
 }
@@ -353,8 +345,8 @@ int node_p2p_enabled(struct node *nd)
 					pair_unsupported(nd, "p2p/ce/bidir-read", a, b, blocked);
 				continue;
 			}
-			bidir(nd, "p2p/ce/bidir-write", a, b, 0, 1, M_CE_BIDIR_WRITE);
-			bidir(nd, "p2p/ce/bidir-read", a, b, 1, 1, M_CE_BIDIR_READ);
+			bidir(nd, "p2p/ce/bidir-write", a, b, 0, 1);
+			bidir(nd, "p2p/ce/bidir-read", a, b, 1, 1);
 		}
 	for (int g = 0; g < nd->n; g++) {
 		fan(nd, g, 1);

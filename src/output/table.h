@@ -25,6 +25,10 @@ void hmb_info_print_memory(FILE *out, const struct hmb_device *dev);
 
 /* The default table: records in groups under headings (table_groups.c). */
 void hmb_table_print_groups(FILE *out, const struct hmb_record *first);
+/* The node module's topology and pairwise matrices, from its records from
+ * first up to end (NULL: the last; node_tables.c); nothing where there are none. */
+void hmb_node_tables_print(FILE *out, const struct hmb_record *first,
+			   const struct hmb_record *end);
 
 /* The marks of a record: stability (stability.h), then "S" where another
  * process used the GPU during its module. */
