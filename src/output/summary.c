@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "doc/loaded.h"
+#include "stats/stats.h"
 #include "util/sizes.h"
 #include "util/text.h"
 #include "util/util.h"
@@ -466,12 +467,6 @@ struct family_res {
 	size_t n, between;
 };
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 static int by_resolution(const void *a, const void *b)
 {
 	const struct hmb_sum_noisy *x = a, *y = b;
@@ -505,13 +500,11 @@ static void resolution(const struct hmb_sum_doc *d, struct hmb_sum_col *col)
 				  x->run_sigma * x->run_sigma / (double)x->runs;
 	}
 	for (size_t k = 0; k < nfam; k++) {
-		double med;
-		qsort(fam[k].res, fam[k].n, sizeof(double), cmp_double);
-		med = fam[k].n % 2 ? fam[k].res[fam[k].n / 2]
-				   : 0.5 * (fam[k].res[fam[k].n / 2 - 1] + fam[k].res[fam[k].n / 2]);
-		if (med > 0.10 && col->nnoisy < (int)(sizeof(col->noisy) / sizeof(col->noisy[0])))
+		struct hmb_stats st;
+		if (hmb_stats_compute(fam[k].res, fam[k].n, &st) == 0 && st.median > 0.10 &&
+		    col->nnoisy < (int)(sizeof(col->noisy) / sizeof(col->noisy[0])))
 			col->noisy[col->nnoisy++] = (struct hmb_sum_noisy){
-				fam[k].name, med, 2 * fam[k].between > fam[k].n };
+				fam[k].name, st.median, 2 * fam[k].between > fam[k].n };
 		free(fam[k].res);
 	}
 	qsort(col->noisy, (size_t)col->nnoisy, sizeof(col->noisy[0]), by_resolution);

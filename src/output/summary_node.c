@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/stats.h"
 #include "util/util.h"
 
 static double num_param(const struct hmb_record *r, const char *name)
@@ -36,18 +37,6 @@ static double gbps(const struct hmb_record *r)
 
 	hmb_record_summarize(r, &s);
 	return s.gbps_median;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 static void add(struct hmb_sum_col *col, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -92,6 +81,7 @@ static void apart(const struct hmb_sum_doc *d, struct hmb_sum_col *col, const ch
 {
 	double v[256], m;
 	const struct hmb_record *rec[256];
+	struct hmb_stats st;
 	size_t n = 0;
 
 	for (const struct hmb_record *r = d->rep.head; r && n < 256; r = r->next)
@@ -100,13 +90,9 @@ static void apart(const struct hmb_sum_doc *d, struct hmb_sum_col *col, const ch
 			rec[n] = r;
 			v[n++] = gbps(r);
 		}
-	if (n < 3)
+	if (n < 3 || hmb_stats_compute(v, n, &st) != 0)
 		return;
-	{
-		double copy[256];
-		memcpy(copy, v, n * sizeof(*v));
-		m = median(copy, n);
-	}
+	m = st.median;
 	for (size_t i = 0; i < n; i++) {
 		if (!(v[i] < least * m))
 			continue;
