@@ -81,6 +81,13 @@ suite() {
 stage "install ROCm from sid"
 timed "apt" in_root "apt-get $apt_opts update && apt-get $apt_opts install -y $packages >/dev/null"
 suite "HIP 6.4 (sid)"
+# a user's flags on current compilers, warnings as errors: -O3 and clang (kernels for one arch)
+t0=$SECONDS
+in_root 'cd /src && cc=$(command -v clang || ls /usr/bin/clang-[0-9]* | sort -V | tail -n 1) &&
+	make WERROR=1 CFLAGS=-O3 PLATFORM=amd OFFLOAD_ARCH=gfx90a BUILD=build-o3 -j2 >/dev/null &&
+	make WERROR=1 CC="$cc" PLATFORM=amd OFFLOAD_ARCH=gfx90a BUILD=build-clang -j2 >/dev/null &&
+	rm -rf build-o3 build-clang && echo "   make CFLAGS=-O3 and make CC=$cc build"'
+printf '   a user'"'"'s flags: %d s\n' $((SECONDS - t0))
 
 stage "install ROCm 7.2 from experimental"
 echo "deb $mirror experimental main" >"$root/etc/apt/sources.list.d/experimental.list"

@@ -262,6 +262,7 @@ static void test_pcie_link(void)
 	CHECK(strcmp(link.source, "sysfs") == 0);
 	CHECK(hmb_link_from_sysfs("0000:c2:00.0", &link, root) == -1);
 	CHECK(hmb_link_from_sysfs("garbage", &link, root) == -1);
+	hmb_test_remove_tree(root);
 
 	/* from the management library (NVML, ROCm SMI) where sysfs has none */
 	memset(&link, 0, sizeof(link));
