@@ -740,6 +740,8 @@ int main(int argc, char **argv)
 		  hmb_test_runs_merge },
 		{ "runs: each figure's resolution from its family's pooled runs and its own",
 		  hmb_test_runs_resolution },
+		{ "runs: merged runs judged over the runs, not as one run's document said",
+		  hmb_test_runs_rejudged },
 		{ "runs: all's rounds, each module's runs merged across the others'",
 		  hmb_test_runs_interleaved },
 		{ "numbers for the compare table: as printf writes them", hmb_test_numfmt },

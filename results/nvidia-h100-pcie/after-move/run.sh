@@ -1,14 +1,15 @@
 #!/bin/bash
-# Two `all` documents back to back with the build whose modules live in folders of their
-# own (bench/<module>/) and whose node tables come from its records, for the comparison
-# with resolution/a.json and b.json (the build before); from the repository top,
-# OUT=DIR: c.json, d.json, their stdout, each run's wall time in times.txt, packed into
-# DIR/out.tgz.
-B=$PWD/build/hipmembench
+# `all` of this build twice back to back (n1, n2), of the build before this session's work
+# (855c46e, carried as .carry/oldbin: o1), and of this build again (n3), on one machine in
+# one call: a pair of one build for the gate and the marks, the builds side by side for
+# the move, and the time `all` takes with each; from the repository top, OUT=DIR: the
+# documents, their stdout and stderr, times.txt, packed into DIR/out.tgz.
+OLD=$PWD/.carry/oldbin/hipmembench NEW=$PWD/build/hipmembench
 cd "$OUT" || exit 1
-for t in c d; do
+for t in n1 n2 o1 n3; do
+  B=$NEW; [ "${t#o}" != "$t" ] && B=$OLD
   s=$(date +%s.%N)
   $B all --output $t.json > $t-stdout.txt 2> $t-stderr.txt
-  echo "all $t: exit $? in $(awk "BEGIN { print $(date +%s.%N) - $s }") s" >> times.txt
+  echo "all $t ($B): exit $? in $(awk "BEGIN { print $(date +%s.%N) - $s }") s" >> times.txt
 done
-tar czf out.tgz *.json *.txt; rm -f *.json
+tar czf out.tgz *.json *.txt
