@@ -129,24 +129,49 @@ static double figure(const struct hmb_record *r, int chase)
 	return s.gbps_median > 0 ? s.gbps_median : 0;
 }
 
-static void print_matrix(FILE *out, const struct hmb_record *first, const struct hmb_record *end,
-			 const struct matrix *m, int n)
+/* The figures of matrix m between the first n GPUs into v; 0 where none. */
+static int fill_matrix(const struct hmb_record *first, const struct hmb_record *end,
+		       const char *kase, int n, double (*v)[HMB_TOPO_MAX_GPUS])
 {
-	double (*v)[HMB_TOPO_MAX_GPUS] = hmb_xcalloc(HMB_TOPO_MAX_GPUS, sizeof(*v));
-	int chase = !strcmp(m->kase, "p2p/latency"), any = 0;
+	int chase = !strcmp(kase, "p2p/latency"), both = 0, any = 0;
 
+	for (size_t k = 0; k < sizeof(matrices) / sizeof(matrices[0]); k++)
+		if (!strcmp(matrices[k].kase, kase))
+			both = matrices[k].both_ways;
+	for (int i = 0; i < HMB_TOPO_MAX_GPUS; i++)
+		for (int j = 0; j < HMB_TOPO_MAX_GPUS; j++)
+			v[i][j] = 0;
 	for (const struct hmb_record *r = first; r != end; r = r->next) {
 		int a = gpu_param(r, "src"), b = gpu_param(r, "dst");
 		if (chase && is_node(r, "device/latency") && (a = b = gpu_param(r, "gpu")) >= 0 &&
 		    a < n)
 			any |= (v[a][a] = figure(r, 1)) > 0;
-		if (!is_node(r, m->kase) || a < 0 || b < 0 || a >= n || b >= n)
+		if (!is_node(r, kase) || a < 0 || b < 0 || a >= n || b >= n)
 			continue;
 		any |= (v[a][b] = figure(r, chase)) > 0;
-		if (m->both_ways)
+		if (both)
 			v[b][a] = v[a][b];
 	}
-	if (any) {
+	return any;
+}
+
+int hmb_node_matrix(const struct hmb_record *first, const struct hmb_record *end,
+		    const char *kase, double (*v)[HMB_TOPO_MAX_GPUS])
+{
+	struct hmb_topology *t = hmb_xcalloc(1, sizeof(*t));
+	int n = topology_of(first, end, t);
+
+	free(t);
+	return n > 0 && fill_matrix(first, end, kase, n, v) ? n : 0;
+}
+
+static void print_matrix(FILE *out, const struct hmb_record *first, const struct hmb_record *end,
+			 const struct matrix *m, int n)
+{
+	double (*v)[HMB_TOPO_MAX_GPUS] = hmb_xcalloc(HMB_TOPO_MAX_GPUS, sizeof(*v));
+	int chase = !strcmp(m->kase, "p2p/latency");
+
+	if (fill_matrix(first, end, m->kase, n, v)) {
 		fprintf(out, "\n%s\n(rows: source, columns: destination)\n%7s", m->title, "");
 		for (int j = 0; j < n; j++) {
 			char head[16];

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "doc/loaded.h"
+#include "stats/resolution.h"
 #include "stats/stats.h"
 #include "util/sizes.h"
 #include "util/text.h"
@@ -382,6 +383,54 @@ double hmb_sum_ratio(const struct hmb_sum_cell *base, const struct hmb_sum_cell 
 	if (!base->found || !c->found || !(base->value > 0) || !(c->value > 0))
 		return NAN;
 	return c->direction < 0 ? base->value / c->value : c->value / base->value;
+}
+
+/* One figure's noise from one document to the next, relative, one sigma, as
+ * compare judges it (compare/noise.c): its run-to-run noise where its
+ * document holds several runs (the resolution its runs were given), else its
+ * family's floor; beyond that its median's interval (one run) and a shared
+ * GPU. */
+static double figure_noise(const struct hmb_record *r, const char *figure)
+{
+	const char *name = !strcmp(figure, "time") ? "median" : figure;
+	const struct hmb_family *f = hmb_family_of(r->module, r->name, name);
+	struct hmb_pool_entry one = { .family = f, .var = NAN, .pooled = NAN };
+	struct hmb_resolution res;
+	struct hmb_summary s;
+
+	if (r->runs && r->runs->judged && !strcmp(r->runs->res.family, f->name))
+		res = r->runs->res;
+	else
+		hmb_resolution_of(&one, 1, &res);
+	hmb_record_summarize(r, &s);
+	return hypot(res.sigma, hmb_noise_beyond_runs(res.runs, s.has_stats ?
+		     s.stability.half_width_rel : NAN,
+		     hmb_kv_find(&r->observed, "gpu_shared_with") != NULL));
+}
+
+static double cell_noise(const struct hmb_sum_cell *c)
+{
+	double n = figure_noise(c->rec, c->h->figure);
+
+	return c->base ? hypot(n, figure_noise(c->base, c->h->figure)) : n;
+}
+
+int hmb_sum_change(const struct hmb_sum_cell *base, const struct hmb_sum_cell *c,
+		   double *noise)
+{
+	double r = hmb_sum_ratio(base, c), n;
+
+	if (noise)
+		*noise = NAN;
+	if (!isfinite(r) || !c->direction || !base->rec || !c->rec)
+		return 0;
+	n = hypot(cell_noise(base), cell_noise(c));
+	if (noise)
+		*noise = n;
+	if (!(fabs(log(r)) > HMB_RESOLUTION_Z * n) ||
+	    !(fabs(r - 1) > HMB_RESOLUTION_STABLE_REL))
+		return 0;
+	return r > 1 ? 1 : -1;
 }
 
 const char *hmb_sum_ratio_text(const struct hmb_sum_cell *base, const struct hmb_sum_cell *c,

@@ -197,6 +197,15 @@ const char *hmb_sum_ratio_text(const struct hmb_sum_cell *base, const struct hmb
 			       int wide, char *buf, size_t len);
 /* The other against the base, which way is better: above 1 better. */
 double hmb_sum_ratio(const struct hmb_sum_cell *base, const struct hmb_sum_cell *c);
+/* Is the change from base to c beyond both documents' noise, as compare
+ * judges a change (compare/noise.c): each figure's run-to-run noise where its
+ * document holds several runs, else its family's floor and its median's
+ * interval, and a shared GPU, in quadrature; beyond HMB_RESOLUTION_Z times
+ * that and beyond the 5% compare is used at. +1 better, -1 worse, 0 within the
+ * noise or not judged; *noise (may be NULL): the change's relative noise (one
+ * sigma of the log of the ratio), NAN where not judged. */
+int hmb_sum_change(const struct hmb_sum_cell *base, const struct hmb_sum_cell *c,
+		   double *noise);
 /* The GPU a record ran on (params.device, node's params.gpu), or -1. */
 int hmb_record_gpu(const struct hmb_record *r);
 
