@@ -87,8 +87,8 @@ def test_user_flags_add_to_the_projects(tmp_path):
         assert flag in compile_main
     # warnings are errors only where the project builds itself (WERROR=1), not for a user
     assert ("-Werror" in compile_main) == (os.environ.get("WERROR") == "1"), compile_main
-    r = make_n(tmp_path, "PLATFORM=amd", "OFFLOAD_ARCH=gfx90a", "WERROR=1")
-    assert "-Werror" in [l for l in r.stdout.splitlines() if "-c src/cli/main.c" in l][0].split()
+    dev = make_n(tmp_path, "PLATFORM=amd", "OFFLOAD_ARCH=gfx90a", "WERROR=1")
+    assert "-Werror" in [l for l in dev.stdout.splitlines() if "-c src/cli/main.c" in l][0].split()
     link = [l for l in r.stdout.splitlines() if "-o " + f"{tmp_path}/build/hipmembench " in l + " "][0]
     for flag in ("-Wl,-z,now", "-lcjson", "-lextra", "--offload-arch=gfx90a"):
         assert flag in link.split()
