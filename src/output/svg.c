@@ -259,7 +259,10 @@ static const char *dash_attr(int style, char *buf, size_t len)
 {
 	const char *d = dashes[(size_t)style % NDASHES];
 
-	snprintf(buf, len, *d ? " stroke-dasharray=\"%s\"" : "", d);
+	if (*d)
+		snprintf(buf, len, " stroke-dasharray=\"%s\"", d);
+	else if (len)
+		buf[0] = '\0';
 	return buf;
 }
 
