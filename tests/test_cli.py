@@ -27,6 +27,11 @@ USAGE_ERRORS = [
     ("bad --peak-gbps", "--peak-gbps: '0'", ["--peak-gbps", "0", "memcpy"]),
     ("bad --devices", "--devices: '0,x'", ["--devices", "0,x", "memcpy"]),
     ("--devices with info", "--devices does not go with info", ["--devices", "0", "info"]),
+    ("bad --together", "--together: unknown value 'some': use host, all or none",
+     ["--devices", "all", "--together", "some", "all"]),
+    ("--together without --devices", "--together says which GPUs of --devices run at once",
+     ["--together", "all", "all"]),
+    ("--together with info", "--together does not go with info", ["--together", "all", "info"]),
     ("empty --case", "--case: empty pattern", ["--case", "", "memcpy"]),
     ("unwritable --output", "cannot write --output /nonexistent-dir/out.json",
      ["--output", "/nonexistent-dir/out.json", "memcpy"]),
@@ -221,3 +226,19 @@ def test_no_nvidia_driver_is_named():
     assert r.returncode == 3
     assert r.stderr == ("hipmembench: no GPU found: no NVIDIA driver is loaded on this machine "
                         f"({', '.join(lacks)})\n")
+
+
+@pytest.mark.parametrize("args,together", [(["--devices", "all"], "host"),
+                                           (["--devices", "0,1", "--together", "all"], "all"),
+                                           (["--devices", "1", "--together", "none"], "none")])
+def test_dry_run_says_which_gpus_run_together(tmp_path, args, together):
+    """--together (with --devices): the plan line and settings.together say it; without
+    --devices neither says anything of it."""
+    out = tmp_path / "plan.json"
+    p = hmb.run("--dry-run", *args, "--output", out, "all")
+    assert p.returncode == 0, p.stderr
+    assert f"GPUs {args[1]} (--together {together})" in p.stdout.splitlines()[0], p.stdout
+    settings = hmbdoc.assert_valid(out)["settings"]
+    assert (settings["devices"], settings["together"]) == (args[1], together), settings
+    p = hmb.run("--dry-run", "--output", out, "all")
+    assert "--together" not in p.stdout and "together" not in hmbdoc.assert_valid(out)["settings"]

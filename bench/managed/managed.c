@@ -867,6 +867,7 @@ const struct hmb_bench hmb_bench_managed = {
 	.name = "managed",
 	.oversubscribe = 1,
 	.summary = "hipMallocManaged with and without hipMemPrefetchAsync and hipMemAdvise",
+	.host_link = 1,
 	.needs = HMB_NEEDS_MANAGED,
 	.options = options,
 	.help = "--sizes: managed buffer sizes (default 64M,256M,1G: the read-mostly and\n"

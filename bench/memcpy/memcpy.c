@@ -489,6 +489,7 @@ const struct hmb_bench hmb_bench_memcpy = {
 	.summary = "copy bandwidth and latency: pageable, pinned, registered and "
 		   "write-combined host memory (AMD: coherent, non-coherent, uncached, "
 		   "fine-grained device); h2d, d2h, d2d; sync and async; a reference loop",
+	.host_link = 1,
 	.needs = 0,
 	.options = NULL,
 	.help = "--sizes: the copy sizes (default 4K:1G:x4; --quick 4K,256K,16M).\n"

@@ -37,6 +37,12 @@
  *                                all-to-one and one-to-all
  *  p2p/sm/{read,write}           a kernel reading or writing the peer's memory
  *  p2p/latency                   chase over the peer's memory
+ *  p2p/ce/write/reference,       the reference loops, from the first GPU to
+ *  p2p/latency/reference         each other: the copy (4 back to back) or the
+ *                                chase straight on the timing stream, no
+ *                                fork, join or latch; where p2p/ce/write or
+ *                                p2p/latency reads lower, the difference is
+ *                                the method's (what fork/join costs a sample)
  *  access-cost/...               hipMalloc + hipFree with and without peer
  *                                access, and VMM granting 0, 1, 2... peers
  *
@@ -65,6 +71,7 @@ static const char *const cases[] = {
 	"p2p/ce-disabled/write", "p2p/ce-disabled/read", "p2p/ce-disabled/bidir",
 	"p2p/ce/write", "p2p/ce/read", "p2p/ce/bidir-write", "p2p/ce/bidir-read",
 	"p2p/sm/read", "p2p/sm/write", "p2p/latency", "p2p/ce/all-to-one", "p2p/ce/one-to-all",
+	"p2p/ce/write/reference", "p2p/latency/reference",
 	"access-cost/hipmalloc/no-peer-access", "access-cost/hipmalloc/peer-access",
 	"access-cost/vmm",
 	NULL,
@@ -382,7 +389,13 @@ const struct hmb_bench hmb_bench_node = {
 		"(write: on the source's stream, read: on the destination's), ce-disabled =\n"
 		"the same with peer access disabled (at most 64M a copy), sm = a kernel\n"
 		"reading or writing the peer's memory. Latency (host/, device/, p2p/latency):\n"
-		"ns_per_load of a one-thread dependent chase that reads each slot once.\n"
+		"ns_per_load of a one-thread dependent chase that reads each slot once, the\n"
+		"owner's cache overwritten first: the latency of memory, not of a cache (a\n"
+		"chase that goes round a small buffer again, as nvbandwidth's does, reads\n"
+		"lower). The reference loops (p2p/ce/write/reference, p2p/latency/reference,\n"
+		"from or read by the first GPU): the copy 1 GiB a sample back to back, or the\n"
+		"chase, straight on the timing stream without fork, join or latch; the gap\n"
+		"to p2p/ce/write and p2p/latency is this module's method.\n"
 		"access-cost: hipMalloc + hipFree without and with peer access to every other\n"
 		"GPU, and VMM (create, reserve, map, set access, unmap, release, free) granting\n"
 		"0..N-1 peers.\n"

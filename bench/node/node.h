@@ -86,6 +86,12 @@ struct multi {
  * (not for copies the runtime may stage on the host). */
 double node_measure(struct node *nd, struct hmb_record *r, struct multi *m, const char *what,
 		    int latch);
+/* The reference loop beside it: m's one transfer, which runs on the home
+ * GPU, per_sample times back to back on the timing stream itself between
+ * the engine's two events: no fork, no join, no latch (the classic
+ * bandwidth test's loop); checked as node_measure's are. */
+double node_reference(struct node *nd, struct hmb_record *r, struct multi *m, const char *what,
+		      int per_sample);
 /* A record of this module, with its GPU parameters (-1: none). */
 struct hmb_record *node_record(struct node *nd, const char *name, int src, int dst);
 /* Is a case of this name selected (--case)? Of any name starting with prefix? */

@@ -181,6 +181,16 @@ fail:
 	return -1;
 }
 
+/* The reference loop's op: the one transfer straight on the timing stream. */
+static int reference_op(struct hmb_ctx *ctx, void *st, hipStream_t stream, long i)
+{
+	struct multi *m = st;
+
+	(void)ctx;
+	m->ops = i + 1;
+	return enqueue(m->nd, &m->x[0], stream);
+}
+
 static int check_chase(struct node *nd, const struct multi *m, const struct xfer *x)
 {
 	uint32_t at = 0, want = node_chain_walk(nd, m->ops * nd->loads);
@@ -250,6 +260,35 @@ static void multi_teardown(struct hmb_ctx *ctx, void *st)
 	struct multi *m = st;
 	(void)ctx;
 	(void)node_sync_all(m->nd);
+}
+
+double node_reference(struct node *nd, struct hmb_record *r, struct multi *m, const char *what,
+		      int per_sample)
+{
+	struct hmb_case c = {
+		.what = what,
+		.timing = { .clock = HMB_CLOCK_EVENTS, .sync = HMB_SYNC_PER_SAMPLE, .latch = 0,
+			    .ops_per_sample = per_sample, .reps = 5, .warmup = 1 },
+		.ops = { multi_setup, NULL, reference_op, multi_verify, multi_teardown },
+		.state = m,
+	};
+	double median;
+
+	m->nd = nd;
+	m->ops = 0;
+	if (m->x[0].kind == X_CHASE) {
+		hmb_record_ops(r, (double)nd->loads * per_sample);
+		hmb_param_num(r, "loads", (double)nd->loads);
+		hmb_param_num(r, "stride_bytes", (double)nd->stride);
+		hmb_param_num(r, "slots", (double)nd->slots);
+	} else {
+		hmb_record_bytes(r, (double)m->x[0].bytes * per_sample);
+	}
+	hmb_measure(nd->ctx, r, &c);
+	median = hmb_median(r);
+	if (m->x[0].kind == X_CHASE && median > 0)
+		hmb_metric(r, "ns_per_load", median / ((double)nd->loads * per_sample) * 1e9, "ns");
+	return median;
 }
 
 double node_measure(struct node *nd, struct hmb_record *r, struct multi *m, const char *what,

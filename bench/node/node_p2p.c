@@ -23,8 +23,11 @@ static const char *const pair_cases[] = {
 	"p2p/ce-disabled/write", "p2p/ce-disabled/read", "p2p/ce-disabled/bidir",
 	"p2p/ce/write", "p2p/ce/read", "p2p/ce/bidir-write", "p2p/ce/bidir-read",
 	"p2p/sm/read", "p2p/sm/write", "p2p/latency", "p2p/ce/all-to-one", "p2p/ce/one-to-all",
-	NULL,
+	"p2p/ce/write/reference", "p2p/latency/reference", NULL,
 };
+
+/* Copies a sample of the reference loop makes: 1 GiB a sample, at least one. */
+#define REFERENCE_BYTES (1ull << 30)
 
 static size_t slot(int a, int b)
 {
@@ -325,8 +328,53 @@ static void fan(struct node *nd, int g, int to_one)
 	hmb_commit(nd->ctx, r);
 }
 
+/* The reference loops from the first GPU (the timing stream's) to GPU b:
+ * its copy into b, and its chase over b's memory, straight on the timing
+ * stream. */
+static void reference(struct node *nd, int h, int b)
+{
+	const char *blocked = pair_blocked(nd, h, b);
+	char what[240];
+
+	if (node_sel(nd, "p2p/ce/write/reference") && !hmb_interrupted()) {
+		struct multi m = { .wait_for = -1 };
+		size_t bytes = pair_bytes(nd, 1);
+		int copies = bytes >= REFERENCE_BYTES ? 1 : (int)(REFERENCE_BYTES / bytes);
+		if (blocked) {
+			pair_unsupported(nd, "p2p/ce/write/reference", h, b, blocked);
+		} else {
+			struct hmb_record *r = pair_record(nd, "p2p/ce/write/reference", h, b, 1);
+			hmb_param_str(r, "stream", "source");
+			m.x[m.nx++] = pair_xfer(nd, h, b, h, X_PEER, 1);
+			snprintf(what, sizeof(what), "%d x hipMemcpyPeerAsync GPU%d -> GPU%d back to "
+				 "back on the timing stream (events around them; no fork, join or "
+				 "latch)", copies, nd->g[h].ord, nd->g[b].ord);
+			node_reference(nd, r, &m, what, copies);
+			hmb_commit(nd->ctx, r);
+		}
+	}
+	if (node_sel(nd, "p2p/latency/reference") && !hmb_interrupted()) {
+		struct multi m = { .wait_for = -1 };
+		if (blocked) {
+			pair_unsupported(nd, "p2p/latency/reference", b, h, blocked);
+		} else {
+			struct hmb_record *r = pair_record(nd, "p2p/latency/reference", b, h, 1);
+			hmb_param_str(r, "reader", "destination");
+			m.x[m.nx++] = (struct xfer){ .gpu = h, .kind = X_CHASE, .dst = nd->g[h].pos,
+						     .src = nd->g[b].chain, .src_gpu = b,
+						     .check_gpu = -1 };
+			snprintf(what, sizeof(what), "the chase of p2p/latency, GPU%d reading GPU%d's "
+				 "memory, straight on the timing stream (events around it; no fork, "
+				 "join or latch)", nd->g[h].ord, nd->g[b].ord);
+			node_reference(nd, r, &m, what, 1);
+			hmb_commit(nd->ctx, r);
+		}
+	}
+}
+
 int node_p2p_enabled(struct node *nd)
 {
+	int h = 0;
 	if (nd->n < 2)
 		return 0;
 	for (int a = 0; a < nd->n; a++)
@@ -352,5 +400,10 @@ int node_p2p_enabled(struct node *nd)
 		fan(nd, g, 1);
 		fan(nd, g, 0);
 	}
+	while (h < nd->n - 1 && nd->g[h].ord != nd->home)
+		h++;
+	for (int b = 0; b < nd->n; b++)
+		if (b != h)
+			reference(nd, h, b);
 	return 0;
 }

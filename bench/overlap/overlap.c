@@ -550,6 +550,7 @@ const struct hmb_bench hmb_bench_overlap = {
 	.name = "overlap",
 	.summary = "async copies overlapping kernels across streams: pinned vs pageable, "
 		   "bidirectional copies",
+	.host_link = 1,
 	.needs = 0,
 	.options = options,
 	.help = "--sizes: bytes moved through the pipeline (default 256M; --quick 32M).\n"

@@ -734,6 +734,7 @@ const struct hmb_bench hmb_bench_xnack = {
 	.oversubscribe = 1,
 	.summary = "GPU page faults: latency (one at a time) and throughput (all at once), "
 		   "XNACK/HMM on AMD, demand paging on NVIDIA; zero-copy as the contrast",
+	.host_link = 1,
 	.needs = HMB_NEEDS_MANAGED,
 	.options = NULL,
 	.help = "--sizes: the faulting buffer (largest size; default 256M; --quick 16M) and\n"

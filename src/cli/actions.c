@@ -32,9 +32,11 @@
 #include "output/table.h"
 #include "run/isolate.h"
 #include "run/runner.h"
+#include "run/schedule.h"
 #include "system/codecheck.h"
 #include "system/kfd.h"
 #include "system/modeplan.h"
+#include "system/topology.h"
 #include "util/text.h"
 #include "util/util.h"
 
@@ -229,6 +231,9 @@ static int dry_run(struct hmb_report *rep, const struct hmb_cli *cli)
 		fprintf(out, ", warmup module defaults%s", o->quick ? ", quick" : "");
 	if (o->runs > 1)
 		fprintf(out, ", each module %d times, each in a process of its own", o->runs);
+	if (o->devices)
+		fprintf(out, ", GPUs %s (--together %s)", hmb_shown(o->devices),
+			hmb_together_name(o->together));
 	fputc('\n', out);
 	for (int i = 0; hmb_benches[i]; i++) {
 		const struct hmb_bench *b = hmb_benches[i];
@@ -289,86 +294,194 @@ static int device_list(const struct hmb_options *o, int *out, int max)
 	return n < max ? n : max;
 }
 
-/* Run `m` of a module's plan: says which mode where there is one. */
-static int run_planned(const struct hmb_bench *b, struct hmb_report *rep, struct hmb_cmdline *cl,
-		       const struct hmb_mode_plan *plan, int m)
+/* Which GPUs run a module together (run/schedule.h): read without opening a
+ * GPU (bus ids, sysfs); NULL where the runtime sees none. */
+static struct hmb_topology *host_topology(int ndev)
 {
-	const struct hmb_mode_run *r = &plan->run[m];
-	char text[96];
+	struct hmb_topology *t;
 
-	cl->mode = r->var ? r : NULL;
-	cl->plan_note = m == 0 ? plan->note : NULL;
-	if (m == 0 && plan->note[0])
-		fprintf(stderr, "[%s] %s\n", b->name, plan->note);
-	if (r->var) {
-		hmb_mode_run_text(r, text, sizeof(text));
-		if (plan->n > 1)
-			fprintf(stderr, "[%s] run %d of %d: %s\n", b->name, m + 1, plan->n, text);
-		if (plan->n > 1 && rep->opt->format == HMB_FORMAT_TABLE)
-			fprintf(stdout, "\n%s with %s:\n", b->name, text);
-		fflush(stdout);
+	if (ndev < 2 || !(t = calloc(1, sizeof(*t))))
+		return NULL;
+	if (hmb_topology_gpus(t, NULL) != 0) {
+		free(t);
+		return NULL;
 	}
-	return hmb_run_isolated(b, rep, cl);
+	return t;
+}
+
+/* The slots of a module's runs: the record before each one's first run. */
+struct slots {
+	struct hmb_record **before;
+	size_t n, next;
+};
+
+static struct hmb_record **slot_at(struct slots *s, size_t i, int first_round)
+{
+	if (first_round && i >= s->n) {
+		s->before = hmb_xrealloc(s->before, (i + 1) * sizeof(*s->before));
+		s->before[i] = NULL;
+		s->n = i + 1;
+	}
+	return i < s->n ? &s->before[i] : NULL;
+}
+
+/* The GPUs of wave v beside its i-th that are in its host group: "1,2". */
+static const char *host_shared(const struct hmb_waves *w, int v, int i, const int *devices,
+			       const int *group, char *out, size_t len)
+{
+	size_t used = 0;
+	int gi = 0;
+
+	out[0] = '\0';
+	for (int j = 0; j < w->size[v]; j++) {
+		int d = 0;
+		while (devices[d] != w->gpu[v][j])
+			d++;
+		if (j == i)
+			gi = group[d];
+	}
+	for (int j = 0; j < w->size[v] && used < len; j++) {
+		int d = 0;
+		while (devices[d] != w->gpu[v][j])
+			d++;
+		if (j != i && group[d] == gi)
+			used += (size_t)snprintf(out + used, len - used, "%s%d", used ? "," : "",
+						 w->gpu[v][j]);
+	}
+	return out;
+}
+
+/* A module on every GPU of devices[0..ndev): its waves, one after another,
+ * each wave's GPUs at once, every mode of its plan in turn. EXIT_NO_GPU or
+ * EXIT_USAGE where a process said so (the run stops), else 0. */
+static int run_on_devices(const struct hmb_bench *b, struct hmb_report *rep,
+			  const struct hmb_cmdline *base, const struct hmb_topology *topo,
+			  const int *devices, int ndev, struct slots *slots, int k, int nruns)
+{
+	struct hmb_mode_plan plan[HMB_SCHED_MAX];
+	struct hmb_waves w;
+	struct hmb_cmdline cl[HMB_SCHED_MAX];
+	char beside[HMB_SCHED_MAX][64], shared[HMB_SCHED_MAX][64];
+	int codes[HMB_SCHED_MAX], group[HMB_SCHED_MAX], same = 1, stop = 0;
+
+	for (int d = 0; d < ndev; d++) {
+		plan_module(b, rep, devices[d] >= 0 ? devices[d] : rep->opt->device, &plan[d]);
+		same &= plan[d].n == plan[0].n;
+	}
+	hmb_host_groups(topo, devices, ndev, group);
+	/* GPUs whose modes differ (AMD archs of a kind): one after another */
+	hmb_waves_plan(topo, devices, ndev, b->host_link,
+		       same ? rep->opt->together : HMB_TOGETHER_NONE, &w);
+	for (int m = 0; m < plan[0].n && !stop && !hmb_interrupted(); m++)
+		for (int v = 0; v < w.n && !stop && !hmb_interrupted(); v++) {
+			struct hmb_record *before[HMB_SCHED_MAX];
+			size_t first = slots->next;
+			int n = w.size[v];
+
+			/* a module the first round did not reach is not run again */
+			if (!slot_at(slots, first + (size_t)n - 1, k == 0))
+				return 0;
+			if (nruns > 1 && m == 0 && v == 0)
+				fprintf(stderr, "[%s] run %d of %d\n", b->name, k + 1, nruns);
+			if (n > 1)
+				fprintf(stderr, "[%s] GPUs %s at once\n", b->name,
+					hmb_waves_beside(&w, v, -1, beside[0], sizeof(beside[0])));
+			for (int i = 0; i < n; i++) {
+				int d = 0;
+				while (devices[d] != w.gpu[v][i])
+					d++;
+				cl[i] = *base;
+				cl[i].device = w.gpu[v][i];
+				cl[i].beside = n > 1 ? hmb_waves_beside(&w, v, w.gpu[v][i], beside[i],
+									 sizeof(beside[i])) : NULL;
+				cl[i].host_shared = b->host_link && n > 1 ?
+					host_shared(&w, v, i, devices, group, shared[i],
+						    sizeof(shared[i])) : NULL;
+				cl[i].mode = plan[d].run[m].var ? &plan[d].run[m] : NULL;
+				cl[i].plan_note = m == 0 ? plan[d].note : NULL;
+				before[i] = slots->before[first + (size_t)i];
+			}
+			if (m == 0 && v == 0 && plan[0].note[0])
+				fprintf(stderr, "[%s] %s\n", b->name, plan[0].note);
+			if (plan[0].run[m].var && plan[0].n > 1 && v == 0) {
+				char text[96];
+				hmb_mode_run_text(&plan[0].run[m], text, sizeof(text));
+				fprintf(stderr, "[%s] run %d of %d: %s\n", b->name, m + 1, plan[0].n,
+					text);
+				if (rep->opt->format == HMB_FORMAT_TABLE)
+					fprintf(stdout, "\n%s with %s:\n", b->name, text);
+				fflush(stdout);
+			}
+			hmb_run_wave(b, rep, cl, n, before, k == 0, codes);
+			for (int i = 0; i < n; i++) {
+				slots->before[first + (size_t)i] = before[i];
+				if (codes[i] == EXIT_NO_GPU || codes[i] == EXIT_USAGE)
+					stop = codes[i];
+			}
+			slots->next = first + (size_t)n;
+		}
+	return stop;
 }
 
 /* all (or one module with --devices or --runs), each module in a process of
- * its own (isolate.c), on each GPU of --devices in turn, node-level modules
- * once; with several runs (--runs; `all`: two by default) the whole round
- * again, so that a module's runs lie a round apart in time and a state of
- * the machine that lasts a module's run shows as runs that disagree
+ * its own (isolate.c); with --devices on each GPU, GPUs that share nothing a
+ * module uses at the same time (--together, run/schedule.h), node-level
+ * modules once; with several runs (--runs; `all`: two by default) the whole
+ * round again, so that a module's runs lie a round apart in time and a state
+ * of the machine that lasts a module's run shows as runs that disagree
  * (runs.c). This process never opens the GPU. */
 static int run_isolated(struct hmb_report *rep, const struct hmb_cli *cli)
 {
 	struct hmb_cmdline cl = { cli->opt.argc, cli->opt.argv, cli->command_index, -1, 0, NULL,
-				  NULL, 0, 0, NULL, 0 };
-	int devices[64], ndev = device_list(rep->opt, devices, 64), status = 0;
-	int nruns = rep->opt->runs > 1 ? rep->opt->runs : 1;
+				  NULL, 0, 0, NULL, 0, NULL, NULL };
+	int devices[HMB_SCHED_MAX], ndev = device_list(rep->opt, devices, HMB_SCHED_MAX);
+	int nruns = rep->opt->runs > 1 ? rep->opt->runs : 1, status = 0;
+	struct hmb_topology *topo = host_topology(ndev);
 	/* each module run's place: the record before its first run's records */
-	struct hmb_record **first_before = NULL;
-	size_t nslots = 0, slot;
+	struct slots slots = { NULL, 0, 0 };
 
 	cl.tag_device = ndev > 1;
 	cl.runs = nruns;
 	cl.parent_table = nruns > 1 && rep->opt->format == HMB_FORMAT_TABLE;
+	if (ndev > 1) {
+		struct hmb_sched_module mods[32];
+		int nmods = 0;
+		for (int i = 0; hmb_benches[i] && nmods < 32; i++)
+			if ((cli->kind != HMB_CMD_MODULE || hmb_benches[i] == cli->bench) &&
+			    hmb_bench_selected(hmb_benches[i], rep->opt))
+				mods[nmods++] = (struct hmb_sched_module){
+					hmb_benches[i]->name, hmb_benches[i]->host_link,
+					hmb_benches[i]->node_level, -1 };
+		hmb_schedule_print(stderr, topo, devices, ndev,
+				   rep->opt->together, mods, nmods);
+	}
 	for (int k = 0; k < nruns && !hmb_interrupted(); k++) {
-		slot = 0;
+		slots.next = 0;
 		for (int i = 0; hmb_benches[i] && !hmb_interrupted(); i++) {
 			const struct hmb_bench *b = hmb_benches[i];
-			int runs = b->node_level || ndev == 0 ? 1 : ndev;
+			int code = 0;
 			if ((cli->kind == HMB_CMD_MODULE && b != cli->bench) ||
 			    !hmb_bench_selected(b, rep->opt))
 				continue;
-			for (int d = 0; d < runs && !hmb_interrupted(); d++) {
-				struct hmb_mode_plan plan;
-				cl.device = runs == 1 ? -1 : devices[d];
-				plan_module(b, rep, cl.device >= 0 ? cl.device : rep->opt->device, &plan);
-				for (int m = 0; m < plan.n && !hmb_interrupted(); m++, slot++) {
-					int code;
-					if (k == 0) {
-						first_before = hmb_xrealloc(first_before, (slot + 1) *
-									    sizeof(*first_before));
-						first_before[slot] = rep->tail;
-						nslots = slot + 1;
-					}
-					/* a module the first round did not reach is not run again */
-					if (slot >= nslots)
-						break;
-					cl.run_before = first_before[slot];
-					cl.run = nruns > 1 ? k + 1 : 0;
-					if (nruns > 1)
-						fprintf(stderr, "[%s] run %d of %d\n", b->name, k + 1, nruns);
-					code = run_planned(b, rep, &cl, &plan, m);
-					if (code == EXIT_NO_GPU || code == EXIT_USAGE) {
-						free(first_before);
-						status = emit(rep, code); /* incomplete */
-						hmb_report_free(rep);
-						return code;
-					}
-				}
+			cl.run = nruns > 1 ? k + 1 : 0;
+			if (b->node_level || ndev == 0) {
+				static const int here = -1;
+				code = run_on_devices(b, rep, &cl, NULL, &here, 1, &slots, k, nruns);
+			} else {
+				code = run_on_devices(b, rep, &cl, topo, devices, ndev, &slots, k,
+						      nruns);
+			}
+			if (code == EXIT_NO_GPU || code == EXIT_USAGE) {
+				free(slots.before);
+				free(topo);
+				status = emit(rep, code); /* incomplete */
+				hmb_report_free(rep);
+				return code;
 			}
 		}
 	}
-	free(first_before);
+	free(slots.before);
+	free(topo);
 	/* several runs: the tables once, of the merged records */
 	if (cl.parent_table && rep->head) {
 		hmb_table_print(stdout, rep->head, rep->opt->wide);

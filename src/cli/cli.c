@@ -238,6 +238,16 @@ static int set_devices(struct hmb_parser *p, const char *v)
 	return 0;
 }
 
+static int set_together(struct hmb_parser *p, const char *v)
+{
+	int mode = hmb_together_parse(v);
+
+	if (mode < 0)
+		return usage(p, "--together: unknown value '%s': use host, all or none", hmb_shown(v));
+	p->cli->opt.together = (enum hmb_together)mode;
+	return 0;
+}
+
 static int set_peak_gbps(struct hmb_parser *p, const char *v)
 {
 	double x;
@@ -301,6 +311,12 @@ const struct hmb_global_option hmb_global_options[HMB_G_COUNT] = {
 	[HMB_G_DEVICES] = { "devices", 0, "all|LIST", "all or a module on each GPU of LIST in "
 			    "turn (all: every visible GPU), each in a process of its own; records "
 			    "carry their device", 0, 0, 0, set_devices },
+	[HMB_G_TOGETHER] = { "together", 0, "host|all|none", "with --devices, which GPUs run a "
+			     "module at the same time: host (the default) runs a module that uses "
+			     "only its GPU's memory on every GPU at once and one that moves data over "
+			     "the host link on GPUs that share no host port or NUMA node; all: every "
+			     "module on every GPU at once (host figures then share the host, and say "
+			     "so); none: one GPU after another", 0, 0, 0, set_together },
 	[HMB_G_NO_ISOLATION] = { "no-isolation", 0, NULL, "all: every module in this one process "
 				 "(for debugging; modules may then change each other's figures)",
 				 FIELD(opt.no_isolation), 0, 0, NULL },
@@ -646,6 +662,10 @@ static int check_run(struct hmb_parser *p)
 	    !o->child_output)
 		return usage(p, "--devices and --device do not go together: --devices names every "
 			     "GPU to run on");
+	if ((c->given & 1u << HMB_G_TOGETHER) && !(c->given & 1u << HMB_G_DEVICES) &&
+	    !o->child_output)
+		return usage(p, "--together says which GPUs of --devices run at once: it goes with "
+			     "--devices");
 	if ((c->given & 1u << HMB_G_DEVICES) && (c->given & 1u << HMB_G_NO_ISOLATION))
 		return usage(p, "--devices runs each GPU in a process of its own: it does not go "
 			     "with --no-isolation");
@@ -776,6 +796,8 @@ int hmb_cli_parse(int argc, char **argv, const struct hmb_bench *const *benches,
 	out->opt.run_share = child_run_share(out->opt.child_output);
 	out->opt.child_table = !out->opt.child_output || !getenv(HMB_CHILD_TABLE_ENV) ||
 			       strcmp(getenv(HMB_CHILD_TABLE_ENV), "0") != 0;
+	out->opt.child_beside = out->opt.child_output && getenv(HMB_CHILD_BESIDE_ENV) &&
+				*getenv(HMB_CHILD_BESIDE_ENV);
 	out->opt.runs = 1;
 	out->opt.warmup = -1;
 	out->opt.threshold = -1;

@@ -10,6 +10,7 @@
 /* What a run (all, a module) takes. */
 #define RUN_OPTIONS (OPT(DEVICE) | OPT(OUTPUT) | OPT(FORMAT) | OPT(SIZES) | OPT(REPS) |     \
 		     OPT(WARMUP) | OPT(QUICK) | OPT(DRY_RUN) | OPT(CASE) | OPT(DEVICES) |    \
+		     OPT(TOGETHER) |                                                         \
 		     OPT(NO_ISOLATION) | OPT(RUNS) | OPT(PEAK_GBPS) | OPT(OVERSUBSCRIBE) |   \
 		     OPT(WIDE))
 

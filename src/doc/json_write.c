@@ -511,6 +511,10 @@ static cJSON *settings_json(const struct hmb_options *opt)
 	cJSON_AddNumberToObject(o, "runs", opt->runs > 1 ? opt->runs : 1);
 	cJSON_AddBoolToObject(o, "quick", opt->quick != 0);
 	cJSON_AddBoolToObject(o, "dry_run", opt->dry_run != 0);
+	if (opt->devices) {
+		cJSON_AddStringToObject(o, "devices", opt->devices);
+		cJSON_AddStringToObject(o, "together", hmb_together_name(opt->together));
+	}
 	hmb_json_add_positive(o, "oversubscribe", opt->oversubscribe);
 	m = cJSON_AddObjectToObject(o, "module_options");
 	for (int i = 0; i < opt->nvalues; i++)
@@ -585,6 +589,8 @@ char *hmb_json_render(const struct hmb_report *rep)
 			cJSON_AddStringToObject(x, "plan", m->note);
 		if (m->run)
 			cJSON_AddNumberToObject(x, "run", m->run);
+		if (m->beside[0])
+			cJSON_AddStringToObject(x, "beside_gpus", m->beside);
 		cJSON_AddItemToArray(a, x);
 	}
 	cJSON_AddItemToObject(doc, "telemetry", telemetry_json(rep));

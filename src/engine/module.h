@@ -54,6 +54,8 @@ struct hmb_bench {
 	 * time than they earn there). NULL-terminated; may be NULL. */
 	const char *const *on_request;
 	int node_level;            /* measures every GPU at once: run once, not per GPU */
+	int host_link;             /* moves data over the host link: with --devices, runs
+				    * beside no GPU that shares it (run/schedule.h) */
 	int oversubscribe;         /* allocates managed memory: --oversubscribe applies */
 	/* Its options together (each one alone is checked by type and limits): 0,
 	 * or -1 with one line naming the options; NULL: nothing to check. */

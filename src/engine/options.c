@@ -180,3 +180,18 @@ int hmb_opt_validate(const struct hmb_opt_decl *d, const char *value, char *err,
 	snprintf(err, errlen, "--%s: unknown option type", d->name);
 	return -1;
 }
+
+static const char *const together_names[] = { "host", "all", "none" };
+
+const char *hmb_together_name(enum hmb_together mode)
+{
+	return (unsigned)mode < 3 ? together_names[mode] : "?";
+}
+
+int hmb_together_parse(const char *word)
+{
+	for (int i = 0; i < 3; i++)
+		if (strcmp(word, together_names[i]) == 0)
+			return i;
+	return -1;
+}

@@ -35,9 +35,22 @@ struct hmb_opt_decl {
 #define HMB_ALL_RUNS 2             /* all without --runs (and without --quick) */
 #define HMB_MAX_MODULE_OPTS 16
 
+/* --together: which GPUs of --devices run a module at the same time
+ * (run/schedule.h says how). */
+enum hmb_together {
+	HMB_TOGETHER_HOST,  /* the default: host-link modules one GPU a host group at a time */
+	HMB_TOGETHER_ALL,   /* every module on every GPU at once */
+	HMB_TOGETHER_NONE,  /* one GPU after another */
+};
+
+/* The word --together takes for a mode, and back (-1: not one). */
+const char *hmb_together_name(enum hmb_together mode);
+int hmb_together_parse(const char *word);
+
 struct hmb_options {
 	int device;
 	const char *devices;       /* --devices all|LIST: each GPU in turn (NULL: --device) */
+	enum hmb_together together; /* --together (with --devices) */
 	const char *output;        /* JSON file, "-" for stdout, NULL for none */
 	enum hmb_format format;    /* what goes to stdout */
 	struct hmb_sizes sizes;    /* empty: each module's default */
@@ -56,6 +69,7 @@ struct hmb_options {
 	int runs;                  /* --runs N: each module N times, each in its own process */
 	const char *child_output;  /* a module run for `all`: its document here (cli.c) */
 	int child_table;           /* such a module prints its table (0: the parent does) */
+	int child_beside;          /* such a module runs beside others on other GPUs */
 	int run_share;             /* such a module is one of this many runs (>= 1) */
 	int nvalues;               /* module options given; one entry per name */
 	const char *value_name[HMB_MAX_MODULE_OPTS];

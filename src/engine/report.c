@@ -79,7 +79,8 @@ void hmb_report_module_run(struct hmb_report *rep, const char *name, double wall
 {
 	rep->runs = hmb_xrealloc(rep->runs, (size_t)(rep->nruns + 1) * sizeof(*rep->runs));
 	rep->runs[rep->nruns++] = (struct hmb_module_run){ name, wall_s, exit_status >= 0,
-							   exit_status, device, "", "", 0, NULL, 0 };
+							   exit_status, device, "", "", 0, NULL, 0,
+							   "" };
 }
 
 void hmb_report_module_run_env(struct hmb_report *rep, const char *var, const char *value,
@@ -102,6 +103,14 @@ void hmb_report_module_run_note(struct hmb_report *rep, const char *note)
 		return;
 	free(m->note);
 	m->note = hmb_xstrdup(note);
+}
+
+void hmb_report_module_run_beside(struct hmb_report *rep, const char *gpus)
+{
+	struct hmb_module_run *m = rep->nruns ? &rep->runs[rep->nruns - 1] : NULL;
+
+	if (m)
+		snprintf(m->beside, sizeof(m->beside), "%s", gpus);
 }
 
 size_t hmb_report_failures(const struct hmb_report *rep)

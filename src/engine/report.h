@@ -38,6 +38,8 @@ struct hmb_module_run {
 	int env_set;                    /* 1: all set it for this run; 0: the user had */
 	char *note;                     /* the plan's note (why once, what was left out) */
 	int run;                        /* --runs: which run of the module (1, ...); 0: one */
+	char beside[64];                /* GPUs that ran the module at the same time,
+					 * "1,2,3" (run/schedule.h); "" alone */
 };
 
 struct hmb_report {
@@ -84,6 +86,7 @@ void hmb_report_module_run(struct hmb_report *rep, const char *name, double wall
 void hmb_report_module_run_env(struct hmb_report *rep, const char *var, const char *value,
 			       int set);
 void hmb_report_module_run_note(struct hmb_report *rep, const char *note);
+void hmb_report_module_run_beside(struct hmb_report *rep, const char *gpus);
 /* Records that failed. */
 size_t hmb_report_failures(const struct hmb_report *rep);
 

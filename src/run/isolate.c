@@ -8,7 +8,7 @@
  * starts the binary again for each module with the same options and
  * HMB_CHILD_OUTPUT=PID:FILE in its environment (cli/cli.c), waits for it,
  * and takes its document into the report (records, telemetry, the device).
- * A signal is passed on to the module running, whose results so far are
+ * A signal is passed on to the modules running, whose results so far are
  * kept; a module whose process dies is a failed record naming the signal.
  * The order of the modules, each one's
  * wall time and exit status go into the document (module_runs). Where a
@@ -18,6 +18,11 @@
  * With several runs (--runs N; `all`: 2) each module runs N times, each run's
  * records merged into the first's (runs.c), each run told it is one of N
  * (HMB_CHILD_RUNS), and the tables printed once, by this process.
+ * With --devices, a module's processes for several GPUs may run at the same
+ * time (run/schedule.h): each is started, all are waited for, and their
+ * documents are taken in --devices order; each record names the GPUs that
+ * ran beside it (observed.ran_beside_gpus) and, where those share its way to
+ * the host while it moved data over it, those (host_link_shared_with_gpus).
  */
 #include "run/isolate.h"
 
@@ -34,12 +39,14 @@
 #include "run/checkpoint.h"
 #include "engine/judge.h"
 #include "run/runs.h"
+#include "run/schedule.h"
 #include "system/codecheck.h"
 #include "util/child_env.h"
 #include "util/timing.h"
 #include "util/util.h"
 
 extern volatile sig_atomic_t hmb_signal_received;
+extern char **environ;
 
 /* The binary itself: /proc/self/exe where Linux has it, else argv[0]. */
 static const char *self_path(const char *argv0)
@@ -53,21 +60,103 @@ static const char *self_path(const char *argv0)
 	return argv0;
 }
 
-/* Wait for the child; pass a signal received meanwhile on to it, once. */
-static int wait_child(pid_t pid, int *wstatus)
+/* The module processes running now: a signal received goes on to each, once. */
+static struct hmb_child *running[HMB_SCHED_MAX];
+static int nrunning;
+
+static void forward_signal(int *forwarded)
 {
-	int forwarded = 0;
-	for (;;) {
-		pid_t w = waitpid(pid, wstatus, 0);
-		if (w == pid)
-			return 0;
-		if (w < 0 && errno != EINTR)
-			return -1;
-		if (hmb_signal_received && !forwarded) {
-			kill(pid, (int)hmb_signal_received);
-			forwarded = 1;
+	if (!hmb_signal_received || *forwarded)
+		return;
+	for (int i = 0; i < nrunning; i++)
+		if (running[i]->pid > 0 && !running[i]->reaped)
+			kill(running[i]->pid, (int)hmb_signal_received);
+	*forwarded = 1;
+}
+
+void hmb_children_wait(struct hmb_child *c, int n)
+{
+	int forwarded = 0, left = 0, wstatus;
+
+	nrunning = 0;
+	for (int i = 0; i < n && nrunning < HMB_SCHED_MAX; i++)
+		if (c[i].pid > 0 && !c[i].reaped) {
+			running[nrunning++] = &c[i];
+			left++;
 		}
+	while (left > 0) {
+		pid_t w = waitpid(-1, &wstatus, 0);
+		if (w < 0 && errno == EINTR) {
+			forward_signal(&forwarded);
+			continue;
+		}
+		if (w < 0)
+			break; /* no child left that is ours: each not reaped says so */
+		for (int i = 0; i < nrunning; i++)
+			if (running[i]->pid == w && !running[i]->reaped) {
+				running[i]->reaped = 1;
+				running[i]->wstatus = wstatus;
+				running[i]->t1 = hmb_now();
+				left--;
+			}
+		forward_signal(&forwarded);
 	}
+	nrunning = 0;
+}
+
+/* "KEY=value", allocated. */
+static char *env_entry(const char *key, const char *value)
+{
+	size_t len = strlen(key) + strlen(value) + 2;
+	char *e = hmb_xcalloc(len, 1);
+	snprintf(e, len, "%s=%s", key, value);
+	return e;
+}
+
+/* The module process's environment: this one's, with what `all` tells the
+ * module (util/child_env.h) and its mode's variable in place of any such
+ * entry; made before fork, so that the child calls nothing but execve. */
+static char **child_environ(const struct hmb_cmdline *cl, const char *where)
+{
+	char *set[8], runs[16], **envp;
+	size_t nset = 0, n = 0, count = 0;
+
+	set[nset++] = env_entry(HMB_CHILD_OUTPUT_ENV, where);
+	if (cl->mode && cl->mode->var && cl->mode->set)
+		set[nset++] = env_entry(cl->mode->var, cl->mode->value);
+	/* the parent prints the tables after the last run; that run's module
+	 * prints what it prints beside them (node's matrices) */
+	if (cl->parent_table && cl->run < cl->runs)
+		set[nset++] = env_entry(HMB_CHILD_TABLE_ENV, "0");
+	if (cl->run && cl->runs > 1) {
+		snprintf(runs, sizeof(runs), "%d", cl->runs);
+		set[nset++] = env_entry(HMB_CHILD_RUNS_ENV, runs);
+	}
+	if (cl->beside && *cl->beside)
+		set[nset++] = env_entry(HMB_CHILD_BESIDE_ENV, cl->beside);
+	while (environ[count])
+		count++;
+	envp = hmb_xcalloc(count + nset + 1, sizeof(*envp));
+	for (size_t i = 0; i < count; i++) {
+		int replaced = 0;
+		for (size_t k = 0; k < nset; k++) {
+			size_t key = (size_t)(strchr(set[k], '=') - set[k]);
+			replaced |= strncmp(environ[i], set[k], key + 1) == 0;
+		}
+		if (!replaced)
+			envp[n++] = hmb_xstrdup(environ[i]);
+	}
+	for (size_t k = 0; k < nset; k++)
+		envp[n++] = set[k];
+	envp[n] = NULL;
+	return envp;
+}
+
+static void free_environ(char **envp)
+{
+	for (size_t i = 0; envp[i]; i++)
+		free(envp[i]);
+	free(envp);
 }
 
 static void failed_module(struct hmb_report *rep, const char *module, const char *why)
@@ -78,22 +167,22 @@ static void failed_module(struct hmb_report *rep, const char *module, const char
 	fprintf(stderr, "[%s] module: failed: %s\n", module, why);
 }
 
-int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep,
-		     const struct hmb_cmdline *cl)
+int hmb_child_start(const struct hmb_bench *b, const struct hmb_cmdline *cl,
+		    struct hmb_child *c)
 {
-	char tmpl[] = "/tmp/hipmembench-module-XXXXXX";
-	char err[512], device[16], where[sizeof(tmpl) + 24], why[1024], hint[512];
-	struct hmb_record *before = rep->tail;
-	char **argv;
-	int fd, wstatus = 0, code = -1, n = 0;
-	double t0 = hmb_now();
-	pid_t pid;
+	char device[16], where[sizeof(c->tmpl) + 24];
+	char **argv, **envp;
+	int fd, n = 0;
 
-	fd = mkstemp(tmpl);
+	memset(c, 0, sizeof(*c));
+	c->pid = -1;
+	snprintf(c->tmpl, sizeof(c->tmpl), "/tmp/hipmembench-module-XXXXXX");
+	fd = mkstemp(c->tmpl);
 	if (fd < 0) {
 		fprintf(stderr, "hipmembench: cannot create a temporary file in /tmp: %s\n",
 			strerror(errno));
-		return 1;
+		c->tmpl[0] = '\0';
+		return -1;
 	}
 	close(fd);
 	/* argv: the binary, the options as given, then --device N where one GPU
@@ -112,39 +201,48 @@ int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep,
 		argv[n++] = cl->argv[i];
 	argv[n] = NULL;
 
+	snprintf(where, sizeof(where), "%ld:%s", (long)getpid(), c->tmpl);
+	envp = child_environ(cl, where);
 	fflush(stdout);
 	fflush(stderr);
-	snprintf(where, sizeof(where), "%ld:%s", (long)getpid(), tmpl);
-	setenv(HMB_CHILD_OUTPUT_ENV, where, 1);
-	pid = fork();
-	if (pid == 0) {
-		/* this process is single-threaded (it never opens the GPU) */
-		if (cl->mode && cl->mode->var && cl->mode->set)
-			setenv(cl->mode->var, cl->mode->value, 1);
-		/* the parent prints the tables after the last run; that run's
-		 * module prints what it prints beside them (node's matrices) */
-		if (cl->parent_table && cl->run < cl->runs)
-			setenv(HMB_CHILD_TABLE_ENV, "0", 1);
-		if (cl->run && cl->runs > 1) {
-			char runs[16];
-			snprintf(runs, sizeof(runs), "%d", cl->runs);
-			setenv(HMB_CHILD_RUNS_ENV, runs, 1);
-		}
-		execv(argv[0], argv);
+	c->t0 = hmb_now();
+	c->pid = fork();
+	if (c->pid == 0) {
+		/* nothing but execve here: the runtime may run threads in this
+		 * process (it was asked which GPUs there are) */
+		execve(argv[0], argv, envp);
 		fprintf(stderr, "hipmembench: cannot start %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
 	free(argv);
-	unsetenv(HMB_CHILD_OUTPUT_ENV);
-	if (pid < 0 || wait_child(pid, &wstatus) != 0) {
+	free_environ(envp);
+	if (c->pid < 0) {
 		fprintf(stderr, "hipmembench: cannot run module %s: %s\n", b->name, strerror(errno));
-		unlink(tmpl);
+		unlink(c->tmpl);
+		c->tmpl[0] = '\0';
+		return -1;
+	}
+	return 0;
+}
+
+int hmb_child_take(const struct hmb_bench *b, struct hmb_report *rep,
+		   const struct hmb_cmdline *cl, struct hmb_child *c)
+{
+	char err[512], why[1024], hint[512];
+	struct hmb_record *before = rep->tail;
+	int wstatus = c->wstatus, code = -1;
+
+	if (!c->reaped) {
+		fprintf(stderr, "hipmembench: cannot run module %s: its process was not seen to "
+			"end\n", b->name);
+		if (c->tmpl[0])
+			unlink(c->tmpl);
 		return 1;
 	}
 	if (WIFEXITED(wstatus))
 		code = WEXITSTATUS(wstatus);
 	/* exit 2 (usage) and 3 (no GPU): the child said why; the run stops */
-	if (hmb_json_import(rep, tmpl, err, sizeof(err)) != 0 && code != 2 && code != 3 &&
+	if (hmb_json_import(rep, c->tmpl, err, sizeof(err)) != 0 && code != 2 && code != 3 &&
 	    !WIFSIGNALED(wstatus)) {
 		snprintf(why, sizeof(why), "its process left no document (exit status %d)", code);
 		failed_module(rep, b->name, why);
@@ -163,8 +261,16 @@ int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep,
 			hmb_param_num(r, "device", cl->device);
 		if (cl->mode && cl->mode->var)
 			hmb_param_str(r, cl->mode->param, cl->mode->value);
+		/* an observation, not an identity: the figure is compared with the
+		 * same figure measured alone */
+		if (cl->beside && *cl->beside)
+			hmb_observe_str(r, "ran_beside_gpus", cl->beside);
+		/* the named reason its host figures may read lower than alone */
+		if (cl->host_shared && *cl->host_shared)
+			hmb_observe_str(r, "host_link_shared_with_gpus", cl->host_shared);
 	}
-	unlink(tmpl);
+	unlink(c->tmpl);
+	c->tmpl[0] = '\0';
 	if (cl->run) {
 		hmb_runs_merge(rep, cl->run_before, before, cl->run);
 		hmb_report_judge_resolution(rep);
@@ -176,15 +282,51 @@ int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep,
 		fflush(stdout);
 	}
 	hmb_report_add_module(rep, b->name);
-	hmb_report_module_run(rep, b->name, hmb_now() - t0,
+	hmb_report_module_run(rep, b->name, c->t1 - c->t0,
 			      WIFEXITED(wstatus) ? code : 128 + WTERMSIG(wstatus),
 			      b->node_level ? -1 : cl->device >= 0 ? cl->device : rep->opt->device);
 	if (cl->mode && cl->mode->var)
 		hmb_report_module_run_env(rep, cl->mode->var, cl->mode->value, cl->mode->set);
 	if (cl->plan_note && *cl->plan_note)
 		hmb_report_module_run_note(rep, cl->plan_note);
+	if (cl->beside && *cl->beside)
+		hmb_report_module_run_beside(rep, cl->beside);
 	if (cl->run)
 		rep->runs[rep->nruns - 1].run = cl->run;
 	hmb_checkpoint(rep, 1);
 	return WIFEXITED(wstatus) ? code : 128 + WTERMSIG(wstatus);
+}
+
+int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep,
+		     const struct hmb_cmdline *cl)
+{
+	struct hmb_child c;
+
+	if (hmb_child_start(b, cl, &c) != 0)
+		return 1;
+	hmb_children_wait(&c, 1);
+	return hmb_child_take(b, rep, cl, &c);
+}
+
+int hmb_run_wave(const struct hmb_bench *b, struct hmb_report *rep, struct hmb_cmdline *cl,
+		 int n, struct hmb_record **before, int first_round, int *codes)
+{
+	struct hmb_child c[HMB_SCHED_MAX];
+
+	if (n > HMB_SCHED_MAX)
+		n = HMB_SCHED_MAX;
+	for (int i = 0; i < n; i++)
+		(void)hmb_child_start(b, &cl[i], &c[i]); /* one not started says why */
+	hmb_children_wait(c, n);
+	for (int i = 0; i < n; i++) {
+		if (c[i].pid < 0) {
+			codes[i] = 1;
+			continue;
+		}
+		if (first_round)
+			before[i] = rep->tail;
+		cl[i].run_before = before[i];
+		codes[i] = hmb_child_take(b, rep, &cl[i], &c[i]);
+	}
+	return n;
 }

@@ -2,6 +2,8 @@
 #ifndef HMB_ISOLATE_H
 #define HMB_ISOLATE_H
 
+#include <sys/types.h>
+
 #include "engine/module.h"
 #include "engine/report.h"
 #include "system/modeplan.h"
@@ -19,7 +21,32 @@ struct hmb_cmdline {
 	int runs;                        /* of how many runs */
 	struct hmb_record *run_before;   /* --runs: the record before the first run's */
 	int parent_table;                /* the parent prints the table, not the module */
+	const char *beside;              /* GPUs whose processes of the module run at the
+					  * same time, "1,2,3"; NULL or "": none */
+	const char *host_shared;         /* of those, the ones that share this GPU's way
+					  * to the host while moving data over it (a
+					  * host-link module, --together all) */
 };
+
+/* A module's process: started, then reaped, then its document taken. */
+struct hmb_child {
+	pid_t pid;                       /* -1: not started */
+	char tmpl[40];                   /* where its document goes; "" none */
+	double t0, t1;                   /* started, reaped (hmb_now) */
+	int reaped, wstatus;
+};
+
+/* Start module b as `HMB_CHILD_OUTPUT=PID:TMP BINARY <options> b`: 0, or -1
+ * having said why. */
+int hmb_child_start(const struct hmb_bench *b, const struct hmb_cmdline *cl,
+		    struct hmb_child *c);
+/* Wait until each of c[0..n) has ended; a signal received meanwhile goes on
+ * to each still running. */
+void hmb_children_wait(struct hmb_child *c, int n);
+/* Take a reaped child's document into rep (records, module_runs, tags, the
+ * merge of runs, the table); its exit status, 128 + signal where one killed it. */
+int hmb_child_take(const struct hmb_bench *b, struct hmb_report *rep,
+		   const struct hmb_cmdline *cl, struct hmb_child *c);
 
 /* Run module b as `HMB_CHILD_OUTPUT=PID:TMP BINARY <options> b` and take its
  * document into rep; with cl->run, merged with the earlier runs' records
@@ -29,5 +56,13 @@ struct hmb_cmdline {
  * process's exit status (128 + signal when it died by one). */
 int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep,
 		     const struct hmb_cmdline *cl);
+
+/* Module b on n GPUs at the same time (cl[i]: each one's command line, its
+ * device and the GPUs beside it): every process started, all waited for,
+ * their documents taken in the order given. before[i]: the record before
+ * the i-th's first run (written in the first round, read with --runs);
+ * codes[i]: each one's exit status (1 where it could not start). Returns n. */
+int hmb_run_wave(const struct hmb_bench *b, struct hmb_report *rep, struct hmb_cmdline *cl,
+		 int n, struct hmb_record **before, int first_round, int *codes);
 
 #endif

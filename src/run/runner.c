@@ -6,6 +6,7 @@
 #include "run/runner.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/fault.h"
@@ -119,7 +120,20 @@ static void warm_pass(const struct hmb_bench *b, const struct hmb_report *rep)
  * where a record goes from the run to the output while the module runs. */
 static void progress(struct hmb_report *rep, const struct hmb_record *r)
 {
-	hmb_progress_print(stderr, r);
+	char *line = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	/* beside other GPUs' modules: the line names its GPU, written at once */
+	if (rep->opt->child_beside && (f = open_memstream(&line, &len))) {
+		fprintf(f, "gpu%d ", rep->opt->device);
+		hmb_progress_print(f, r);
+		fclose(f);
+		fputs(line, stderr);
+		free(line);
+	} else {
+		hmb_progress_print(stderr, r);
+	}
 	hmb_checkpoint(rep, 0);
 }
 

@@ -1,6 +1,8 @@
 /* topology.c - the GPUs of the node from the runtime and sysfs, their pairs, and the matrix. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "system/topology.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +22,33 @@ int hmb_sysfs_read(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+/* The device's path under .../devices/: "pci0000:00/0000:00:01.0/0000:01:00.0/..."
+ * -> the root bus and its first bridge, or the root bus alone where the
+ * device sits on it. */
+static void host_port(const char *dir, char *out, size_t len)
+{
+	char real[PATH_MAX], *p = NULL, *end;
+	unsigned domain, bus;
+	int at = 0;
+
+	out[0] = '\0';
+	if (!realpath(dir, real))
+		return;
+	for (char *q = strstr(real, "/pci"); q; q = strstr(q + 1, "/pci"))
+		if (sscanf(q, "/pci%4x:%2x/%n", &domain, &bus, &at) == 2 && at > 0) {
+			p = q + 1;
+			break;
+		}
+	if (!p)
+		return;
+	end = strchr(p, '/');            /* after the root bus */
+	if (end && strchr(end + 1, '/')) /* a bridge below the root, then more */
+		end = strchr(end + 1, '/');
+	else
+		end = NULL;
+	snprintf(out, len, "%.*s", end ? (int)(end - p) : (int)strcspn(p, "/"), p);
+}
+
 int hmb_topo_gpu_sysfs(const char *root, struct hmb_gpu_topo *g)
 {
 	unsigned domain, bus, slot, fn;
@@ -27,6 +56,7 @@ int hmb_topo_gpu_sysfs(const char *root, struct hmb_gpu_topo *g)
 	int found = -1;
 
 	g->numa_node = -1;
+	g->host_port[0] = '\0';
 	memset(&g->local_cpus, 0, sizeof(g->local_cpus));
 	if (sscanf(g->pci_bus_id, "%x:%x:%x.%x", &domain, &bus, &slot, &fn) != 4)
 		return -1;
@@ -39,6 +69,7 @@ int hmb_topo_gpu_sysfs(const char *root, struct hmb_gpu_topo *g)
 		if (sscanf(buf, "%d", &g->numa_node) != 1 || g->numa_node < 0)
 			g->numa_node = -1;
 	}
+	host_port(dir, g->host_port, sizeof(g->host_port));
 	snprintf(path, sizeof(path), "%s/local_cpulist", dir);
 	if (hmb_sysfs_read(path, buf, sizeof(buf)) == 0) {
 		found = 0;
@@ -79,7 +110,7 @@ static void amd_links(struct hmb_topology *t)
 }
 #endif
 
-int hmb_topology_probe(struct hmb_topology *t, const char *root)
+int hmb_topology_gpus(struct hmb_topology *t, const char *root)
 {
 	int n = 0;
 
@@ -99,6 +130,13 @@ int hmb_topology_probe(struct hmb_topology *t, const char *root)
 		}
 		hmb_topo_gpu_sysfs(root, g);
 	}
+	return 0;
+}
+
+int hmb_topology_probe(struct hmb_topology *t, const char *root)
+{
+	if (hmb_topology_gpus(t, root) != 0)
+		return -1;
 	for (int i = 0; i < t->n; i++)
 		for (int j = 0; j < t->n; j++) {
 			struct hmb_pair_topo *p = &t->pair[i][j];

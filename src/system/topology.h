@@ -41,6 +41,11 @@ struct hmb_gpu_topo {
 	char pci_bus_id[32];           /* as the runtime writes it */
 	int numa_node;                 /* sysfs numa_node; -1 unknown (or a one-node host) */
 	struct hmb_idset local_cpus;   /* sysfs local_cpulist; empty when unknown */
+	/* Where the GPU meets the host: its PCIe root port ("pci0000:00/0000:00:01.0",
+	 * the first bridge below the root; a switch hangs below it), or the root
+	 * bus itself for a GPU that sits on it ("pci0000:00"); "" unknown. GPUs
+	 * of one port share their path to the host. */
+	char host_port[64];
 };
 
 struct hmb_pair_topo {
@@ -63,10 +68,15 @@ struct hmb_topology {
 /* Read a small sysfs file into buf (NUL-terminated): 0, or -1 when it cannot be opened. */
 int hmb_sysfs_read(const char *path, char *buf, size_t len);
 
-/* The NUMA node and local CPUs of the GPU at g->pci_bus_id from sysfs under
- * root ("/sys" when NULL). 0 when the device's directory was found, -1
+/* The NUMA node, local CPUs and host port of the GPU at g->pci_bus_id from
+ * sysfs under root ("/sys" when NULL). 0 when the device's directory was found, -1
  * otherwise (numa_node -1, no CPUs). */
 int hmb_topo_gpu_sysfs(const char *root, struct hmb_gpu_topo *g);
+
+/* Every visible GPU (PCI bus id, sysfs) without the pairs: what a process
+ * that runs no GPU work needs to group the GPUs (run/schedule.h). 0, or -1
+ * when the runtime sees no GPU. */
+int hmb_topology_gpus(struct hmb_topology *t, const char *root);
 
 /* Every visible GPU and pair through the runtime, sysfs under root and the
  * vendor's library. 0, or -1 when the runtime sees no GPU. Leaves the

@@ -15,5 +15,9 @@
  * by default): "N", each adaptive case samples for 1/N of its budget, so that
  * N runs take about what one did (engine/measure.c). */
 #define HMB_CHILD_RUNS_ENV "HMB_CHILD_RUNS"
+/* run/isolate.c to such a module when others run at the same time on other
+ * GPUs (--devices, run/schedule.h): their ordinals, "1,2,3"; its progress
+ * lines then name its GPU. */
+#define HMB_CHILD_BESIDE_ENV "HMB_CHILD_BESIDE"
 
 #endif

@@ -36,6 +36,8 @@
 
 int hmb_test_failed_checks;
 void test_topology(void);
+void test_schedule_eight_gpus(void);
+void test_schedule_host_port(void);
 
 /* test_memmodel.c, test_amd_sources.c */
 void test_memmodel_access_mode(void);
@@ -752,6 +754,9 @@ int main(int argc, char **argv)
 		  hmb_test_neighbours },
 		{ "engine: failure at every HMB_FAULT point gives everything back", test_engine },
 		{ "topology and NUMA placement (test_topology.c)", test_topology },
+		{ "GPUs together: a faked 8-GPU node's host groups, waves, processes and wall time",
+		  test_schedule_eight_gpus },
+		{ "GPUs together: a GPU's host port from sysfs", test_schedule_host_port },
 		{ "case selection", test_case_selection },
 		{ "case selection: an unselected record is dropped", test_keep_selected },
 		{ "progress: each finished record handed on once, in order", test_progress_callback },
