@@ -527,6 +527,69 @@ def test_gpu_all_runs_each_module_twice_a_round_apart(gpu, tmp_path):
             not any(m.get("run") for m in runs), (args, runs)
 
 
+def test_gpu_devices_together_run_at_once_and_say_so(gpu, tmp_path):
+    """--devices all on two GPUs or more: --together all runs each module's processes at
+    the same time (each record names the others: observed.ran_beside_gpus, and a
+    host-link module's records those of its host group: host_link_shared_with_gpus;
+    module_runs beside_gpus); --together none one after another, naming nobody; the
+    records of every GPU are there, each with its device, either way."""
+    sel = ["--case", "h2d/pinned/async", "--case", "course/default-pool", "--sizes", "1M",
+           "--reps", "2", "--runs", "1"]
+    for together in ("none", "all"):
+        out = tmp_path / f"{together}.json"
+        p = hmb.run(*sel, "--devices", "all", "--together", together, "--output", out, "all",
+                    timeout=300)
+        assert p.returncode == 0, p.stderr[-2000:]
+        doc = hmbdoc.assert_valid(out, complete=True)
+        n = len(doc["devices"])
+        if n < 2:
+            pytest.skip(f"{n} GPU: --together needs two")
+        assert doc["settings"]["together"] == together
+        per_gpu = [r for r in doc["results"] if r["module"] in ("memcpy", "pool")]
+        assert sorted({r["params"]["device"] for r in per_gpu}) == list(range(n)), per_gpu
+        for r in per_gpu:
+            others = ",".join(str(g) for g in range(n) if g != r["params"]["device"])
+            beside = r["observed"].get("ran_beside_gpus")
+            shared = r["observed"].get("host_link_shared_with_gpus")
+            if together == "none":
+                assert beside is None and shared is None, r["observed"]
+            else:
+                assert beside == others, (r["case"], r["observed"])
+                # pool uses no host link; memcpy's names those of its host group
+                if r["module"] == "pool":
+                    assert shared is None, r["observed"]
+                elif shared is not None:
+                    assert set(shared.split(",")) <= set(others.split(",")), r["observed"]
+        runs = [m for m in doc["module_runs"] if m["module"] in ("memcpy", "pool")]
+        assert len(runs) == 2 * n and all(("beside_gpus" in m) == (together == "all")
+                                          for m in runs), runs
+        assert f"GPUs together (--together {together}): {n} GPU(s)" in p.stderr, p.stderr[:2000]
+
+
+def test_gpu_node_reference_loops_beside_the_peer_figures(gpu, tmp_path):
+    """node on two GPUs or more: the reference loops (the copy back to back, the chase
+    straight on the timing stream) from or read by the first GPU, checked like the
+    others, beside p2p/ce/write and p2p/latency of the same pairs."""
+    out = tmp_path / "node.json"
+    p = hmb.run(*TINY["node"].split(), "--case", "p2p/ce/write*", "--case", "p2p/latency*",
+                "--output", out, "node", timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    res = hmbdoc.assert_valid(out, complete=True)["results"]
+    if all(r["status"] == "unsupported" for r in res):
+        pytest.skip("one GPU: no pairs")
+    pairs = {(r["case"], r["params"]["src"], r["params"]["dst"]) for r in res
+             if r["status"] == "ok"}
+    refs = sorted(k for k in pairs if k[0].endswith("/reference"))
+    assert refs, pairs
+    for case, src, dst in refs:
+        assert (case[:-len("/reference")], src, dst) in pairs, (case, src, dst)
+        assert 0 in (src, dst)
+    for r in res:
+        if r["case"] == "p2p/ce/write/reference" and r["status"] == "ok":
+            assert r["params"]["ops_per_sample"] >= 1 and r["params"]["latch"] is False, r["params"]
+            assert r["gbps_median"] > 0
+
+
 def test_gpu_all_runs_xnack_and_managed_once_per_mode_on_amd(gpu, tmp_path):
     """On an AMD GPU that selects XNACK per process (gfx90a, gfx94x, gfx950) all runs
     xnack and managed with HSA_XNACK=1 and =0, each in its own process: module_runs
