@@ -227,10 +227,17 @@ static void not_ok_lines(struct screen *sc, const struct hmb_sum_col *c, const c
 {
 	char text[512];
 
-	for (int k = 0; k < c->nnot_ok && sc->lines < HMB_SUMMARY_LINES - 1; k++)
+	size_t shown = 0;
+
+	/* a reason a line; the screen's last line says how many more where it cannot hold them */
+	for (int k = 0; k < c->nnot_ok && sc->lines < HMB_SUMMARY_LINES; k++) {
+		if (sc->lines == HMB_SUMMARY_LINES - 1 && c->not_ok_reasons > shown + 1)
+			break;
 		line(sc, "    %s%s", who, hmb_sum_not_ok_line(&c->not_ok[k], text, sizeof(text)));
-	if (c->not_ok_reasons > (size_t)c->nnot_ok && sc->lines < HMB_SUMMARY_LINES)
-		line(sc, "    %s... %zu more reasons", who, c->not_ok_reasons - (size_t)c->nnot_ok);
+		shown++;
+	}
+	if (c->not_ok_reasons > shown && sc->lines < HMB_SUMMARY_LINES)
+		line(sc, "    %s... %zu more reasons", who, c->not_ok_reasons - shown);
 }
 
 static void one_document(struct screen *sc, const struct hmb_sum *s)
@@ -268,7 +275,8 @@ static void one_document(struct screen *sc, const struct hmb_sum *s)
 	wrapped(sc, "  telemetry: ", 4, hmb_sum_telemetry_text(c, text, sizeof(text)));
 	wrapped(sc, "  stability: ", 4, hmb_sum_stability_text(c, text, sizeof(text)));
 	wrapped(sc, "  resolution: ", 4, hmb_sum_resolution_text(c, text, sizeof(text)));
-	sc->reserve = 1; /* the cases not ok, whatever comes before */
+	/* the cases not ok, the first reason and how many more, whatever comes before */
+	sc->reserve = !c->nnot_ok ? 1 : c->not_ok_reasons > 1 ? 3 : 2;
 	for (int i = 0; i < c->nnode; i++)
 		wrapped(sc, "  node: ", 4, c->node[i]);
 	if (*marked)
