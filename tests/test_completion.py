@@ -44,6 +44,7 @@ def help_options(*args):
     (["overlap", "--str"], ["--streams"]),
     (["-f", "c"], ["csv"]),
     (["--format", "m"], ["markdown"]),
+    (["--devices", "all", "--together", ""], ["all", "host", "none"]),
     (["memcpy", "--case", "h2d/pinned/s"], ["h2d/pinned/sync"]),
     (["overlap", "--case", "h2d-only/pi"], ["h2d-only/pinned"]),
     (["help", "sum"], ["summary"]),

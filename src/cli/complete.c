@@ -11,8 +11,8 @@ static const char *const args_names[] = {
 	[HMB_ARGS_NONE] = "-", [HMB_ARGS_COMMAND] = "command", [HMB_ARGS_DOCUMENTS] = "documents",
 };
 
-/* The values of a global option that the binary knows: formats, case names
- * (of bench, or of every module where bench is NULL). */
+/* The values of a global option that the binary knows: formats, --together's
+ * words, case names (of bench, or of every module where bench is NULL). */
 static void global_choices(FILE *out, int g, const struct hmb_bench *bench,
 			   const struct hmb_bench *const *benches)
 {
@@ -20,6 +20,9 @@ static void global_choices(FILE *out, int g, const struct hmb_bench *bench,
 		for (int f = 0; f <= HMB_FORMAT_HTML; f++)
 			if (hmb_format_names[f])
 				fprintf(out, " %s", hmb_format_names[f]);
+	if (g == HMB_G_TOGETHER)
+		for (int t = HMB_TOGETHER_HOST; t <= HMB_TOGETHER_NONE; t++)
+			fprintf(out, " %s", hmb_together_name((enum hmb_together)t));
 	if (g != HMB_G_CASE)
 		return;
 	for (int i = 0; benches[i]; i++)
