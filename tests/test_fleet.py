@@ -148,6 +148,40 @@ def test_gpu_with_host_memory_on_the_far_numa_node(tmp_path):
         "host memory on NUMA node 1, the GPU on node 0"])], odd
 
 
+def test_each_link_reason_names_only_a_link_below_its_maximum(tmp_path):
+    """Three slow GPUs among eight: node03's link trained at gen4 of gen5, node05's
+    at x8 with its maximum unknown (the others have x16), node07's at its maximum
+    (x16 of x16, gen5 of gen5): each named with its own reason, and node07 with no
+    link reason at all, the GPUs at their maximum with none either."""
+    docs = nodes(H100, 8, tmp_path)
+    link = {"node03": dict(generation=4), "node05": dict(width=8, max_width=None),
+            "node07": {}}
+    for d in docs:
+        host = d["host"]["hostname"]
+        if host not in link:
+            continue
+        d["device"]["pcie_link"].update(link[host])
+        for s in d["telemetry"]["samples"]:
+            for k in ("generation", "width", "max_width"):
+                s[f"pcie_{k}"] = d["device"]["pcie_link"][k]
+        for r in d["results"]:
+            if r["module"] == "memcpy" and r["case"].startswith(("h2d/pinned", "d2h/pinned")) and \
+                    r["params"]["size"] >= 1 << 20:
+                scale(r, 2.0)
+    write(docs, tmp_path / "fleet")
+    p = fleet(tmp_path / "fleet")
+    assert p.returncode == 1, p.stdout + p.stderr
+    summary = json.loads((tmp_path / "fleet" / "fleet-summary.json").read_text())
+    for name in ("h2d pinned GB/s", "d2h pinned GB/s"):
+        fig = next(f for f in summary["figures"] if f["figure"] == name)
+        assert {o["host"]: o["likely_reasons"] for o in fig["outliers"]} == {
+            "node03": ["PCIe link speed gen4 of gen5"],
+            "node05": ["PCIe link width x8 where the other GPUs have x16"],
+            "node07": ["nothing in the metadata: look at the figures themselves"]}, fig["outliers"]
+    reasons = [r for f in summary["figures"] for o in f["outliers"] for r in o["likely_reasons"]]
+    assert not [r for r in reasons if "x16 of x16" in r or "gen5 of gen5" in r], reasons
+
+
 # Bad input: never a traceback or a wait, under `python -X dev -W error`.
 DEV = [hmb.PY, "-X", "dev", "-W", "error"]
 

@@ -61,6 +61,31 @@ def test_all_good_runs_exit_0(tmp_path, sample_doc):
     assert "figure" in comparison and "GB/s" in comparison, comparison[:500]
 
 
+def test_threshold_fails_the_gather_on_a_regression(tmp_path, sample_doc):
+    """Two tasks of an array job, the second's pinned host-to-device copies 25%
+    slower: the gather with --threshold 10 exits 1 and its comparison flags them
+    WORSE; without --threshold, or with one above the change, it exits 0."""
+    import synthetic
+    r = tmp_path / "slurm-7"
+    r.mkdir()
+    synthetic.write(r / "node1-gpu0-task0.json",
+                    synthetic.document(sample_doc, synthetic.copies(noise=0.03)))
+    synthetic.write(r / "node2-gpu0-task1.json", synthetic.document(
+        sample_doc, synthetic.copies(noise=0.03, seed=2, slower={"h2d/pinned/async": 1.25})))
+    p = gather(r, "--threshold", "10")
+    assert p.returncode == 1, p.stdout + p.stderr
+    comparison = (r / "comparison.txt").read_text()
+    worse = [line for line in comparison.splitlines() if line.endswith("WORSE")]
+    assert worse and all("GB/s" in line for line in worse), comparison[-3000:]
+    assert "WORSE memcpy h2d/pinned/async size=512M" in comparison
+    assert "WORSE memcpy d2h" not in comparison
+    assert "(exit 1)" in p.stdout
+    for args in ([], ["--threshold", "40"]):
+        q = gather(r, *args)
+        assert q.returncode == 0, (args, q.stdout + q.stderr)
+        assert "WORSE" not in (r / "comparison.txt").read_text()
+
+
 def test_nothing_to_gather_exit_2(tmp_path):
     p = gather(tmp_path)
     assert p.returncode == 2 and "no hipmembench document" in p.stderr
