@@ -595,6 +595,11 @@ def main(argv):
         fail_usage(f"{a.hipmembench}: not an executable (set --hipmembench or HMB)")
     if os.path.exists(a.outdir) and not os.path.isdir(a.outdir):
         fail_usage(f"{a.outdir}: exists and is not a directory")
+    above = os.path.dirname(os.path.abspath(a.outdir))
+    while not os.path.lexists(above):
+        above = os.path.dirname(above)
+    if not os.path.isdir(above):  # refused before any point is checked
+        fail_usage(f"{a.outdir}: cannot make the output directory: {above} is not a directory")
     check_points(a.hipmembench, pts, command)
     name = "manifest.json" if shards == 1 else f"manifest-shard-{shard}-of-{shards}.json"
     manifest_path = os.path.join(a.outdir, name)

@@ -115,6 +115,14 @@ def two_good(folder, sample_doc):
         (folder / name).write_text(sample_doc.read_text())
 
 
+def compared(folder):
+    """The comparison of the two good runs, as hipmembench compare wrote it: b.json
+    against a.json, a row per figure."""
+    text = (folder / "comparison.txt").read_text()
+    assert "b.json vs " in text and "a.json" in text and "1.00x same" in text, text[:1000]
+    return text
+
+
 def test_missing_folder_is_one_line_and_writes_nothing(tmp_path):
     err = one_line(dev_gather(tmp_path / "nowhere"))
     assert f"{tmp_path / 'nowhere'}: no such folder" in err
@@ -165,7 +173,7 @@ def test_unreadable_document_is_named_and_fails_the_gather(tmp_path, sample_doc,
     assert f"{r / 'c-bad.json'}: left out: {message}" in p.stderr, p.stderr
     runs = json.loads((r / "index.json").read_text())["runs"]
     assert [x["valid"] for x in runs] == [True, True, False]
-    assert "c-bad" not in (r / "comparison.txt").read_text()
+    assert "c-bad" not in compared(r)
 
 
 def test_fifo_document_is_refused_not_waited_on(tmp_path, sample_doc):
@@ -173,6 +181,7 @@ def test_fifo_document_is_refused_not_waited_on(tmp_path, sample_doc):
     os.mkfifo(tmp_path / "r" / "c-fifo.json")
     p = dev_gather(tmp_path / "r", timeout=20)
     assert p.returncode == 1 and "c-fifo.json: left out: not a regular file" in p.stderr, p.stderr
+    compared(tmp_path / "r")
 
 
 def test_fifo_base_is_refused_not_waited_on(tmp_path, sample_doc):
@@ -202,7 +211,16 @@ def test_no_traceback_on_the_corpus(tmp_path, sample_doc, case):
     p = dev_gather(tmp_path / "r")
     assert "Traceback" not in p.stderr and "Warning" not in p.stderr, p.stderr
     assert p.returncode in (0, 1), (p.returncode, p.stderr)
-    assert (tmp_path / "r" / "comparison.txt").exists() and not hmb.temp_files(tmp_path / "r")
+    assert not hmb.temp_files(tmp_path / "r")
+    runs = {os.path.basename(x["file"]): x for x in
+            json.loads((tmp_path / "r" / "index.json").read_text())["runs"]}
+    assert runs["a.json"]["valid"] and runs["b.json"]["valid"] and "c-corpus.json" in runs, runs
+    # the good runs compared by the binary; the corpus document only where it was good
+    text = compared(tmp_path / "r")
+    corpus = runs["c-corpus.json"]
+    assert ("c-corpus.json" in text) == (corpus["valid"] and not corpus["failed"]), text[:1000]
+    assert p.returncode == (1 if not corpus["valid"] and corpus.get("unreadable") or
+                            corpus["valid"] and corpus["failed"] else 0), (p.returncode, corpus)
 
 
 def test_sigint_during_the_comparison_writes_nothing(tmp_path, sample_doc):
@@ -226,6 +244,7 @@ def test_character_device_document_is_refused_not_read(tmp_path, sample_doc):
     os.symlink("/dev/zero", tmp_path / "r" / "c-zero.json")
     p = dev_gather(tmp_path / "r", timeout=20)
     assert p.returncode == 1 and "c-zero.json: left out: not a regular file" in p.stderr, p.stderr
+    compared(tmp_path / "r")
 
 
 @pytest.mark.parametrize("taken", ["index.json", "comparison.txt"])
@@ -246,3 +265,4 @@ def test_closed_stdout_ends_quietly(tmp_path, sample_doc):
         err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 1 and "Traceback" not in err, err
     assert not hmb.temp_files(tmp_path / "r")
+    compared(tmp_path / "r")
