@@ -421,6 +421,9 @@ def test_context_parameters_do_not_stop_a_match(docs):
     t = compare(a, b)
     assert "context differs, base vs other: buffer_sets 8 vs 9" in t.stdout, t.stdout
     assert "e+0" not in t.stdout + w.stdout
+    # the note wraps within the table's 120 columns, every line of it indented
+    note = t.stdout[t.stdout.index("    context differs"):].split("\n\n")[0].splitlines()
+    assert len(note) >= 2 and all(len(x) <= 120 and x.startswith("    ") for x in note), note
 
 
 def multi_gpu(gpus, scale=1.0):

@@ -113,9 +113,11 @@ def test_throttled_gpu_of_a_two_gpu_node(tmp_path):
     assert p.returncode == 1, p.stdout + p.stderr
     summary = json.loads((tmp_path / "s.json").read_text())
     assert summary["gpus"] == 16
-    odd = [(f["figure"], x["host"], x["gpu"], x["likely_reasons"][0])
+    odd = [(f["figure"], x["host"], x["gpu"], x["pci_bus_id"], x["likely_reasons"][0])
            for f in summary["figures"] for x in f["outliers"]]
-    assert odd == [("d2d GB/s", "node03", 1, "throttled: hw_slowdown after memcpy")], odd
+    gpu1 = next(d["pci_bus_id"] for d in slow["devices"] if d["ordinal"] == 1)
+    assert gpu1 != slow["device"]["pci_bus_id"]  # GPU 1 named by its own bus id, not GPU 0's
+    assert odd == [("d2d GB/s", "node03", 1, gpu1, "throttled: hw_slowdown after memcpy")], odd
 
 
 def test_bad_input_one_line_exit_2(tmp_path):

@@ -4,6 +4,7 @@ out of the comparison, and a non-zero exit when a run failed."""
 import copy
 import json
 import os
+import re
 import signal
 import subprocess
 
@@ -43,6 +44,8 @@ def test_failed_runs_are_shown_and_left_out(tmp_path, sample_doc):
     assert runs["c-interrupted.json"]["failed"] and runs["c-interrupted.json"]["why"] == "interrupted"
     assert runs["d-nodevice.json"]["failed"] and "no device" in runs["d-nodevice.json"]["why"]
     assert not runs["f-foreign.json"]["valid"]
+    assert [n for n, r in runs.items() if r.get("interrupted")] == ["c-interrupted.json"], runs
+    assert [n for n, r in runs.items() if r.get("dry_run")] == ["e-plan.json"], runs
     assert "c-interrupted.json: FAILED (interrupted)" in p.stdout
     assert "2 run(s) failed" in p.stderr
     comparison = (tmp_path / "comparison.txt").read_text()
@@ -116,10 +119,11 @@ def two_good(folder, sample_doc):
 
 
 def compared(folder):
-    """The comparison of the two good runs, as hipmembench compare wrote it: b.json
-    against a.json, a row per figure."""
+    """The comparison of the two good runs, as hipmembench compare wrote it: a.json
+    the base, b.json the other, a row per figure (the same)."""
     text = (folder / "comparison.txt").read_text()
-    assert "b.json vs " in text and "a.json" in text and "1.00x same" in text, text[:1000]
+    assert re.search(r"^base \S*a\.json:$", text, re.M) and \
+        re.search(r"^other \S*b\.json:$", text, re.M) and "1.00x same" in text, text[:1000]
     return text
 
 
@@ -194,6 +198,14 @@ def test_fifo_base_is_refused_not_waited_on(tmp_path, sample_doc):
 
 def test_bad_usage_is_one_line(tmp_path):
     assert "(see --help)" in one_line(dev_gather("--frob"))
+
+
+@pytest.mark.parametrize("threshold", ["-5", "inf", "nan", "ten"])
+def test_threshold_not_a_percentage_is_one_line(tmp_path, sample_doc, threshold):
+    two_good(tmp_path / "r", sample_doc)
+    err = one_line(dev_gather(tmp_path / "r", "--threshold", threshold))
+    assert f"--threshold {threshold}: a percentage of at least 0" in err
+    assert sorted(x.name for x in (tmp_path / "r").iterdir()) == ["a.json", "b.json"]
 
 
 def corpus_documents():

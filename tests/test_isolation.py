@@ -13,6 +13,7 @@ import subprocess
 import pytest
 
 import hmb
+import hmbdoc
 
 RENAMES = "rename,renameat,renameat2"
 
@@ -29,7 +30,7 @@ def test_module_process_killed_by_a_signal_fails_the_run():
                         "-e", f"inject={RENAMES}:signal=SIGKILL", str(hmb.BIN),
                         "--runs", "1", "--quick", "--sizes", "4K", "--format", "json",
                         "--output", "-", "all"],
-                       stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300,
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120,
                        env=traced_env())
     assert p.returncode == 1, (p.returncode, p.stderr[-3000:])
     doc = json.loads(p.stdout)
@@ -45,4 +46,6 @@ def test_module_process_killed_by_a_signal_fails_the_run():
     assert not [r for r in doc["results"] if r["status"] == "ok"]
     assert [(r["module"], r["exit_status"]) for r in doc["module_runs"]] == \
         [(m, 128 + 9) for m in modules]
+    assert not [r for r in doc["module_runs"] if "note" in r and not r["note"]], doc["module_runs"]
+    assert not hmbdoc.problems(doc), hmbdoc.problems(doc)
     assert "case(s) failed" in p.stderr.splitlines()[-1], p.stderr[-500:]

@@ -5,6 +5,7 @@ document of two GPUs as a row per GPU. Skipped, saying why, without matplotlib."
 import copy
 import importlib.util
 import json
+import pathlib
 import subprocess
 
 import pytest
@@ -121,3 +122,36 @@ def test_several_systems_fit_their_scale_and_each_gpu_has_its_row():
             xs = list(line.get_xdata())
             assert len(xs) == len(set(xs)), (ax.get_title(), xs)
     m.plt.close(fig)
+
+
+def drawn(tmp_path, *files):
+    """hmb_plot.py run in this process, each figure kept (not written): {subject: fig}."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("hmb_plot_in_test", hmb.ROOT / "scripts" / "hmb_plot.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    figs = {}
+    mod.CLI.write_png = lambda fig, path: figs.setdefault(
+        pathlib.Path(path).stem, fig)
+    assert mod.main(["hmb_plot.py", "-o", str(tmp_path), *map(str, files)]) == 0
+    return figs
+
+
+def test_titles_and_ticks_say_what_the_figures_show(tmp_path):
+    """The overlap figure's panels name the ideal speedups their lines stand for;
+    a log axis that holds three of 1, 2, 5 x 10^k has its ticks there and nowhere
+    else (the pool, vmm and xnack figures)."""
+    import math
+    figs = drawn(tmp_path, H100)
+    assert sorted(figs) == sorted(SUBJECTS), sorted(figs)
+    titles = [ax.get_title() for ax in figs["overlap-speedup"].axes if ax.get_title()]
+    assert titles and all("\nideal speedup: " in t for t in titles), titles
+    for subject, axis in (("pool-cost", "yaxis"), ("vmm-growth", "yaxis"),
+                          ("xnack-fault-cost", "xaxis")):
+        ax = figs[subject].axes[0]
+        a = getattr(ax, axis)
+        lo, hi = sorted(a.get_view_interval())
+        ticks = [t for t in a.get_majorticklocs() if lo <= t <= hi]
+        assert len(ticks) >= 3, (subject, ticks)
+        mantissas = {round(t / 10 ** math.floor(math.log10(t)), 6) for t in ticks}
+        assert mantissas <= {1.0, 2.0, 5.0}, (subject, ticks)

@@ -287,6 +287,16 @@ def test_committed_documents_side_by_side():
     assert "H200x2    vm: NVIDIA H200 (sm_90), GPU 0 of 2" in p.stdout
 
 
+@pytest.mark.parametrize("n", [2, 3])
+def test_the_same_system_twice_is_numbered_by_its_column(n):
+    """The same document n times: its short name, then NAME#2 (and NAME#3), so
+    that no two columns read alike."""
+    p = summary(*[H100] * n)
+    assert p.returncode == 0, p.stderr
+    head = p.stdout.splitlines()[1].split()
+    assert head == ["figure", "H100"] + [f"H100#{k}" for k in range(2, n + 1)], head
+
+
 def about(out, name):
     """The line or two that a summary of several documents gives document `name`."""
     lines = out.split("\nsystems, anomalies", 1)[1].splitlines()

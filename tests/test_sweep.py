@@ -127,6 +127,7 @@ def test_point_killed_part_way_resumes_with_only_what_was_missing(tmp_path, how)
     assert [(r["module"], r["device"]) for r in doc["module_runs"]] == \
         [(m, d) for m in ("memcpy", "overlap", "managed", "xnack", "pool", "vmm")
          for d in (0, 1)] + [("node", None)]
+    assert [r["order"] for r in doc["module_runs"]] == list(range(1, 14))  # in the order run
     when = {(r["module"], r["device"]): r["measured_utc"] for r in doc["module_runs"]}
     assert all(when[u] == killed["started_utc"] for u in when if u not in
                {(x["module"], d) for x in doc["resumed"] for d in (x["devices"] or [0, 1, None])})
