@@ -421,9 +421,28 @@ def test_context_parameters_do_not_stop_a_match(docs):
     t = compare(a, b)
     assert "context differs, base vs other: buffer_sets 8 vs 9" in t.stdout, t.stdout
     assert "e+0" not in t.stdout + w.stdout
-    # the note wraps within the table's 120 columns, every line of it indented
-    note = t.stdout[t.stdout.index("    context differs"):].split("\n\n")[0].splitlines()
-    assert len(note) >= 2 and all(len(x) <= 120 and x.startswith("    ") for x in note), note
+
+
+def test_a_long_context_note_wraps_within_the_table(docs):
+    """Many context parameters apart: the note wraps, each line within the table's
+    120 columns and indented as the note is."""
+    tuned = ("buffer_sets", "copy_engines", "hw_queues", "threads_launched",
+             "resident_thread_capacity", "async_engine_count", "busy_kernel", "block_threads",
+             "grid_blocks", "elements_per_thread")
+    a = docs("a.json", [copy_result(dict({"size": 4096}, **{k: 1000 + i for i, k in
+                                                              enumerate(tuned)}))])
+    b = docs("b.json", [copy_result(dict({"size": 4096}, **{k: 200000 + 7 * i for i, k in
+                                                              enumerate(tuned)}), seed=2)])
+    out = compare(a, b).stdout
+    at = out.index("    context differs")
+    note = []
+    for line in out[at:].split("\n"):
+        if not re.match(r"^    \S", line):
+            break
+        note.append(line)
+    assert len(note) >= 3, out[at:at + 1000]
+    assert all(len(x) <= 120 for x in note), [len(x) for x in note]
+    assert max(len(x) for x in note) > 100, [len(x) for x in note]  # wrapped near the edge
 
 
 def multi_gpu(gpus, scale=1.0):
