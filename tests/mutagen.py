@@ -56,11 +56,18 @@ compiled again), one mutant at a time:
   --report    write the Markdown report of the results (kill rate per folder,
               survivors as unified diffs and their classification from
               tests/mutagen-survivors.txt)
-  --known-only  where a survivor is listed in tests/mutagen-survivors.txt, do not
-              run the whole suite for it again (CI: its verdict is known)
+  --report-only FILE  the report of the sample's results there, running nothing
+  --known-only  a survivor listed in tests/mutagen-survivors.txt is not run again
+              (CI: its verdict is known; it still counts as a survivor)
   --run-unreached  run the whole suite for a mutant of a line the map says no test
               runs, too (a check of the map: gcov loses what a process killed by a
               signal ran)
+  --redo-survivors  run the survivors of --results again (after tests were added)
+  --tests REGEX  only the tests whose id matches (with --redo-survivors: the tests
+              added since; a survivor that none of them runs keeps its verdict)
+  --cap S     stop a mutant's tests (the ones that run its line) after the batch that
+              passes S seconds: it is "covering-partial", not confirmed, and runs no
+              further (for a large sample in little time; 0: no cap)
   --confirm   what runs before a mutant is called survived: the whole no-GPU suite
               (suite, the default); the tests that run its file at all, by the map
               (file: the others cannot reach it; for a quicker first pass); none
@@ -80,7 +87,9 @@ import os
 import pathlib
 import random
 import re
+import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -636,6 +645,15 @@ class Plan:
                    key=lambda t: self.dur.get(t, 0))
         return tests or None
 
+    def of_file(self, m):
+        """The tests that run m's file at all, quickest first."""
+        f = m["file"]
+        if not self.cov:
+            return []
+        tests = set(self.cov["files"].get(f, [])) if self.kind == "files" else \
+            {t for lt in self.cov["lines"].get(f, {}).values() for t in lt}
+        return sorted(tests, key=lambda t: self.dur.get(t, 0))
+
     def rest(self, m, done, confirm):
         """What runs before m is called survived, less what ran: the whole suite
         (every unit test, every pytest file), or with confirm 'file' the tests
@@ -650,30 +668,41 @@ class Plan:
         return sorted(rest, key=lambda t: self.dur.get(t, 30))
 
 
-def run_tests(run, tests, deadline=None):
-    """Unit tests one by one, then the pytest files in one run (-x): ('killed', by)
-    at the first that fails or hangs, else ('survived', '')."""
+def run_tests(run, tests, dur, deadline=None):
+    """Unit tests one by one, then the pytest files (-x), in batches of about 30 s
+    (by dur): ('killed', by) at the first that fails or hangs, else ('survived',
+    ''); ('partial', 'N of M') where the deadline came before the last batch."""
     units = [t for t in tests if t.startswith("unit: ")]
     files = [t.partition(": ")[2] for t in tests if t.startswith("pytest: ")]
     for t in units:
         v, out = run.kill(t)
         if v in ("fail", "timeout"):
             return "killed", t + (" (timeout)" if v == "timeout" else "")
-    if files:
-        v, out = run.kill("pytest: " + " ".join(files))
+    batches, cur, est = [], [], 0.0
+    for f in files:
+        cur.append(f)
+        est += dur.get(f"pytest: {f}", 30)
+        if est >= 30:
+            batches.append(cur)
+            cur, est = [], 0.0
+    if cur:
+        batches.append(cur)
+    for k, batch in enumerate(batches):
+        if deadline is not None and k and time.monotonic() > deadline:
+            ran = sum(len(b) for b in batches[:k])
+            return "partial", f"{ran} of {len(files)} test files"
+        v, out = run.kill("pytest: " + " ".join(batch))
         if v in ("fail", "timeout"):
-            m = re.search(r"^FAILED (\S+)", out, re.M) or re.search(r"^ERROR (\S+)", out, re.M)
-            return "killed", (m.group(1) if m else "pytest: " + " ".join(files[:3])) + \
+            m = re.search(r"^(?:FAILED|ERROR) (.+?)(?: - .*)?$", out, re.M)
+            return "killed", (m.group(1) if m else "pytest: " + " ".join(batch[:3])) + \
                 (" (timeout)" if v == "timeout" else "")
-        if v.startswith("error"):
-            # every test of these files skipped or deselected here: they test nothing
-            pass
+        # v 'error': every test of the batch skipped or deselected here: it tests nothing
     return "survived", ""
 
 
 def known_survivors():
-    """tests/mutagen-survivors.txt: `ID  CLASS  reason`, CLASS equivalent, gpu or
-    open; # comments."""
+    """tests/mutagen-survivors.txt: `ID  CLASS  reason`, CLASS equivalent, gpu,
+    sanitize or open; # comments."""
     out = {}
     if SURVIVORS.is_file():
         for line in SURVIVORS.read_text().splitlines():
@@ -699,12 +728,19 @@ def run_sample(sample, args):
                 pass
     # a survivor confirmed by fewer tests than asked for now runs again
     redo = {i for i, r in done.items() if r["verdict"] == "survived" and
-            args.confirm == "suite" and (r["stage"] in ("file-tests", "covering") or
-                                         args.run_unreached and r["stage"] == "unreached")}
+            (args.redo_survivors or
+             args.confirm == "suite" and (r["stage"] in ("file-tests", "covering", "no-tests",
+                                                        "covering-partial") or
+                                          args.run_unreached and r["stage"] == "unreached"))}
     todo = [m for m in sample if m["id"] not in done or m["id"] in redo]
+    previous = {i: done[i] for i in redo}
     known = known_survivors()
     print(f"mutagen: {len(sample)} mutants (seed {args.seed}), {len(sample) - len(todo)} done "
           f"before; map: {kind or 'none'}", flush=True)
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, stop)  # as Ctrl-C: the scratch copy goes, and the tests
+    signal.signal(signal.SIGHUP, stop)
     scratch = pathlib.Path(tempfile.mkdtemp(prefix="hmb-mutagen-"))
     t_all = time.monotonic()
     try:
@@ -722,6 +758,14 @@ def run_sample(sample, args):
         originals = {}
         for m in todo:
             t0 = time.monotonic()
+            if args.known_only and m["id"] in known:  # its verdict is known: not run again
+                r = dict(m, verdict="survived", by="", stage="known", seconds=0.0)
+                done[m["id"]] = r
+                with open(results_path, "a") as f:
+                    f.write(json.dumps(r) + "\n")
+                print(f"{'survived':9} {m['id']:34} {m['file']}:{m['line']} {m['op']:6} "
+                      f"    0 s  known: {known[m['id']][0]}", flush=True)
+                continue
             path = scratch / m["file"]
             original = path.read_bytes()
             verdict, by, stage = "survived", "", ""
@@ -745,24 +789,33 @@ def run_sample(sample, args):
                             verdict, stage = "broken", "build"
                 if verdict == "survived":
                     tests = plan.covering(m)
+                    if args.tests and isinstance(tests, list):
+                        tests = [t for t in tests if re.search(args.tests, t)]
+                        if not tests and m["id"] in previous:
+                            done[m["id"]] = previous[m["id"]]  # none of these runs it
+                            continue
                     if tests == "unreached" and args.run_unreached:
-                        tests = None  # the whole suite all the same
+                        tests = plan.of_file(m)  # then the whole suite all the same
                     if tests == "unreached":
                         verdict, stage = "survived", "unreached"
                     else:
                         ran = list(tests or [])
                         stage = "no-tests"
                         if ran:
-                            verdict, by = run_tests(run, ran)
+                            deadline = time.monotonic() + args.cap if args.cap else None
+                            verdict, by = run_tests(run, ran, plan.dur, deadline)
                             stage = "covering"
-                        if verdict == "survived":
-                            if m["id"] in known and args.known_only:
-                                stage = "known"
-                            elif args.confirm != "none":
-                                verdict, by = run_tests(run, plan.rest(m, set(ran), args.confirm))
+                            if verdict == "partial":
+                                verdict, stage = "survived", "covering-partial"
+                        if verdict == "survived" and stage != "covering-partial":
+                            if args.confirm != "none":
+                                verdict, by = run_tests(run, plan.rest(m, set(ran), args.confirm),
+                                                        plan.dur)
                                 stage = args.confirm if args.confirm == "suite" else "file-tests"
             finally:
                 path.write_bytes(original)
+            if args.tests and verdict == "survived" and m["id"] in previous:
+                stage = previous[m["id"]]["stage"]  # what it survived before, and these
             r = dict(m, verdict=verdict, by=by, stage=stage,
                      seconds=round(time.monotonic() - t0, 1))
             done[m["id"]] = r
@@ -772,6 +825,26 @@ def run_sample(sample, args):
                   f"{r['seconds']:5.0f} s  {stage} {by}", flush=True)
         if needs_build:
             run.build()
+        # every test that killed a mutant passes on the unchanged tree: one that
+        # fails there would kill every mutant it runs for
+        # (a test of a parameter list by its function: all of its cases pass there)
+        killers = sorted({re.sub(r"\[.*$", "", r["by"].split(" (timeout)")[0])
+                          for r in done.values()
+                          if r["id"] in {m["id"] for m in todo} and r["verdict"] == "killed"})
+        bad = []
+        for k in killers:
+            sel = k if k.startswith(("unit: ", "pytest: ")) else f"pytest: {shlex.quote(k)}"
+            v, out = run.kill(sel)
+            if v != "pass":
+                bad.append(k)
+                print(f"mutagen: {k} does not pass on the unchanged tree ({v}): its kills do "
+                      f"not count\n{mutate.tail(out)}", flush=True)
+        for r in done.values():
+            if r["verdict"] == "killed" and \
+                    re.sub(r"\[.*$", "", r["by"].split(" (timeout)")[0]) in bad:
+                r["verdict"] = "error"
+                with open(results_path, "a") as f:
+                    f.write(json.dumps(r) + "\n")
     except KeyboardInterrupt:
         print("mutagen: interrupted", file=sys.stderr)
         return 130
@@ -799,51 +872,58 @@ def write_report(rs, args, path):
     known = known_survivors()
     folders = {}
     for r in rs:
-        f = folders.setdefault(folder_of(r["file"]), {})
-        f[r["verdict"]] = f.get(r["verdict"], 0) + 1
+        folders.setdefault(folder_of(r["file"]), []).append(r)
     lines = ["# Mutants made by rule: what the no-GPU tests catch", "",
-             "Made by `tests/mutagen.py` (`make mutagen`; operators, sampling and stages in its "
-             "help): the first", f"{len(rs)} mutants of the order seeded with {args.seed} over src/, "
-             "bench/ and scripts/, each run", "against the tests that run its line and, before it "
-             "is called survived, the whole", "no-GPU suite. Killed: a test failed (or hung). "
-             "Survived: every test passed; unreached: no", "test of the no-GPU suite runs its line "
-             "(gcov and the scripts' line tracer over the whole", "suite), so none can see it. "
-             "Same-code: the compiler made the same object code (code", "of another platform, or "
-             "folded away). Broken: did not build. The kill rate is killed of", "killed and "
-             "survived (same-code and broken mutants test nothing).", "",
-             "| folder | mutants | killed | survived | of which unreached | same-code | broken | kill rate |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|"]
-    tot = {}
+             f"`tests/mutagen.py` (operators, sampling and stages in its help): the first {len(rs)} "
+             f"mutants of the order", f"seeded with {args.seed} over src/, bench/ and scripts/. "
+             "Killed: a test failed or hung. Survived: every", "test that runs its line (by the "
+             "coverage map: gcov for the C, a line tracer for the", "scripts) passed; *unreached*: "
+             "no test of the no-GPU suite runs the line at all, so none", "can see it; *partial*: "
+             "the tests that run the line were cut after 30 s, the rest not", "run. Same-code: "
+             "the compiler made the same object code (code for AMD only, or", "folded away). "
+             "Broken: it did not build (-Werror). The kill rate is killed of killed", "and "
+             "survived; same-code and broken mutants test nothing.", "",
+             "| folder | mutants | killed | survived | unreached | partial | same-code | broken | "
+             "kill rate | kill rate of reached |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for name in sorted(folders):
-        c = folders[name]
-        unreached = sum(1 for r in rs if folder_of(r["file"]) == name and r["verdict"] == "survived"
-                        and r["stage"] == "unreached")
-        for k, v in list(c.items()) + [("unreached", unreached)]:
-            tot[k] = tot.get(k, 0) + v
-        lines.append(row(name, c, unreached))
-    lines.append(row("**all**", {k: v for k, v in tot.items() if k != "unreached"}, tot.get("unreached", 0)))
+        lines.append(row(name, folders[name]))
+    lines.append(row("**all**", rs))
     survivors = [r for r in rs if r["verdict"] == "survived"]
     classes = {}
     for r in survivors:
         cls = known.get(r["id"], ("unclassified", ""))[0]
         classes[cls] = classes.get(cls, 0) + 1
     lines += ["", "Survivors by class (tests/mutagen-survivors.txt): " +
-              (", ".join(f"{k} {v}" for k, v in sorted(classes.items())) or "none") + ".", "",
-              "## Survivors", ""]
+              (", ".join(f"{k} {v}" for k, v in sorted(classes.items())) or "none") + ".", ""]
+    # the notes written by hand in the report there are kept
+    old = path.read_text() if path.is_file() else ""
+    if "\n## Notes\n" in old:
+        notes = old[old.index("\n## Notes\n") + 1:]
+        notes = notes[:notes.index("\n## Survivors\n") + 1] if "\n## Survivors\n" in notes else notes
+        lines += notes.rstrip("\n").splitlines() + [""]
+    lines += ["## Survivors", ""]
     for r in sorted(survivors, key=lambda r: (r["file"], r["line"])):
         cls, why = known.get(r["id"], ("unclassified", "not yet looked at"))
-        lines += [f"### {r['id']} ({r['stage']}): {cls}", "", why, "", "```diff", diff(r).rstrip("\n"),
-                  "```", ""]
+        lines += [f"### {r['id']} ({r['stage']}{': ' + r['by'] if r['by'] else ''}): {cls}", "",
+                  why, "", "```diff", diff(r).rstrip("\n"), "```", ""]
     path.write_text("\n".join(lines) + "\n")
     print(f"mutagen: report: {path}")
 
 
-def row(name, c, unreached):
-    killed, survived = c.get("killed", 0), c.get("survived", 0)
-    n = sum(c.values())
-    rate = f"{100 * killed / (killed + survived):.0f}%" if killed + survived else "-"
-    return (f"| {name} | {n} | {killed} | {survived} | {unreached} | {c.get('same-code', 0)} | "
-            f"{c.get('broken', 0)} | {rate} |")
+def row(name, rs):
+    count = {}
+    for r in rs:
+        count[r["verdict"]] = count.get(r["verdict"], 0) + 1
+    killed, survived = count.get("killed", 0), count.get("survived", 0)
+    unreached = sum(1 for r in rs if r["verdict"] == "survived" and r["stage"] == "unreached")
+    partial = sum(1 for r in rs if r["verdict"] == "survived" and r["stage"] == "covering-partial")
+
+    def rate(k, n):
+        return f"{100 * k / n:.0f}%" if n else "-"
+    return (f"| {name} | {len(rs)} | {killed} | {survived} | {unreached} | {partial} | "
+            f"{count.get('same-code', 0)} | {count.get('broken', 0)} | "
+            f"{rate(killed, killed + survived)} | {rate(killed, killed + survived - unreached)} |")
 
 
 def main():
@@ -854,12 +934,16 @@ def main():
     ap.add_argument("--timeout", type=int, default=600)
     ap.add_argument("--results", default=str(WORK / "results.jsonl"))
     ap.add_argument("--report", default="")
+    ap.add_argument("--report-only", metavar="FILE", default="")
     ap.add_argument("--map", action="store_true")
     ap.add_argument("--map-only", metavar="REGEX")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--known-only", action="store_true")
     ap.add_argument("--confirm", choices=("suite", "file", "none"), default="suite")
     ap.add_argument("--run-unreached", action="store_true")
+    ap.add_argument("--redo-survivors", action="store_true")
+    ap.add_argument("--cap", type=int, default=0)
+    ap.add_argument("--tests", metavar="REGEX", default="")
     try:
         args = ap.parse_args()
     except SystemExit as e:
@@ -879,6 +963,15 @@ def main():
             return 2
     else:
         sample = order[:args.sample]
+    if args.report_only:
+        done = {}
+        if pathlib.Path(args.results).is_file():
+            for line in pathlib.Path(args.results).read_text().splitlines():
+                r = json.loads(line)
+                done[r["id"]] = r
+        write_report([done[m["id"]] for m in sample if m["id"] in done], args,
+                     pathlib.Path(args.report_only))
+        return 0
     if args.list:
         for m in sample:
             print(f"{m['id']:34} {m['file']}:{m['line']} {m['op']:6} {m['old']!r} -> {m['new']!r}")
