@@ -64,7 +64,7 @@ git ls-files -co --exclude-standard -z | tar --null -cf - -T - | tar -xf - -C "$
 suite() {
 	local name=$1 t0=$SECONDS
 	stage "$name: $(in_root 'hipconfig --version 2>/dev/null; echo " (hipcc $(dpkg-query -W -f="\${Version}" hipcc))"' | tr -d '\n')"
-	in_root "cd /src && rm -rf build-amd && make PLATFORM=amd OFFLOAD_ARCH='$archs' BUILD=build-amd -j2 >/dev/null"
+	in_root "cd /src && rm -rf build-amd && make WERROR=1 PLATFORM=amd OFFLOAD_ARCH='$archs' BUILD=build-amd -j2 >/dev/null"
 	printf '   build (host code and kernels for %s): %d s\n' "$archs" $((SECONDS - t0))
 	in_root 'cd /src && set -e
 		build-amd/hipmembench --version
@@ -74,13 +74,20 @@ suite() {
 		echo "   without a GPU: --version, --help, and info (exit 3: $(tail -n 1 err))"'
 	in_root "cd /src && sh tests/check_amd_layouts.sh /usr/include"
 	t0=$SECONDS
-	in_root "set -o pipefail; cd /src && make PLATFORM=amd OFFLOAD_ARCH='$archs' BUILD=build-amd -j2 test 2>&1 | tail -n 3"
+	in_root "set -o pipefail; cd /src && make WERROR=1 PLATFORM=amd OFFLOAD_ARCH='$archs' BUILD=build-amd -j2 test 2>&1 | tail -n 3"
 	printf '   tests: %d s\n' $((SECONDS - t0))
 }
 
 stage "install ROCm from sid"
 timed "apt" in_root "apt-get $apt_opts update && apt-get $apt_opts install -y $packages >/dev/null"
 suite "HIP 6.4 (sid)"
+# a user's flags on current compilers, warnings as errors: -O3 and clang (kernels for one arch)
+t0=$SECONDS
+in_root 'cd /src && cc=$(command -v clang || ls /usr/bin/clang-[0-9]* | sort -V | tail -n 1) &&
+	make WERROR=1 CFLAGS=-O3 PLATFORM=amd OFFLOAD_ARCH=gfx90a BUILD=build-o3 -j2 >/dev/null &&
+	make WERROR=1 CC="$cc" PLATFORM=amd OFFLOAD_ARCH=gfx90a BUILD=build-clang -j2 >/dev/null &&
+	rm -rf build-o3 build-clang && echo "   make CFLAGS=-O3 and make CC=$cc build"'
+printf '   a user'"'"'s flags: %d s\n' $((SECONDS - t0))
 
 stage "install ROCm 7.2 from experimental"
 echo "deb $mirror experimental main" >"$root/etc/apt/sources.list.d/experimental.list"

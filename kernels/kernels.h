@@ -96,7 +96,7 @@ struct hmb_geometry hmb_wide_copy_geometry(size_t bytes);
 
 /* A __managed__ array of HMB_MANAGED_STATIC_WORDS words, for its own case
  * (managed_static.hip: linked in on NVIDIA, a shared object opened on demand
- * on AMD; bench/managed_static.c finds it). */
+ * on AMD; bench/managed/managed_static.c finds it). */
 #define HMB_MANAGED_STATIC_WORDS (1u << 20)
 #define HMB_MANAGED_STATIC_LIB "hipmembench-managed-static.so"
 uint32_t *hmb_managed_static_array(void);

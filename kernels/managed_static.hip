@@ -6,7 +6,7 @@
  * holds it is registered, and aborts the process if that fails: linked into
  * hipmembench, the array would kill `--version` on any machine without a GPU
  * (HIP 5.2 and 6.4 alike). So on AMD this file is its own shared object,
- * opened with dlopen only when the case runs on a GPU (bench/managed_static.c);
+ * opened with dlopen only when the case runs on a GPU (bench/managed/managed_static.c);
  * CUDA registers it lazily, so on NVIDIA it is linked in.
  */
 #include "kernels/hip_device.h"

@@ -9,7 +9,7 @@ MANDIR      ?= $(DATADIR)/man
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 PKGDATADIR  ?= $(DATADIR)/hipmembench
 # The AMD build's shared object for the __managed__ array: the binary looks
-# for it in ../lib/hipmembench beside its own folder (bench/managed_static.c).
+# for it in ../lib/hipmembench beside its own folder (bench/managed/managed_static.c).
 PKGLIBDIR   := $(BINDIR)/../lib/hipmembench
 DOCDIR      ?= $(DATADIR)/doc/hipmembench
 HELP2MAN    ?= help2man

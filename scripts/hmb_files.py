@@ -115,8 +115,10 @@ class Cli:
         line naming why not (exit 2)."""
         import matplotlib.pyplot as plt  # the caller drew fig: matplotlib is loaded
         try:
-            write_whole(path, lambda f: fig.savefig(f, format="png", dpi=110), binary=True,
-                        suffix=".png")
+            # tight: the file holds every label and legend, none cut off at its edge
+            write_whole(path, lambda f: fig.savefig(f, format="png", dpi=110,
+                                                    bbox_inches="tight", pad_inches=0.15),
+                        binary=True, suffix=".png")
         except OSError as e:
             self.fail(f"cannot write {path}: {e.strerror or e}")
         finally:

@@ -5,19 +5,21 @@ usage: hmb_plot.py [-o DIR] [--label NAME] RUN.json [RUN.json ...]
 
 One figure per subject, written to DIR (default: plots/) as NAME-SUBJECT.png (or
 SUBJECT.png without --label):
-  memcpy-bandwidth   GB/s against copy size: colour by host memory kind, line style
-                     by direction, the link's peak drawn and labelled
+  memcpy-bandwidth   GB/s against copy size, log-log, a panel per direction: marker
+                     and line by host memory kind, each system's link peak dashed
   overlap-speedup    pipeline speedup over serial against chunks, one panel per load:
-                     colour by streams, marker by chunks, line style by host memory
+                     line by streams, marker by host memory
   managed-variants   effective GB/s of each managed-memory case, a dot per size
   xnack-fault-cost   microseconds per page-fault touch, a dot per stride and order
-  pool-cost          microseconds per iteration against allocation size, a panel per
-                     loop shape, colour by allocator
+  pool-cost          microseconds per iteration against allocation size, log-log, a
+                     panel per loop shape, marker and line by allocator
   vmm-growth         time of each growth step against the buffer size it reached,
-                     with each variant's total written on the plot
-Each document (system) gets its own row of panels, sharing the axes with the others
-(scaled to hold every document's points); a document of several GPUs (--devices) a
-row per GPU; every title names the device, the host and such a GPU. A document that did not complete is
+                     log-log, with each variant's total in the legend
+Every system (document) is drawn on the same panels, in its own colour in every
+figure (numbered #1, #2, ... in the legends, named there with its device and host),
+on scales that hold every system's points; a document of several GPUs (--devices)
+gives a system per GPU, named by its GPU. Labels and legends are never cut off (the
+file is written to hold them: bbox_inches='tight'). A document that did not complete is
 plotted and marked so; one without a device (no GPU was found) has nothing to plot
 and is left out, with a warning. A subject with no ok results is left out. Needs
 Python 3 and matplotlib (Debian: python3-matplotlib). Prints the files it wrote,
@@ -41,12 +43,11 @@ except ImportError as e:
 # bad usage need none, and its absence is one line naming the package
 plt = Line2D = FixedLocator = FuncFormatter = LogLocator = MaxNLocator = NullFormatter = None
 
-KIND_COLOURS = {"pageable": "tab:red", "pinned": "tab:blue", "registered": "tab:green",
-                "write-combined": "tab:purple", "device": "tab:orange"}
-DIRECTION_STYLES = {"h2d": "-", "d2h": "--", "d2d": ":"}
-KIND_MARKERS = {"pageable": "o", "pinned": "s", "registered": "^", "write-combined": "D",
-                "device": "v"}
-NUDGE = {"pinned": -1, "registered": 0, "write-combined": 1}
+DIRECTION_STYLES = {"h2d": "-", "d2h": "--", "d2d": ":"}  # the panels, in this order
+KIND_STYLES = {"pageable": "-", "pinned": "--", "pinned reference": (0, (1, 1)),
+               "registered": "-.", "write-combined": ":", "device": "-"}
+KIND_MARKERS = {"pageable": "o", "pinned": "s", "pinned reference": "P", "registered": "^",
+                "write-combined": "D", "device": "v"}
 CYCLE = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown",
          "tab:pink", "tab:gray", "tab:olive", "tab:cyan"]
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*", "<", ">"]
@@ -142,8 +143,8 @@ def gpu_of(r):
 
 def per_gpu(doc):
     """A document of several GPUs (--devices) as one per GPU, each named by its GPU,
-    so that each GPU gets its own row of panels rather than points falling unlabelled
-    on the other's; records of no one GPU go with each."""
+    so that each GPU is a system of its own (a colour) rather than points falling
+    unlabelled on the other's; records of no one GPU go with each."""
     gpus = sorted({gpu_of(r) for r in doc["results"] if isinstance(r, dict)} - {None})
     if len(gpus) < 2:
         return [doc]
@@ -217,94 +218,120 @@ def metric(r, name):
     return m.get("value") if isinstance(m, dict) else None
 
 
-def grid_of(docs, ncols, width, height, sharey=True):
-    """One row of ncols panels per document, sharing the axes."""
-    fig, axes = plt.subplots(len(docs), ncols, figsize=(width, height * len(docs) + 1.2),
-                             sharex=True, sharey=sharey, squeeze=False,
-                             layout="constrained")
-    return fig, axes
+def system_colour(k):
+    """The colour of the k-th system (document, or GPU of one), the same in every figure."""
+    return CYCLE[k % len(CYCLE)]
 
 
-def title_systems(docs):
-    return "; ".join(d["_system"] for d in docs)
+def system_handles(docs):
+    return [Line2D([], [], color=system_colour(k), lw=2.5, label=f"#{k + 1} {d['_system']}")
+            for k, d in enumerate(docs)]
+
+
+def panels(n, width, height, sharey=False):
+    """One row of n panels, the systems overlaid on each."""
+    fig, axes = plt.subplots(1, n, figsize=(width * n, height), squeeze=False,
+                             sharey=sharey, layout="constrained")
+    return fig, axes[0]
 
 
 def legend_below(fig, handles, ncol):
-    """The legend in a strip below the panels, never over the data."""
-    lines = -(-len(handles) // ncol)
-    frac = min(0.4, (0.28 * lines + 0.15) / fig.get_figheight())
-    fig.get_layout_engine().set(rect=(0, frac, 1, 1 - frac))
-    fig.legend(handles=handles, loc="lower center", ncol=ncol, fontsize=8, frameon=False,
-               bbox_to_anchor=(0.5, 0.0))
+    """The legend in a strip below the panels, never over the data (and, the file
+    written with bbox_inches='tight', never cut off)."""
+    fig.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=max(1, ncol),
+               fontsize=8, frameon=False)
+
+
+def peak_lines(ax, peaks, what="peak"):
+    """A dashed line at each system's peak ({k: GB/s}), one for systems of one peak,
+    labelled at the left (where bandwidth against size is low)."""
+    shared = {}
+    for k, v in sorted(peaks.items()):
+        key = next((p for p in shared if abs(p / v - 1) < 0.005), v)
+        shared.setdefault(key, []).append(k)
+    for v, ks in sorted(shared.items()):
+        colour = system_colour(ks[0]) if len(ks) == 1 else "dimgray"
+        ax.axhline(v, ls="--", lw=1, color=colour, alpha=0.8, gid="peak")
+        who = "" if len(ks) == 1 and len(peaks) == 1 else \
+            ", ".join(f"#{k + 1}" for k in ks) + ": "
+        ax.annotate(f"{who}{what} {v:.1f} GB/s", (0.01, v), xycoords=("axes fraction", "data"),
+                    xytext=(2, 3), textcoords="offset points", fontsize=8, va="bottom",
+                    color=colour)
 
 
 # ---- memcpy ---------------------------------------------------------------------
 
+def memcpy_kind(r):
+    """A memcpy record's kind of host memory, and "reference" for the reference loop."""
+    kind = r["params"].get("host_memory", "?")
+    return f"{kind} reference" if r["case"].endswith("/reference") else kind
+
+
 def plot_memcpy(docs):
-    fig, axes = grid_of(docs, 2, 14, 4.6, sharey="col")
-    drawn, lo, hi, used, top, d2d_top = False, float("inf"), 0, set(), 0, 0
-    for row, doc in enumerate(docs):
-        host_ax, d2d_ax = axes[row]
-        peak = None
-        series = {}
+    dirs = [d for d in DIRECTION_STYLES if any(
+        r["params"].get("direction") == d for doc in docs for r in ok_results(doc, "memcpy"))]
+    if not dirs:
+        return None
+    fig, axes = panels(len(dirs), 6.4, 5.6)
+    drawn, lo, hi, used, host_top, host_bottom = False, float("inf"), 0, [], 0, float("inf")
+    for k, doc in enumerate(docs):
+        series, peak = {}, {}
         for r in ok_results(doc, "memcpy"):
             p = r["params"]
-            if r.get("gbps_median") and p.get("api", "hipMemcpyAsync") == "hipMemcpyAsync":
-                key = (p.get("direction", "?"), p.get("host_memory", "?"))
-                series.setdefault(key, []).append((p["size"], r["gbps_median"]))
-                peak = r.get("peak_gbps") or peak
+            if r.get("gbps_median") and p.get("api", "hipMemcpyAsync") == "hipMemcpyAsync" \
+                    and is_number(p.get("size")) and p["size"] > 0 and p.get("direction") in dirs:
+                series.setdefault((p["direction"], memcpy_kind(r)), []).append(
+                    (p["size"], r["gbps_median"]))
+                if r.get("peak_gbps"):
+                    peak[p["direction"]] = r["peak_gbps"]
+        dev = doc.get("device") or {}
+        clock, bus = dev.get("memory_clock_khz"), dev.get("memory_bus_width_bits")
+        if "d2d" in dirs and is_number(clock) and is_number(bus) and clock > 0 and bus > 0:
+            # a device copy reads and writes each byte: half the memory's peak
+            peak["d2d"] = clock * 1e3 * 2 * bus / 8 / 1e9 / 2
         for (direction, kind), pts in sorted(series.items()):
             pts.sort()
             lo, hi = min(lo, pts[0][0]), max(hi, pts[-1][0])
-            ax = d2d_ax if direction == "d2d" else host_ax
-            if direction == "d2d":
-                d2d_top = max(d2d_top, max(y for _, y in pts))
-            # kinds that coincide (pinned, registered, write-combined) stay visible:
-            # each kind's points are nudged by a few hundredths of an octave
-            nudge = 2 ** (0.08 * NUDGE.get(kind, 0))
-            ax.plot([x * nudge for x, _ in pts], [y for _, y in pts],
-                    color=KIND_COLOURS.get(kind, "black"),
-                    ls=DIRECTION_STYLES.get(direction, "-."),
-                    marker=KIND_MARKERS.get(kind, "x"), ms=4, lw=1.4, alpha=0.85,
-                    markerfacecolor="none" if direction == "d2h" else None)
-            used.add((direction, kind))
+            ax = axes[dirs.index(direction)]
+            ax.plot([x for x, _ in pts], [y for _, y in pts], color=system_colour(k),
+                    ls=KIND_STYLES.get(kind, "-."), marker=KIND_MARKERS.get(kind, "x"), ms=4,
+                    lw=1.4, alpha=0.9)
+            if kind not in used:
+                used.append(kind)
+            if direction != "d2d":
+                host_top = max(host_top, max(y for _, y in pts))
+                host_bottom = min(host_bottom, min(y for _, y in pts))
             drawn = True
-        if peak:
-            link = (doc.get("device") or {}).get("pcie_link") or {}
-            name = f"PCIe Gen{link['generation']} x{link['width']} " \
-                if link.get("generation") and link.get("width") else ""
-            host_ax.axhline(peak, ls="-", lw=1, color="black", alpha=0.6)
-            host_ax.annotate(f"{name}peak {peak:.1f} GB/s per direction", (0.02, peak),
-                             xycoords=("axes fraction", "data"), xytext=(0, 3),
-                             textcoords="offset points", fontsize=8, va="bottom")
-            top = max(top, peak)
-        host_ax.set_title(f"host <-> device (hipMemcpyAsync): {doc['_system']}", fontsize=10)
-        d2d_ax.set_title(f"device -> device: {doc['_system']}", fontsize=10)
-        host_ax.set_ylabel("GB/s (median)")
-        d2d_ax.set_ylabel("GB/s (median)")
-        for ax in (host_ax, d2d_ax):
-            ax.grid(True, alpha=0.3)
+        doc["_peaks"] = peak
     if not drawn:
         return None
-    if top:
-        axes[0][0].set_ylim(0, max(top, axes[0][0].get_ylim()[1]) * 1.08)
-    # the d2d column shares its scale: set once every document is drawn, so that
-    # it holds the fastest (a limit set on the first row would clip the others)
-    if d2d_top:
-        axes[0][1].set_ylim(0, d2d_top * 1.08)
-    for ax in axes[-1]:
+    for direction, ax in zip(dirs, axes):
+        peaks = {k: d["_peaks"][direction] for k, d in enumerate(docs)
+                 if d["_peaks"].get(direction)}
+        link = "link peak" if direction != "d2d" else "memory peak / 2"
+        peak_lines(ax, peaks, link)
+        ax.set_yscale("log")
+        ax.set_xscale("log", base=2)
+        ax.grid(True, which="major", alpha=0.3)
+        ax.set_title(f"{direction}: hipMemcpyAsync" if direction != "d2d" else
+                     "d2d: device to device", fontsize=10)
+        ax.set_ylabel("GB/s (median, log scale)")
+    # host directions on one scale, set once every system is drawn (holding each)
+    host = [ax for d, ax in zip(dirs, axes) if d != "d2d"]
+    if host and host_top:
+        top = max([host_top] + [p for d in docs for k, p in d["_peaks"].items() if k != "d2d"])
+        for ax in host:
+            ax.set_ylim(host_bottom / 1.5, top * 1.5)
+    for ax in axes:
+        log_axis_1_2_5(ax.yaxis)
         size_axis(ax, lo, hi)
-        ax.set_xlabel("copy size")
-    kinds = sorted({k for _, k in used}, key=list(KIND_COLOURS).index
-                   if all(k in KIND_COLOURS for _, k in used) else None)
-    dirs = [d for d in DIRECTION_STYLES if any(d == x for x, _ in used)]
-    handles = [Line2D([], [], color=KIND_COLOURS.get(k, "black"), marker=KIND_MARKERS.get(k, "x"),
-                      ls="-", label=k) for k in kinds]
-    handles += [Line2D([], [], color="black", ls=DIRECTION_STYLES[d], marker="o",
-                       markerfacecolor="none" if d == "d2h" else "black", label=d) for d in dirs]
-    legend_below(fig, handles, len(handles))
-    fig.suptitle("memcpy: bandwidth by copy size, host memory kind (colour) and direction "
-                 "(line style); markers of equal values nudged apart", fontsize=12)
+        ax.set_xlabel("copy size (log2)")
+    handles = system_handles(docs)
+    handles += [Line2D([], [], color="black", ls=KIND_STYLES.get(k, "-."),
+                       marker=KIND_MARKERS.get(k, "x"), label=k) for k in used]
+    legend_below(fig, handles, min(len(handles), 5))
+    fig.suptitle("memcpy: bandwidth against copy size; system by colour, host memory kind by "
+                 "marker and line", fontsize=12)
     return fig
 
 
@@ -318,11 +345,11 @@ def plot_overlap(docs):
                 loads.append(r["params"].get("load"))
     if not loads:
         return None
-    fig, axes = grid_of(docs, len(loads), 5 * len(loads), 4.2)
+    fig, axes = panels(len(loads), 5.4, 4.8, sharey=True)
     streams_seen, chunks_seen, kinds_seen = set(), set(), []
-    for row, doc in enumerate(docs):
-        by = {}
-        ideal = {}
+    for k, doc in enumerate(docs):
+        colour = system_colour(k)
+        by, ideal = {}, {}
         for r in ok_results(doc, "overlap"):
             p = r["params"]
             s = metric(r, "speedup")
@@ -334,8 +361,7 @@ def plot_overlap(docs):
             if metric(r, "ideal_speedup"):
                 ideal[(p.get("load"), kind)] = metric(r, "ideal_speedup")
         for col, load in enumerate(loads):
-            ax = axes[row][col]
-            ax.axhline(1.0, color="black", lw=0.8)
+            ax = axes[col]
             for (ld, kind, streams), pts in sorted(by.items()):
                 if ld != load:
                     continue
@@ -343,65 +369,57 @@ def plot_overlap(docs):
                 streams_seen.add(streams)
                 if kind not in kinds_seen:
                     kinds_seen.append(kind)
-                colour = STREAM_COLOURS.get(streams, CYCLE[streams % len(CYCLE)])
-                ls = "-" if kind == "pinned" else "--"
-                ax.plot([c for c, _ in pts], [s for _, s in pts], color=colour, ls=ls, lw=1.2,
-                        alpha=0.8)
-                for c, s in pts:
-                    chunks_seen.add(c)
-                    ax.plot([c], [s], color=colour, marker=chunk_marker(c), ms=6, ls="none",
-                            markerfacecolor="none" if kind != "pinned" else colour)
-            ideals = []
-            for (ld, kind), v in sorted(ideal.items(), key=lambda kv: kv[0][1] != "pinned"):
+                ax.plot([c for c, _ in pts], [s for _, s in pts], color=colour,
+                        ls=stream_style(streams), lw=1.3, alpha=0.85,
+                        marker="o" if kind == "pinned" else "s", ms=5,
+                        markerfacecolor=colour if kind == "pinned" else "none")
+                chunks_seen.update(c for c, _ in pts)
+            for (ld, kind), v in ideal.items():
                 if ld == load:
-                    ax.axhline(v, color="grey", lw=1, ls=":" if kind == "pinned" else "-.")
-                    ideals.append(f"{kind} {v:.2f}x")
-            ax.set_title(f"load {load}: {doc['_system']}\nideal speedup: {', '.join(ideals)}"
-                         if ideals else f"load {load}: {doc['_system']}", fontsize=9)
-            ax.grid(True, alpha=0.3)
-        axes[row][0].set_ylabel("speedup over serial (x)")
-    for ax in axes[-1]:
+                    ax.axhline(v, color=colour, lw=1, ls=(0, (1, 3)), alpha=0.7)
+    for col, load in enumerate(loads):
+        ax = axes[col]
+        ax.axhline(1.0, color="black", lw=0.8)
+        ax.set_title(f"load {load}", fontsize=10)
+        ax.grid(True, alpha=0.3)
         ax.set_xscale("log", base=2)
-        ticks = sorted(chunks_seen)
-        ax.xaxis.set_major_locator(FixedLocator(ticks))
+        ax.xaxis.set_major_locator(FixedLocator(sorted(chunks_seen)))
         ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
         ax.xaxis.set_minor_formatter(NullFormatter())
-        ax.set_xlabel("chunks")
-    handles = [Line2D([], [], color=STREAM_COLOURS.get(s, CYCLE[s % len(CYCLE)]), lw=2,
-                      label=f"{s} stream{'s' if s > 1 else ''}") for s in sorted(streams_seen)]
-    handles += [Line2D([], [], color="black", ls="none", marker=chunk_marker(c),
-                       markerfacecolor="none", label=f"{c} chunks") for c in sorted(chunks_seen)]
-    handles += [Line2D([], [], color="black", ls="-" if k == "pinned" else "--",
-                       marker="o", markerfacecolor="black" if k == "pinned" else "none",
+        ax.set_xlabel("chunks (log2)")
+    axes[0].set_ylabel("speedup over serial (x)")
+    handles = system_handles(docs)
+    handles += [Line2D([], [], color="black", ls=stream_style(s),
+                       label=f"{s} stream{'s' if s > 1 else ''}") for s in sorted(streams_seen)]
+    handles += [Line2D([], [], color="black", ls="none", marker="o" if k == "pinned" else "s",
+                       markerfacecolor="black" if k == "pinned" else "none",
                        label=f"{k} host memory") for k in kinds_seen]
-    handles += [Line2D([], [], color="grey", ls=":" if k == "pinned" else "-.",
-                       label=f"ideal, {k}") for k in kinds_seen]
-    legend_below(fig, handles, min(len(handles), 12))
-    fig.suptitle("overlap: pipelined H2D + kernel + D2H against the same work done serially",
-                 fontsize=12)
+    handles += [Line2D([], [], color="black", ls=(0, (1, 3)), label="ideal speedup")]
+    legend_below(fig, handles, min(len(handles), 6))
+    fig.suptitle("overlap: pipelined H2D + kernel + D2H against the same work done serially; "
+                 "system by colour", fontsize=12)
     return fig
 
 
-STREAM_COLOURS = {1: "tab:gray", 2: "tab:blue", 3: "tab:green", 4: "tab:orange",
-                  8: "tab:red", 16: "tab:purple"}
+STREAM_STYLES = {1: "-.", 2: "-", 3: (0, (5, 1, 1, 1)), 4: "--", 8: (0, (8, 2)),
+                 16: (0, (2, 1))}  # the ideal speedup is dotted
 
 
-def chunk_marker(c):
-    order = [1, 2, 4, 8, 16, 32, 64, 128]
-    return MARKERS[order.index(c) % len(MARKERS)] if c in order else "x"
+def stream_style(s):
+    return STREAM_STYLES.get(s, (0, (3, 1, 1, 1, 1, 1)))
 
 
 # ---- dot plots: managed, xnack ---------------------------------------------------
 
-def dot_plot(docs, module, value, xlabel, title, group, logx, label=str):
-    """Cases down the side, one dot per group (e.g. size) across, a panel per document."""
-    rows = []
-    data = []
+def dot_plot(docs, module, value, xlabel, title, group, label=str):
+    """Cases down the side, a dot per system (colour) and group (marker, e.g. size)
+    across, the systems side by side in each row; x on a log scale."""
+    rows, data = [], []
     for doc in docs:
         vals = {}
         for r in ok_results(doc, module):
             v = value(r)
-            if v is None:
+            if v is None or not v > 0:
                 continue
             vals.setdefault(r["case"], []).append((group(r), v))
             if r["case"] not in rows:
@@ -410,33 +428,30 @@ def dot_plot(docs, module, value, xlabel, title, group, logx, label=str):
     if not rows:
         return None
     groups = sorted({g for vals in data for pts in vals.values() for g, _ in pts})
-    height = 0.32 * len(rows) + 1.4
-    fig, axes = plt.subplots(1, len(docs), figsize=(8 * len(docs) + 2, height + 1.0),
-                             sharey=True, sharex=True, squeeze=False, layout="constrained")
-    for i, (doc, vals) in enumerate(zip(docs, data)):
-        ax = axes[0][i]
+    fig, ax = plt.subplots(figsize=(11, 0.34 * len(rows) * max(1, len(docs) ** 0.5) + 2.2),
+                           layout="constrained")
+    for j in range(len(rows)):
+        ax.axhline(j, color="lightgrey", lw=0.6, zorder=0)
+    for k, vals in enumerate(data):
+        band = 0.6 * (k - (len(docs) - 1) / 2) / max(len(docs), 2)
         for j, case in enumerate(rows):
-            ax.axhline(j, color="lightgrey", lw=0.6, zorder=0)
             for g, v in vals.get(case, []):
-                k = groups.index(g)
-                dodge = 0.5 * (k - (len(groups) - 1) / 2) / max(len(groups), 2)
-                ax.plot([v], [j + dodge], ls="none", marker=MARKERS[k % len(MARKERS)], ms=6,
-                        color=CYCLE[k % len(CYCLE)], alpha=0.9)
-        ax.set_yticks(range(len(rows)))
-        ax.set_yticklabels(rows, fontsize=8)
-        ax.set_ylim(len(rows) - 0.5, -0.5)
-        if logx:
-            ax.set_xscale("log")
-        else:
-            ax.set_xlim(left=0)
-        ax.set_xlabel(xlabel)
-        ax.grid(True, axis="x", alpha=0.3)
-        ax.set_title(doc["_system"], fontsize=10)
-    if logx:
-        log_axis_1_2_5(axes[0][0].xaxis)
-    handles = [Line2D([], [], ls="none", marker=MARKERS[k % len(MARKERS)], ms=7,
-                      color=CYCLE[k % len(CYCLE)], label=label(g)) for k, g in enumerate(groups)]
-    legend_below(fig, handles, min(len(handles), 8))
+                m = groups.index(g)
+                dodge = band + 0.25 * (m - (len(groups) - 1) / 2) / max(len(groups), 2) / \
+                    max(len(docs), 1)
+                ax.plot([v], [j + dodge], ls="none", marker=MARKERS[m % len(MARKERS)], ms=6,
+                        color=system_colour(k), alpha=0.9)
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels(rows, fontsize=8)
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    ax.set_xscale("log")
+    ax.set_xlabel(xlabel)
+    ax.grid(True, axis="x", alpha=0.3)
+    log_axis_1_2_5(ax.xaxis)
+    handles = system_handles(docs)
+    handles += [Line2D([], [], ls="none", marker=MARKERS[m % len(MARKERS)], ms=7, color="black",
+                       label=label(g)) for m, g in enumerate(groups)]
+    legend_below(fig, handles, min(len(handles), 6))
     fig.suptitle(title, fontsize=12)
     return fig
 
@@ -444,8 +459,9 @@ def dot_plot(docs, module, value, xlabel, title, group, logx, label=str):
 def plot_managed(docs):
     return dot_plot(docs, "managed", lambda r: r.get("gbps_median"),
                     "effective GB/s (median, log scale)",
-                    "managed memory: effective bandwidth of each case, a dot per buffer size",
-                    lambda r: r["params"].get("size", 0), logx=True, label=size_label)
+                    "managed memory: effective bandwidth of each case; system by colour, "
+                    "buffer size by marker",
+                    lambda r: r["params"].get("size", 0), label=size_label)
 
 
 def plot_xnack(docs):
@@ -454,8 +470,9 @@ def plot_xnack(docs):
     return dot_plot(docs, "xnack", lambda r: metric(r, "us_per_fault"),
                     "µs per fault (log scale): (dependent chain on faulting pages - the same "
                     "chain on resident pages) / touches",
-                    "xnack: GPU page-fault latency, one touch at a time, a dot per buffer size",
-                    lambda r: r["params"].get("size", 0), logx=True, label=size_label)
+                    "xnack: GPU page-fault latency, one touch at a time; system by colour, "
+                    "buffer size by marker",
+                    lambda r: r["params"].get("size", 0), label=size_label)
 
 
 # ---- pool -----------------------------------------------------------------------
@@ -486,38 +503,46 @@ def plot_pool(docs):
                     allocators.append(r["params"].get("allocator"))
     if not shapes:
         return None
-    fig, axes = grid_of(docs, len(shapes), 6.5 * len(shapes), 4.6)
+    fig, axes = panels(len(shapes), 6.0, 5.0, sharey=True)
     lo, hi = float("inf"), 0
-    for row, doc in enumerate(docs):
+    for k, doc in enumerate(docs):
         series = {}
         for r in ok_results(doc, "pool"):
             if r.get("us_per_op_median"):
                 key = (loop_shape(r), r["params"].get("allocator"))
                 series.setdefault(key, []).append((r["params"]["size"], r["us_per_op_median"]))
         for col, shape in enumerate(shapes):
-            ax = axes[row][col]
+            ax = axes[col]
             for (sh, alloc), pts in sorted(series.items(), key=lambda kv: allocators.index(kv[0][1])):
                 if sh != shape:
                     continue
                 pts.sort()
                 lo, hi = min(lo, pts[0][0]), max(hi, pts[-1][0])
-                k = allocators.index(alloc)
-                ax.plot([x for x, _ in pts], [y for _, y in pts], color=CYCLE[k % len(CYCLE)],
-                        marker=MARKERS[k % len(MARKERS)], ms=5, lw=1.4)
-            ax.set_yscale("log")
-            ax.grid(True, which="major", alpha=0.3)
-            ax.set_title(f"{shape}\n{doc['_system']}", fontsize=9)
-        axes[row][0].set_ylabel("µs per iteration (median, log scale)")
-    log_axis_1_2_5(axes[0][0].yaxis)
-    for ax in axes[-1]:
+                a = allocators.index(alloc)
+                ax.plot([x for x, _ in pts], [y for _, y in pts], color=system_colour(k),
+                        ls=LINE_STYLES[a % len(LINE_STYLES)], marker=MARKERS[a % len(MARKERS)],
+                        ms=5, lw=1.3, alpha=0.9)
+    for col, shape in enumerate(shapes):
+        ax = axes[col]
+        ax.set_yscale("log")
+        ax.grid(True, which="major", alpha=0.3)
+        ax.set_title(shape, fontsize=9)
         size_axis(ax, lo, hi)
-        ax.set_xlabel("allocation size")
-    handles = [Line2D([], [], color=CYCLE[k % len(CYCLE)], marker=MARKERS[k % len(MARKERS)],
-                      label="kernel only, no allocation (baseline)" if a == "kernel-only" else a)
-               for k, a in enumerate(allocators)]
-    legend_below(fig, handles, len(handles))
-    fig.suptitle("pool: cost of one loop iteration by allocator", fontsize=12)
+        ax.set_xlabel("allocation size (log2)")
+    axes[0].set_ylabel("µs per iteration (median, log scale)")
+    log_axis_1_2_5(axes[0].yaxis)
+    handles = system_handles(docs)
+    handles += [Line2D([], [], color="black", ls=LINE_STYLES[a % len(LINE_STYLES)],
+                       marker=MARKERS[a % len(MARKERS)],
+                       label="kernel only, no allocation (baseline)" if x == "kernel-only" else x)
+                for a, x in enumerate(allocators)]
+    legend_below(fig, handles, min(len(handles), 5))
+    fig.suptitle("pool: cost of one loop iteration by allocator; system by colour, allocator "
+                 "by marker and line", fontsize=12)
     return fig
+
+
+LINE_STYLES = ["-", "--", "-.", ":", (0, (5, 1, 1, 1)), (0, (8, 2)), (0, (1, 1))]
 
 
 # ---- vmm ------------------------------------------------------------------------
@@ -545,10 +570,10 @@ def ms(s):
 
 
 def plot_vmm(docs):
-    fig, axes = grid_of(docs, 1, 12, 5.2)
+    fig, ax = plt.subplots(figsize=(12, 6), layout="constrained")
     drawn, lo, hi, variants, policies = False, float("inf"), 0, [], []
-    for row, doc in enumerate(docs):
-        ax = axes[row][0]
+    handles = []
+    for k, doc in enumerate(docs):
         for r in ok_results(doc, "vmm"):
             if not r["case"].startswith("grow/") or not r.get("samples_s"):
                 continue
@@ -562,30 +587,35 @@ def plot_vmm(docs):
                 variants.append(variant)
             if policy not in policies:
                 policies.append(policy)
-            k = variants.index(variant)
+            v = variants.index(variant)
             total = metric(r, "total_s")
             if total is None:
                 total = sum(r["samples_s"])
-            ax.plot(xs, [s * 1e3 for s in r["samples_s"]], color=CYCLE[k % len(CYCLE)],
-                    ls="-" if policies.index(policy) == 0 else "--",
-                    marker="o" if policy == "doubling" else None, ms=5, lw=1.2,
-                    label=f"{variant}, {policy}: total {ms(total)}")
+            ax.plot(xs, [s * 1e3 for s in r["samples_s"]], color=system_colour(k),
+                    ls=LINE_STYLES[v % len(LINE_STYLES)],
+                    marker="o" if policy == "doubling" else None, ms=5, lw=1.2)
+            handles.append(Line2D([], [], color=system_colour(k),
+                                  ls=LINE_STYLES[v % len(LINE_STYLES)],
+                                  marker="o" if policy == "doubling" else None,
+                                  label=f"#{k + 1} {variant}, {policy}: total {ms(total)}"))
             lo, hi = min(lo, min(xs)), max(hi, max(xs))
             drawn = True
-        ax.set_yscale("log")
-        ax.grid(True, which="major", alpha=0.3)
-        ax.set_ylabel("ms per growth step (log scale)")
-        ax.set_title(f"{doc['_system']}", fontsize=10)
-        if ax.lines:
-            ax.legend(title="variant, policy: total time to grow", fontsize=8, title_fontsize=8,
-                      loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     if not drawn:
+        plt.close(fig)
         return None
-    log_axis_1_2_5(axes[0][0].yaxis)
-    size_axis(axes[-1][0], lo, hi)
-    axes[-1][0].set_xlabel("buffer size after the step")
+    ax.set_yscale("log")
+    ax.grid(True, which="major", alpha=0.3)
+    ax.set_ylabel("ms per growth step (log scale)")
+    log_axis_1_2_5(ax.yaxis)
+    size_axis(ax, lo, hi)
+    ax.set_xlabel("buffer size after the step (log2)")
+    systems = [Line2D([], [], color=system_colour(k), lw=2.5, label=f"#{k + 1} {d['_system']}")
+               for k, d in enumerate(docs)]
+    ax.legend(handles=systems + handles, title="system; variant, policy: total time to grow",
+              fontsize=8, title_fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+              frameon=False)
     fig.suptitle("vmm: growing a device buffer, time of each step against the size it "
-                 "reached", fontsize=12)
+                 "reached; system by colour", fontsize=12)
     return fig
 
 
@@ -610,7 +640,7 @@ def out_folder(path):
 
 
 def documents(paths):
-    """The documents to plot, a row of panels each (per_gpu): those of failed runs
+    """The systems to plot, a document or a GPU of one each (per_gpu): those of failed runs
     left out or marked, saying so."""
     docs = []
     for path in paths:

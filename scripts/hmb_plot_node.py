@@ -1,22 +1,25 @@
 #!/usr/bin/env python3
 """hmb_plot_node.py - figures of the node module from a hipmembench JSON document.
 
-usage: hmb_plot_node.py [-o DIR] RUN.json
+usage: hmb_plot_node.py [-o DIR] RUN.json [RUN.json ...]
 
-Drawn from the records of a real run (`hipmembench node` or `all`, --output), never
+Drawn from the records of real runs (`hipmembench node` or `all`, --output), never
 from figures typed in: each value is the record's own median figure.
   node-p2p-matrix.png     heatmaps of the peer-to-peer figures, rows source GPU,
                           columns destination GPU: GB/s of p2p/ce/write, ce/read,
                           ce-disabled/write, sm/read, sm/write, and ns per load of
-                          p2p/latency (its diagonal: device/latency, the GPU's own memory)
-  node-host-aggregate.png host bandwidth per direction: every GPU alone (stacked, their
-                          sum) against all GPUs at once (stacked by each GPU's GB/s
-                          while all copy, from the in-all records), local NUMA placement
-A figure with nothing to draw is left out. Needs Python 3 and matplotlib (Debian:
+                          p2p/latency (its diagonal: device/latency, the GPU's own memory);
+                          a row of them per system of several GPUs
+  node-host-aggregate.png host bandwidth per direction, every system side by side in its
+                          colour: every GPU alone (stacked, their sum, lighter) against all
+                          GPUs at once (stacked by each GPU's GB/s while all copy, from the
+                          in-all records), local NUMA placement, and the measured total
+A figure with nothing to draw is left out; labels are never cut off (the file is
+written to hold them: bbox_inches='tight'). Needs Python 3 and matplotlib (Debian:
 python3-matplotlib). Prints the files it wrote, each whole (a temporary file renamed
-over it); exit 1 when the document has no node results, 2 for bad usage or a file
-that cannot be read or is not a hipmembench document of the expected types (one
-line naming it; never a traceback).
+over it); exit 1 when no document has node results, 2 for bad usage or a file that
+cannot be read or is not a hipmembench document of the expected types (one line
+naming it; never a traceback).
 """
 import math
 import os
@@ -146,37 +149,50 @@ def matrix(results, case, unit, n):
     return m
 
 
-def plot_matrices(results, title, path):
-    n = gpu_count(results)
-    drawn = [(c, u, matrix(results, c, u, n)) for c, u in MATRICES]
-    drawn = [d for d in drawn if any(not math.isnan(v) for row in d[2] for v in row)]
-    if not drawn or n < 1:
+CYCLE = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown",
+         "tab:pink", "tab:gray", "tab:olive", "tab:cyan"]  # a system each, as hmb_plot.py
+
+
+def system_colour(k):
+    return CYCLE[k % len(CYCLE)]
+
+
+def plot_matrices(systems, path):
+    """systems: [(title, results)]; a row of heatmaps per system that has any."""
+    rows = []
+    for title, results in systems:
+        n = gpu_count(results)
+        drawn = [(c, u, matrix(results, c, u, n)) for c, u in MATRICES]
+        drawn = [d for d in drawn if any(not math.isnan(v) for row in d[2] for v in row)]
+        if drawn and n >= 1:
+            rows.append((title, n, drawn))
+    if not rows:
         return False
-    cols = min(3, len(drawn))
-    rows = (len(drawn) + cols - 1) // cols
-    fig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols, 4.2 * rows), squeeze=False)
-    for ax in axes.flat[len(drawn):]:
-        ax.remove()
-    for ax, (case, unit, m) in zip(axes.flat, drawn):
-        finite = [v for row in m for v in row if not math.isnan(v)]
-        im = ax.imshow(m, cmap="viridis_r" if unit == "ns" else "viridis", vmin=0,
-                       vmax=max(finite))
-        fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label=unit)
-        mid = max(finite) / 2
-        for i in range(n):
-            for j in range(n):
-                v = m[i][j]
-                text = "-" if math.isnan(v) else f"{v:.0f}" if v >= 100 else f"{v:.1f}"
-                dark = not math.isnan(v) and ((v < mid) != (unit == "ns"))
-                ax.text(j, i, text, ha="center", va="center", fontsize=8,
-                        color="white" if dark else "black")
-        ax.set_xticks(range(n), [f"gpu{j}" for j in range(n)])
-        ax.set_yticks(range(n), [f"gpu{i}" for i in range(n)])
-        ax.set_xlabel("destination" if unit != "ns" else "reader (destination)")
-        ax.set_ylabel("source" if unit != "ns" else "memory of (source)")
-        ax.set_title(case, fontsize=10)
-    fig.suptitle(f"{title}: peer-to-peer, rows source, columns destination", fontsize=11)
-    fig.tight_layout()
+    cols = max(len(d) for _, _, d in rows)
+    fig, axes = plt.subplots(len(rows), cols, figsize=(4.4 * cols, 4.4 * len(rows)),
+                             squeeze=False, layout="constrained")
+    for (title, n, drawn), line in zip(rows, axes):
+        for ax in line[len(drawn):]:
+            ax.remove()
+        for ax, (case, unit, m) in zip(line, drawn):
+            finite = [v for row in m for v in row if not math.isnan(v)]
+            im = ax.imshow(m, cmap="viridis_r" if unit == "ns" else "viridis", vmin=0,
+                           vmax=max(finite))
+            fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label=unit)
+            mid = max(finite) / 2
+            for i in range(n):
+                for j in range(n):
+                    v = m[i][j]
+                    text = "-" if math.isnan(v) else f"{v:.0f}" if v >= 100 else f"{v:.1f}"
+                    dark = not math.isnan(v) and ((v < mid) != (unit == "ns"))
+                    ax.text(j, i, text, ha="center", va="center", fontsize=8,
+                            color="white" if dark else "black")
+            ax.set_xticks(range(n), [f"gpu{j}" for j in range(n)])
+            ax.set_yticks(range(n), [f"gpu{i}" for i in range(n)])
+            ax.set_xlabel("destination" if unit != "ns" else "reader (destination)")
+            ax.set_ylabel("source" if unit != "ns" else "memory of (source)")
+            ax.set_title(f"{title}\n{case}", fontsize=9)
+    fig.suptitle("peer to peer: rows source, columns destination", fontsize=11)
     CLI.write_png(fig, path)
     return True
 
@@ -191,65 +207,90 @@ def by_gpu(results, case):
     return out
 
 
-def plot_aggregate(results, title, path):
-    bars = []
-    for d in DIRECTIONS:
-        alone = by_gpu(results, f"host/{d}/alone")
-        in_all = by_gpu(results, f"host/{d}/in-all")
-        total = [r.get("gbps_median") for r in results if r["case"] == f"host/{d}/all"]
-        if alone or total:
-            bars.append((d, alone, in_all, total[0] if total else None))
+def plot_aggregate(systems, path):
+    """systems: [(title, results)]; per direction, each system's GPUs alone against all
+    at once, side by side, in the system's colour."""
+    bars = {}  # (direction, system index) -> (alone, in_all, total)
+    for k, (_, results) in enumerate(systems):
+        for d in DIRECTIONS:
+            alone = by_gpu(results, f"host/{d}/alone")
+            in_all = by_gpu(results, f"host/{d}/in-all")
+            total = [r.get("gbps_median") for r in results if r["case"] == f"host/{d}/all"]
+            if alone or total:
+                bars[(d, k)] = (alone, in_all, total[0] if total else None)
     if not bars:
         return False
-    gpus = sorted({g for _, a, i, _ in bars for g in list(a) + list(i)})
-    colours = plt.get_cmap("tab10")
-    fig, ax = plt.subplots(figsize=(max(6, 2.6 * len(bars)), 5))
-    width = 0.38
-    for x, (d, alone, in_all, total) in enumerate(bars):
-        for offset, parts, whole in ((-width / 2, alone, None), (width / 2, in_all, total)):
-            bottom = 0.0
-            for k, g in enumerate(gpus):
-                if g in parts:
-                    ax.bar(x + offset, parts[g], width, bottom=bottom, color=colours(k % 10),
-                           edgecolor="white", label=f"gpu{g}" if x == 0 and offset < 0 else None)
+    dirs = [d for d in DIRECTIONS if any(key[0] == d for key in bars)]
+    shown = sorted({k for _, k in bars})
+    fig, ax = plt.subplots(figsize=(max(7, 1.6 * len(dirs) * len(shown) + 2), 5.4),
+                           layout="constrained")
+    width = 0.8 / (2 * len(shown))
+    for x, d in enumerate(dirs):
+        for s, k in enumerate(shown):
+            if (d, k) not in bars:
+                continue
+            alone, in_all, total = bars[(d, k)]
+            base = x - 0.4 + width * 2 * s + width / 2
+            for offset, parts, whole, light in ((0, alone, None, True),
+                                                (width, in_all, total, False)):
+                bottom = 0.0
+                for g in sorted(parts):
+                    ax.bar(base + offset, parts[g], width, bottom=bottom, color=system_colour(k),
+                           alpha=0.45 if light else 1, edgecolor="white")
                     bottom += parts[g]
-            if whole and not parts:
-                ax.bar(x + offset, whole, width, color="grey", edgecolor="white")
-            if whole:
-                ax.hlines(whole, x + offset - width / 2, x + offset + width / 2, colors="black",
-                          lw=2, label="measured total (host/*/all)" if x == 0 else None)
-            top = whole if whole else bottom
-            if top:
-                ax.text(x + offset, max(top, bottom), f"{top:.0f}", ha="center", va="bottom",
-                        fontsize=8)
-        ax.text(x - width / 2, 0, "alone", ha="center", va="bottom", fontsize=7, color="white")
-        ax.text(x + width / 2, 0, "all at once", ha="center", va="bottom", fontsize=7,
-                color="white")
-    ax.set_xticks(range(len(bars)), [b[0] for b in bars])
+                if whole and not parts:
+                    ax.bar(base + offset, whole, width, color=system_colour(k), edgecolor="white")
+                if whole:
+                    ax.hlines(whole, base + offset - width / 2, base + offset + width / 2,
+                              colors="black", lw=2)
+                top = whole if whole else bottom
+                summed = sum(alone.values())
+                label = f"{top:.0f}" if light or not summed else \
+                    f"{top:.0f}\n{100 * top / summed:.0f}%"
+                if top:
+                    ax.text(base + offset, max(top, bottom), label, ha="center", va="bottom",
+                            fontsize=8)
+    ax.set_xticks(range(len(dirs)), dirs)
     ax.set_ylabel("GB/s (1e9 bytes/s)")
-    ax.set_title(f"{title}: host bandwidth, each GPU alone (summed) vs all GPUs at once\n"
-                 "all-at-once segments: each GPU's GB/s while all copy (host/*/in-all)",
-                 fontsize=10)
     ax.grid(True, axis="y", alpha=0.3)
-    if gpus:
-        ax.legend(fontsize=8, loc="best")
-    fig.tight_layout()
+    from matplotlib.patches import Patch
+    from matplotlib.lines import Line2D
+    handles = [Patch(color=system_colour(k), label=f"#{k + 1} {systems[k][0]}") for k in shown]
+    handles += [Patch(facecolor="grey", alpha=0.45, label="each GPU alone, stacked (their sum)"),
+                Patch(facecolor="grey", label="all GPUs at once, stacked by each GPU's GB/s "
+                      "(host/*/in-all)"),
+                Line2D([], [], color="black", lw=2, label="measured total (host/*/all)")]
+    fig.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=2,
+               fontsize=8, frameon=False)
+    ax.set_title("host bandwidth: each GPU alone (summed, lighter) against all GPUs at once\n"
+                 "(its share of the GPUs alone under its total); system by colour", fontsize=10)
     CLI.write_png(fig, path)
     return True
 
 
-def main(argv):
-    ap = CLI.parser(description="node module figures from a hipmembench document")
-    ap.add_argument("-o", "--out", default="plots", help="folder for the PNG files")
-    ap.add_argument("file", help="a hipmembench JSON document with node results")
-    args = ap.parse_args(argv[1:])
-    doc = load(args.file)
-    results = node_ok(doc)
-    if not results:
-        print(f"hmb_plot_node.py: {args.file}: no node results", file=sys.stderr)
-        return 1
+def title_of(doc, results):
     dev = doc.get("device") or {}
-    title = f"{(doc.get('host') or {}).get('hostname', '?')}, {dev.get('name', '?')}"
+    n = gpu_count(results)
+    gpus = f"{n}x " if n > 1 else ""
+    return f"{(doc.get('host') or {}).get('hostname', '?')}, {gpus}{dev.get('name', '?')}"
+
+
+def main(argv):
+    ap = CLI.parser(description="node module figures from hipmembench documents")
+    ap.add_argument("-o", "--out", default="plots", help="folder for the PNG files")
+    ap.add_argument("files", nargs="+", metavar="file",
+                    help="hipmembench JSON documents with node results")
+    args = ap.parse_args(argv[1:])
+    systems = []
+    for path in args.files:
+        doc = load(path)
+        results = node_ok(doc)
+        if not results:
+            print(f"hmb_plot_node.py: {path}: no node results", file=sys.stderr)
+            continue
+        systems.append((title_of(doc, results), results))
+    if not systems:
+        return 1
     if os.path.exists(args.out) and not os.path.isdir(args.out):
         fail(f"-o {args.out}: not a folder")
     need_matplotlib()
@@ -260,10 +301,10 @@ def main(argv):
     for name, fn in (("node-p2p-matrix", plot_matrices), ("node-host-aggregate", plot_aggregate)):
         path = os.path.join(args.out, f"{name}.png")
         try:
-            drawn = fn(results, title, path)
+            drawn = fn(systems, path)
         except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError,
                 ZeroDivisionError) as e:  # a shape check() does not foresee: named, not a trace
-            fail(f"cannot draw {name} from {args.file}: {type(e).__name__}: {e}")
+            fail(f"cannot draw {name} from {', '.join(args.files)}: {type(e).__name__}: {e}")
         if drawn:
             print(path)
     return 0

@@ -83,8 +83,12 @@ def test_user_flags_add_to_the_projects(tmp_path):
                "CFLAGS=-I/opt/cjson/include", "LDFLAGS=-Wl,-z,now", "LDLIBS=-lextra")
     assert r.returncode == 0, r.stderr
     compile_main = [l for l in r.stdout.splitlines() if "-c src/cli/main.c" in l][0].split()
-    for flag in ("-Isrc", "-Werror", "-O2", "-I/opt/cjson/include"):
+    for flag in ("-Isrc", "-O2", "-I/opt/cjson/include"):
         assert flag in compile_main
+    # warnings are errors only where the project builds itself (WERROR=1), not for a user
+    assert ("-Werror" in compile_main) == (os.environ.get("WERROR") == "1"), compile_main
+    dev = make_n(tmp_path, "PLATFORM=amd", "OFFLOAD_ARCH=gfx90a", "WERROR=1")
+    assert "-Werror" in [l for l in dev.stdout.splitlines() if "-c src/cli/main.c" in l][0].split()
     link = [l for l in r.stdout.splitlines() if "-o " + f"{tmp_path}/build/hipmembench " in l + " "][0]
     for flag in ("-Wl,-z,now", "-lcjson", "-lextra", "--offload-arch=gfx90a"):
         assert flag in link.split()

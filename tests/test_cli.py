@@ -85,7 +85,7 @@ def test_list_and_version():
     assert len(hmb.module_names()) >= 6
 
 
-# memcpy's on-request families (bench/memcpy_variants.c, memcpy_untouched.c,
+# memcpy's on-request families (bench/memcpy/memcpy_variants.c, memcpy_untouched.c,
 # memcpy_hugepages.c): one name of each.
 MEMCPY_ON_REQUEST = ["h2d/pinned/async-default-kind", "d2d/device/async-default-kind",
                      "h2h/pinned/sync", "h2h/pageable/memcpy", "h2d/untouched-pageable/sync",

@@ -17,7 +17,9 @@ import hmb
 import synthetic
 
 CSV_HEADER = ["base_file", "other_file", "result", "figure", "unit", "base", "other", "ratio",
-              "p", "verdict"]
+              "p", "verdict", "resolution_rel"]
+# then the identity's parts: module, case, size and each parameter of the base's results
+ID_HEADER = ["module", "case", "size"]
 
 
 def compare(*args, timeout=120):
@@ -28,18 +30,43 @@ def rows_wide(p):
     """The CSV table of compare --wide: the noise columns too."""
     table = list(csv.reader(io.StringIO(p.stdout)))
     header = CSV_HEADER + ["noise", "noise_family", "noise_floor", "noise_rel", "noise_own_rel",
-                           "resolution_rel", "base_runs", "other_runs"]
-    assert table and table[0] == header, p.stdout[:500]
-    return [dict(zip(header, r)) for r in table[1:]]
+                           "base_runs", "other_runs"] + ID_HEADER
+    assert table and table[0][:len(header)] == header, p.stdout[:500]
+    return [dict(zip(table[0], r)) for r in table[1:]]
 
 
 def rows(p):
     """The CSV table of a compare run: a list of dicts; fails if stdout holds
     anything but one table."""
     table = list(csv.reader(io.StringIO(p.stdout)))
-    assert table and table[0] == CSV_HEADER, p.stdout[:500]
-    assert all(len(r) == len(CSV_HEADER) for r in table), "ragged CSV"
-    return [dict(zip(CSV_HEADER, r)) for r in table[1:]]
+    assert table and table[0][:len(CSV_HEADER) + 3] == CSV_HEADER + ID_HEADER, p.stdout[:500]
+    assert all(len(r) == len(table[0]) for r in table), "ragged CSV"
+    return [dict(zip(table[0], r)) for r in table[1:]]
+
+
+def test_csv_has_a_column_for_each_part_of_the_identity(tmp_path):
+    """compare -f csv: module, case, size (bytes) and each parameter in a column of its own,
+    the same as the result's label says, read with a CSV reader."""
+    a = hmb.ROOT / "results" / "nvidia-h100-pcie" / "resolution" / "a.json"
+    b = hmb.ROOT / "results" / "nvidia-h100-pcie" / "resolution" / "b.json"
+    p = hmb.run("--format", "csv", "compare", a, b, "--threshold", "5")
+    r = rows(p)
+    assert len(r) > 600
+    params = list(csv.reader(io.StringIO(p.stdout)))[0][len(CSV_HEADER) + 3:]
+    assert {"direction", "host_memory", "api", "streams", "allocator"} <= set(params), params
+    sizes = {"4K": "4096", "1M": "1048576", "256M": "268435456", "1G": "1073741824"}
+    for x in r:
+        assert x["result"].startswith(f"{x['module']} {x['case']}"), x
+        for part in re.split(r" (?=[a-z_0-9]+=)", x["result"][len(x["module"]) + len(x["case"]) + 2:]):
+            if "=" not in part:
+                continue
+            k, v = part.split("=", 1)
+            if k == "size":
+                assert sizes.get(v, x["size"]) == x["size"], x
+            elif k in params:
+                assert x[k] == v or x[k].startswith(v), (k, x)
+        if x["verdict"] and x["verdict"][0] == "?":
+            assert float(x["resolution_rel"]) * 100 > 5
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import pytest
 import hmb
 
 IMPORTER = "__vmm-importer"
-MAGIC = 0x564D4D53              # bench/vmm_share.c: SHARE_MAGIC
+MAGIC = 0x564D4D53              # bench/vmm/vmm_share.c: SHARE_MAGIC
 REQ = "<IiiII4xQ"               # struct share_req: magic, op, device, seed_in, seed_out, size
 REQ_ROUND, REQ_QUIT = 1, 2
 REPLY_SIZE = 512                # struct share_reply

@@ -63,7 +63,7 @@ def test_binary_installed_and_not_rebuilt(staged):
 
 def test_managed_array_installed_where_the_binary_looks(staged):
     """AMD builds keep the __managed__ array in a shared object found beside
-    the binary (bench/managed_static.c); NVIDIA builds link it in."""
+    the binary (bench/managed/managed_static.c); NVIDIA builds link it in."""
     dest, _ = staged
     built = BIN.parent / "lib" / "hipmembench-managed-static.so"
     installed = dest / "usr/lib/hipmembench/hipmembench-managed-static.so"

@@ -1,7 +1,8 @@
 """test_layers.py - includes go one way through the source's layers
 (tests/check_layers.py): the tree as it is passes, and each kind of wrong
-include, seeded into a copy of the tree, is named in one line; the README's
-layout table says what each folder's README says it may include."""
+include, seeded into a copy of the tree, is named in one line, as is an
+include or a call from one module's folder (bench/MODULE/) into another's;
+the README's layout table says what each folder's README says it may include."""
 import pathlib
 import re
 import shutil
@@ -57,12 +58,60 @@ def test_kernels_may_not_include_the_engine(tmp_path):
 
 def test_an_include_that_names_no_layer_is_named(tmp_path):
     root = tree(tmp_path)
-    append(root / "bench/pool.c", '#include "../src/engine/measure.h"')
-    append(root / "bench/vmm.c", '#include "vmm.h"')
+    append(root / "bench/pool/pool.c", '#include "../src/engine/measure.h"')
+    append(root / "bench/vmm/vmm.c", '#include "vmm.h"')
     rc, lines, _ = check(root)
     assert rc == 1 and len(lines) == 2
     assert all("names no layer" in line for line in lines)
-    assert lines[0].startswith("bench/pool.c:") and lines[1].startswith("bench/vmm.c:")
+    assert lines[0].startswith("bench/pool/pool.c:") and lines[1].startswith("bench/vmm/vmm.c:")
+
+
+def test_a_module_including_another_module_is_named(tmp_path):
+    root = tree(tmp_path)
+    append(root / "bench/pool/pool.c", '#include "bench/vmm/vmm.h"')
+    append(root / "bench/node/node.h", '#include "bench/memcpy/memcpy.h"')
+    rc, lines, _ = check(root)
+    assert rc == 1
+    assert lines == [
+        'bench/node/node.h: #include "bench/memcpy/memcpy.h": the files of module node include '
+        "only their own (bench/node/); modules never include each other",
+        'bench/pool/pool.c: #include "bench/vmm/vmm.h": the files of module pool include '
+        "only their own (bench/pool/); modules never include each other",
+    ]
+
+
+def test_a_module_calling_another_module_is_named(tmp_path):
+    root = tree(tmp_path)
+    append(root / "bench/pool/pool_growth.c",
+           "void memcpy_pinning(struct hmb_ctx *ctx);\n"
+           "void pool_seeded(struct hmb_ctx *ctx)\n{\n\tmemcpy_pinning(ctx);\n}")
+    append(root / "bench/xnack/xnack.c",
+           "extern const struct hmb_case_ops managed_gpu_ops;\n"
+           "const void *xnack_seeded = &managed_gpu_ops;")
+    rc, lines, _ = check(root)
+    assert rc == 1
+    assert lines == [
+        "bench/pool/pool_growth.c: calls memcpy_pinning of module memcpy "
+        "(bench/memcpy/memcpy_pinning.c): modules never call each other",
+        "bench/xnack/xnack.c: names managed_gpu_ops of module managed "
+        "(bench/managed/managed.c): modules never call each other",
+    ]
+
+
+def test_another_modules_name_in_a_comment_or_a_string_is_no_call(tmp_path):
+    root = tree(tmp_path)
+    append(root / "bench/pool/pool_growth.c",
+           '/* as memcpy_pinning(ctx) does */\nstatic const char *pool_seeded = "memcpy_pinning(ctx)";')
+    rc, lines, _ = check(root)
+    assert (rc, lines) == (0, [])
+
+
+def test_a_source_file_outside_a_modules_folder_is_named(tmp_path):
+    root = tree(tmp_path)
+    (root / "bench/stray.c").write_text('#include "engine/module.h"\n')
+    rc, lines, _ = check(root)
+    assert rc == 1
+    assert lines == ["bench/stray.c: a module's files go in its own folder (bench/MODULE/)"]
 
 
 def test_a_circle_of_layers_is_named(tmp_path):

@@ -1,7 +1,9 @@
-"""test_plots.py - scripts/hmb_plot.py: the six figures from the committed real
-results, --label naming, and documents of failed runs (no device: left out;
-incomplete: plotted and marked); several systems on scales that hold each, and a
-document of two GPUs as a row per GPU. Skipped, saying why, without matplotlib."""
+"""test_plots.py - scripts/hmb_plot.py and hmb_plot_node.py: the figures from the
+committed real results, --label naming, and documents of failed runs (no device:
+left out; incomplete: plotted and marked); several systems overlaid on the same
+panels, each in its colour, on log-log scales that hold each, a document of two GPUs
+as a system per GPU; legends below the panels kept whole in the file. Skipped,
+saying why, without matplotlib."""
 import copy
 import importlib.util
 import json
@@ -103,24 +105,35 @@ def plot_module():
     return module
 
 
-def test_several_systems_fit_their_scale_and_each_gpu_has_its_row():
-    """The H200's device copies (2.1 TB/s) are not clipped to the H100's scale, and
-    the two-GPU document gives a row per GPU, named, rather than one line through
-    both GPUs' points."""
+def test_several_systems_overlaid_on_one_scale_each_in_its_colour():
+    """The H100 and the two-GPU H200 on the same panels (a system per GPU, named):
+    the H200's device copies (2.1 TB/s) within the d2d panel's scale, sizes on log2
+    and GB/s on log10 axes, each system's lines in its colour on every panel, one
+    point per size on a line."""
     m = plot_module()
     docs = m.documents([str(H100), str(H200_X2)])
     assert [d["_system"] for d in docs] == ["NVIDIA H100 80GB HBM3 on vm", "NVIDIA H200 on vm, GPU 0",
                                             "NVIDIA H200 on vm, GPU 1"]
     fig = m.plot_memcpy(docs)
+    axes = fig.axes
+    assert [ax.get_title().split(":")[0] for ax in axes] == ["h2d", "d2h", "d2d"]
     d2d = [r["gbps_median"] for r in json.loads(H200_X2.read_text())["results"]
            if r["status"] == "ok" and r["case"] == "d2d/device/async"]
-    axes = fig.axes[:2 * len(docs)]
-    assert all(ax.get_ylim()[1] >= max(d2d) for ax in axes[1::2]), [a.get_ylim() for a in axes]
-    assert "GPU 1" in axes[-1].get_title()
+    assert axes[2].get_ylim()[1] >= max(d2d), axes[2].get_ylim()
+    colours = [m.system_colour(k) for k in range(len(docs))]
     for ax in axes:
-        for line in ax.get_lines():
+        assert ax.get_xscale() == "log" and ax.get_yscale() == "log", ax.get_title()
+        lines = [line for line in ax.get_lines() if line.get_gid() != "peak"]
+        assert [line for line in ax.get_lines() if line.get_gid() == "peak"], ax.get_title()
+        used = {line.get_color() for line in lines}
+        assert used == set(colours), (ax.get_title(), used)
+        for line in lines:
             xs = list(line.get_xdata())
             assert len(xs) == len(set(xs)), (ax.get_title(), xs)
+            lo, hi = ax.get_ylim()
+            assert all(lo <= y <= hi for y in line.get_ydata()), (ax.get_title(), lo, hi)
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert all(any(d["_system"] in t for t in legend) for d in docs), legend
     m.plt.close(fig)
 
 
@@ -155,3 +168,39 @@ def test_titles_and_ticks_say_what_the_figures_show(tmp_path):
         assert len(ticks) >= 3, (subject, ticks)
         mantissas = {round(t / 10 ** math.floor(math.log10(t)), 6) for t in ticks}
         assert mantissas <= {1.0, 2.0, 5.0}, (subject, ticks)
+
+
+def png_size(path):
+    with open(path, "rb") as f:
+        head = f.read(24)
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+
+
+def test_legends_below_the_panels_are_kept_whole(tmp_path):
+    """The legend hangs below the panels: the file grows to hold it (bbox_inches
+    'tight'), where a file of the figure's own size would cut it off."""
+    m = plot_module()
+    fig = m.plot_pool(m.documents([str(H100), str(H200_X2)]))
+    width, height = fig.get_size_inches()
+    m.CLI.write_png(fig, str(tmp_path / "pool.png"))
+    w, h = png_size(tmp_path / "pool.png")
+    assert h > height * 110 + 20, (w, h, height * 110)
+
+
+def test_node_figures_of_several_systems(tmp_path):
+    """hmb_plot_node.py of the 4xH200 and the 2xH200: a row of heatmaps per system and
+    their host bandwidth side by side; a document without node results is named."""
+    node = str(hmb.ROOT / "scripts" / "hmb_plot_node.py")
+    doc = json.loads(H100.read_text())
+    doc["results"] = [r for r in doc["results"] if r["module"] != "node"]
+    (tmp_path / "nonode.json").write_text(json.dumps(doc))
+    p = subprocess.run([hmb.PY, node, "-o", tmp_path / "out", hmb.ROOT / "results" /
+                        "nvidia-h200-x4" / "all.json", H200_X2, tmp_path / "nonode.json"],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert "nonode.json: no node results" in p.stderr
+    made = sorted(f.name for f in (tmp_path / "out").iterdir())
+    assert made == ["node-host-aggregate.png", "node-p2p-matrix.png"]
+    w, h = png_size(tmp_path / "out" / "node-p2p-matrix.png")
+    assert h > w / 4, (w, h)  # two rows of heatmaps
+    assert all(is_png(tmp_path / "out" / f) for f in made)

@@ -6,6 +6,7 @@ bad documents (one line, exit 2); compare printing the summary first; and the HT
 report opened in headless Chromium (no console errors, every headline shown, a plot
 with a legend naming every system)."""
 import json
+import math
 import os
 import pathlib
 import re
@@ -171,11 +172,109 @@ def test_the_h100_reads_what_its_json_holds():
     """The headlines most people paste, spelled out: the H100's pinned copies at 1 GiB,
     its device copy against half the HBM peak, and the node rows left out on one GPU."""
     out = summary(H100).stdout
-    assert re.search(r"^pinned h2d +55\.08 GB/s +87% +o +1G;", out, re.M), out
+    assert re.search(r"^pinned h2d +55\.08 GB/s +87% +~o +1G;", out, re.M), out
     assert re.search(r"^d2d copy +1503 GB/s +90% ", out, re.M), out
     assert re.search(r"^4K h2d latency +3\.60 us ", out, re.M), out
     assert "all GPUs" not in out and "P2P" not in out
-    assert re.search(r"unsupported node topology/pair: one GPU visible", out)
+    # the reasons as far as the screen allows, the rest counted; Markdown lists them all
+    assert re.search(r"unsupported node topology/pair: one GPU visible", out) or \
+        re.search(r"\.\.\. \d+ more reasons", out), out
+    assert "unsupported node topology/pair: one GPU visible" in summary("-f", "markdown", H100).stdout
+
+
+H200_X4 = RESULTS / "nvidia-h200-x4" / "all.json"
+LABEL = 22  # the headline's column in a summary of one document
+
+
+@pytest.mark.parametrize("paths", [[H100], [H200_X4], [H200_X2], [H100, H200_X4],
+                                   [H100, H200_X2, H100_X2, H200_X4]],
+                         ids=["h100", "h200x4", "h200x2", "h100-h200x4", "four"])
+@pytest.mark.parametrize("fmt", ["text", "markdown"])
+def test_no_line_is_cut_inside_a_word(paths, fmt):
+    """A line that does not fit is cut after a whole word and says so (" ..."); every
+    marked headline the summary lists is there whole."""
+    args = ["-f", "markdown"] if fmt == "markdown" else []
+    out = summary(*args, *paths).stdout
+    whole = summary("-f", "markdown", *paths).stdout  # markdown cuts nothing
+    headlines = re.findall(r"^\| ([a-zA-Z0-9 ]+?) \| ", whole, re.M)
+    in_list = False
+    for line in out.splitlines():
+        in_list = line.startswith("  marked headlines: ") or (in_list and line.startswith("    "))
+        if line.endswith("...") and not re.search(r"\.\.\. \d+ more reasons$", line):
+            assert line.endswith(" ..."), line
+            kept = line[:-4].strip()
+            if in_list:  # a list is cut after a whole item: a headline and its marks
+                assert kept.split(", ")[-1].rsplit(" ", 1)[0] in headlines, \
+                    f"cut inside a name: {line!r}"
+                continue
+            at = whole.find(kept)
+            assert at >= 0, line
+            assert at + len(kept) == len(whole) or not whole[at + len(kept)].isalnum(), \
+                f"cut inside a word: {line!r}"
+    if len(paths) == 1 and fmt == "text":
+        text = " ".join(out.split())
+        if "marked headlines: " in text:
+            listed = text.split("marked headlines: ")[1].split(" cases not ok")[0]
+            rows = out.split("\nfigure ")[1].split("\nanomalies:")[0].splitlines()[1:]
+            names = [row[:LABEL].strip() for row in rows]
+            for item in listed.rstrip(" .").split(", "):
+                assert item.rsplit(" ", 1)[0] in names, (item, listed)
+
+
+def test_headlines_are_paired_at_the_base_identity(tmp_path):
+    """Several documents: every column holds the base's figure at the base's size and
+    parameters (the H100's managed prefetch is at 256 MiB; the 4xH200 document's own pick
+    would be 1 GiB), the size is shown in every format, and a document without a figure of
+    that identity says so instead of giving another size."""
+    h200 = load(H200_X4)
+    want = next(r["gbps_median"] for r in h200["results"] if r["module"] == "managed" and
+                r["case"] == "prefetch/prefetch-only" and r["status"] == "ok" and
+                r["params"]["size"] == 256 << 20 and r["params"].get("device") == 0)
+    text = summary(H100, H200_X4).stdout
+    row = next(line for line in text.splitlines() if line.startswith("managed prefetch"))
+    assert row.split()[3:5] == ["256M", "50.2"] and close(float(row.split()[5]), want), row
+    md = summary("-f", "markdown", H100, H200_X4).stdout
+    assert f"| managed prefetch | GB/s | 256M | 50.15 (80%) ~ | {want:.2f} (74%)" in md, md
+    # the 4xH200 without its 256 MiB prefetches: said, not replaced by another size
+    h200["results"] = [r for r in h200["results"] if not (
+        r["module"] == "managed" and r["case"] == "prefetch/prefetch-only" and
+        r["params"].get("size") == 256 << 20)]
+    lacking = tmp_path / "lacking.json"
+    lacking.write_text(json.dumps(h200))
+    row = next(line for line in summary(H100, lacking).stdout.splitlines()
+               if line.startswith("managed prefetch"))
+    assert row.split()[3:6] == ["256M", "50.2", "n/a"], row
+    assert "| managed prefetch | GB/s | 256M | 50.15 (80%) ~ | no figure at 256M |" in \
+        summary("-f", "markdown", H100, lacking).stdout
+    html = summary("-f", "html", H100, lacking).stdout
+    assert "no figure at 256M" in html
+
+
+def test_a_node_says_what_its_figures_say_together(tmp_path):
+    """The 4xH200: host copies with every GPU at once do not scale (d2h 66% of the GPUs
+    alone, 57% of their links; bidir 43%, 35%), named with the numbers of the document;
+    a peer pair and a GPU made slow on purpose are named against their median."""
+    doc = load(H200_X4)
+    d2h = next(r for r in doc["results"] if r["case"] == "host/d2h/all")
+    text = " ".join(summary(H200_X4).stdout.split())
+    sum_alone = d2h["metrics"]["sum_alone_gbps"]["value"]
+    assert f"node: host d2h with every GPU at once {d2h['gbps_median']:.1f} GB/s: " \
+        f"{100 * d2h['metrics']['vs_sum_alone']['value']:.0f}% of the 4 GPUs alone " \
+        f"({sum_alone:.1f}), 57% of their links (252)" in text, text
+    assert "node: host bidir with every GPU at once 174.7 GB/s: 43% of the 4 GPUs alone" in text
+    assert "host h2d with every GPU at once" not in text  # 182.5 of 4 alone: it scales
+    for r in doc["results"]:
+        slow = (r["case"] == "p2p/ce/read" and (r["params"]["src"], r["params"]["dst"]) == (2, 3)) \
+            or (r["case"] == "host/h2d/alone" and r["params"].get("device", r["params"].get("gpu")) == 2)
+        if slow:
+            r["samples_s"] = [x * 2 for x in r["samples_s"]]
+    path = tmp_path / "slow.json"
+    path.write_text(json.dumps(doc))
+    text = " ".join(summary("-f", "markdown", path).stdout.split())
+    assert re.search(r"node: p2p/ce/read 2->3 18\d\.\d GB/s: 5\d% of the median of its 12 pairs "
+                     r"\(377\.\d\)", text), text
+    assert re.search(r"node: host/h2d/alone on GPU 2 \d+\.\d GB/s: 5\d% of the median of the 4 "
+                     r"GPUs", text), text
 
 
 def test_the_resolution_line_counts_what_the_document_says():
@@ -252,12 +351,13 @@ def columns(out):
     the first column's ratio empty."""
     lines = out.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("figure "))
+    shift = 7 if " at " in lines[start] else 0  # the size each row is compared at
     rows = {}
     for line in lines[start + 1:]:
-        if line.startswith("systems"):
+        if line.startswith("systems") or line.startswith("at ("):
             break
-        cells = [(line[24:30].strip(), "")]
-        for k in range(30, len(line), 10):
+        cells = [(line[24 + shift:30 + shift].strip(), "")]
+        for k in range(30 + shift, len(line), 10):
             cells.append((line[k:k + 5].strip(), line[k + 6:k + 10].strip()))
         rows[line[:18].strip()] = cells
     return rows
@@ -273,7 +373,7 @@ def test_committed_documents_side_by_side():
     p = summary(H100, H200_X2, H100_X2)
     assert p.returncode == 0, p.stderr
     lines = fits_one_screen(p.stdout)
-    assert re.match(r"figure +H100 +H200x2 +H100x2$", lines[1]), lines[1]
+    assert re.match(r"figure +at +H100 +H200x2 +H100x2$", lines[1]), lines[1]
     rows, want = columns(p.stdout), [expected(d) for d in docs]
     higher = {"GB/s": True, "ratio": True, "x": True, "us": False, "ns": False}
     for name, base in want[0].items():
@@ -315,11 +415,20 @@ def test_eight_committed_documents_fit_one_screen():
                                 "H100x2#6", "H100#7", "H100#8"], lines[1]
     rows = columns(p.stdout)
     assert len(rows) == 23
-    # the last column whole: the quick run's values, each with its ratio
+    # the last column whole: the quick run's values at the base's sizes, each with its
+    # ratio; where the quick run has no figure at the base's size (its largest copy is
+    # 16M, the base's 1G), n/a, not another size's figure
+    lacking = 0
     for name, (value, _, _) in expected(load(QUICK)).items():
         shown, ratio = rows[name][7]
+        if shown == "n/a":
+            lacking += 1
+            continue
         assert abs(float(shown) - value) <= 0.01 * value + 0.006, (name, shown, value)
         assert re.fullmatch(r"[0-9.]+x|\.[0-9]{2}x|>99x", ratio), (name, ratio)
+    assert rows["pinned h2d"][7][0] == "n/a" and rows["4K h2d latency"][7][0] != "n/a"
+    assert 0 < lacking < len(rows)
+    assert "at (the base's size, every column): pinned h2d 1G, pinned d2h 1G," in p.stdout
     assert str(H100.relative_to(hmb.ROOT)) in about(p.stdout, "H100")
     assert str(QUICK.relative_to(hmb.ROOT)) in about(p.stdout, "H100#8")
 
@@ -425,10 +534,10 @@ def test_html_goes_with_summary_only():
 def test_markdown(tmp_path):
     p = summary("-f", "markdown", H100, H200_X2)
     assert p.returncode == 0, p.stderr
-    assert "| figure | unit | H100 | H200x2 |" in p.stdout
-    assert re.search(r"^\| pinned h2d \| GB/s \| 55\.08 \(87%\) o \| 55\.54 \(88%\) 1\.01x \|$",
+    assert "| figure | unit | at | H100 | H200x2 |" in p.stdout
+    assert re.search(r"^\| pinned h2d \| GB/s \| 1G \| 55\.08 \(87%\) ~o \| 55\.54 \(88%\) 1\.01x \|$",
                      p.stdout, re.M), p.stdout
-    assert re.search(r"^\| 4K d2h latency \| us \| 2\.83 \| 5\.28 0\.54x \|$", p.stdout, re.M)
+    assert re.search(r"^\| 4K d2h latency \| us \| 4K \| 2\.83 ~ \| 5\.28 0\.54x \|$", p.stdout, re.M)
     assert "## Anomalies" in p.stdout and "## Systems" in p.stdout
     assert "| host | vm | vm |" in p.stdout
 
@@ -501,21 +610,114 @@ def browser():
     driver.quit()
 
 
-def plotted_cases(docs):
-    """The cases of documents that some document (and GPU) measured at two sizes or
-    more, with a bandwidth or a time, and the systems (column names) that have them."""
-    cases = {}
+# Parameters that never set a chart's lines apart (context: the GPU, tuned counts,
+# text, launch geometry), as far as the committed documents hold them.
+CONTEXT = {"size", "device", "gpu", "timed", "grid", "grid_blocks", "block_threads",
+           "elements_per_thread", "grid_stride", "clock", "sync", "ops_per_sample", "latch",
+           "iters", "copy_engines", "copy_engines_source", "coherence", "api", "slots",
+           "loads", "stride_bytes", "async_engine_count"}
+MIN_SIZES = 3
+
+
+def unit_of(r):
+    if r.get("gbps_median"):
+        return "GB/s"
+    return "us per op" if r.get("us_per_op_median") else "us (median)"
+
+
+def curves(docs):
+    """{module: {(system, case, params that set lines apart)}}: what the report's
+    charts against size should draw, from the JSON: each case of each document (its
+    GPU 0, or no GPU named) measured at MIN_SIZES sizes or more, in its unit."""
+    points = {}
     for name, doc in docs:
-        sizes = {}
         for r in doc["results"]:
             size = (r.get("params") or {}).get("size")
-            if r["status"] != "ok" or not isinstance(size, (int, float)) or not r.get("stats_s"):
+            if r["status"] != "ok" or not isinstance(size, (int, float)) or size < 1 or \
+                    not r.get("stats_s") or gpu_of(r) not in (None, 0):
                 continue
-            sizes.setdefault((r["module"], r["case"], gpu_of(r)), set()).add(size)
-        for (module, case, gpu), s in sizes.items():
-            cases.setdefault(f"{module} {case}", {}).setdefault(name, set()).add((gpu, len(s)))
-    return {c: {n: g for n, g in by.items()} for c, by in cases.items()
-            if any(k > 1 for g in by.values() for _, k in g)}
+            points.setdefault((r["module"], r["case"], unit_of(r)), []).append((name, r))
+    out = {}
+    for (module, case, unit), recs in points.items():
+        split = set()
+        for name, r in recs:
+            for _, o in recs:
+                if o is not r and _ == name and o["params"]["size"] == r["params"]["size"]:
+                    split |= {k for k in set(r["params"]) | set(o["params"]) if k not in CONTEXT
+                              and r["params"].get(k) != o["params"].get(k)}
+        sizes = {}
+        for name, r in recs:
+            kind = (name, case, tuple((k, r["params"].get(k)) for k in sorted(split)))
+            sizes.setdefault(kind, set()).add(r["params"]["size"])
+        for kind, s in sizes.items():
+            if len(s) >= MIN_SIZES:
+                out.setdefault(module, set()).add(kind)
+    return out
+
+
+# Every text of every plot: its box on the page against its SVG's, and its words.
+BOXES_JS = """
+return Array.from(document.querySelectorAll('svg.plot')).map(svg => {
+  const s = svg.getBoundingClientRect(), vb = svg.viewBox.baseVal;
+  const left = s.left + svg.clientLeft, top = s.top + svg.clientTop;
+  return {title: (svg.querySelector('text.title') || {}).textContent, kind: svg.getAttribute('class'),
+          svg: [left, top, left + svg.clientWidth, top + svg.clientHeight],
+          viewbox: [vb.width, vb.height],
+          texts: Array.from(svg.querySelectorAll('text')).map(t => {
+            const b = t.getBoundingClientRect();
+            return [t.textContent, b.left, b.top, b.right, b.bottom,
+                    t.closest('g.legend') ? 'legend' : t.closest('g.peak') ? 'peak' : 'other'];
+          })};
+});
+"""
+
+
+def check_plots_render(browser):
+    """Every plot's texts inside its SVG (nothing clipped) and apart from each other
+    (a peak's label on its halo may cross the curves, never another text); every
+    curve of MIN_SIZES points or more; a legend entry per series. Returns the plots."""
+    from selenium.webdriver.common.by import By
+    plots = browser.execute_script(BOXES_JS)
+    assert plots
+    for p in plots:
+        left, top, right, bottom = p["svg"]
+        assert (right - left, bottom - top) == tuple(p["viewbox"]), p["title"]
+        for text, *box, _ in p["texts"]:
+            if not text.strip():
+                continue
+            assert box[0] >= left - 0.5 and box[2] <= right + 0.5 and box[1] >= top - 0.5 and \
+                box[3] <= bottom + 0.5, (p["title"], text, box, p["svg"])
+        texts = [t for t in p["texts"] if t[0].strip()]
+        for i, a in enumerate(texts):
+            for b in texts[i + 1:]:
+                overlap_x = min(a[3], b[3]) - max(a[1], b[1])
+                overlap_y = min(a[4], b[4]) - max(a[2], b[2])
+                assert overlap_x <= 1 or overlap_y <= 1, (p["title"], a, b)
+    for svg in browser.find_elements(By.CSS_SELECTOR, "svg.plot.curves"):
+        title = svg.find_element(By.CSS_SELECTOR, "text.title").text
+        series = svg.find_elements(By.CSS_SELECTOR, "g.series")
+        legend = svg.find_elements(By.CSS_SELECTOR, "g.legend g.entry")
+        assert series and len(series) == len(legend), title
+        for line in svg.find_elements(By.CSS_SELECTOR, "g.series polyline"):
+            xs = [float(xy.split(",")[0]) for xy in line.get_attribute("points").split()]
+            # a curve: MIN_SIZES sizes or more, each once (one GPU's, one kind's)
+            assert len(xs) >= MIN_SIZES and xs == sorted(set(xs)), (title, xs)
+    return plots
+
+
+def rgb(css):
+    """(r, g, b) of a CSS colour as the browser gives it (rgb(...) or rgba(...))."""
+    return tuple(int(x) for x in re.findall(r"\d+", css)[:3])
+
+
+def chart_series(browser):
+    """{chart title: [legend labels]} of the charts against size."""
+    from selenium.webdriver.common.by import By
+    out = {}
+    for svg in browser.find_elements(By.CSS_SELECTOR, "svg.plot.curves"):
+        title = svg.find_element(By.CSS_SELECTOR, "text.title").text
+        out[title] = [t.text for t in svg.find_elements(By.CSS_SELECTOR, "g.legend g.entry text")]
+    return out
 
 
 def test_html_report_in_chromium(tmp_path, browser):
@@ -546,34 +748,188 @@ def test_html_report_in_chromium(tmp_path, browser):
             if peak is not None:
                 assert f"({peak:.0f}%)" in shown or f"({peak + 0.5:.0f}%)" in shown or \
                     f"({peak - 0.5:.0f}%)" in shown, (name, shown, peak)
-    # one plot per case measured at several sizes, its legend naming every system
+    # per module, every case of every document measured at 3 sizes or more is a
+    # series of one of its charts against size, named by its system
     names = ["H100", "H200x2", "H100x2"]
-    want = plotted_cases(list(zip(names, docs)))
-    svgs = browser.find_elements(By.CSS_SELECTOR, "svg.plot")
-    titles = [s.find_element(By.CSS_SELECTOR, "text.title").text for s in svgs]
-    assert sorted(titles) == sorted(want), set(titles) ^ set(want)
-    for svg, title in zip(svgs, titles):
-        legend = [t.text for t in svg.find_elements(By.CSS_SELECTOR, "g.legend text")]
-        assert svg.is_displayed() and legend, title
-        for name, gpus in want[title].items():
-            for gpu, _ in gpus:
-                label = name if gpu is None or name == "H100" else f"{name} GPU {gpu}"
-                assert any(t == label or t.startswith(label + " ") for t in legend), \
-                    (title, label, legend)
-        assert len(legend) == len(set(legend)), (title, legend)
+    want = curves(list(zip(names, docs)))
+    charts = {t: labels for t, labels in chart_series(browser).items() if "against size" in t}
+    for module, kinds in want.items():
+        labels = [lab for t, ls in charts.items() if t.split()[0].rstrip(":") == module for lab in ls]
+        assert len(labels) == len(kinds), (module, sorted(labels), sorted(kinds))
+        for name in names:
+            assert sum(lab.split()[0] == name for lab in labels) == \
+                sum(k[0] == name for k in kinds), (module, name, labels)
+    for title, labels in charts.items():
+        assert len(labels) == len(set(labels)), (title, labels)
+    assert {t.split()[0].rstrip(":") for t in charts} == set(want)
+    check_plots_render(browser)
     # the systems side by side
     heads = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "table.systems tr th")]
     assert heads[1:4] == names
 
 
+H100_RUNS = RESULTS / "nvidia-h100-pcie" / "resolution" / "a.json"
+
+
+def test_report_of_the_h100_and_the_4xh200_in_chromium(tmp_path, browser):
+    """The report people share, of one H100 (two runs) and four H200: memcpy's host
+    memory kinds of both systems overlaid on log-log charts with the link's peak and
+    the H100's run-to-run band; time per copy at small sizes; the 4xH200's peer
+    copies as heatmaps and its host copies with every GPU against each alone; each
+    system in one colour throughout; nothing clipped."""
+    from selenium.webdriver.common.by import By
+    out = tmp_path / "report.html"
+    assert summary("-f", "html", "-o", out, H100_RUNS, H200_X4).returncode == 0
+    browser.get(out.as_uri())
+    errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
+    assert not errors, errors
+    h100, h200 = load(H100_RUNS), load(H200_X4)
+    plots = check_plots_render(browser)
+    charts = chart_series(browser)
+    # one chart per direction and API holds every kind of both systems: pageable,
+    # pinned, registered, write-combined (and the H100's reference loop)
+    for d in ("h2d", "d2h"):
+        labels = charts[f"memcpy {d}, hipMemcpyAsync: GB/s against size"]
+        want = [f"{n} {c.split('/', 1)[1].replace('/', ' ')}" for n, doc in (("H100", h100),
+                ("H200x4", h200)) for c in sorted({r["case"] for r in ok(doc, "memcpy", "", 0)}
+                if False else {r["case"] for r in doc["results"] if r["module"] == "memcpy" and
+                               r["status"] == "ok" and r["case"].startswith(d + "/") and
+                               not r["case"].endswith("/sync")})]
+        assert sorted(labels) == sorted(want), (labels, want)
+        assert len(labels) == 9 and sum(x.startswith("H100 ") for x in labels) == 5
+        assert sorted(charts[f"memcpy {d}, hipMemcpyAsync: time per copy, small sizes"]) == \
+            sorted(labels)
+        assert len(charts[f"memcpy {d}, hipMemcpy: GB/s against size"]) == 8
+    svgs = {s.find_element(By.CSS_SELECTOR, "text.title").text: s
+            for s in browser.find_elements(By.CSS_SELECTOR, "svg.plot")}
+    # time per copy at small sizes: 4K to 1M, each point the copy's median time
+    small = svgs["memcpy h2d, hipMemcpyAsync: time per copy, small sizes"]
+    xt = [t.text for t in small.find_elements(By.CSS_SELECTOR, "text.xtick")]
+    assert xt[0] == "4K" and xt[-1] == "1M", xt
+    shown = {}
+    for t in small.find_elements(By.CSS_SELECTOR, "g.series title"):
+        m = re.fullmatch(r"(.*): ([0-9.]+) us per copy at (\w+)(, .*)?", t.get_attribute("textContent"))
+        assert m, t.get_attribute("textContent")
+        shown[(m.group(1), m.group(3))] = float(m.group(2))
+    for name, doc in (("H100", h100), ("H200x4", h200)):
+        for r in ok(doc, "memcpy", "h2d/pinned/async", 0):
+            if r["params"]["size"] <= 1 << 20:
+                size = {4096: "4K", 16384: "16K", 65536: "64K", 262144: "256K", 1 << 20: "1M"}
+                assert close(shown[(f"{name} pinned async", size[r["params"]["size"]])],
+                             r["stats_s"]["median"] * 1e6, 0.01), (name, r["params"]["size"])
+    h2d = svgs["memcpy h2d, hipMemcpyAsync: GB/s against size"]
+    # log2 sizes labelled 4K to 1G, log10 GB/s labelled at 1, 2, 5 x 10^k
+    xt = [t.text for t in h2d.find_elements(By.CSS_SELECTOR, "text.xtick")]
+    assert xt == ["4K", "16K", "64K", "256K", "1M", "4M", "16M", "64M", "256M", "1G"], xt
+    yt = [float(t.text) for t in h2d.find_elements(By.CSS_SELECTOR, "text.ytick")]
+    assert len(yt) >= 4 and yt == sorted(yt, reverse=True) or yt == sorted(yt)
+    for v in yt:
+        m = v / 10 ** math.floor(math.log10(v) + 1e-9)
+        assert any(abs(m - x) < 1e-6 for x in (1, 2, 5)), yt
+    assert max(yt) / min(yt) >= 100, yt  # 4K copies of ~1 GB/s and 55 GB/s: decades
+    # the link's peak, one line for both (both links are gen5 x16)
+    peaks = [t.text for t in h2d.find_elements(By.CSS_SELECTOR, "g.peak text")]
+    link = h100["device"]["host_link"]["peak_gbps"]
+    assert peaks == [f"H100, H200x4 peak {link:.1f} GB/s"], peaks
+    # the band: the H100's figures hold two runs, each series its band; the H200's one
+    bands = h2d.find_elements(By.CSS_SELECTOR, "polygon.band")
+    colours = {rgb(e.value_of_css_property("stroke"))
+               for e in h2d.find_elements(By.CSS_SELECTOR, "g.series")}
+    h100_colour, h200_colour = (rgb(browser.find_element(
+        By.CSS_SELECTOR, f"table.summary thead th:nth-child({k}) span.swatch").value_of_css_property(
+        "background-color")) for k in (3, 4))
+    assert h100_colour != h200_colour
+    assert len(bands) == 5 and len(colours) == 2
+    sigma = [r["runs"]["resolution"]["sigma_rel"] for r in ok(h100, "memcpy", "h2d/pinned/async")]
+    assert all(0 < x < 0.5 for x in sigma)
+    # each system in its colour in every chart, as in the summary's heads
+    assert colours == {h100_colour, h200_colour}
+    for svg in svgs.values():
+        for entry in svg.find_elements(By.CSS_SELECTOR, "g.legend g.entry"):
+            name = entry.find_element(By.TAG_NAME, "text").text.split()[0]
+            want = h100_colour if name == "H100" else h200_colour
+            assert rgb(entry.value_of_css_property("stroke")) == want, (name, want)
+    # the 4xH200's peer copies: GPU to GPU, rows source, columns destination
+    for case in ("p2p/ce/write", "p2p/ce/read"):
+        heat = svgs[f"H200x4: {case} GB/s"]
+        cells = [t.text for t in heat.find_elements(By.CSS_SELECTOR, "g.cell text")]
+        want = [["-"] * 4 for _ in range(4)]
+        for r in ok(h200, "node", case):
+            want[r["params"]["src"]][r["params"]["dst"]] = f"{r['gbps_median']:.0f}"
+        assert cells == [v for row in want for v in row], (case, cells)
+    # host copies with every GPU at once against the GPUs alone, each direction
+    bars = svgs["H200x4: host copies with every GPU at once against each alone"]
+    groups = bars.find_elements(By.CSS_SELECTOR, "g.group")
+    assert len(groups) == 3
+    for g, d in zip(groups, ("h2d", "d2h", "bidir")):
+        words = [t.text for t in g.find_elements(By.TAG_NAME, "text")]
+        r = ok(h200, "node", f"host/{d}/all")[0]
+        alone, vs = metric(r, "sum_alone_gbps"), metric(r, "vs_sum_alone")
+        assert d in words and f"{alone:.1f}" in words, (d, words)
+        assert f"{r['gbps_median']:.1f} ({100 * vs:.0f}%)" in words, (d, words)
+        assert len(g.find_elements(By.CSS_SELECTOR, "g.bar rect")) == 8  # 4 GPUs, 2 bars
+    assert any(p["kind"] == "plot heatmap" for p in plots)
+
+
+def test_long_names_are_cut_never_clipped(tmp_path, browser):
+    """A kind whose name is too long for its legend (and a system of one GPU beside
+    one of four): cut with an ellipsis, its whole in a tooltip; no text leaves its
+    plot."""
+    from selenium.webdriver.common.by import By
+    doc = load(H100)
+    long = "pinned-" + "very-long-name-" * 6
+    doc["results"] += [dict(r, case=f"h2d/{long}/async") for r in ok(doc, "memcpy",
+                                                                   "h2d/pinned/async")]
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(doc))
+    out = tmp_path / "report.html"
+    assert summary("-f", "html", "-o", out, path, H200_X4).returncode == 0
+    browser.get(out.as_uri())
+    check_plots_render(browser)
+    labels = chart_series(browser)["memcpy h2d, hipMemcpyAsync: GB/s against size"]
+    cut = [x for x in labels if x.endswith("\u2026")]
+    assert len(cut) == 1 and cut[0].startswith("H100 pinned-very-long-name-"), labels
+    tips = [t.get_attribute("textContent") for t in browser.find_elements(
+        By.CSS_SELECTOR, "g.legend g.entry text title")]
+    assert f"H100 {long}" in tips
+
+
+def test_ratios_are_coloured_only_beyond_both_documents_noise(tmp_path):
+    """Two runs of one H100 back to back: every ratio within the noise, none painted
+    (a threshold of 5% alone paints 0.87x red); the H200's device copies (1.40x the
+    H100's, far beyond the noise) are painted better."""
+    same = summary("-f", "html", H100_RUNS, RESULTS / "nvidia-h100-pcie" / "resolution" /
+                   "b.json").stdout
+    ratios = re.findall(r'<span class="ratio([^"]*)" title="([^"]*)">([^<]*)<', same)
+    assert len(ratios) > 10
+    assert all(cls == "" and "within" in title and text.endswith("n.s.")
+               for cls, title, text in ratios), ratios
+    assert any(abs(float(text.split("x")[0]) - 1) > 0.05 for _, _, text in ratios)
+    other = summary("-f", "html", H100_RUNS, H200_X4).stdout
+    rows = dict(re.findall(r"<tr><td>([^<]*)</td>.*?<span class=\"ratio([^\"]*)\"", other))
+    assert rows["d2d copy"] == " better", rows
+    assert rows["pinned h2d"] == "", rows
+
+
 def test_html_of_one_document_plots_and_scales(tmp_path):
-    """The d2d panel of the H200 holds its 2.1 TB/s: the value axis reaches past it."""
+    """The d2d chart holds the H200's 2.1 TB/s and the H100's smallest copies: every
+    point and band within the frame, the value axis a decade or more each way."""
     out = tmp_path / "one.html"
     assert summary("-f", "html", "-o", out, H100, H200_X2).returncode == 0
     html = out.read_text()
-    panel = html.split("<title>memcpy d2d/device/async</title>", 1)[1].split("</svg>", 1)[0]
-    ticks = [float(t) for t in re.findall(r'text-anchor="end">([0-9.]+)</text>', panel)]
+    panel = html.split("<title>memcpy d2d: GB/s against size</title>", 1)[1].split("</svg>", 1)[0]
+    ticks = [float(t) for t in re.findall(r'class="ytick"[^>]*>([0-9.]+)</text>', panel)]
     top = max(r["gbps_median"] for r in load(H200_X2)["results"]
               if r["case"] == "d2d/device/async" and r["status"] == "ok")
-    assert max(ticks) >= top > 2000, (ticks, top)
-    assert statistics.median(ticks) < top
+    assert top > 2000 and max(ticks) >= top / 10 and min(ticks) <= 1, (ticks, top)
+    x, y, w, h = (float(v) for v in re.search(
+        r'<rect x="([0-9.]+)" y="([0-9.]+)" width="([0-9.]+)" height="([0-9.]+)" class="frame"',
+        panel).groups())
+    drawn = panel.split('<g class="legend">')[0]
+    lines = re.findall(r'<polyline[^>]*points="([^"]*)"', drawn)
+    bands = re.findall(r'class="band"[^>]*points="([^"]*)"', drawn)
+    points = [(float(a), float(b)) for a, b in re.findall(r"(-?[0-9.]+),(-?[0-9.]+)",
+                                                            " ".join(lines + bands))]
+    assert len(lines) == 4 and len(points) >= 40, lines  # async and sync, both systems
+    for px, py in points:
+        assert x - 0.1 <= px <= x + w + 0.1 and y - 0.1 <= py <= y + h + 0.1, (px, py)

@@ -6,6 +6,7 @@ show's refusals (one line, exit 2).
 
 HMB_BIN names the hipmembench binary (tests/hmb.py; `make test` sets it)."""
 import copy
+import collections
 import csv
 import io
 import json
@@ -22,8 +23,8 @@ DOCUMENTS = sorted(RESULTS.glob("*/all*.json")) + sorted(RESULTS.glob("*/*/*.jso
 WIDTH = 120
 
 
-def show(*args):
-    p = hmb.run(*args)
+def show(*args, cwd=None):
+    p = hmb.run(*args, cwd=cwd)
     assert p.returncode == 0 and p.stderr == "", p.stderr
     return p.stdout
 
@@ -111,6 +112,63 @@ def test_three_gpus_each_row_says_its_gpu(tmp_path):
     assert max(len(line) for line in out.splitlines()) <= WIDTH
 
 
+def tables_of(text):
+    """The non-empty lines a run printed before its summary: the tables, node's topology
+    and matrices."""
+    out = []
+    for line in text.splitlines():
+        if line.startswith("hipmembench summary"):
+            break
+        if line.strip():
+            out.append(line)
+    return out
+
+
+@pytest.mark.parametrize("stdout", ["nvidia-h200-x4/all-stdout.txt",
+                                    "nvidia-h100-pcie/resolution/a-stdout.txt",
+                                    "nvidia-h100-pcie/resolution/b-stdout.txt"])
+def test_show_prints_what_the_run_printed(stdout):
+    """A committed run's stdout against `show` of its document: every table, the node's
+    topology and peer matrices, then the summary. The 4xH200 run printed node's
+    topology and matrices before its table, show after it: the same lines, in another
+    order there. The H100 runs printed the chase of their last run where show prints
+    that of the runs' pooled samples (so does a run now): its one line aside."""
+    run = (RESULTS / stdout).read_text()
+    doc = RESULTS / (stdout.replace("all-stdout.txt", "all.json") if stdout.endswith("all-stdout.txt")
+                     else stdout.replace("-stdout.txt", ".json"))
+    shown = show("show", doc)
+    a, b = collections.Counter(tables_of(run)), collections.Counter(tables_of(shown))
+    only_run, only_show = list((a - b).elements()), list((b - a).elements())
+    if "resolution" in stdout:  # the chase's row, as said above
+        assert len(only_run) <= 1 and len(only_show) == len(only_run), (only_run, only_show)
+        assert all(re.fullmatch(r"gpu0 +\d+", line) for line in only_run + only_show)
+    else:
+        assert not only_run and not only_show, (only_run[:3], only_show[:3])
+    assert sum(a.values()) > 600
+    assert "\nhipmembench summary: " in shown and "cases not ok" in shown.split("\n")[-2] + \
+        shown
+
+
+def test_csv_says_each_results_mark_and_resolution():
+    """show -f csv: the mark, whether the result is stable, and its resolution, as the
+    document's runs.resolution and stability say."""
+    doc = RESULTS / "nvidia-h100-pcie" / "resolution" / "a.json"
+    rows = list(csv.DictReader(io.StringIO(show("--format", "csv", "show", doc))))
+    results = json.loads(doc.read_text())["results"]
+    assert len(rows) == len(results)
+    judged = 0
+    for row, r in zip(rows, results):
+        res = (r.get("runs") or {}).get("resolution")
+        if res:
+            judged += 1
+            assert abs(float(row["resolution_rel"]) / res["resolution_rel"] - 1) < 1e-5, row
+            assert row["stable"] == ("yes" if r["stability"]["stable"] else "no"), row
+            assert row["mark"].startswith("~") == (not r["stability"]["stable"]), row
+        else:
+            assert row["resolution_rel"] == "", row
+    assert judged > 400
+
+
 def test_csv_keeps_every_column_and_says_the_direction():
     doc = RESULTS / "nvidia-h100-pcie" / "all.json"
     rows = list(csv.DictReader(io.StringIO(show("--format", "csv", "show", doc))))
@@ -166,5 +224,6 @@ def test_committed_tables_are_what_show_prints(system):
     """results/SYSTEM/all-table.txt is `hipmembench show all.json`: the tables of the
     committed document, made again where the table changes."""
     folder = RESULTS / system
-    assert (folder / "all-table.txt").read_text() == show("show", folder / "all.json"), \
-        f"make it again: build/hipmembench show {folder}/all.json > {folder}/all-table.txt"
+    doc = (folder / "all.json").relative_to(hmb.ROOT)  # the summary names it so
+    assert (folder / "all-table.txt").read_text() == show("show", doc, cwd=hmb.ROOT), \
+        f"make it again, from the top: build/hipmembench show {doc} > {doc.parent}/all-table.txt"

@@ -123,18 +123,21 @@ static int emit(struct hmb_report *rep, int status)
 }
 
 /* show DOC: a document's tables (or CSV), as the run that wrote it printed
- * them: `all` prints its tables from the modules' documents in the same way. */
+ * them: `all` prints its tables from the modules' documents in the same way,
+ * then its summary, which show prints too. */
 int hmb_run_show(struct hmb_cli *cli)
 {
 	struct hmb_loaded checked;
 	struct hmb_report rep;
 	char err[1024];
+	int of_all;
 
 	/* the checks compare makes of a document, each failure named */
 	if (hmb_json_load(cli->args[0], &checked, err, sizeof(err)) != 0) {
 		fprintf(stderr, "hipmembench: show: %s\n", err);
 		return EXIT_USAGE;
 	}
+	of_all = !strncmp(checked.settings, "command all,", 12);
 	hmb_loaded_free(&checked);
 	hmb_report_init(&rep, &cli->opt, cli->command);
 	if (hmb_json_import(&rep, cli->args[0], err, sizeof(err)) != 0) {
@@ -147,6 +150,11 @@ int hmb_run_show(struct hmb_cli *cli)
 	else
 		hmb_table_print(stdout, rep.head, cli->opt.wide);
 	hmb_report_free(&rep);
+	if (of_all && cli->opt.format == HMB_FORMAT_TABLE && !cli->opt.wide) {
+		putchar('\n');
+		fflush(stdout);
+		(void)hmb_summary_command(1, cli->args, HMB_FORMAT_TABLE, -1, NULL);
+	}
 	return hmb_finish_stdout(0);
 }
 

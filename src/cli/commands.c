@@ -110,9 +110,10 @@ const struct hmb_command hmb_commands[] = {
 		.summary = "the tables of a document, as its run printed them",
 		.text = "The tables of a document's results, as the run that wrote it printed "
 			"them on stdout (all prints its tables from the modules' documents in the "
-			"same way; the node module's topology and matrices aside), or with "
-			"--format csv its CSV; --wide prints every record whole. A document that "
-			"cannot be read is named, with what is wrong (exit 2).",
+			"same way), the node module's topology and peer matrices after its table, "
+			"and, for a document of all, its summary; or with --format csv its CSV; "
+			"--wide prints every record whole. A document that cannot be read is "
+			"named, with what is wrong (exit 2).",
 		.options = OPT(FORMAT) | OPT(WIDE),
 		.args = HMB_ARGS_DOCUMENTS,
 		.run = hmb_run_show,

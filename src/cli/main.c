@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/vmm_share.h"
+#include "bench/vmm/vmm_importer.h"
 #include "cli/actions.h"
 #include "cli/cli.h"
 #include "cli/commands.h"

@@ -6,7 +6,7 @@
 
 extern const struct hmb_bench *hmb_benches[]; /* NULL-terminated */
 
-/* Adds the test-only modules (bench/selftest.c) when HMB_TEST_MODULES=1. */
+/* Adds the test-only modules (bench/selftest/selftest.c) when HMB_TEST_MODULES=1. */
 void hmb_registry_init(void);
 
 const struct hmb_bench *hmb_bench_find(const char *name);

@@ -632,9 +632,56 @@ static void noise_text(const struct hmb_noise *n, char *buf, size_t len)
 		snprintf(buf, len, "-");
 }
 
+/* CSV: one column per part of a result's identity: module, case, size, then
+ * every other parameter that identifies results of the base (not context),
+ * in the order the base first names them. */
+struct id_columns {
+	const char **name;
+	size_t n;
+};
+
+static void id_columns_of(const struct hmb_loaded *l, struct id_columns *c)
+{
+	c->n = 0;
+	c->name = hmb_xcalloc(64, sizeof(*c->name));
+	for (size_t i = 0; i < l->nres; i++)
+		for (size_t k = 0; k < l->res[i].np; k++) {
+			const struct hmb_param *p = &l->res[i].p[k];
+			size_t j;
+			if (p->context || !strcmp(p->name, "size"))
+				continue;
+			for (j = 0; j < c->n && strcmp(c->name[j], p->name); j++)
+				;
+			if (j == c->n && c->n < 64)
+				c->name[c->n++] = p->name;
+		}
+}
+
+/* A parameter's value for CSV: every digit of a number, else as people read it
+ * (a string as it is, yes/no). */
+static const char *csv_value(const struct hmb_result *r, const char *name)
+{
+	for (size_t k = 0; k < r->np; k++)
+		if (!strcmp(r->p[k].name, name))
+			return !strncmp(r->p[k].exact, "n:", 2) ? r->p[k].exact + 2 : r->p[k].text;
+	return "";
+}
+
+/* ",module,case,size,..." and the end of the line. */
+static void print_id_columns(const struct hmb_result *r, const struct id_columns *c)
+{
+	putchar(',');
+	csv_field(r->module, 0);
+	csv_field(r->kase, 0);
+	csv_field(csv_value(r, "size"), c->n == 0);
+	for (size_t j = 0; j < c->n; j++)
+		csv_field(csv_value(r, c->name[j]), j + 1 == c->n);
+}
+
 static void print_row(enum hmb_format f, int wide, const char *base_file,
 		      const char *other_file, const struct hmb_loaded *base,
-		      const struct hmb_loaded *other, const struct row *r)
+		      const struct hmb_loaded *other, const struct row *r,
+		      const struct id_columns *ids)
 {
 	char fig[64], ctx[4096], noise[128];
 	struct cells c;
@@ -647,16 +694,17 @@ static void print_row(enum hmb_format f, int wide, const char *base_file,
 		csv_field(r->a->name, 0);
 		csv_field(r->a->unit, 0);
 		printf("%s,%s,%s,%s,", c.base, c.other, c.ratio, c.p);
-		csv_field(r->verdict, !wide);
-		if (wide) { /* the noise model, the family, the change's noise and resolution,
-			     * each side's runs and noise */
-			printf("%s,", r->noise.model == HMB_NOISE_RUNS ? "runs" :
-				      r->noise.model == HMB_NOISE_FLOOR ? "floor" : "");
+		csv_field(r->verdict, 0);
+		if (!isnan(r->noise.resolution))
+			printf("%.6g", r->noise.resolution);
+		if (wide) { /* the noise model, the family, the change's noise, each side's runs */
+			printf(",%s,", r->noise.model == HMB_NOISE_RUNS ? "runs" :
+				       r->noise.model == HMB_NOISE_FLOOR ? "floor" : "");
 			csv_field(r->noise.family, 0);
-			printf("%.6g,%.6g,%.6g,%.6g,%zu,%zu\n", r->noise.floor, r->noise.noise_rel,
-			       r->noise.own_rel, r->noise.resolution, r->noise.a.runs,
-			       r->noise.b.runs);
+			printf("%.6g,%.6g,%.6g,%zu,%zu", r->noise.floor, r->noise.noise_rel,
+			       r->noise.own_rel, r->noise.a.runs, r->noise.b.runs);
 		}
+		print_id_columns(&base->res[r->a->result], ids);
 		return;
 	}
 	noise_text(&r->noise, noise, sizeof(noise));
@@ -678,11 +726,12 @@ static void print_row(enum hmb_format f, int wide, const char *base_file,
 /* The rows of one pair, in the base's order. */
 static void print_rows(enum hmb_format f, int wide, int with_gpu, const char *base_file,
 		       const char *other_file, const struct hmb_loaded *base,
-		       const struct hmb_loaded *other, const struct row *rows, size_t n)
+		       const struct hmb_loaded *other, const struct row *rows, size_t n,
+		       const struct id_columns *ids)
 {
 	if (f == HMB_FORMAT_CSV) {
 		for (size_t i = 0; i < n; i++)
-			print_row(f, wide, base_file, other_file, base, other, &rows[i]);
+			print_row(f, wide, base_file, other_file, base, other, &rows[i], ids);
 		return;
 	}
 	if (f == HMB_FORMAT_MARKDOWN) {
@@ -690,13 +739,13 @@ static void print_rows(enum hmb_format f, int wide, int with_gpu, const char *ba
 		       "|---|---|---:|---:|---|---:|---|%s\n", wide ? " noise | context |" : "",
 		       wide ? "---|---|" : "");
 		for (size_t i = 0; i < n; i++)
-			print_row(f, wide, base_file, other_file, base, other, &rows[i]);
+			print_row(f, wide, base_file, other_file, base, other, &rows[i], ids);
 		return;
 	}
 	if (wide) {
 		printf("result  figure  base  other  ratio  other-vs-base  p  verdict  noise  context\n");
 		for (size_t i = 0; i < n; i++)
-			print_row(f, wide, base_file, other_file, base, other, &rows[i]);
+			print_row(f, wide, base_file, other_file, base, other, &rows[i], ids);
 		return;
 	}
 	table_header();
@@ -801,7 +850,7 @@ static void compare_pair(struct hmb_loaded *base, const char *base_file,
 			 const struct hmb_pool_entry *base_pool, const double *base_means,
 			 const struct hmb_loaded *other, const char *other_file,
 			 const struct hmb_compare_options *o, const size_t *match, int with_gpu,
-			 struct tally *t)
+			 const struct id_columns *ids, struct tally *t)
 {
 	enum hmb_format f = o->format;
 	struct row *rows = hmb_loaded_alloc(base, (base->n + 1) * sizeof(*rows));
@@ -835,7 +884,7 @@ static void compare_pair(struct hmb_loaded *base, const char *base_file,
 		print_note(stdout, f, title);
 		free(title);
 	}
-	print_rows(f, o->wide, with_gpu, base_file, other_file, base, other, rows, nrows);
+	print_rows(f, o->wide, with_gpu, base_file, other_file, base, other, rows, nrows, ids);
 	if (f == HMB_FORMAT_TABLE && !o->wide)
 		print_flagged(rows, nrows);
 }
@@ -1081,6 +1130,7 @@ int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o)
 	struct tally t = { 0, 0, 0, 0, 0, 0, 0 };
 	struct hmb_pool_entry *base_pool;
 	double *base_means;
+	struct id_columns idcols = { NULL, 0 };
 	enum hmb_format f = o->format;
 	FILE *notes = f == HMB_FORMAT_CSV ? stderr : stdout;
 	struct documents d = { files, docs, ids, hmb_xcalloc((size_t)nfiles, sizeof(*d.err)),
@@ -1138,14 +1188,18 @@ int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o)
 			fprintf(stderr, "hipmembench: compare: warning: XNACK mode differs (%s: %s; "
 				"base: %s)\n", files[i], docs[i].xnack, docs[0].xnack);
 	}
-	if (f == HMB_FORMAT_CSV)
-		printf("base_file,other_file,result,figure,unit,base,other,ratio,p,verdict%s\n",
-		       o->wide ? ",noise,noise_family,noise_floor,noise_rel,noise_own_rel,"
-				 "resolution_rel,base_runs,other_runs" : "");
+	id_columns_of(&docs[0], &idcols);
+	if (f == HMB_FORMAT_CSV) {
+		printf("base_file,other_file,result,figure,unit,base,other,ratio,p,verdict,"
+		       "resolution_rel%s,module,case,size%s", o->wide ? ",noise,noise_family,noise_floor,"
+		       "noise_rel,noise_own_rel,base_runs,other_runs" : "", idcols.n ? "," : "\n");
+		for (size_t j = 0; j < idcols.n; j++)
+			csv_field(idcols.name[j], j + 1 == idcols.n);
+	}
 	base_pool = hmb_noise_pool(&docs[0], &base_means);
 	for (int i = 1; i < nfiles; i++)
 		compare_pair(&docs[0], files[0], base_pool, base_means, &docs[i], files[i], o,
-			     match[i], with_gpu, &t);
+			     match[i], with_gpu, &idcols, &t);
 	free(base_pool);
 	free(base_means);
 	print_summary(notes, f, o->threshold, &t);
@@ -1158,6 +1212,7 @@ int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o)
 		status = 1;
 	}
 out:
+	free(idcols.name);
 	for (int i = 0; i < nfiles; i++) {
 		free(match[i]);
 		hmb_loaded_free(&docs[i]);

@@ -48,17 +48,10 @@ struct hmb_pool_entry *hmb_noise_pool(const struct hmb_loaded *l, double **means
 	return e;
 }
 
-/* One side's noise beyond its figure's (resolution.h): a shared GPU and, for
- * one run, its median's interval, in quadrature. */
+/* One side's noise beyond its figure's (resolution.h). */
 static double side_extra(const struct hmb_result *r, const struct hmb_resolution *res)
 {
-	double v = 0;
-
-	if (res->runs < 2 && r->half_width_rel > 0 && isfinite(r->half_width_rel))
-		v += (r->half_width_rel / 1.96) * (r->half_width_rel / 1.96);
-	if (r->gpu_shared)
-		v += HMB_NOISE_SHARED_GPU * HMB_NOISE_SHARED_GPU;
-	return sqrt(v);
+	return hmb_noise_beyond_runs(res->runs, r->half_width_rel, r->gpu_shared);
 }
 
 void hmb_noise_judge(const struct hmb_loaded *la, const struct hmb_pool_entry *pa,

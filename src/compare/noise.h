@@ -47,8 +47,4 @@ void hmb_noise_judge(const struct hmb_loaded *la, const struct hmb_pool_entry *p
 /* The families, their floors and session noise, a line each (help compare). */
 void hmb_noise_print_floors(FILE *out);
 
-/* Relative noise per run that another process using the GPU around a
- * figure adds (observed.gpu_shared_with). */
-#define HMB_NOISE_SHARED_GPU 0.25
-
 #endif

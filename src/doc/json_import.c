@@ -99,6 +99,14 @@ static void import_record(struct hmb_report *rep, const cJSON *o)
 		if (cJSON_IsNumber(v))
 			hmb_sample(r, v->valuedouble);
 	import_runs(r, cJSON_GetObjectItemCaseSensitive(o, "runs"));
+	if ((v = cJSON_GetObjectItemCaseSensitive(o, "stability")) && cJSON_IsObject(v)) {
+		const cJSON *stable = cJSON_GetObjectItemCaseSensitive(v, "stable");
+		const cJSON *why = cJSON_GetObjectItemCaseSensitive(v, "reason");
+		if (cJSON_IsBool(stable))
+			r->written_stable = cJSON_IsTrue(stable);
+		if (cJSON_IsString(why))
+			r->written_reason = hmb_xstrdup(why->valuestring);
+	}
 	if (st != HMB_OK)
 		hmb_record_status(r, st, "%s", hmb_json_str(o, "reason"));
 	hmb_report_add(rep, r);

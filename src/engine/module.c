@@ -152,9 +152,7 @@ void hmb_commit(struct hmb_ctx *ctx, struct hmb_record *r)
 
 void hmb_commit_kept(struct hmb_ctx *ctx, struct hmb_record *r)
 {
-	hmb_report_add(ctx->report, r);
-	if (ctx->report->committed)
-		ctx->report->committed(ctx->report, r);
+	hmb_report_finish(ctx->report, r);
 }
 
 int hmb_reps(const struct hmb_ctx *ctx, int dflt)

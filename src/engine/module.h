@@ -94,8 +94,9 @@ void hmb_skip_module(struct hmb_ctx *ctx, size_t size, const char *fmt, ...)
 int hmb_managed_allowed(struct hmb_ctx *ctx, const char *case_name, size_t size);
 /* Mark a record failed with the pending error (and clear it). */
 void hmb_case_failed(struct hmb_record *r);
-/* Hand a finished record to the report (prints one progress line on stderr);
- * a record of a case that --case did not select is dropped. */
+/* Hand a finished record to the report, and so to its progress callback
+ * (report.h: the runner prints one progress line on stderr); a record of a
+ * case that --case did not select is dropped. */
 void hmb_commit(struct hmb_ctx *ctx, struct hmb_record *r);
 /* The same for a record the module keeps whatever --case selected (a case
  * that stands for a family the pattern selects). */

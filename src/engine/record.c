@@ -14,6 +14,7 @@ struct hmb_record *hmb_record_new(const char *module, const char *name)
 	r->module = hmb_xstrdup(module);
 	r->name = hmb_xstrdup(name);
 	r->status = HMB_OK;
+	r->written_stable = -1;
 	return r;
 }
 
@@ -38,6 +39,7 @@ void hmb_record_free(struct hmb_record *r)
 	kvlist_free(&r->observed);
 	free(r->samples);
 	free(r->reason);
+	free(r->written_reason);
 	if (r->runs) {
 		for (size_t i = 0; i < r->runs->nmetrics; i++) {
 			free(r->runs->metric[i].name);
@@ -183,6 +185,12 @@ void hmb_record_summarize(const struct hmb_record *r, struct hmb_summary *out)
 						r->runs->count);
 		hmb_stability_resolution(&out->stability,
 					 r->runs->judged ? &r->runs->res : NULL);
+	}
+	if (r->written_stable >= 0 && out->stability.stable >= 0) { /* as its run said */
+		out->stability.stable = out->stability.meets_target = r->written_stable;
+		if (r->written_reason)
+			snprintf(out->stability.reason, sizeof(out->stability.reason), "%s",
+				 r->written_reason);
 	}
 	if (r->bytes > 0 && out->stats.median > 0) {
 		out->gbps_median = r->bytes / out->stats.median / 1e9;

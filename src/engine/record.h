@@ -71,6 +71,11 @@ struct hmb_record {
 	enum hmb_status status;
 	char *reason;                 /* why unsupported, failed or skipped */
 	struct hmb_run_figures *runs; /* --runs N: each run's figures (NULL: one run) */
+	/* read from a document (json_import.c): whether its run called it stable and
+	 * why, which the tables and the summary say again, as the run printed them,
+	 * under whatever rule that run had; written_stable -1: judge it here */
+	int written_stable;
+	char *written_reason;
 	struct hmb_record *next;
 };
 

@@ -32,6 +32,13 @@ void hmb_report_add(struct hmb_report *rep, struct hmb_record *r)
 	rep->count++;
 }
 
+void hmb_report_finish(struct hmb_report *rep, struct hmb_record *r)
+{
+	hmb_report_add(rep, r);
+	if (rep->progress)
+		rep->progress(rep, r);
+}
+
 void hmb_report_free(struct hmb_report *rep)
 {
 	struct hmb_record *r = rep->head;

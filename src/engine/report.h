@@ -18,6 +18,12 @@
 #define HMB_SCHEMA_VERSION 1
 
 struct hmb_sum;
+struct hmb_report;
+
+/* A record is finished: the one way a record reaches the output while a run
+ * goes on. The runner's (run/runner.c) prints its progress line and keeps
+ * the document on disk (checkpoint.h). */
+typedef void hmb_progress_fn(struct hmb_report *rep, const struct hmb_record *r);
 
 
 
@@ -56,13 +62,15 @@ struct hmb_report {
 	int ndevice_json;
 	struct cJSON *summary_json;     /* all: the headline figures as the document holds them
 	                                * (output/summary.h), or NULL */
-	/* Called with each record the report takes from a module (hmb_commit):
-	 * the runner's progress line and checkpoint (run/runner.c); NULL: none. */
-	void (*committed)(struct hmb_report *rep, const struct hmb_record *r);
+	/* Called with each finished record (hmb_report_finish); NULL: none. */
+	hmb_progress_fn *progress;
 };
 
 void hmb_report_init(struct hmb_report *rep, const struct hmb_options *opt, const char *command);
 void hmb_report_add(struct hmb_report *rep, struct hmb_record *r);
+/* Take a finished record of this process's run: add it, then hand it to the
+ * progress callback (hmb_commit; a module's own record in run/runner.c). */
+void hmb_report_finish(struct hmb_report *rep, struct hmb_record *r);
 void hmb_report_free(struct hmb_report *rep);
 /* Note a module as run (modules, in order). */
 void hmb_report_add_module(struct hmb_report *rep, const char *name);

@@ -1,11 +1,22 @@
 /* report_html.c - `summary -f html`: one self-contained HTML file (no
- * scripts, styles inline, nothing fetched) holding the summary table and
- * anomalies, the systems side by side, and per module a plot of each case
- * measured at several sizes: GB/s (else time per operation) against size on
- * a log2 axis, one line per document, and per GPU where a document holds
- * several, all on one scale, named in the legend. */
+ * scripts, styles inline, nothing fetched) holding the summary table (each
+ * ratio coloured only where the change is beyond both documents' noise:
+ * hmb_sum_change) and anomalies, the systems side by side, then:
+ *  - per module, charts against size on log-log axes (svg.h), each holding
+ *    every kind of the module measured at MIN_SIZES sizes or more (memcpy:
+ *    every host memory kind of a direction and API on one chart) of every
+ *    document, on the GPU its column summarises: each document in its colour
+ *    (the same everywhere in the report), each kind in its marker and dash;
+ *    the physical peak as a dashed line where the document knows it; a band
+ *    of +-1 sigma of the figure's run-to-run noise where the document holds
+ *    several runs; for copies, a second chart of time per copy at small sizes;
+ *  - for a document of several GPUs, heatmaps of the peer copies (GB/s, rows
+ *    source, columns destination, made from the records as the run prints
+ *    them: node_tables.c) and host copies with every GPU at once against each
+ *    GPU alone. */
 #include "output/summary.h"
 
+#include <fnmatch.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +24,8 @@
 #include "doc/identity.h"
 #include "doc/loaded.h"
 #include "output/svg.h"
+#include "output/table.h"
+#include "stats/resolution.h"
 #include "util/util.h"
 
 static const char style[] =
@@ -25,11 +38,18 @@ static const char style[] =
 	"svg.plot{border:1px solid #eee;background:#fff;font:11px system-ui,sans-serif}"
 	"svg.plot .title{font-weight:bold;font-size:12px}svg.plot .grid{stroke:#e6e6e6}"
 	"svg.plot .tick{stroke:#888}svg.plot .frame{fill:none;stroke:#aaa}"
-	"svg.plot .axes text{fill:#444}.note{color:#555}";
+	"svg.plot .axes text{fill:#444}svg.plot .sub,svg.plot .note{fill:#555}.note{color:#555}"
+	".swatch{display:inline-block;width:11px;height:11px;border-radius:2px;margin-right:4px;"
+	"vertical-align:-1px}";
 
 static void text(FILE *out, const char *s)
 {
 	hmb_xml_text(out, s);
+}
+
+static void swatch(FILE *out, int col)
+{
+	fprintf(out, "<span class=\"swatch\" style=\"background:%s\"></span>", hmb_svg_colour(col));
 }
 
 /* ---- the summary table --------------------------------------------------- */
@@ -41,6 +61,7 @@ static void summary_table(FILE *out, const struct hmb_sum *s)
 	fprintf(out, "<table class=\"summary\">\n<thead><tr><th>figure</th><th>unit</th>");
 	for (int i = 0; i < s->n; i++) {
 		fprintf(out, "<th>");
+		swatch(out, i);
 		text(out, s->col[i].name);
 		fprintf(out, "</th>");
 	}
@@ -61,7 +82,13 @@ static void summary_table(FILE *out, const struct hmb_sum *s)
 			double ratio = hmb_sum_ratio(base, x);
 			fprintf(out, "<td class=\"v\">");
 			if (!x->found) {
-				fprintf(out, "-</td>");
+				if (*x->missing) {
+					fprintf(out, "no figure at ");
+					text(out, x->missing);
+					fprintf(out, "</td>");
+				} else {
+					fprintf(out, "-</td>");
+				}
 				continue;
 			}
 			fprintf(out, "<span class=\"value\">%s</span>",
@@ -73,9 +100,17 @@ static void summary_table(FILE *out, const struct hmb_sum *s)
 				text(out, x->mark);
 				fprintf(out, "</span>");
 			}
-			if (i && *hmb_sum_ratio_text(base, x, 1, r, sizeof(r)))
-				fprintf(out, " <span class=\"ratio%s\">%s</span>",
-					ratio > 1.05 ? " better" : ratio < 0.95 ? " worse" : "", r);
+			if (i && *hmb_sum_ratio_text(base, x, 1, r, sizeof(r))) {
+				double noise;
+				int change = hmb_sum_change(base, x, &noise);
+				fprintf(out, " <span class=\"ratio%s\" title=\"", change > 0 ? " better" :
+					change < 0 ? " worse" : "");
+				if (isfinite(noise))
+					fprintf(out, "%+.0f%%; %s both documents' noise (+-%.1f%% at 95%%)",
+						100 * (ratio - 1), change ? "beyond" : "within",
+						100 * HMB_RESOLUTION_Z * noise);
+				fprintf(out, "\">%s%s</span>", r, change ? "" : " n.s.");
+			}
 			fprintf(out, "</td>");
 		}
 		fprintf(out, "<td>");
@@ -88,7 +123,8 @@ static void summary_table(FILE *out, const struct hmb_sum *s)
 		"the document knows one), marks (~ unstable, ? too few samples, D drift, B "
 		"bimodal, o outliers, S another process on the GPU)%s.</p>\n",
 		s->n > 1 ? ", then the ratio to the first document's value: above 1 better, "
-		"whichever way the unit counts" : "");
+		"whichever way the unit counts; green or red only where the change is beyond both "
+		"documents' run-to-run noise and 5% (as compare judges it), else marked n.s" : "");
 }
 
 static void anomalies(FILE *out, const struct hmb_sum *s)
@@ -98,7 +134,9 @@ static void anomalies(FILE *out, const struct hmb_sum *s)
 	fprintf(out, "<h2 id=\"anomalies\">Anomalies</h2>\n<ul>\n");
 	for (int i = 0; i < s->n; i++) {
 		const struct hmb_sum_col *c = &s->col[i];
-		fprintf(out, "<li><b>");
+		fprintf(out, "<li>");
+		swatch(out, i);
+		fprintf(out, "<b>");
 		text(out, c->name);
 		fprintf(out, "</b> (");
 		text(out, c->system);
@@ -108,6 +146,10 @@ static void anomalies(FILE *out, const struct hmb_sum *s)
 		text(out, hmb_sum_stability_text(c, buf, sizeof(buf)));
 		fprintf(out, "</li><li>resolution: ");
 		text(out, hmb_sum_resolution_text(c, buf, sizeof(buf)));
+		for (int k = 0; k < c->nnode; k++) {
+			fprintf(out, "</li><li>node: ");
+			text(out, c->node[k]);
+		}
 		fprintf(out, "</li><li>cases not ok: ");
 		text(out, hmb_sum_not_ok_text(c, buf, sizeof(buf)));
 		if (c->nnot_ok) {
@@ -155,22 +197,45 @@ static void systems(FILE *out, const struct hmb_sum *s)
 	fprintf(out, "</table>\n");
 }
 
-/* ---- the plots ------------------------------------------------------------- */
+/* ---- the curves: y against size, per module ------------------------------- */
 
-/* A case measured at several sizes: one panel; its records, each with the
- * document it is from. */
-struct entry {
-	const struct hmb_sum_col *col;
+/* A figure measured at a size, on the GPU its column summarises. */
+struct point {
+	int col;                        /* the document's column */
 	const struct hmb_record *rec;
 	double size, y;
+	double sigma;                   /* run-to-run, of log y (resolution.h); NAN none */
+	double peak;                    /* the physical peak, GB/s; 0 none */
+	char kind[192];                 /* the case and the parameters that set lines apart */
 };
 
-struct panel {
+/* The points of one case of a module in one unit. */
+struct bucket {
 	const char *module, *kase;
 	char unit[16];
-	struct entry *e;
+	char chart[64];                 /* the chart it goes on (its name in the module) */
+	int latency;                    /* its chart has a view of time per copy beside it */
+	struct point *p;
 	size_t n, cap;
 };
+
+/* Which cases share a chart: the first pattern a case of a module matches
+ * names its chart ("%s": the case's first part). A module that is not here
+ * has one chart per unit where its kinds fit one (MAX_KINDS), else one per
+ * first part of its cases. */
+static const struct grouping {
+	const char *module, *kase, *chart;
+	int latency;
+} groupings[] = {
+	{ "memcpy", "d2d/*", "d2d", 1 },
+	{ "memcpy", "*/*/sync", "%s, hipMemcpy", 1 },
+	{ "memcpy", "*", "%s, hipMemcpyAsync", 1 },
+	{ "managed", "*/first-kernel", "kernels on managed memory", 0 },
+	{ "managed", "*/second-kernel", "kernels on managed memory", 0 },
+};
+#define MAX_KINDS 8
+#define MIN_SIZES 3                 /* a curve: fewer sizes are no curve */
+#define SMALL_SIZE (1 << 20)        /* the latency view: sizes up to this */
 
 /* Is param of r context (compare.c: the GPU index, tuned counts, text,
  * geometry)? Then lines are not told apart by it. */
@@ -201,35 +266,49 @@ static double y_of(const struct hmb_record *r, char *unit, size_t len)
 	return s.us_per_op_median > 0 ? s.us_per_op_median : s.stats.median * 1e6;
 }
 
-static void add_entry(struct panel **panels, size_t *n, const struct hmb_sum_col *c,
+/* The physical peak of a record's GB/s as the document knows it: its own
+ * (memcpy: the host link), or for a device copy its GPU's memory, halved (a
+ * copy reads and writes each byte). */
+static double peak_of(const struct hmb_sum_col *c, const struct hmb_record *r)
+{
+	if (r->peak_gbps > 0)
+		return r->peak_gbps;
+	if (!strcmp(r->module, "memcpy") && !strncmp(r->name, "d2d/", 4))
+		return c->hbm_peak_gbps / 2;
+	return 0;
+}
+
+static void add_point(struct bucket **buckets, size_t *n, const struct hmb_sum *s, int col,
 		      const struct hmb_record *r)
 {
 	const struct hmb_kv *size = hmb_kv_find(&r->params, "size");
-	struct panel *p = NULL;
+	struct bucket *b = NULL;
 	char unit[16];
 	double y = y_of(r, unit, sizeof(unit));
+	int g = hmb_record_gpu(r);
 
 	if (!size || size->type != HMB_KV_NUM || !(size->num >= 1) || !(size->num <= 0x1p60) ||
-	    !(y > 0) || !isfinite(y))
+	    !(y > 0) || !isfinite(y) || (s->col[col].gpu >= 0 && g >= 0 && g != s->col[col].gpu))
 		return;
-	for (size_t i = 0; i < *n && !p; i++)
-		if (!strcmp((*panels)[i].module, r->module) && !strcmp((*panels)[i].kase, r->name))
-			p = &(*panels)[i];
-	if (!p) {
-		*panels = hmb_xrealloc(*panels, (*n + 1) * sizeof(**panels));
-		p = &(*panels)[(*n)++];
-		memset(p, 0, sizeof(*p));
-		p->module = r->module;
-		p->kase = r->name;
-		snprintf(p->unit, sizeof(p->unit), "%s", unit);
+	for (size_t i = 0; i < *n && !b; i++)
+		if (!strcmp((*buckets)[i].module, r->module) && !strcmp((*buckets)[i].kase, r->name) &&
+		    !strcmp((*buckets)[i].unit, unit))
+			b = &(*buckets)[i];
+	if (!b) {
+		*buckets = hmb_xrealloc(*buckets, (*n + 1) * sizeof(**buckets));
+		b = &(*buckets)[(*n)++];
+		memset(b, 0, sizeof(*b));
+		b->module = r->module;
+		b->kase = r->name;
+		snprintf(b->unit, sizeof(b->unit), "%s", unit);
 	}
-	if (strcmp(p->unit, unit))
-		return;
-	if (p->n == p->cap) {
-		p->cap = p->cap ? 2 * p->cap : 16;
-		p->e = hmb_xrealloc(p->e, p->cap * sizeof(*p->e));
+	if (b->n == b->cap) {
+		b->cap = b->cap ? 2 * b->cap : 16;
+		b->p = hmb_xrealloc(b->p, b->cap * sizeof(*b->p));
 	}
-	p->e[p->n++] = (struct entry){ c, r, size->num, y };
+	b->p[b->n++] = (struct point){ col, r, size->num, y,
+				       r->runs && r->runs->judged ? r->runs->res.sigma : NAN,
+				       peak_of(&s->col[col], r), "" };
 }
 
 static int same_value(const struct hmb_kv *a, const struct hmb_kv *b)
@@ -241,104 +320,549 @@ static int same_value(const struct hmb_kv *a, const struct hmb_kv *b)
 	return a->type == HMB_KV_STR ? !strcmp(a->str, b->str) : a->num == b->num;
 }
 
-/* Does param set lines apart: two records of one document and GPU, at one
- * size, that differ in it? (A count that grows with the size does not.) */
-static int splits(const struct panel *p, const char *param)
+/* Does param set lines apart: two points of one document, at one size, that
+ * differ in it? (A count that grows with the size does not.) */
+static int splits(const struct bucket *b, const char *param)
 {
-	for (size_t i = 0; i < p->n; i++)
-		for (size_t j = i + 1; j < p->n; j++)
-			if (p->e[i].col == p->e[j].col && p->e[i].size == p->e[j].size &&
-			    hmb_record_gpu(p->e[i].rec) == hmb_record_gpu(p->e[j].rec) &&
-			    !same_value(hmb_kv_find(&p->e[i].rec->params, param),
-					hmb_kv_find(&p->e[j].rec->params, param)))
+	for (size_t i = 0; i < b->n; i++)
+		for (size_t j = i + 1; j < b->n; j++)
+			if (b->p[i].col == b->p[j].col && b->p[i].size == b->p[j].size &&
+			    !same_value(hmb_kv_find(&b->p[i].rec->params, param),
+					hmb_kv_find(&b->p[j].rec->params, param)))
 				return 1;
 	return 0;
 }
 
-/* The line of entry e: its document, its GPU where the document holds
- * several, and the parameters that set lines apart. */
-static void line_of(const struct panel *p, const struct entry *e, char *label, size_t len)
+/* Each point's kind: its case and the parameters that set lines apart. */
+static void kinds_of(struct bucket *b)
 {
-	const struct hmb_record *r = e->rec;
-	int g = hmb_record_gpu(r);
-	size_t used = (size_t)snprintf(label, len, "%s", e->col->name);
-
-	if (e->col->ngpus > 1 && g >= 0)
-		used += (size_t)snprintf(label + used, len - used, " GPU %d", g);
-	for (size_t k = 0; k < r->params.n && used < len; k++) {
-		const struct hmb_kv *kv = &r->params.v[k];
-		char num[32];
-		if (!strcmp(kv->key, "size") || !strcmp(kv->key, "device") ||
-		    (!strcmp(kv->key, "gpu") && !strcmp(r->module, "node")) || context(r, kv->key) ||
-		    !splits(p, kv->key))
-			continue;
-		if (kv->type == HMB_KV_STR)
-			snprintf(num, sizeof(num), "%.24s", kv->str);
-		else
-			hmb_number_text(kv->num, num, sizeof(num));
-		used += (size_t)snprintf(label + used, len - used, " %s=%s", kv->key, num);
+	for (size_t i = 0; i < b->n; i++) {
+		const struct hmb_record *r = b->p[i].rec;
+		size_t used = (size_t)snprintf(b->p[i].kind, sizeof(b->p[i].kind), "%s", r->name);
+		for (size_t k = 0; k < r->params.n && used < sizeof(b->p[i].kind); k++) {
+			const struct hmb_kv *kv = &r->params.v[k];
+			char num[32];
+			if (!strcmp(kv->key, "size") || hmb_param_is_gpu(r, kv) || context(r, kv->key) ||
+			    !splits(b, kv->key))
+				continue;
+			if (kv->type == HMB_KV_STR)
+				snprintf(num, sizeof(num), "%.24s", kv->str);
+			else
+				hmb_number_text(kv->num, num, sizeof(num));
+			used += (size_t)snprintf(b->p[i].kind + used, sizeof(b->p[i].kind) - used,
+						 " %s=%s", kv->key, num);
+		}
 	}
 }
 
-/* The lines of a panel into s (p->n of room); how many. *plottable: one of
- * them has two sizes or more. */
-static size_t panel_lines(const struct panel *p, struct hmb_svg_series *s, int *plottable)
+/* Is a kind of a bucket a curve: one document has it at MIN_SIZES sizes? */
+static int is_curve(const struct bucket *b, const char *kind)
 {
-	size_t ns = 0, k;
-
-	*plottable = 0;
-	for (size_t i = 0; i < p->n; i++) {
-		char label[sizeof(s->label)];
-		line_of(p, &p->e[i], label, sizeof(label));
-		for (k = 0; k < ns && strcmp(s[k].label, label); k++)
-			;
-		if (k == ns)
-			snprintf(s[ns++].label, sizeof(s->label), "%s", label);
-		hmb_svg_point(&s[k], p->e[i].size, p->e[i].y);
-		*plottable |= s[k].x[s[k].n - 1] != s[k].x[0];
+	for (size_t i = 0; i < b->n; i++) {
+		double sizes[MIN_SIZES];
+		int ns = 0;
+		if (strcmp(b->p[i].kind, kind))
+			continue;
+		for (size_t j = i; j < b->n && ns < MIN_SIZES; j++) {
+			int seen = 0;
+			if (b->p[j].col != b->p[i].col || strcmp(b->p[j].kind, kind))
+				continue;
+			for (int k = 0; k < ns; k++)
+				seen |= sizes[k] == b->p[j].size;
+			if (!seen)
+				sizes[ns++] = b->p[j].size;
+		}
+		if (ns >= MIN_SIZES)
+			return 1;
 	}
+	return 0;
+}
+
+/* The curves of buckets of a module and unit: how many kinds. */
+static size_t module_kinds(const struct bucket *b, size_t n, size_t at)
+{
+	size_t count = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(b[i].module, b[at].module) || strcmp(b[i].unit, b[at].unit))
+			continue;
+		for (size_t k = 0; k < b[i].n; k++) {
+			int first = 1;
+			for (size_t j = 0; j < k && first; j++)
+				first = strcmp(b[i].p[j].kind, b[i].p[k].kind) != 0;
+			count += first && is_curve(&b[i], b[i].p[k].kind);
+		}
+	}
+	return count;
+}
+
+/* The chart each bucket goes on. */
+static void charts_of(struct bucket *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *pattern = NULL;
+		size_t first = strcspn(b[i].kase, "/");
+		for (size_t k = 0; k < sizeof(groupings) / sizeof(groupings[0]) && !pattern; k++)
+			if (!strcmp(groupings[k].module, b[i].module) &&
+			    !fnmatch(groupings[k].kase, b[i].kase, 0)) {
+				pattern = groupings[k].chart;
+				b[i].latency = groupings[k].latency && !strcmp(b[i].unit, "GB/s");
+			}
+		if (!pattern)
+			pattern = module_kinds(b, n, i) > MAX_KINDS ? "%s" : "";
+		if (strstr(pattern, "%s")) {
+			size_t at = (size_t)(strstr(pattern, "%s") - pattern);
+			snprintf(b[i].chart, sizeof(b[i].chart), "%.*s%.*s%s", (int)at, pattern,
+				 (int)first, b[i].kase, pattern + at + 2);
+		} else {
+			snprintf(b[i].chart, sizeof(b[i].chart), "%s", pattern);
+		}
+	}
+}
+
+/* Do two buckets go on one chart? */
+static int same_chart(const struct bucket *a, const struct bucket *b)
+{
+	return !strcmp(a->module, b->module) && !strcmp(a->chart, b->chart) &&
+	       !strcmp(a->unit, b->unit);
+}
+
+/* The parts of a kind's case ("h2d/pinned/async") that differ within a chart. */
+static int shared_part(const char *const *kinds, size_t n, size_t part)
+{
+	char first[192];
+
+	for (size_t i = 0; i < n; i++) {
+		const char *p = kinds[i];
+		size_t len;
+		for (size_t k = 0; k < part && p; k++)
+			p = strchr(p, '/') ? strchr(p, '/') + 1 : NULL;
+		if (!p)
+			return 0;
+		len = strcspn(p, "/ ");
+		if (!i)
+			snprintf(first, sizeof(first), "%.*s", (int)len, p);
+		else if (strlen(first) != len || strncmp(first, p, len))
+			return 0;
+	}
+	return 1;
+}
+
+/* A kind for a legend: its case's parts that differ within the chart (kinds:
+ * every kind on it), then its parameters. */
+static void kind_label(const char *kind, const char *const *kinds, size_t n, char *buf,
+		       size_t len)
+{
+	const char *p = kind;
+	size_t used = 0, part = 0, clen = strcspn(kind, " ");
+
+	buf[0] = '\0';
+	while (p < kind + clen) {
+		size_t plen = strcspn(p, "/ ");
+		if (!shared_part(kinds, n, part) && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%.*s", used ? " " : "",
+						 (int)plen, p);
+		p += plen + (p[plen] == '/');
+		part++;
+	}
+	if (kind[clen] && used < len)
+		snprintf(buf + used, len - used, "%s", kind + clen + (used ? 0 : 1));
+}
+
+/* The peaks of a chart's documents, a line each; documents of one peak share
+ * its line. */
+static size_t peak_lines(const struct hmb_sum *s, const struct bucket *b, size_t n, size_t at,
+			 struct hmb_svg_hline *h)
+{
+	double peak[64] = { 0 };
+	size_t nh = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (same_chart(&b[i], &b[at]) && !strcmp(b[i].unit, "GB/s"))
+			for (size_t k = 0; k < b[i].n; k++)
+				if (b[i].p[k].col < 64)
+					peak[b[i].p[k].col] = fmax(peak[b[i].p[k].col], b[i].p[k].peak);
+	for (int c = 0; c < s->n && c < 64; c++) {
+		char names[64] = "", v[32];
+		int count = 0;
+		if (!(peak[c] > 0))
+			continue;
+		for (int d = c; d < s->n && d < 64; d++)
+			if (peak[d] > 0 && fabs(peak[d] / peak[c] - 1) < 0.005) {
+				size_t used = strlen(names);
+				snprintf(names + used, sizeof(names) - used, "%s%s", count ? ", " : "",
+					 s->col[d].name);
+				count++;
+				if (d > c)
+					peak[d] = 0;
+			}
+		snprintf(v, sizeof(v), peak[c] >= 100 ? "%.0f" : "%.1f", peak[c]);
+		h[nh].y = peak[c];
+		h[nh].colour = count > 1 ? -1 : c;
+		snprintf(h[nh].label, sizeof(h[nh].label), "%s peak %s GB/s", names, v);
+		nh++;
+	}
+	return nh;
+}
+
+/* The series of a chart (latency: its time per copy at small sizes) into
+ * *out; how many. */
+static size_t chart_series(const struct hmb_sum *s, const struct bucket *b, size_t n,
+			   size_t at, int latency, struct hmb_svg_series **out)
+{
+	const char **kinds = NULL;
+	size_t nk = 0, ns = 0, cap = 0;
+	struct hmb_svg_series *ser = NULL;
+
+	/* the kinds that are curves, in the order first measured */
+	for (size_t i = 0; i < n; i++) {
+		if (!same_chart(&b[i], &b[at]))
+			continue;
+		for (size_t k = 0; k < b[i].n; k++) {
+			size_t j;
+			for (j = 0; j < nk && strcmp(kinds[j], b[i].p[k].kind); j++)
+				;
+			if (j == nk && is_curve(&b[i], b[i].p[k].kind)) {
+				kinds = hmb_xrealloc(kinds, (nk + 1) * sizeof(*kinds));
+				kinds[nk++] = b[i].p[k].kind;
+			}
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!same_chart(&b[i], &b[at]))
+			continue;
+		for (size_t k = 0; k < b[i].n; k++) {
+			const struct point *p = &b[i].p[k];
+			size_t st, j;
+			double y = p->y, lo = NAN, hi = NAN;
+			for (st = 0; st < nk && strcmp(kinds[st], p->kind); st++)
+				;
+			if (st == nk || (latency && p->size > SMALL_SIZE))
+				continue;
+			for (j = 0; j < ns && (ser[j].colour != p->col || ser[j].style != (int)st); j++)
+				;
+			if (j == ns) {
+				char label[192];
+				if (ns == cap) {
+					cap = cap ? 2 * cap : 16;
+					ser = hmb_xrealloc(ser, cap * sizeof(*ser));
+				}
+				memset(&ser[ns], 0, sizeof(ser[ns]));
+				ser[ns].colour = p->col;
+				ser[ns].style = (int)st;
+				kind_label(p->kind, kinds, nk, label, sizeof(label));
+				snprintf(ser[ns].label, sizeof(ser[ns].label), "%s%s%s",
+					 s->col[p->col].name, *label ? " " : "", label);
+				ns++;
+			}
+			if (latency)
+				y = p->size / p->y / 1e3; /* bytes / (GB/s) in us */
+			if (p->sigma >= 0) {
+				lo = y * exp(-p->sigma);
+				hi = y * exp(p->sigma);
+			}
+			hmb_svg_point(&ser[j], p->size, y, lo, hi);
+		}
+	}
+	/* a series of fewer sizes is no curve */
+	for (size_t j = 0; j < ns;) {
+		int curve = 0;
+		for (size_t k = 1; k < ser[j].n; k++)
+			for (size_t m = 0; m < k; m++)
+				if (ser[j].x[m] != ser[j].x[k])
+					curve++;
+		if (ser[j].n >= MIN_SIZES && curve >= MIN_SIZES - 1) {
+			j++;
+			continue;
+		}
+		hmb_svg_series_free(&ser[j]);
+		memmove(&ser[j], &ser[j + 1], (ns - j - 1) * sizeof(*ser));
+		ns--;
+	}
+	free(kinds);
+	*out = ser;
 	return ns;
 }
 
-static void plots(FILE *out, const struct hmb_sum *s)
+/* Has a bucket a curve? */
+static int has_curve(const struct bucket *b)
 {
-	struct panel *panels = NULL;
+	for (size_t k = 0; k < b->n; k++)
+		if (is_curve(b, b->p[k].kind))
+			return 1;
+	return 0;
+}
+
+/* The title of a chart: its module and name, or its one case with curves. */
+static void chart_title(const struct bucket *b, size_t n, size_t at, char *buf, size_t len)
+{
+	const char *one = NULL;
+	int several = 0, parts = 1;
+
+	for (size_t i = 0; i < n; i++)
+		if (same_chart(&b[i], &b[at]) && has_curve(&b[i])) {
+			size_t first = strcspn(b[i].kase, "/");
+			several |= one && strcmp(one, b[i].kase);
+			parts &= !one || (strcspn(one, "/") == first && !strncmp(one, b[i].kase, first));
+			one = b[i].kase;
+		}
+	if (*b[at].chart)
+		snprintf(buf, len, "%s %s", b[at].module, b[at].chart);
+	else if (one && !several)
+		snprintf(buf, len, "%s %s", b[at].module, one);
+	else if (one && parts)
+		snprintf(buf, len, "%s %.*s", b[at].module, (int)strcspn(one, "/"), one);
+	else
+		snprintf(buf, len, "%s", b[at].module);
+}
+
+static size_t draw_chart(FILE *out, const struct hmb_sum *s, const struct bucket *b, size_t n,
+			 size_t at)
+{
+	struct hmb_svg_series *ser;
+	struct hmb_svg_hline h[64];
+	char title[160], ttitle[200];
+	size_t ns = chart_series(s, b, n, at, 0, &ser), drawn = 0;
+	size_t nh = !strcmp(b[at].unit, "GB/s") ? peak_lines(s, b, n, at, h) : 0;
+
+	chart_title(b, n, at, title, sizeof(title));
+	if (ns) {
+		snprintf(ttitle, sizeof(ttitle), "%s: %s against size", title, b[at].unit);
+		hmb_svg_curves(out, &(struct hmb_svg_plot){ ttitle, b[at].unit, ser, ns, h, nh });
+		drawn++;
+	}
+	for (size_t k = 0; k < ns; k++)
+		hmb_svg_series_free(&ser[k]);
+	free(ser);
+	if (!drawn || !b[at].latency)
+		return drawn;
+	ns = chart_series(s, b, n, at, 1, &ser);
+	if (ns) {
+		snprintf(ttitle, sizeof(ttitle), "%s: time per copy, small sizes", title);
+		hmb_svg_curves(out, &(struct hmb_svg_plot){ ttitle, "us per copy", ser, ns, NULL, 0 });
+		drawn++;
+	}
+	for (size_t k = 0; k < ns; k++)
+		hmb_svg_series_free(&ser[k]);
+	free(ser);
+	return drawn;
+}
+
+static void curves(FILE *out, const struct hmb_sum *s)
+{
+	struct bucket *b = NULL;
 	size_t n = 0, drawn = 0;
 	const char *module = NULL;
+	int bands = 0;
 
 	for (int i = 0; i < s->n; i++)
 		for (const struct hmb_record *r = s->col[i].doc->rep.head; r; r = r->next)
 			if (r->status == HMB_OK)
-				add_entry(&panels, &n, &s->col[i], r);
-	fprintf(out, "<h2 id=\"plots\">Plots</h2>\n<p class=\"note\">Each case measured at several "
-		"sizes: the median against size, one line per document (and per GPU of a document "
-		"of several), all on the panel's one scale.</p>\n");
+				add_point(&b, &n, s, i, r);
 	for (size_t i = 0; i < n; i++) {
-		struct hmb_svg_series *lines = hmb_xcalloc(panels[i].n + 1, sizeof(*lines));
-		int plottable;
-		size_t nl = panel_lines(&panels[i], lines, &plottable);
-		char title[160];
-		if (plottable) {
-			if (!module || strcmp(module, panels[i].module)) {
-				fprintf(out, "%s<h3>", module ? "</div>\n" : "");
-				text(out, panels[i].module);
-				fprintf(out, "</h3>\n<div class=\"plots\">\n");
-				module = panels[i].module;
-			}
-			snprintf(title, sizeof(title), "%s %s", panels[i].module, panels[i].kase);
-			hmb_svg_plot(out, &(struct hmb_svg_plot){ title, panels[i].unit, lines, nl });
-			drawn++;
+		kinds_of(&b[i]);
+		for (size_t k = 0; k < b[i].n; k++)
+			bands |= b[i].p[k].sigma >= 0;
+	}
+	charts_of(b, n);
+	fprintf(out, "<h2 id=\"plots\">Against size</h2>\n<p class=\"note\">");
+	for (int i = 0; i < s->n; i++) {
+		fprintf(out, "%s", i ? " &nbsp; " : "");
+		swatch(out, i);
+		fprintf(out, "<b>");
+		text(out, s->col[i].name);
+		fprintf(out, "</b>");
+		if (s->col[i].gpu >= 0)
+			fprintf(out, " (GPU %d of %d)", s->col[i].gpu, s->col[i].ngpus);
+	}
+	fprintf(out, "<br>Per module, every kind measured at %d sizes or more on one chart, each "
+		"document in its colour, each kind in its marker and dash: the median against size, "
+		"both axes logarithmic; the dashed line across, the physical peak where the "
+		"document knows it%s. Copies also as time per copy up to %s.</p>\n",
+		MIN_SIZES, bands ? "; the band, +-1 sigma of the figure's run-to-run noise where the "
+		"document holds several runs (its runs.resolution.sigma_rel)" :
+		"; no band: no document holds several runs", "1M");
+	for (size_t i = 0; i < n; i++) {
+		int first = 1;
+		for (size_t j = 0; j < i && first; j++)
+			first = !same_chart(&b[j], &b[i]);
+		if (!first)
+			continue;
+		if (!module || strcmp(module, b[i].module)) {
+			size_t any = 0;
+			for (size_t j = i; j < n && !any; j++)
+				any = !strcmp(b[j].module, b[i].module) && has_curve(&b[j]);
+			if (!any)
+				continue;
+			fprintf(out, "%s<h3>", module ? "</div>\n" : "");
+			text(out, b[i].module);
+			fprintf(out, "</h3>\n<div class=\"plots\">\n");
+			module = b[i].module;
 		}
-		for (size_t k = 0; k < nl; k++)
-			hmb_svg_series_free(&lines[k]);
-		free(lines);
-		free(panels[i].e);
+		drawn += draw_chart(out, s, b, n, i);
 	}
 	if (module)
 		fprintf(out, "</div>\n");
 	if (!drawn)
-		fprintf(out, "<p>No case was measured at several sizes.</p>\n");
-	free(panels);
+		fprintf(out, "<p>No case was measured at %d sizes or more.</p>\n", MIN_SIZES);
+	for (size_t i = 0; i < n; i++)
+		free(b[i].p);
+	free(b);
+}
+
+/* ---- the node: peer-to-peer and host copies with every GPU ------------------- */
+
+static double metric_of(const struct hmb_record *r, const char *name)
+{
+	const struct hmb_kv *kv = hmb_kv_find(&r->metrics, name);
+
+	return kv && kv->type == HMB_KV_NUM ? kv->num : NAN;
+}
+
+static double gbps_of(const struct hmb_record *r)
+{
+	struct hmb_summary s;
+
+	hmb_record_summarize(r, &s);
+	return s.gbps_median;
+}
+
+static const struct hmb_record *node_record(const struct hmb_sum_doc *d, const char *kase,
+					    int gpu)
+{
+	for (const struct hmb_record *r = d->rep.head; r; r = r->next) {
+		const struct hmb_kv *placement = hmb_kv_find(&r->params, "placement");
+		if (r->status == HMB_OK && !strcmp(r->module, "node") && !strcmp(r->name, kase) &&
+		    (gpu < 0 || hmb_record_gpu(r) == gpu) &&
+		    (!placement || placement->type != HMB_KV_STR || !strcmp(placement->str, "local")))
+			return r;
+	}
+	return NULL;
+}
+
+/* Host copies with every GPU at once against the GPUs alone, a group per
+ * direction; 0 where the document has none. */
+static int scaling(FILE *out, const struct hmb_sum *s, int col)
+{
+	static const char *const dirs[] = { "h2d", "d2h", "bidir" };
+	const struct hmb_sum_col *c = &s->col[col];
+	struct hmb_svg_group g[3];
+	int ng = 0;
+	char title[160];
+
+	memset(g, 0, sizeof(g));
+	for (int d = 0; d < 3; d++) {
+		char kase[32], name[32], v[32];
+		const struct hmb_record *all;
+		struct hmb_svg_group *x = &g[ng];
+		double total, alone, gpus = 0;
+		snprintf(kase, sizeof(kase), "host/%s/all", dirs[d]);
+		all = node_record(c->doc, kase, -1);
+		total = all ? gbps_of(all) : NAN;
+		alone = all ? metric_of(all, "sum_alone_gbps") : NAN;
+		if (!(total > 0) || !(alone > 0))
+			continue;
+		snprintf(x->label, sizeof(x->label), "%s", dirs[d]);
+		x->nbar = 2;
+		snprintf(x->bar[0].label, sizeof(x->bar[0].label), "GPUs alone");
+		snprintf(x->bar[1].label, sizeof(x->bar[1].label), "all at once");
+		x->bar[0].light = 1;
+		snprintf(kase, sizeof(kase), "host/%s/alone", dirs[d]);
+		for (int k = 0; k < HMB_SVG_MAX_SEGS; k++) {
+			const struct hmb_record *r = node_record(c->doc, kase, k);
+			double in_all;
+			snprintf(name, sizeof(name), "gpu%d_gbps", k);
+			in_all = metric_of(all, name);
+			if (r && gbps_of(r) > 0) {
+				x->bar[0].seg[k] = gbps_of(r);
+				snprintf(x->bar[0].seg_label[k], sizeof(x->bar[0].seg_label[k]), "GPU%d", k);
+				x->bar[0].nseg = k + 1;
+			}
+			if (in_all > 0) {
+				x->bar[1].seg[k] = in_all;
+				snprintf(x->bar[1].seg_label[k], sizeof(x->bar[1].seg_label[k]), "GPU%d", k);
+				x->bar[1].nseg = k + 1;
+				gpus++;
+			}
+		}
+		if (!x->bar[0].nseg) { /* the sum alone, whole */
+			x->bar[0].seg[0] = alone;
+			snprintf(x->bar[0].seg_label[0], sizeof(x->bar[0].seg_label[0]), "sum");
+			x->bar[0].nseg = 1;
+		}
+		if (!x->bar[1].nseg) {
+			x->bar[1].seg[0] = total;
+			snprintf(x->bar[1].seg_label[0], sizeof(x->bar[1].seg_label[0]), "all");
+			x->bar[1].nseg = 1;
+		}
+		snprintf(x->bar[0].top, sizeof(x->bar[0].top), "%s",
+			 hmb_sum_value_text(alone, 1, v, sizeof(v)));
+		snprintf(x->bar[1].top, sizeof(x->bar[1].top), "%s (%.0f%%)",
+			 hmb_sum_value_text(total, 1, v, sizeof(v)), 100 * total / alone);
+		if (c->link_peak_gbps > 0 && gpus > 0) {
+			x->ref = (d == 2 ? 2 : 1) * gpus * c->link_peak_gbps;
+			snprintf(x->ref_label, sizeof(x->ref_label), "links %s",
+				 hmb_sum_value_text(x->ref, 1, v, sizeof(v)));
+		}
+		ng++;
+	}
+	if (!ng)
+		return 0;
+	snprintf(title, sizeof(title), "%s: host copies with every GPU at once against each alone",
+		 c->name);
+	hmb_svg_bars(out, &(struct hmb_svg_bars){ title, "GB/s per direction, summed over the "
+		"GPUs; over each bar its total, all at once as a share of the GPUs alone",
+		"GB/s", col, g, ng, "light: each GPU alone, summed (host/DIR/alone); solid: every GPU "
+		"at once (host/DIR/all), a segment per GPU (its gpuN_gbps); dashed: the links' sum" });
+	return 1;
+}
+
+static void node(FILE *out, const struct hmb_sum *s)
+{
+	static const struct { const char *kase, *about; } maps[] = {
+		{ "p2p/ce/write", "hipMemcpyPeerAsync on the source's stream, peer access on" },
+		{ "p2p/ce/read", "hipMemcpyPeerAsync on the destination's stream, peer access on" },
+	};
+	double (*v)[HMB_TOPO_MAX_GPUS] = hmb_xcalloc(HMB_TOPO_MAX_GPUS, sizeof(*v));
+	int any = 0;
+
+	for (int i = 0; i < s->n; i++) {
+		const struct hmb_sum_col *c = &s->col[i];
+		int started = 0;
+		for (size_t k = 0; k < sizeof(maps) / sizeof(maps[0]); k++) {
+			int n = hmb_node_matrix(c->doc->rep.head, NULL, maps[k].kase, v);
+			double flat[HMB_TOPO_MAX_GPUS * HMB_TOPO_MAX_GPUS];
+			char title[96];
+			if (n < 2)
+				continue;
+			if (!started++) {
+				fprintf(out, "%s<h3>", any++ ? "" : "<h2 id=\"node\">Node: GPU to GPU, "
+					"and host copies with every GPU</h2>\n");
+				swatch(out, i);
+				text(out, c->name);
+				fprintf(out, "</h3>\n<div class=\"plots\">\n");
+			}
+			for (int a = 0; a < n; a++)
+				for (int b = 0; b < n; b++)
+					flat[a * n + b] = v[a][b];
+			snprintf(title, sizeof(title), "%s: %s GB/s", c->name, maps[k].kase);
+			hmb_svg_heatmap(out, &(struct hmb_svg_heatmap){ title, maps[k].about, "GB/s", i, n,
+								       flat });
+		}
+		if (c->ngpus > 1 || started) {
+			if (!started++) {
+				fprintf(out, "%s<h3>", any++ ? "" : "<h2 id=\"node\">Node: GPU to GPU, "
+					"and host copies with every GPU</h2>\n");
+				swatch(out, i);
+				text(out, c->name);
+				fprintf(out, "</h3>\n<div class=\"plots\">\n");
+			}
+			scaling(out, s, i);
+		}
+		if (started)
+			fprintf(out, "</div>\n");
+	}
+	free(v);
 }
 
 void hmb_report_html(FILE *out, const struct hmb_sum *s)
@@ -347,7 +871,9 @@ void hmb_report_html(FILE *out, const struct hmb_sum *s)
 		"<title>hipmembench report</title>\n<style>%s</style>\n</head>\n<body>\n"
 		"<h1>hipmembench report</h1>\n<p class=\"note\">", style);
 	for (int i = 0; i < s->n; i++) {
-		fprintf(out, "%s<b>", i ? "; " : "");
+		fprintf(out, "%s", i ? "; " : "");
+		swatch(out, i);
+		fprintf(out, "<b>");
 		text(out, s->col[i].name);
 		fprintf(out, "</b>: ");
 		text(out, s->col[i].system);
@@ -361,6 +887,7 @@ void hmb_report_html(FILE *out, const struct hmb_sum *s)
 	summary_table(out, s);
 	anomalies(out, s);
 	systems(out, s);
-	plots(out, s);
+	curves(out, s);
+	node(out, s);
 	fprintf(out, "</body>\n</html>\n");
 }

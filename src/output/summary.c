@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "doc/loaded.h"
+#include "stats/resolution.h"
+#include "stats/stats.h"
 #include "util/sizes.h"
 #include "util/text.h"
 #include "util/util.h"
@@ -290,24 +292,62 @@ static double peak_of(enum hmb_sum_peak kind, const struct hmb_record *r,
 	return 0;
 }
 
+/* The record of d (on GPU gpu) that is like's identity: its module and case,
+ * and what the headline picks it by (size and terms: at_text); NULL: none. */
+static const struct hmb_record *pick_like(const struct hmb_sum_doc *d, const struct hmb_record *like,
+					  const struct term *t, int nt, const char *figure, int gpu)
+{
+	char want[64], at[64];
+	double v;
+	const char *unit;
+
+	at_text(like, t, nt, want, sizeof(want));
+	for (const struct hmb_record *r = d->rep.head; r; r = r->next) {
+		int g = hmb_record_gpu(r);
+		if (r->status != HMB_OK || strcmp(r->module, like->module) ||
+		    strcmp(r->name, like->name) || (gpu >= 0 && g >= 0 && g != gpu) ||
+		    figure_of(r, figure, &v, &unit))
+			continue;
+		at_text(r, t, nt, at, sizeof(at));
+		if (!strcmp(at, want))
+			return r;
+	}
+	return NULL;
+}
+
+/* A headline's cell: like NULL, the document's own pick (the largest size, ...);
+ * else the base's identity (like, and its `over` record like_over), so that every
+ * column of a summary holds the same figure, or says which it lacks. */
 static void fill_cell(const struct hmb_headline *h, const struct hmb_sum_doc *d, int gpu,
-		      const struct hmb_sum_col *col, struct hmb_sum_cell *c)
+		      const struct hmb_sum_col *col, const struct hmb_sum_cell *like,
+		      struct hmb_sum_cell *c)
 {
 	struct term t[8];
 	int nt = parse_terms(h->params, t, 8);
-	const struct hmb_record *r = pick(d, h->module, h->kase, t, nt, h->figure, gpu), *b = NULL;
+	const struct hmb_record *r, *b = NULL;
 	const char *unit;
 	double v, bv;
 
 	memset(c, 0, sizeof(*c));
 	c->h = h;
+	if (like && like->found) {
+		r = pick_like(d, like->rec, t, nt, h->figure, gpu);
+		if (!r)
+			snprintf(c->missing, sizeof(c->missing), "%s", like->at);
+	} else {
+		r = pick(d, h->module, h->kase, t, nt, h->figure, gpu);
+	}
 	if (!r || figure_of(r, h->figure, &v, &unit))
 		return;
 	if (h->over) {
 		const char *bu;
-		if (!(b = pick(d, h->module, h->over, t, nt, h->figure, gpu)) ||
-		    figure_of(b, h->figure, &bv, &bu) || !(v > 0) || !(bv > 0))
+		b = like && like->found ? pick_like(d, like->base, t, nt, h->figure, gpu)
+					: pick(d, h->module, h->over, t, nt, h->figure, gpu);
+		if (!b || figure_of(b, h->figure, &bv, &bu) || !(v > 0) || !(bv > 0)) {
+			if (like && like->found)
+				snprintf(c->missing, sizeof(c->missing), "%s", like->at);
 			return;
+		}
 		v = hmb_unit_direction(unit) < 0 ? bv / v : v / bv;
 		unit = "x";
 	}
@@ -343,6 +383,54 @@ double hmb_sum_ratio(const struct hmb_sum_cell *base, const struct hmb_sum_cell 
 	if (!base->found || !c->found || !(base->value > 0) || !(c->value > 0))
 		return NAN;
 	return c->direction < 0 ? base->value / c->value : c->value / base->value;
+}
+
+/* One figure's noise from one document to the next, relative, one sigma, as
+ * compare judges it (compare/noise.c): its run-to-run noise where its
+ * document holds several runs (the resolution its runs were given), else its
+ * family's floor; beyond that its median's interval (one run) and a shared
+ * GPU. */
+static double figure_noise(const struct hmb_record *r, const char *figure)
+{
+	const char *name = !strcmp(figure, "time") ? "median" : figure;
+	const struct hmb_family *f = hmb_family_of(r->module, r->name, name);
+	struct hmb_pool_entry one = { .family = f, .var = NAN, .pooled = NAN };
+	struct hmb_resolution res;
+	struct hmb_summary s;
+
+	if (r->runs && r->runs->judged && !strcmp(r->runs->res.family, f->name))
+		res = r->runs->res;
+	else
+		hmb_resolution_of(&one, 1, &res);
+	hmb_record_summarize(r, &s);
+	return hypot(res.sigma, hmb_noise_beyond_runs(res.runs, s.has_stats ?
+		     s.stability.half_width_rel : NAN,
+		     hmb_kv_find(&r->observed, "gpu_shared_with") != NULL));
+}
+
+static double cell_noise(const struct hmb_sum_cell *c)
+{
+	double n = figure_noise(c->rec, c->h->figure);
+
+	return c->base ? hypot(n, figure_noise(c->base, c->h->figure)) : n;
+}
+
+int hmb_sum_change(const struct hmb_sum_cell *base, const struct hmb_sum_cell *c,
+		   double *noise)
+{
+	double r = hmb_sum_ratio(base, c), n;
+
+	if (noise)
+		*noise = NAN;
+	if (!isfinite(r) || !c->direction || !base->rec || !c->rec)
+		return 0;
+	n = hypot(cell_noise(base), cell_noise(c));
+	if (noise)
+		*noise = n;
+	if (!(fabs(log(r)) > HMB_RESOLUTION_Z * n) ||
+	    !(fabs(r - 1) > HMB_RESOLUTION_STABLE_REL))
+		return 0;
+	return r > 1 ? 1 : -1;
 }
 
 const char *hmb_sum_ratio_text(const struct hmb_sum_cell *base, const struct hmb_sum_cell *c,
@@ -428,12 +516,6 @@ struct family_res {
 	size_t n, between;
 };
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 static int by_resolution(const void *a, const void *b)
 {
 	const struct hmb_sum_noisy *x = a, *y = b;
@@ -467,13 +549,11 @@ static void resolution(const struct hmb_sum_doc *d, struct hmb_sum_col *col)
 				  x->run_sigma * x->run_sigma / (double)x->runs;
 	}
 	for (size_t k = 0; k < nfam; k++) {
-		double med;
-		qsort(fam[k].res, fam[k].n, sizeof(double), cmp_double);
-		med = fam[k].n % 2 ? fam[k].res[fam[k].n / 2]
-				   : 0.5 * (fam[k].res[fam[k].n / 2 - 1] + fam[k].res[fam[k].n / 2]);
-		if (med > 0.10 && col->nnoisy < (int)(sizeof(col->noisy) / sizeof(col->noisy[0])))
+		struct hmb_stats st;
+		if (hmb_stats_compute(fam[k].res, fam[k].n, &st) == 0 && st.median > 0.10 &&
+		    col->nnoisy < (int)(sizeof(col->noisy) / sizeof(col->noisy[0])))
 			col->noisy[col->nnoisy++] = (struct hmb_sum_noisy){
-				fam[k].name, med, 2 * fam[k].between > fam[k].n };
+				fam[k].name, st.median, 2 * fam[k].between > fam[k].n };
 		free(fam[k].res);
 	}
 	qsort(col->noisy, (size_t)col->nnoisy, sizeof(col->noisy[0]), by_resolution);
@@ -488,6 +568,7 @@ static void anomalies(const struct hmb_sum_doc *d, struct hmb_sum_col *col)
 	int nhot = 0, nslow = 0;
 
 	resolution(d, col);
+	hmb_sum_node_anomalies(d, col);
 	for (const struct hmb_record *r = d->rep.head; r; r = r->next) {
 		struct hmb_summary s;
 		size_t k;
@@ -619,7 +700,8 @@ int hmb_summary_build(const struct hmb_sum_doc *docs, int n, int gpu, struct hmb
 			c->hbm_peak_gbps = dev->memory_clock_khz * 1e3 * 2 * dev->memory_bus_bits / 8 / 1e9;
 		}
 		for (size_t h = 0; h < hmb_nheadlines; h++)
-			fill_cell(&hmb_headlines[h], d, ngpus > 1 ? sel : -1, c, &c->cell[h]);
+			fill_cell(&hmb_headlines[h], d, ngpus > 1 ? sel : -1, c,
+				  i ? &s->col[0].cell[h] : NULL, &c->cell[h]);
 		anomalies(d, c);
 		short_name(d, ngpus, c->name, sizeof(c->name));
 		if (snprintf(c->system, sizeof(c->system), "%s: %s%s%s%s",

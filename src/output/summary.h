@@ -31,6 +31,13 @@
 #define HMB_SUM_MAX_DEVICES 64
 #define HMB_SUM_MAX_META 40
 #define HMB_SUM_NOT_OK 8        /* not-ok cases kept per document, one per reason */
+#define HMB_SUM_NODE 6          /* node anomalies kept per document (summary_node.c) */
+/* node anomalies: every GPU's host copies at once below this share of the GPUs
+ * alone; a peer pair below this share of its case's median pair; a GPU's host
+ * copies below this share of the GPUs' median */
+#define HMB_NODE_SCALING_MIN 0.80
+#define HMB_NODE_PAIR_MIN 0.80
+#define HMB_NODE_GPU_MIN 0.90
 
 /* What the summary reads of one device object (summary_read.c). */
 struct hmb_sum_device {
@@ -109,6 +116,8 @@ struct hmb_sum_cell {
 	double fraction;
 	char mark[8];                   /* the tables' marks of the record(s) */
 	char at[64];                    /* what was picked: "1G", "streams=4 chunks=16" */
+	char missing[64];               /* not found: the base's identity it lacks ("256M"),
+					   "" where the headline has no figure at all */
 	const struct hmb_record *rec;   /* where it comes from */
 	const struct hmb_record *base;  /* the `over` case's record */
 };
@@ -135,6 +144,8 @@ struct hmb_sum_col {
 	size_t resolved, within5, within10;
 	struct hmb_sum_noisy { const char *family; double resolution; int between; } noisy[8];
 	int nnoisy;
+	char node[HMB_SUM_NODE][200];   /* what the node's figures say together (summary_node.c) */
+	int nnode;
 	size_t unsupported, failed, skipped;
 	struct hmb_sum_not_ok not_ok[HMB_SUM_NOT_OK];
 	int nnot_ok;
@@ -169,6 +180,8 @@ void hmb_report_html(FILE *out, const struct hmb_sum *s);
  * cases that are not ok. */
 const char *hmb_sum_telemetry_text(const struct hmb_sum_col *c, char *buf, size_t len);
 const char *hmb_sum_stability_text(const struct hmb_sum_col *c, char *buf, size_t len);
+/* The node anomalies of d into col->node (summary_node.c). */
+void hmb_sum_node_anomalies(const struct hmb_sum_doc *d, struct hmb_sum_col *col);
 /* "of 460 figures, 167 can show a 5% change from one document to the next, 197
  * 10%; too noisy for 10%: pool 24% (session), ...": each family's median
  * resolution, and what dominates its noise (its runs, or the session noise) */
@@ -184,6 +197,15 @@ const char *hmb_sum_ratio_text(const struct hmb_sum_cell *base, const struct hmb
 			       int wide, char *buf, size_t len);
 /* The other against the base, which way is better: above 1 better. */
 double hmb_sum_ratio(const struct hmb_sum_cell *base, const struct hmb_sum_cell *c);
+/* Is the change from base to c beyond both documents' noise, as compare
+ * judges a change (compare/noise.c): each figure's run-to-run noise where its
+ * document holds several runs, else its family's floor and its median's
+ * interval, and a shared GPU, in quadrature; beyond HMB_RESOLUTION_Z times
+ * that and beyond the 5% compare is used at. +1 better, -1 worse, 0 within the
+ * noise or not judged; *noise (may be NULL): the change's relative noise (one
+ * sigma of the log of the ratio), NAN where not judged. */
+int hmb_sum_change(const struct hmb_sum_cell *base, const struct hmb_sum_cell *c,
+		   double *noise);
 /* The GPU a record ran on (params.device, node's params.gpu), or -1. */
 int hmb_record_gpu(const struct hmb_record *r);
 

@@ -17,7 +17,9 @@
 #include "util/text.h"
 
 #define LABEL 18          /* a headline's name */
-#define PER_BLOCK 8       /* documents side by side: 18 + 1 + 5 + 6 + 7 x 10 = 100 columns */
+#define AT 7              /* the size the headline is compared at: "256M" */
+#define PER_BLOCK 7       /* documents side by side: 18 + 1 + 5 + 1 + 7 + 5 + 6 x 10 = 97 columns */
+#define PER_BLOCK_NO_AT 8 /* more: 18 + 1 + 5 + 6 + 7 x 10 = 100 columns, the sizes below */
 
 /* ---- the anomalies in words ----------------------------------------------- */
 
@@ -84,6 +86,7 @@ const char *hmb_sum_not_ok_line(const struct hmb_sum_not_ok *g, char *buf, size_
 struct screen {
 	FILE *out;
 	int lines;
+	int reserve;     /* lines a wrapped text leaves for what must follow it */
 };
 
 /* Columns of text (characters, not bytes), and the byte where column
@@ -112,8 +115,29 @@ static void put(struct screen *s, char *text)
 	s->lines++;
 }
 
+/* Where to cut text so that it and " ..." fit room columns: after the last
+ * item of a list ("a, b, c") that fits, else after the last whole word (in a
+ * word only where one word is longer than half the line); the byte offset. */
+static size_t cut_at_word(const char *text, size_t room)
+{
+	size_t at, cut;
+
+	columns(text, room - 4, &at);
+	for (cut = at; cut > 0 && !(text[cut] == ',' && text[cut + 1] == ' '); cut--)
+		;
+	if (cut * 2 >= at)
+		return cut;
+	for (cut = at; cut > 0 && text[cut] != ' '; cut--)
+		;
+	if (cut * 2 < at)
+		cut = at; /* one long word: cut in it rather than leave most of the line empty */
+	while (cut > 0 && text[cut - 1] == ' ')
+		cut--;
+	return cut;
+}
+
 /* A line of at most HMB_SUMMARY_COLUMNS columns, printable, without blanks
- * at its end; "..." where it was cut. */
+ * at its end; " ..." where it was cut, after a whole word. */
 static void line(struct screen *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void line(struct screen *s, const char *fmt, ...)
@@ -127,14 +151,15 @@ static void line(struct screen *s, const char *fmt, ...)
 	va_end(ap);
 	hmb_printable(raw, sizeof(raw), text, sizeof(text));
 	if (columns(text, HMB_SUMMARY_COLUMNS + 1, NULL) > HMB_SUMMARY_COLUMNS) {
-		columns(text, HMB_SUMMARY_COLUMNS - 3, &at);
-		strcpy(text + at, "...");
+		at = cut_at_word(text, HMB_SUMMARY_COLUMNS);
+		strcpy(text + at, " ...");
 	}
 	put(s, text);
 }
 
 /* head then text, broken between words into lines of at most
- * HMB_SUMMARY_COLUMNS columns, those after the first indented by indent. */
+ * HMB_SUMMARY_COLUMNS columns, those after the first indented by indent; where
+ * the screen has no line left for the rest, the last line ends " ...". */
 static void wrapped(struct screen *s, const char *head, int indent, const char *text)
 {
 	char raw[2048], all[2048], out[HMB_SUMMARY_COLUMNS * 4 + 8];
@@ -143,10 +168,16 @@ static void wrapped(struct screen *s, const char *head, int indent, const char *
 
 	snprintf(raw, sizeof(raw), "%s%s", head, text);
 	hmb_printable(raw, sizeof(raw), all, sizeof(all));
-	while (*p && s->lines < HMB_SUMMARY_LINES) {
+	while (*p && s->lines < HMB_SUMMARY_LINES - s->reserve) {
 		size_t room = HMB_SUMMARY_COLUMNS - (first ? 0 : (size_t)indent), at, cut;
 		if (columns(p, room + 1, &at) <= room) {
 			snprintf(out, sizeof(out), "%*s%.*s", first ? 0 : indent, "", (int)at, p);
+			put(s, out);
+			return;
+		}
+		if (s->lines == HMB_SUMMARY_LINES - s->reserve - 1) { /* the last: it goes on */
+			cut = cut_at_word(p, room);
+			snprintf(out, sizeof(out), "%*s%.*s ...", first ? 0 : indent, "", (int)cut, p);
 			put(s, out);
 			return;
 		}
@@ -205,7 +236,7 @@ static void not_ok_lines(struct screen *sc, const struct hmb_sum_col *c, const c
 static void one_document(struct screen *sc, const struct hmb_sum *s)
 {
 	const struct hmb_sum_col *c = &s->col[0];
-	char text[512], v[32], peak[16], marked[256] = "";
+	char text[512], v[32], peak[16], marked[1024] = "";
 	size_t used = 0;
 
 	line(sc, "hipmembench summary: %s", c->system);
@@ -237,41 +268,66 @@ static void one_document(struct screen *sc, const struct hmb_sum *s)
 	wrapped(sc, "  telemetry: ", 4, hmb_sum_telemetry_text(c, text, sizeof(text)));
 	wrapped(sc, "  stability: ", 4, hmb_sum_stability_text(c, text, sizeof(text)));
 	wrapped(sc, "  resolution: ", 4, hmb_sum_resolution_text(c, text, sizeof(text)));
+	sc->reserve = 1; /* the cases not ok, whatever comes before */
+	for (int i = 0; i < c->nnode; i++)
+		wrapped(sc, "  node: ", 4, c->node[i]);
 	if (*marked)
 		wrapped(sc, "  marked headlines: ", 4, marked);
+	sc->reserve = 0;
 	line(sc, "  cases not ok: %s%s", hmb_sum_not_ok_text(c, text, sizeof(text)),
 	     c->nnot_ok ? "; the first of each reason:" : "");
 	not_ok_lines(sc, c, "");
 }
 
 /* Columns from..to (exclusive) beside the base. */
-static void block(struct screen *sc, const struct hmb_sum *s, int from, int to)
+/* The size a headline is compared at, the base's (or the first document's that
+ * has it): "256M"; "-" where it has none. */
+static void size_of_row(const struct hmb_sum *s, size_t h, char *buf, size_t len)
+{
+	const struct hmb_sum_cell *base = &s->col[0].cell[h], *any = first_found(s, h);
+	const char *at = base->found ? base->at : any ? any->at : "";
+
+	if (*at >= '0' && *at <= '9')
+		snprintf(buf, len, "%.*s", (int)strcspn(at, " "), at);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* Columns from..to (exclusive) beside the base; with_at: a column of the size
+ * each headline is compared at. */
+static void block(struct screen *sc, const struct hmb_sum *s, int from, int to, int with_at)
 {
 	char head[HMB_SUMMARY_COLUMNS + 16], v[32], r[32];
-	int width = LABEL + 1 + 5 + 6 + 10 * (to - from);
+	int at_cols = with_at ? 1 + AT - 1 : 0, width = LABEL + 1 + 5 + at_cols + 6 + 10 * (to - from);
 
 	memset(head, ' ', sizeof(head));
 	memcpy(head, "figure", 6);
+	if (with_at)
+		memcpy(head + LABEL + 1 + 5 + 1, "at", 2);
 	for (int i = -1; i < to - from; i++) {
 		const char *name = s->col[i < 0 ? 0 : from + i].name;
-		int end = LABEL + 1 + 5 + 6 + 10 * (i + 1);
+		int end = LABEL + 1 + 5 + at_cols + 6 + 10 * (i + 1);
 		memcpy(head + end - strlen(name), name, strlen(name));
 	}
 	head[width] = '\0';
 	line(sc, "%s", head);
 	for (size_t h = 0; h < hmb_nheadlines; h++) {
 		const struct hmb_sum_cell *base = &s->col[0].cell[h], *any = first_found(s, h);
-		char row[HMB_SUMMARY_COLUMNS + 64];
+		char row[HMB_SUMMARY_COLUMNS + 64], size[AT + 1] = "";
 		int used;
 		if (!any_found(s, h))
 			continue;
-		used = snprintf(row, sizeof(row), "%-*s %-5s%6s", LABEL, hmb_headlines[h].name,
-				any->unit, base->found ? hmb_sum_value_text(base->value, 0, v, sizeof(v))
-				: "-");
+		/* the size every column is at: the base's (the others are paired by identity) */
+		if (with_at)
+			size_of_row(s, h, size, sizeof(size));
+		used = snprintf(row, sizeof(row), "%-*s %-5s%s%-*s%6s", LABEL, hmb_headlines[h].name,
+				any->unit, with_at ? " " : "", with_at ? AT - 1 : 0, size,
+				base->found ? hmb_sum_value_text(base->value, 0, v, sizeof(v)) : "-");
 		for (int i = from; i < to && used < (int)sizeof(row); i++) {
 			const struct hmb_sum_cell *x = &s->col[i].cell[h];
 			used += snprintf(row + used, sizeof(row) - (size_t)used, "%5s %-4s",
-					 x->found ? hmb_sum_value_text(x->value, 0, v, sizeof(v)) : "-",
+					 x->found ? hmb_sum_value_text(x->value, 0, v, sizeof(v)) :
+					 *x->missing ? "n/a" : "-",
 					 hmb_sum_ratio_text(base, x, 0, r, sizeof(r)));
 		}
 		line(sc, "%s", row);
@@ -285,8 +341,22 @@ static void several_documents(struct screen *sc, const struct hmb_sum *s)
 
 	line(sc, "hipmembench summary of %d documents: after each value, its ratio to the first's "
 	     "(above 1: better)", s->n);
-	for (int from = 1; from < s->n; from += PER_BLOCK - 1)
-		block(sc, s, from, from + PER_BLOCK - 1 < s->n ? from + PER_BLOCK - 1 : s->n);
+	if (s->n <= PER_BLOCK) {
+		block(sc, s, 1, s->n, 1);
+	} else { /* the sizes in a line of their own, the documents side by side */
+		char at[1024], size[AT + 1];
+		size_t used = 0;
+		for (int from = 1; from < s->n; from += PER_BLOCK_NO_AT - 1)
+			block(sc, s, from, from + PER_BLOCK_NO_AT - 1 < s->n ?
+			      from + PER_BLOCK_NO_AT - 1 : s->n, 0);
+		for (size_t h = 0; h < hmb_nheadlines && used < sizeof(at); h++)
+			if (any_found(s, h)) {
+				size_of_row(s, h, size, sizeof(size));
+				used += (size_t)snprintf(at + used, sizeof(at) - used, "%s%s %s",
+							 used ? ", " : "", hmb_headlines[h].name, size);
+			}
+		wrapped(sc, "at (the base's size, every column): ", 4, at);
+	}
 	/* a line or two per document, as the screen allows */
 	two = sc->lines + 1 + 2 * s->n <= HMB_SUMMARY_LINES;
 	line(sc, "systems, anomalies (figures unstable of those judged, cases not ok):");
@@ -322,7 +392,7 @@ static void several_documents(struct screen *sc, const struct hmb_sum *s)
 
 void hmb_summary_text(FILE *out, const struct hmb_sum *s)
 {
-	struct screen sc = { out, 0 };
+	struct screen sc = { out, 0, 0 };
 
 	if (s->n == 1)
 		one_document(&sc, s);
@@ -353,13 +423,13 @@ void hmb_summary_markdown(FILE *out, const struct hmb_sum *s)
 	if (s->n > 1)
 		fprintf(out, "%d documents; beside each value of the others, its ratio to the "
 			"first's (above 1: better).\n\n", s->n);
-	fprintf(out, "| figure | unit |");
+	fprintf(out, "| figure | unit |%s", s->n > 1 ? " at |" : "");
 	for (int i = 0; i < s->n; i++) {
 		fputc(' ', out);
 		md(out, s->col[i].name);
 		fprintf(out, " |");
 	}
-	fprintf(out, "%s\n|---|---|", s->n == 1 ? " what |" : "");
+	fprintf(out, "%s\n|---|---|%s", s->n == 1 ? " what |" : "", s->n > 1 ? "---|" : "");
 	for (int i = 0; i < s->n; i++)
 		fprintf(out, "---:|");
 	fprintf(out, "%s\n", s->n == 1 ? "---|" : "");
@@ -368,10 +438,21 @@ void hmb_summary_markdown(FILE *out, const struct hmb_sum *s)
 		if (!any)
 			continue;
 		fprintf(out, "| %s | %s |", hmb_headlines[h].name, any->unit);
+		if (s->n > 1) {
+			fputc(' ', out);
+			md(out, base->found ? base->at : any->at);
+			fprintf(out, " |");
+		}
 		for (int i = 0; i < s->n; i++) {
 			const struct hmb_sum_cell *x = &s->col[i].cell[h];
 			if (!x->found) {
-				fprintf(out, " - |");
+				if (*x->missing) {
+					fprintf(out, " no figure at ");
+					md(out, x->missing);
+					fprintf(out, " |");
+				} else {
+					fprintf(out, " - |");
+				}
 				continue;
 			}
 			fprintf(out, " %s", hmb_sum_value_text(x->value, 1, v, sizeof(v)));
@@ -411,6 +492,10 @@ void hmb_summary_markdown(FILE *out, const struct hmb_sum *s)
 		md(out, hmb_sum_stability_text(c, text, sizeof(text)));
 		fprintf(out, "\n  - resolution: ");
 		md(out, hmb_sum_resolution_text(c, text, sizeof(text)));
+		for (int k = 0; k < c->nnode; k++) {
+			fprintf(out, "\n  - node: ");
+			md(out, c->node[k]);
+		}
 		fprintf(out, "\n  - cases not ok: ");
 		md(out, hmb_sum_not_ok_text(c, text, sizeof(text)));
 		fputc('\n', out);

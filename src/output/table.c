@@ -326,8 +326,8 @@ void hmb_csv_print(FILE *out, const struct hmb_record *first, int header)
 {
 	if (header)
 		fputs("module,case,direction,status,size_bytes,params,count,median_s,min_s,mean_s,"
-		      "max_s,stddev_s,gbps_median,gbps_best,peak_fraction,us_per_op,figures,reason\n",
-		      out);
+		      "max_s,stddev_s,gbps_median,gbps_best,peak_fraction,us_per_op,figures,reason,"
+		      "mark,stable,resolution_rel\n", out);
 	for (const struct hmb_record *r = first; r; r = r->next) {
 		struct hmb_summary s;
 		const struct hmb_kv *size = hmb_kv_find(&r->params, "size");
@@ -367,6 +367,17 @@ void hmb_csv_print(FILE *out, const struct hmb_record *first, int header)
 		csv_field(out, m);
 		fputc(',', out);
 		csv_field(out, r->reason ? r->reason : "");
+		/* the marks, whether it is stable, and how small a change it can show */
+		if (s.has_stats) {
+			char mark[16];
+			hmb_stability_mark(&s.stability, mark, sizeof(mark));
+			fprintf(out, ",%s,%s,", mark, s.stability.stable > 0 ? "yes" :
+				s.stability.stable == 0 ? "no" : "");
+		} else {
+			fputs(",,,", out);
+		}
+		if (r->runs && r->runs->judged)
+			fprintf(out, "%.6g", r->runs->res.resolution);
 		fputc('\n', out);
 	}
 }

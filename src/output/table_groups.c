@@ -576,8 +576,10 @@ struct line {
 
 static void line_put(struct line *l, const char *s, size_t bytes)
 {
-	if (l->used + bytes >= sizeof(l->text))
-		bytes = sizeof(l->text) - 1 - l->used;
+	size_t room = l->used < sizeof(l->text) - 1 ? sizeof(l->text) - 1 - l->used : 0;
+
+	if (bytes > room)
+		bytes = room;
 	memcpy(l->text + l->used, s, bytes);
 	l->used += bytes;
 	l->text[l->used] = '\0';
@@ -786,6 +788,8 @@ void hmb_table_print_groups(FILE *out, const struct hmb_record *first)
 
 	for (const struct hmb_record *r = first; r; r = nth(r, g.n)) {
 		if (!table || !same_table(table, r)) {
+			if (table && !strcmp(table->module, "node")) /* node's, after its table */
+				hmb_node_tables_print(out, table, r);
 			table = r;
 			fprintf(out, "\n== %s ==\n", hmb_shown(r->module));
 		}
@@ -795,4 +799,6 @@ void hmb_table_print_groups(FILE *out, const struct hmb_record *first)
 			g = more;
 		print_group(out, &g);
 	}
+	if (table && !strcmp(table->module, "node"))
+		hmb_node_tables_print(out, table, NULL);
 }

@@ -84,13 +84,13 @@ static void report_neighbours(const struct hmb_report *rep, const char *module,
 			hmb_observe_str(r, "gpu_shared_with", list);
 }
 
-/* A record in the module's own name ("module"): always kept, whatever --case says. */
+/* A record in the module's own name ("module"): always kept, whatever --case
+ * says, and finished as the module's records are. */
 static void module_record(struct hmb_ctx *ctx, enum hmb_status status, const char *why)
 {
 	struct hmb_record *r = hmb_case_record(ctx, "module");
 	hmb_record_status(r, status, "%s", why);
-	hmb_report_add(ctx->report, r);
-	hmb_progress_print(stderr, r);
+	hmb_commit_kept(ctx, r);
 }
 
 /* With HMB_FAULT set (fault.h): the module once first, unrecorded and with
@@ -114,9 +114,10 @@ static void warm_pass(const struct hmb_bench *b, const struct hmb_report *rep)
 	hmb_report_free(&scratch);
 }
 
-/* Each record as the module commits it: its progress line, and the document
- * on disk at most every few seconds (checkpoint.h). */
-static void committed(struct hmb_report *rep, const struct hmb_record *r)
+/* The progress callback (report.h): each finished record's progress line, and
+ * the document on disk at most every few seconds (checkpoint.h). The one place
+ * where a record goes from the run to the output while the module runs. */
+static void progress(struct hmb_report *rep, const struct hmb_record *r)
 {
 	hmb_progress_print(stderr, r);
 	hmb_checkpoint(rep, 0);
@@ -133,7 +134,7 @@ void hmb_run_module(const struct hmb_bench *b, struct hmb_report *rep)
 
 	if (!hmb_bench_selected(b, rep->opt))
 		return;
-	rep->committed = committed;
+	rep->progress = progress;
 	if (hmb_fault_armed)
 		warm_pass(b, rep);
 	free_before = hmb_fault_armed ? hmb_device_free_mem() : 0;

@@ -62,6 +62,11 @@ static void add_run(struct hmb_record *into, const struct hmb_record *run)
 
 	if (!f)
 		f = into->runs = hmb_xcalloc(1, sizeof(*f));
+	/* several runs are judged over the report's pool (engine/judge.c), not as
+	 * the document of one run said */
+	into->written_stable = -1;
+	free(into->written_reason);
+	into->written_reason = NULL;
 	if (f->count == f->cap)
 		grow(f);
 	k = f->count++;

@@ -187,3 +187,14 @@ void hmb_resolution_of(const struct hmb_pool_entry *e, size_t runs, struct hmb_r
 	out->resolution = HMB_RESOLUTION_Z * sqrt(2.0) * out->sigma;
 	out->stable = out->resolution <= HMB_RESOLUTION_STABLE_REL;
 }
+
+double hmb_noise_beyond_runs(size_t runs, double half_width_rel, int gpu_shared)
+{
+	double v = 0;
+
+	if (runs < 2 && half_width_rel > 0 && isfinite(half_width_rel))
+		v += (half_width_rel / HMB_RESOLUTION_Z) * (half_width_rel / HMB_RESOLUTION_Z);
+	if (gpu_shared)
+		v += HMB_NOISE_SHARED_GPU * HMB_NOISE_SHARED_GPU;
+	return sqrt(v);
+}

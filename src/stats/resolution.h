@@ -92,6 +92,17 @@ struct hmb_resolution {
 
 void hmb_resolution_of(const struct hmb_pool_entry *e, size_t runs, struct hmb_resolution *out);
 
+/* Relative noise per run that another process using the GPU around a
+ * figure adds (observed.gpu_shared_with). */
+#define HMB_NOISE_SHARED_GPU 0.25
+
+/* A document's figure's noise beyond its resolution's sigma, relative, one
+ * sigma: for a figure of one run, its median's 95% interval (half_width_rel;
+ * NAN or 0: none); where another process used its GPU, HMB_NOISE_SHARED_GPU;
+ * in quadrature. compare (compare/noise.c) and the summary's ratios judge a
+ * change between two documents against both figures' sigma and this. */
+double hmb_noise_beyond_runs(size_t runs, double half_width_rel, int gpu_shared);
+
 /* The median of chi-square with df degrees of freedom. */
 double hmb_chi2_median(size_t df);
 

@@ -26,6 +26,9 @@ void hmb_test_table(void);
 void hmb_test_progress_and_csv(void);
 void hmb_test_runs_merge(void);
 void hmb_test_runs_resolution(void);
+void hmb_test_runs_rejudged(void);
+/* A scratch folder and everything in it removed (tree.c). */
+void hmb_test_remove_tree(const char *root);
 void hmb_test_runs_interleaved(void);
 void hmb_test_numfmt(void);
 int hmb_test_write_runs_json(const char *path);

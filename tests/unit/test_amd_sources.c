@@ -25,19 +25,6 @@
 #include "system/memalloc.h"
 #include "telemetry/amd_gpu_metrics.h"
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void remove_tree(const char *root)
-{
-	nftw(root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 /* Write `text` to root/<path made from fmt>, creating the directories on the way. */
 static void put(const char *root, const char *text, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -114,7 +101,7 @@ void test_kfd_topology(void)
 	CHECK(hmb_kfd_read("0000:e0:00.0", -1, root, &g) == 0);
 	CHECK(g.sdma_engines == 4 && g.sdma_xgmi_engines == -1);
 	CHECK(g.host_link_type == HMB_KFD_LINK_PCIE && g.host_link_max_mbs == -1);
-	remove_tree(root);
+	hmb_test_remove_tree(root);
 }
 
 /* Issue 27, 6: an MI300X in CPX mode has one KFD node per partition at the
@@ -155,7 +142,7 @@ void test_kfd_partitions(void)
 	CHECK(g.xgmi_hive == -1);
 	/* GPUs of two kinds: no one arch for all to plan by */
 	CHECK(hmb_kfd_common_arch(root, text, sizeof(text)) == -1);
-	remove_tree(root);
+	hmb_test_remove_tree(root);
 	/* every GPU a gfx90a (GC 9.0.10): its arch name */
 	if (!mkdtemp(strcpy(root, "/tmp/hmb-kfd-XXXXXX"))) {
 		CHECK(!"mkdtemp");
@@ -171,7 +158,7 @@ void test_kfd_partitions(void)
 	put(root, "simd_count 80\ngfx_target_version 90402\n", "%s/1/properties", n);
 	put(root, "simd_count 80\ngfx_target_version 90402\n", "%s/2/properties", n);
 	CHECK(hmb_kfd_common_arch(root, text, sizeof(text)) == 0 && strcmp(text, "gfx942") == 0);
-	remove_tree(root);
+	hmb_test_remove_tree(root);
 	CHECK(hmb_kfd_common_arch(root, text, sizeof(text)) == -1);
 	/* bits 31-28 carry the partition in some kernels */
 	if (!mkdtemp(strcpy(root, "/tmp/hmb-kfd-XXXXXX"))) {
@@ -185,7 +172,7 @@ void test_kfd_partitions(void)
 	}
 	CHECK(hmb_kfd_read("0000:0c:00.0", 1, root, &g) == 0 && g.sdma_engines == 21);
 	CHECK(g.xgmi_hive == 1);
-	remove_tree(root);
+	hmb_test_remove_tree(root);
 }
 
 void test_pcie_upstream_cap(void)
@@ -213,7 +200,7 @@ void test_pcie_upstream_cap(void)
 	CHECK(hmb_link_from_sysfs("0000:c1:00.0", &l, root) == 0);
 	CHECK(l.gen == 1 && l.width == 8 && l.max_gen == 4 && l.max_width == 8);
 	CHECK_NEAR(l.peak_gbps, 15.754, 0.001);   /* gen4 x8, not the idle gen1 */
-	remove_tree(root);
+	hmb_test_remove_tree(root);
 }
 
 /* Store a value at offset off of buf (a layout's field). */

@@ -77,6 +77,8 @@ void test_host_environment(void)
 	hmb_host_probe_environment(&h, bare);
 	CHECK(h.thp[0] == '\0' && h.cpu_governor[0] == '\0' && h.iommu_options[0] == '\0');
 	CHECK(h.numa_balancing == -1 && h.iommu_units == -1);
+	hmb_test_remove_tree(root);
+	hmb_test_remove_tree(bare);
 }
 
 void test_pcie_settings(void)
@@ -132,4 +134,5 @@ void test_pcie_settings(void)
 
 	hmb_link_settings_from_sysfs("garbage", &l, root);
 	CHECK(l.max_payload == 0 && l.config_note[0] && l.iommu_domain[0] == '\0');
+	hmb_test_remove_tree(root);
 }

@@ -262,6 +262,7 @@ static void test_pcie_link(void)
 	CHECK(strcmp(link.source, "sysfs") == 0);
 	CHECK(hmb_link_from_sysfs("0000:c2:00.0", &link, root) == -1);
 	CHECK(hmb_link_from_sysfs("garbage", &link, root) == -1);
+	hmb_test_remove_tree(root);
 
 	/* from the management library (NVML, ROCm SMI) where sysfs has none */
 	memset(&link, 0, sizeof(link));
@@ -660,6 +661,7 @@ void test_verify_result(void);   /* test_verify.c */
 void test_engine(void);          /* test_engine.c */
 void test_case_selection(void);  /* test_select.c */
 void test_keep_selected(void);   /* test_select.c */
+void test_progress_callback(void); /* test_select.c */
 void test_skip_module(void);     /* test_select.c */
 void test_on_request_cases(void); /* test_select.c */
 void test_host_environment(void); /* test_environment.c */
@@ -738,6 +740,8 @@ int main(int argc, char **argv)
 		  hmb_test_runs_merge },
 		{ "runs: each figure's resolution from its family's pooled runs and its own",
 		  hmb_test_runs_resolution },
+		{ "runs: merged runs judged over the runs, not as one run's document said",
+		  hmb_test_runs_rejudged },
 		{ "runs: all's rounds, each module's runs merged across the others'",
 		  hmb_test_runs_interleaved },
 		{ "numbers for the compare table: as printf writes them", hmb_test_numfmt },
@@ -750,6 +754,7 @@ int main(int argc, char **argv)
 		{ "topology and NUMA placement (test_topology.c)", test_topology },
 		{ "case selection", test_case_selection },
 		{ "case selection: an unselected record is dropped", test_keep_selected },
+		{ "progress: each finished record handed on once, in order", test_progress_callback },
 		{ "case selection: a module's skipped size is kept under --case", test_skip_module },
 		{ "on-request cases", test_on_request_cases },
 		{ "host environment from /sys and /proc", test_host_environment },

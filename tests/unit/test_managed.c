@@ -1,13 +1,13 @@
 /*
  * test_managed.c - the managed module's rule for its oversubscribed sizes
- * (bench/managed_versus.c): 1.5 and 2 x free device memory run only on a GPU
+ * (bench/managed/managed_versus.c): 1.5 and 2 x free device memory run only on a GPU
  * that migrates pages on demand, under --oversubscribe F with F at least the
  * factor, where the host can hold every page with 4 GiB to spare; otherwise
  * skipped (or unsupported) with the reason.
  */
 #include <string.h>
 
-#include "bench/managed.h"
+#include "bench/managed/managed.h"
 #include "engine/record.h"
 #include "harness.h"
 

@@ -9,7 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "bench/memcpy.h"
+#include "bench/memcpy/memcpy.h"
 #include "engine/module.h"
 #include "engine/options.h"
 #include "harness.h"

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "bench/memcpy_pinning.h"
+#include "bench/memcpy/memcpy_pinning.h"
 #include "cli/registry.h"
 #include "engine/module.h"
 #include "harness.h"

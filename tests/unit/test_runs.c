@@ -194,6 +194,34 @@ void hmb_test_runs_resolution(void)
 	hmb_report_free(&rep);
 }
 
+/* A module's run read back from its process's document says whether that run was
+ * stable; merged into several runs, the record is judged over the runs, not as the
+ * one run's document said. */
+void hmb_test_runs_rejudged(void)
+{
+	struct hmb_report rep;
+	struct hmb_options opt;
+	struct hmb_record *before, *r, *again;
+	struct hmb_summary sum;
+
+	memset(&opt, 0, sizeof(opt));
+	hmb_report_init(&rep, &opt, "all");
+	before = rep.tail;
+	r = copy("serial", 1, 7, 1e-3, 10, 0);
+	r->written_stable = 1; /* its own process: tight samples */
+	r->written_reason = hmb_xstrdup("95% CI of the median +-0.5%, within +-1%");
+	run(&rep, before, 1, (struct hmb_record *[]){ r }, 1);
+	again = copy("serial", 1, 8, 1.3e-3, 10, 0); /* the next process: 30% slower */
+	again->written_stable = 1;
+	run(&rep, before, 2, (struct hmb_record *[]){ again }, 1);
+	hmb_report_judge_resolution(&rep);
+	r = rep.head;
+	CHECK(r->runs->count == 2 && r->written_stable == -1 && !r->written_reason);
+	hmb_record_summarize(r, &sum);
+	CHECK(sum.stability.stable == 0 && strstr(sum.stability.reason, "resolution"));
+	hmb_report_free(&rep);
+}
+
 /* all's rounds: memcpy, pool, memcpy, pool; each module's second run merged
  * into its first, across the other module's records in between. */
 void hmb_test_runs_interleaved(void)

@@ -108,6 +108,44 @@ void test_skip_module(void)
 	hmb_report_free(&rep);
 }
 
+/* The one way a finished record reaches the output while a run goes on: the
+ * report takes it, then hands it to the progress callback, once, in order; a
+ * record --case drops never reaches it, and one added otherwise (imported
+ * from a module's process) does not either. */
+static const struct hmb_record *progress_seen[4];
+static int progress_count;
+
+static void progress_seen_add(struct hmb_report *rep, const struct hmb_record *r)
+{
+	CHECK(rep->tail == r); /* already the report's */
+	if (progress_count < 4)
+		progress_seen[progress_count] = r;
+	progress_count++;
+}
+
+void test_progress_callback(void)
+{
+	struct hmb_options opt;
+	struct hmb_report rep;
+	struct hmb_ctx ctx = { .opt = &opt, .report = &rep, .module = "memcpy" };
+	struct hmb_record *a, *b;
+
+	memset(&opt, 0, sizeof(opt));
+	hmb_report_init(&rep, &opt, "memcpy");
+	rep.progress = progress_seen_add;
+	progress_count = 0;
+	opt.cases[opt.ncases++] = "h2d/*";
+	a = hmb_record_new("memcpy", "h2d/pinned/async");
+	hmb_commit(&ctx, a);
+	hmb_commit(&ctx, hmb_record_new("memcpy", "d2h/pinned/async")); /* dropped */
+	b = hmb_record_new("memcpy", "module");      /* the runner's own */
+	hmb_commit_kept(&ctx, b);
+	hmb_report_add(&rep, hmb_record_new("memcpy", "h2d/pinned/sync")); /* not finished here */
+	CHECK(rep.count == 3 && progress_count == 2);
+	CHECK(progress_seen[0] == a && progress_seen[1] == b);
+	hmb_report_free(&rep);
+}
+
 void test_report_and_csv(void)
 {
 	static struct hmb_options opt;

@@ -38,19 +38,6 @@ static void put(const char *root, const char *rel, const char *text)
 	}
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void remove_tree(const char *root)
-{
-	CHECK(nftw(root, remove_one, 16, FTW_DEPTH | FTW_PHYS) == 0);
-}
-
 static int same_set(const struct hmb_idset *s, const char *list)
 {
 	struct hmb_idset want;
@@ -136,7 +123,7 @@ static void test_two_gpus_two_nodes(void)
 	CHECK(hmb_place_local(&h, &lost, NULL, &p) == 0 && p.node == -1 &&
 	      hmb_idset_count(&p.cpus) == 0);
 	CHECK(hmb_place_remote(&h, &lost, NULL, &p) == -1);
-	remove_tree(root);
+	hmb_test_remove_tree(root);
 }
 
 /* Eight GPUs, four nodes, two GPUs each (NPS4-like distances). GPU5's
@@ -205,7 +192,7 @@ static void test_eight_gpus_four_nodes(void)
 		hmb_place_local(&h, &g, NULL, &p);
 		CHECK(g.numa_node == 3 && p.node == 2 && strstr(p.how, "nearest node with memory"));
 	}
-	remove_tree(root);
+	hmb_test_remove_tree(root);
 }
 
 static void test_matrix_print(void)

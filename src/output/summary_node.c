@@ -1,0 +1,122 @@
+/*
+ * summary_node.c - what a node's figures say that no single figure does, for
+ * the summary's anomalies: host bandwidth that does not scale with the GPUs
+ * (node's host/DIR/all against the sum of each GPU alone, and against the sum
+ * of their links), peer pairs far below the other pairs of the same copy, and
+ * GPUs whose host copies stand apart from the others'. Each is one line with
+ * its numbers; none where the document has one GPU.
+ */
+#include "output/summary.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/stats.h"
+#include "util/util.h"
+
+static double num_param(const struct hmb_record *r, const char *name)
+{
+	const struct hmb_kv *kv = hmb_kv_find(&r->params, name);
+
+	return kv && kv->type == HMB_KV_NUM ? kv->num : NAN;
+}
+
+static double metric(const struct hmb_record *r, const char *name)
+{
+	const struct hmb_kv *kv = hmb_kv_find(&r->metrics, name);
+
+	return kv && kv->type == HMB_KV_NUM ? kv->num : NAN;
+}
+
+static double gbps(const struct hmb_record *r)
+{
+	struct hmb_summary s;
+
+	hmb_record_summarize(r, &s);
+	return s.gbps_median;
+}
+
+static void add(struct hmb_sum_col *col, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void add(struct hmb_sum_col *col, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (col->nnode >= HMB_SUM_NODE)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(col->node[col->nnode++], sizeof(col->node[0]), fmt, ap);
+	va_end(ap);
+}
+
+/* Every GPU at once against each alone and against their links. */
+static void host_scaling(const struct hmb_sum_doc *d, struct hmb_sum_col *col)
+{
+	for (const struct hmb_record *r = d->rep.head; r; r = r->next) {
+		double gpus = num_param(r, "gpus"), vs = metric(r, "vs_sum_alone");
+		double sum = metric(r, "sum_alone_gbps"), all = gbps(r), links;
+		const char *dir;
+		if (r->status != HMB_OK || strcmp(r->module, "node") || strncmp(r->name, "host/", 5) ||
+		    !strstr(r->name, "/all") || !(gpus >= 2) || !(vs < HMB_NODE_SCALING_MIN))
+			continue;
+		dir = r->name + 5;
+		links = (strncmp(dir, "bidir", 5) ? 1 : 2) * gpus * col->link_peak_gbps;
+		if (links > 0)
+			add(col, "host %.*s with every GPU at once %.1f GB/s: %.0f%% of the %.0f GPUs "
+			    "alone (%.1f), %.0f%% of their links (%.0f)", (int)strcspn(dir, "/"), dir,
+			    all, 100 * vs, gpus, sum, 100 * all / links, links);
+		else
+			add(col, "host %.*s with every GPU at once %.1f GB/s: %.0f%% of the %.0f GPUs "
+			    "alone (%.1f)", (int)strcspn(dir, "/"), dir, all, 100 * vs, gpus, sum);
+	}
+}
+
+/* Figures of one case that vary by a pair or a GPU (by: "pair", "gpu"): those
+ * below least times the median of theirs. */
+static void apart(const struct hmb_sum_doc *d, struct hmb_sum_col *col, const char *kase,
+		  const char *by, double least)
+{
+	double v[256], m;
+	const struct hmb_record *rec[256];
+	struct hmb_stats st;
+	size_t n = 0;
+
+	for (const struct hmb_record *r = d->rep.head; r && n < 256; r = r->next)
+		if (r->status == HMB_OK && !strcmp(r->module, "node") && !strcmp(r->name, kase) &&
+		    gbps(r) > 0) {
+			rec[n] = r;
+			v[n++] = gbps(r);
+		}
+	if (n < 3 || hmb_stats_compute(v, n, &st) != 0)
+		return;
+	m = st.median;
+	for (size_t i = 0; i < n; i++) {
+		if (!(v[i] < least * m))
+			continue;
+		if (!strcmp(by, "pair"))
+			add(col, "%s %.0f->%.0f %.1f GB/s: %.0f%% of the median of its %zu pairs (%.1f)",
+			    kase, num_param(rec[i], "src"), num_param(rec[i], "dst"), v[i],
+			    100 * v[i] / m, n, m);
+		else
+			add(col, "%s on GPU %d %.1f GB/s: %.0f%% of the median of the %zu GPUs (%.1f)",
+			    kase, hmb_record_gpu(rec[i]), v[i], 100 * v[i] / m, n, m);
+	}
+}
+
+void hmb_sum_node_anomalies(const struct hmb_sum_doc *d, struct hmb_sum_col *col)
+{
+	static const char *const pairs[] = { "p2p/ce/read", "p2p/ce/write", "p2p/sm/read",
+					     "p2p/sm/write" };
+	static const char *const gpus[] = { "host/h2d/alone", "host/d2h/alone",
+					    "host/bidir/alone" };
+
+	col->nnode = 0;
+	host_scaling(d, col);
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+		apart(d, col, pairs[i], "pair", HMB_NODE_PAIR_MIN);
+	for (size_t i = 0; i < sizeof(gpus) / sizeof(gpus[0]); i++)
+		apart(d, col, gpus[i], "gpu", HMB_NODE_GPU_MIN);
+}
