@@ -5,7 +5,7 @@ tests/mutants.txt holds bugs written next to the tests that catch them. This
 script makes mutants from operators over every source file instead, samples
 them across the tree with a fixed seed, and runs the tests against each:
 
-  C (src/**/*.c, bench/*.c), from a tokenizer that skips comments, strings and
+  C (src/*/*.c, bench/*/*.c), from a tokenizer that skips comments, strings and
   preprocessor lines:
     cmp      a comparison flipped: < <=, <= <, > >=, >= >, == !=, != ==
     logic    && and || swapped
@@ -106,14 +106,14 @@ TRACE_DIR = ROOT / "tests" / "mutagen_trace"
 
 
 def sources():
-    c = sorted(glob.glob("src/*/*.c", root_dir=ROOT) + glob.glob("bench/*.c", root_dir=ROOT))
+    c = sorted(glob.glob("src/*/*.c", root_dir=ROOT) + glob.glob("bench/*/*.c", root_dir=ROOT))
     py = sorted(glob.glob("scripts/*.py", root_dir=ROOT))
     return c, py
 
 
 def folder_of(path):
     parts = path.split("/")
-    return "/".join(parts[:2]) if parts[0] == "src" else parts[0]
+    return "/".join(parts[:2]) if parts[0] in ("src", "bench") and len(parts) > 2 else parts[0]
 
 
 # ---- C: a tokenizer that skips comments, strings and preprocessor lines --------
@@ -874,18 +874,23 @@ def write_report(rs, args, path):
     for r in rs:
         folders.setdefault(folder_of(r["file"]), []).append(r)
     lines = ["# Mutants made by rule: what the no-GPU tests catch", "",
-             f"`tests/mutagen.py` (operators, sampling and stages in its help): the first {len(rs)} "
-             f"mutants of the order", f"seeded with {args.seed} over src/, bench/ and scripts/. "
+             "`tests/mutagen.py` (operators, sampling and stages in its help): " +
+             (f"the first {len(rs)} mutants of the order" if len(rs) == args.sample or args.only
+              else f"{len(rs)} of the first {args.sample} mutants of the order (the others not run)"),
+             f"seeded with {args.seed} over src/, bench/ and scripts/. "
              "Killed: a test failed or hung. Survived: every", "test that runs its line (by the "
              "coverage map: gcov for the C, a line tracer for the", "scripts) passed; *unreached*: "
              "no test of the no-GPU suite runs the line at all, so none", "can see it; *partial*: "
-             "the tests that run the line were cut after 30 s, the rest not", "run. Same-code: "
+             f"the tests that run the line were cut after {args.cap or '-'} s, the rest not", "run. Same-code: "
              "the compiler made the same object code (code for AMD only, or", "folded away). "
              "Broken: it did not build (-Werror). The kill rate is killed of killed", "and "
-             "survived; same-code and broken mutants test nothing.", "",
-             "| folder | mutants | killed | survived | unreached | partial | same-code | broken | "
+             "survived; same-code and broken mutants test nothing. The kill rate of reached", "leaves the unreached out: "
+             "of the lines the no-GPU suite runs. *gpu*: survivors classed", "so in "
+             "tests/mutagen-survivors.txt (their lines run only with a GPU; the GPU tests", "see them), "
+             "unreached or not; they are in survived and in the kill rate all the same.", "",
+             "| folder | mutants | killed | survived | unreached | partial | gpu | same-code | broken | "
              "kill rate | kill rate of reached |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for name in sorted(folders):
         lines.append(row(name, folders[name]))
     lines.append(row("**all**", rs))
@@ -919,9 +924,12 @@ def row(name, rs):
     unreached = sum(1 for r in rs if r["verdict"] == "survived" and r["stage"] == "unreached")
     partial = sum(1 for r in rs if r["verdict"] == "survived" and r["stage"] == "covering-partial")
 
+    known = known_survivors()
+    gpu = sum(1 for r in rs if r["verdict"] == "survived" and known.get(r["id"], ("",))[0] == "gpu")
+
     def rate(k, n):
         return f"{100 * k / n:.0f}%" if n else "-"
-    return (f"| {name} | {len(rs)} | {killed} | {survived} | {unreached} | {partial} | "
+    return (f"| {name} | {len(rs)} | {killed} | {survived} | {unreached} | {partial} | {gpu} | "
             f"{count.get('same-code', 0)} | {count.get('broken', 0)} | "
             f"{rate(killed, killed + survived)} | {rate(killed, killed + survived - unreached)} |")
 

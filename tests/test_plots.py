@@ -150,15 +150,38 @@ def drawn(tmp_path, *files):
     return figs
 
 
+def ideal_speedups(path):
+    """{load: {ideal speedup}} of a document's pipelined overlap results."""
+    out = {}
+    for r in json.loads(pathlib.Path(path).read_text())["results"]:
+        if r.get("module") == "overlap" and r.get("status") == "ok" and \
+                r["case"].startswith("pipeline/"):
+            v = ((r.get("metrics") or {}).get("ideal_speedup") or {}).get("value")
+            if v:
+                out.setdefault(r["params"]["load"], set()).add(round(v, 6))
+    return out
+
+
 def test_titles_and_ticks_say_what_the_figures_show(tmp_path):
-    """The overlap figure's panels name the ideal speedups their lines stand for;
-    a log axis that holds three of 1, 2, 5 x 10^k has its ticks there and nowhere
+    """Each panel of the overlap figure is titled by its load and holds, as dotted
+    lines named in the legend, the ideal speedups of that load and no other's; a
+    log axis that holds three of 1, 2, 5 x 10^k has its ticks there and nowhere
     else (the pool, vmm and xnack figures)."""
     import math
     figs = drawn(tmp_path, H100)
     assert sorted(figs) == sorted(SUBJECTS), sorted(figs)
-    titles = [ax.get_title() for ax in figs["overlap-speedup"].axes if ax.get_title()]
-    assert titles and all("\nideal speedup: " in t for t in titles), titles
+    ideals = ideal_speedups(H100)
+    assert len(ideals) >= 2 and len(set(map(frozenset, ideals.values()))) == len(ideals), ideals
+    fig = figs["overlap-speedup"]
+    panels = {ax.get_title(): ax for ax in fig.axes if ax.get_title()}
+    assert sorted(panels) == sorted(f"load {load}" for load in ideals), sorted(panels)
+    for load, want in ideals.items():
+        ax = panels[f"load {load}"]
+        flat = {round(float(ln.get_ydata()[0]), 6) for ln in ax.get_lines()
+                if list(ln.get_xdata()) == [0, 1] and len(set(ln.get_ydata())) == 1}
+        assert flat - {1.0} == want, (load, flat, want)
+    labels = [t.get_text() for lg in fig.legends for t in lg.get_texts()]
+    assert "ideal speedup" in labels, labels
     for subject, axis in (("pool-cost", "yaxis"), ("vmm-growth", "yaxis"),
                           ("xnack-fault-cost", "xaxis")):
         ax = figs[subject].axes[0]

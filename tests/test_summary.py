@@ -394,7 +394,7 @@ def test_the_same_system_twice_is_numbered_by_its_column(n):
     p = summary(*[H100] * n)
     assert p.returncode == 0, p.stderr
     head = p.stdout.splitlines()[1].split()
-    assert head == ["figure", "H100"] + [f"H100#{k}" for k in range(2, n + 1)], head
+    assert head == ["figure", "at", "H100"] + [f"H100#{k}" for k in range(2, n + 1)], head
 
 
 def about(out, name):
