@@ -184,6 +184,34 @@ def test_each_link_reason_names_only_a_link_below_its_maximum(tmp_path):
     assert not [r for r in reasons if "x16 of x16" in r or "gen5 of gen5" in r], reasons
 
 
+def test_a_link_that_fell_during_the_run_is_named_with_the_module_after_it(tmp_path):
+    """node04's link trained at x16 of x16 when the run began, so its metadata
+    reads full width; the telemetry taken after the overlap module (and only
+    there) reads x8 of x16. Its slow copies are named with that: the width, the
+    maximum and the module after which it was seen, once each."""
+    docs = nodes(H100, 8, tmp_path)
+    slow = docs[3]
+    samples = slow["telemetry"]["samples"]
+    assert slow["device"]["pcie_link"]["width"] == 16 and \
+        {s["module"] for s in samples} >= {"overlap", "memcpy"}
+    for s in samples:
+        if s["module"] == "overlap":
+            s["pcie_width"] = 8
+    for r in slow["results"]:
+        if r["module"] == "memcpy" and r["case"].startswith(("h2d/pinned", "d2h/pinned")) and \
+                r["params"]["size"] >= 1 << 20:
+            scale(r, 2.0)
+    write(docs, tmp_path / "fleet")
+    p = fleet(tmp_path / "fleet")
+    assert p.returncode == 1, p.stdout + p.stderr
+    summary = json.loads((tmp_path / "fleet" / "fleet-summary.json").read_text())
+    for name in ("h2d pinned GB/s", "d2h pinned GB/s"):
+        fig = next(f for f in summary["figures"] if f["figure"] == name)
+        assert {o["host"]: o["likely_reasons"] for o in fig["outliers"]} == {
+            "node04": ["PCIe link x8 of x16 after overlap"]}, fig["outliers"]
+    assert "node04 gpu 0" in p.stdout and "PCIe link x8 of x16 after overlap" in p.stdout
+
+
 # Bad input: never a traceback or a wait, under `python -X dev -W error`.
 DEV = [hmb.PY, "-X", "dev", "-W", "error"]
 
@@ -224,6 +252,8 @@ BAD = [
      "results[0].module is not a string"),
     ("ordinal-string", edited(lambda d: d.update(devices=[{"ordinal": "0"}])),
      "devices[0].ordinal is not a whole number"),
+    ("bus-id-number", edited(lambda d: d["device"].update(pci_bus_id=66)),
+     "device.pci_bus_id is not a string"),
     ("samples-strings", edited(lambda d: d["telemetry"].update(samples=["x"])),
      "telemetry.samples is not a list of objects"),
 ]
