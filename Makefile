@@ -12,6 +12,10 @@
 #   make mutate            mutation testing: each seeded bug of tests/mutants.txt, one
 #                          at a time in a scratch copy of the tree, must fail its tests
 #                          (tests/mutate.py; a few minutes on 2 cores)
+#   make mutagen           mutants made by rule over src/, bench/ and scripts/
+#                          (tests/mutagen.py): MUTAGEN_SAMPLE (10) of the order seeded
+#                          with MUTAGEN_SEED (36), each killed by the no-GPU tests or
+#                          listed in tests/mutagen-survivors.txt saying why not
 #   make WERROR=1          warnings as errors (CI and developers; a user's build warns)
 #   make layers            includes go one way through the source's layers (README.md,
 #                          Layout), no file circles: one line a problem
@@ -83,7 +87,7 @@ TEST_C  := $(wildcard tests/unit/*.c)
 
 LINK = $(LINKER) $(LDFLAGS) $(HMB_LDFLAGS) -o $@ $^ $(HMB_LDLIBS) $(PLATFORM_LIBS) $(LDLIBS)
 
-.PHONY: all test test-deps mutate clean portable man install uninstall dist check-amd-layouts layers
+.PHONY: all test test-deps mutate mutagen clean portable man install uninstall dist check-amd-layouts layers
 all: $(BIN) $(MANAGED_STATIC)
 
 ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
@@ -169,6 +173,17 @@ mutate: test-deps $(BIN) $(MANAGED_STATIC) $(TEST_BIN)
 	BUILD=$(BUILD) PLATFORM=$(PLATFORM) $(if $(CUDA_ARCH),CUDA_ARCH='$(CUDA_ARCH)') \
 		$(if $(OFFLOAD_ARCH),OFFLOAD_ARCH='$(OFFLOAD_ARCH)') PYTHON=$(PYTHON) \
 		$(PYTHON) tests/mutate.py
+
+# A fresh sample each time (the results of an earlier one are not reused); the
+# whole suite runs only for a survivor not listed as such.
+MUTAGEN_SAMPLE ?= 10
+MUTAGEN_SEED   ?= 36
+mutagen: test-deps $(BIN) $(MANAGED_STATIC) $(TEST_BIN)
+	rm -f $(BUILD)/mutagen/make-results.jsonl
+	BUILD=$(BUILD) PLATFORM=$(PLATFORM) $(if $(CUDA_ARCH),CUDA_ARCH='$(CUDA_ARCH)') \
+		$(if $(OFFLOAD_ARCH),OFFLOAD_ARCH='$(OFFLOAD_ARCH)') PYTHON=$(PYTHON) \
+		$(PYTHON) tests/mutagen.py --sample $(MUTAGEN_SAMPLE) --seed $(MUTAGEN_SEED) \
+		--known-only --results $(BUILD)/mutagen/make-results.jsonl
 
 # Includes go one way through the layers (src/*/README.md, kernels/, bench/):
 # one line a problem (tests/check_layers.py; make test runs it too).

@@ -31,7 +31,8 @@ manifest.json (the matrix, and for every point its command line, environment, st
 exit status and times).
 
 Restartable: a point whose document is complete is not run again, so a batch job that
-hit its time limit goes on where it stopped when it is submitted again. A point of
+hit its time limit goes on where it stopped when it is submitted again; one whose run
+ended with a case failed (exit 1) stays failed. A point of
 `all` (or of a module with --devices) that stopped part-way keeps the modules it
 finished, on each GPU: only the rest run again, each as its own hipmembench run, merged
 into the point's document as it ends (module_runs[].measured_utc says when each was
@@ -594,6 +595,11 @@ def main(argv):
         fail_usage(f"{a.hipmembench}: not an executable (set --hipmembench or HMB)")
     if os.path.exists(a.outdir) and not os.path.isdir(a.outdir):
         fail_usage(f"{a.outdir}: exists and is not a directory")
+    above = os.path.dirname(os.path.abspath(a.outdir))
+    while not os.path.lexists(above):
+        above = os.path.dirname(above)
+    if not os.path.isdir(above):  # refused before any point is checked
+        fail_usage(f"{a.outdir}: cannot make the output directory: {above} is not a directory")
     check_points(a.hipmembench, pts, command)
     name = "manifest.json" if shards == 1 else f"manifest-shard-{shard}-of-{shards}.json"
     manifest_path = os.path.join(a.outdir, name)
@@ -627,8 +633,14 @@ def main(argv):
         doc = load_document(doc_path)
         if doc is not None and doc.get("complete") is True:
             entry.update(earlier.get(p["id"], {}))
-            entry["status"] = "done"
             entry["resumed"] = "complete from an earlier run: not run again"
+            # a run that ended with a case failed (exit 1) stays a failed point
+            if entry.get("exit_status") not in (None, 0) or \
+                    any(r.get("status") == "failed" for r in doc.get("results") or []):
+                entry["status"] = "failed"
+                failed += 1
+            else:
+                entry["status"] = "done"
             continue
         env = dict(os.environ, **p["env"])
         prefix, asked = binding(a, p, numactl, env)

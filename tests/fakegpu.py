@@ -11,7 +11,9 @@ records written (before its line); SIGTERM then ends it as hipmembench ends: tha
 module's run recorded with exit status 143, the document marked interrupted. Under
 Slurm the host is the node's name (SLURMD_NODENAME) and each task's GPU has its own
 PCI bus id (from SLURM_LOCALID); FAKE_HALF_LINK=NODE:TASK gives that task's GPU a
-link trained at x8, its large host<->device copies at half speed. `info` says GPU N
+link trained at x8, its large host<->device copies at half speed. FAKE_FAIL=MODULE
+fails that module's cases (status failed, their figures gone) and the run exits 1,
+its document complete, as hipmembench does when a case fails. `info` says GPU N
 is on NUMA node N with local CPUs the N-th of FAKE_LOCAL_CPUS ("0|1": GPU 0 has
 CPU 0, GPU 1 CPU 1)."""
 import json
@@ -104,6 +106,9 @@ def main(argv):
         for dev in [None] if m == "node" else devices:
             mine = [dict(r, params=dict(r["params"], device=dev)) if tag and dev is not None else r
                     for r in src["results"] if r["module"] == m]
+            if os.environ.get("FAKE_FAIL") == m:
+                mine = [dict(r, status="failed", reason="stand-in failure", samples_s=[],
+                             gbps_median=None, gbps_best=None) for r in mine]
             hang = os.environ.get("FAKE_HANG") == f"{m}:{dev}"
             if hang:
                 signal.signal(signal.SIGTERM, lambda *_: stopped(out, doc, m, dev, isolated))
@@ -117,7 +122,8 @@ def main(argv):
             doc["results"] += mine
             doc["module_runs"].append({"module": m, "order": len(doc["module_runs"]) + 1,
                                        "wall_s": 0.01, "process": "own" if isolated else "shared",
-                                       "exit_status": 0 if isolated else None, "device": dev})
+                                       "exit_status": (1 if os.environ.get("FAKE_FAIL") == m else 0)
+                                       if isolated else None, "device": dev})
             doc["modules"].append(m)
             doc["telemetry"]["samples"] += [s for s in src["telemetry"]["samples"] if s["module"] == m]
             doc["telemetry"]["module_flags"] += [s for s in src["telemetry"]["module_flags"]
@@ -127,7 +133,7 @@ def main(argv):
             write(out, doc)
     doc["complete"] = True
     write(out, doc)
-    return 0
+    return 1 if os.environ.get("FAKE_FAIL") in doc["modules"] else 0
 
 
 if __name__ == "__main__":

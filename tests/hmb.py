@@ -2,6 +2,7 @@
 sets; build/ by default) and small helpers to run them."""
 import os
 import pathlib
+import re
 import subprocess
 import sys
 import time
@@ -34,10 +35,15 @@ class BrokenInfo(Exception):
     """`hipmembench info` failed otherwise than with "no GPU": a bug, not a skip."""
 
 
+GPU_LINE = re.compile(r"^device \d+/\d+ +\S", re.M)  # info's line for the GPU it opened
+
+
 def gpu_reason():
     """None when a GPU is usable, else the first line of `hipmembench info`'s
-    "no GPU" error (exit 3). Any other failure of info (a crash, a wrong
-    binary) raises BrokenInfo: it must fail the GPU tests, never skip them."""
+    "no GPU" error (exit 3). A GPU is there when info exits 0 and names it
+    ("device N/M  NAME ..."), not on its exit status alone; any other outcome
+    (a crash, a binary that prints nothing, exit 3 without saying why) raises
+    BrokenInfo: it must fail the GPU tests, never skip them or pass them."""
     global _gpu_reason
     if _gpu_reason is None:
         p = run("info")
@@ -45,6 +51,11 @@ def gpu_reason():
         if p.returncode not in (0, NO_GPU_EXIT):
             raise BrokenInfo(f"`{BIN} info` exited {p.returncode}, not 0 or {NO_GPU_EXIT} "
                              f"(no GPU): {first}")
+        if p.returncode == 0 and not GPU_LINE.search(p.stdout):
+            raise BrokenInfo(f"`{BIN} info` exited 0 but names no GPU (no line "
+                             f"\"device N/M NAME\"): {p.stdout.strip()[:200]!r}")
+        if p.returncode == NO_GPU_EXIT and not p.stderr.strip():
+            raise BrokenInfo(f"`{BIN} info` exited {NO_GPU_EXIT} (no GPU) without saying why")
         _gpu_reason = "" if p.returncode == 0 else first
     return _gpu_reason or None
 

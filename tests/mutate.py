@@ -190,10 +190,12 @@ def copy_tree(dest, with_build):
         shutil.copy2(src, dest / name, follow_symlinks=False)
     build = SOURCE_BUILD
     if with_build and build.is_dir():
-        # the objects and binaries; not pytest's folders or other builds kept there
-        skip = ("pytest", "sanitize", "fuzz")
+        # the objects and binaries; not pytest's folders (pytest, pytest-*) or
+        # other builds kept there (sanitize, fuzz, mutagen's coverage build)
+        skip = ("sanitize", "fuzz", "mutagen")
         shutil.copytree(build, dest / BUILD, symlinks=True, dirs_exist_ok=True,
-                        ignore=lambda d, names: [n for n in names if n in skip]
+                        ignore=lambda d, names: [n for n in names if n in skip or
+                                                 n.startswith("pytest")]
                         if pathlib.Path(d) == build else [])
 
 

@@ -158,6 +158,46 @@ def test_dry_run_plans_all_and_writes_a_document_without_a_gpu(tmp_path):
     assert hmb.temp_files(tmp_path) == []
 
 
+PLAN_DEFAULTS = ("plan (dry run, no GPU opened): device 0, sizes module defaults, "
+                 "reps module defaults, warmup module defaults")
+
+
+@pytest.mark.parametrize("command,runs", [("memcpy", 1), ("all", 2)])
+def test_dry_run_shows_every_default(tmp_path, command, runs):
+    """With no option, the plan line and the document's settings say the defaults:
+    device 0, the modules' own sizes, reps and warm-up (null: no count forced on
+    them, 0 included), not quick, one run a module (all: two)."""
+    out = tmp_path / "plan.json"
+    p = hmb.run("--dry-run", "--output", out, command)
+    assert p.returncode == 0, p.stderr
+    first = p.stdout.splitlines()[0]
+    assert first.startswith(PLAN_DEFAULTS) and "quick" not in first, first
+    assert hmbdoc.assert_valid(out, complete=True)["settings"] == {
+        "device": 0, "sizes": None, "reps": None, "warmup": None, "runs": runs, "quick": False,
+        "dry_run": True, "oversubscribe": None, "module_options": {}}
+
+
+def test_dry_run_shows_each_option_where_it_belongs(tmp_path):
+    """Each option in its own setting: --quick in quick (and nothing else), --warmup
+    and --reps as counts (0 a count of its own), sizes in powers of two (K, M and G,
+    with or without B or iB), each on the plan line as given."""
+    out = tmp_path / "plan.json"
+    p = hmb.run("--dry-run", "--quick", "--output", out, "memcpy")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.splitlines()[0] == PLAN_DEFAULTS + ", quick", p.stdout
+    settings = hmbdoc.assert_valid(out)["settings"]
+    assert (settings["quick"], settings["dry_run"], settings["warmup"], settings["reps"],
+            settings["runs"]) == (True, True, None, None, 1), settings
+    p = hmb.run("--dry-run", "--warmup", "0", "--reps", "7", "--sizes", "4K,3MiB,1GB,12",
+                "--device", "2", "--output", out, "memcpy")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.splitlines()[0] == ("plan (dry run, no GPU opened): device 2, sizes "
+                                        "4K,3M,1G,12, reps 7, warmup 0"), p.stdout
+    settings = hmbdoc.assert_valid(out)["settings"]
+    assert (settings["sizes"], settings["reps"], settings["warmup"], settings["quick"],
+            settings["device"]) == ([4096, 3 << 20, 1 << 30, 12], 7, 0, False, 2), settings
+
+
 def test_dry_run_with_runs_says_so_and_records_it(tmp_path):
     out = tmp_path / "plan.json"
     p = hmb.run("--dry-run", "--runs", "3", "--output", out, "all")

@@ -450,6 +450,28 @@ def test_context_parameters_do_not_stop_a_match(docs):
     assert "e+0" not in t.stdout + w.stdout
 
 
+def test_a_long_context_note_wraps_within_the_table(docs):
+    """Many context parameters apart: the note wraps, each line within the table's
+    120 columns and indented as the note is."""
+    tuned = ("buffer_sets", "copy_engines", "hw_queues", "threads_launched",
+             "resident_thread_capacity", "async_engine_count", "busy_kernel", "block_threads",
+             "grid_blocks", "elements_per_thread")
+    a = docs("a.json", [copy_result(dict({"size": 4096}, **{k: 1000 + i for i, k in
+                                                              enumerate(tuned)}))])
+    b = docs("b.json", [copy_result(dict({"size": 4096}, **{k: 200000 + 7 * i for i, k in
+                                                              enumerate(tuned)}), seed=2)])
+    out = compare(a, b).stdout
+    at = out.index("    context differs")
+    note = []
+    for line in out[at:].split("\n"):
+        if not re.match(r"^    \S", line):
+            break
+        note.append(line)
+    assert len(note) >= 3, out[at:at + 1000]
+    assert all(len(x) <= 120 for x in note), [len(x) for x in note]
+    assert max(len(x) for x in note) > 100, [len(x) for x in note]  # wrapped near the edge
+
+
 def multi_gpu(gpus, scale=1.0):
     out = []
     for g in gpus:
@@ -528,3 +550,78 @@ def test_committed_h100_against_two_h200s():
     assert not re.search(r"=[0-9.]+e[+-]?\d", p.stdout)
     w = compare(H100, H200_X2, "--wide")
     assert w.returncode == 0 and "grid_blocks=1048576" in w.stdout
+
+
+# ---- which way is better, for every unit compare prints (issue 36) ----
+
+# unit -> (the word for better, for worse): speeds and times say faster and slower,
+# speedups and ratios better and worse; lower is better for times and x-slower.
+UNIT_WORDS = {"GB/s": ("faster", "slower"), "faults/s": ("faster", "slower"),
+              "x": ("better", "worse"), "ratio": ("better", "worse"),
+              "s": ("faster", "slower"), "ms": ("faster", "slower"),
+              "us": ("faster", "slower"), "ns": ("faster", "slower"),
+              "x-slower": ("better", "worse")}
+LOWER_IS_BETTER = {"s", "ms", "us", "ns", "x-slower"}
+
+
+def unit_results(factor_of):
+    """A result per unit, its one metric of that unit at factor_of(unit)."""
+    import random
+    rng = random.Random(4)
+    out = []
+    for i, unit in enumerate(UNIT_WORDS):
+        s = [1e-3 * rng.uniform(0.99, 1.01) for _ in range(20)]
+        out.append(synthetic.record("pool", "unit/" + unit.replace("/", "-per-"), {"size": 4096 << i},
+                                    s, metrics={"figure": (factor_of(unit), unit)}))
+    return out
+
+
+@pytest.mark.parametrize("way", ["worse", "better"])
+def test_every_unit_says_which_way_is_better(docs, way):
+    """Twice as bad in every unit: a doubled latency (us, s, ...) is slower, half
+    the bandwidth is slower, half the speedup is worse, each by 0.50x; twice as
+    good the other way round, 2.00x. Each row as the table prints it."""
+    def other(unit):
+        lower = unit in LOWER_IS_BETTER
+        return 2.0 if (way == "worse") == lower else 0.5
+    base = docs("base.json", unit_results(lambda unit: 1.0))
+    changed = docs("other.json", unit_results(other))
+    p = compare(base, changed)
+    assert p.returncode == 0, p.stderr
+    for unit, words in UNIT_WORDS.items():
+        text = "\n".join(group(p.stdout, "pool unit/" + unit.replace("/", "-per-")))
+        factor, word = ("0.50x", words[1]) if way == "worse" else ("2.00x", words[0])
+        value = "2" if other(unit) == 2.0 else "0.5"
+        assert re.search(rf"^ +figure \({re.escape(unit)}\) +1 +{value} +{factor} {word}\b",
+                         text, re.M), f"{unit}: {text}"
+    # the CSV's ratio is other / base whatever the direction
+    r = {x["unit"]: float(x["ratio"]) for x in rows(hmb.run("--format", "csv", "compare",
+                                                            base, changed)) if x["figure"] == "figure"}
+    assert r == {u: other(u) for u in UNIT_WORDS}, r
+
+
+def test_doubled_latency_is_worse_and_fails_the_threshold(docs):
+    """Every time of one case doubled: its latencies (us/op) and times are WORSE
+    beyond the noise, the comparison exits 1; the case that did not change is not
+    flagged; half the time is better."""
+    import random
+
+    def loops(scale_of, seed):
+        rng = random.Random(seed)
+        out = []
+        for case in ("latency/h2d", "latency/d2h"):
+            for i in range(6):
+                s = [1e-4 * (1 + i) * scale_of(case) * rng.uniform(0.99, 1.01) for _ in range(30)]
+                out.append(synthetic.record("node", case, {"size": 4096 << i}, s, ops=10))
+        return out
+    base = docs("base.json", loops(lambda c: 1.0, 1))
+    slow = docs("slow.json", loops(lambda c: 2.0 if c == "latency/h2d" else 1.0, 2))
+    p = compare(base, slow, "--threshold", "10")
+    assert p.returncode == 1, p.stdout + p.stderr
+    for line in group(p.stdout, "node latency/h2d")[1:]:
+        assert re.search(r" us/op +\S+ +\S+ +0\.(49|50|51)x slower +\S+ +WORSE$", line), line
+    assert "WORSE" not in "\n".join(group(p.stdout, "node latency/d2h"))
+    q = compare(slow, base, "--threshold", "10")
+    assert q.returncode == 0, q.stdout + q.stderr
+    for line in group(q.stdout, "node latency/h2d")[1:]:
+        assert re.search(r" us/op +\S+ +\S+ +(1\.9\d|2\.0\d)x faster +\S+ +better$", line), line

@@ -113,9 +113,11 @@ def test_throttled_gpu_of_a_two_gpu_node(tmp_path):
     assert p.returncode == 1, p.stdout + p.stderr
     summary = json.loads((tmp_path / "s.json").read_text())
     assert summary["gpus"] == 16
-    odd = [(f["figure"], x["host"], x["gpu"], x["likely_reasons"][0])
+    odd = [(f["figure"], x["host"], x["gpu"], x["pci_bus_id"], x["likely_reasons"][0])
            for f in summary["figures"] for x in f["outliers"]]
-    assert odd == [("d2d GB/s", "node03", 1, "throttled: hw_slowdown after memcpy")], odd
+    gpu1 = next(d["pci_bus_id"] for d in slow["devices"] if d["ordinal"] == 1)
+    assert gpu1 != slow["device"]["pci_bus_id"]  # GPU 1 named by its own bus id, not GPU 0's
+    assert odd == [("d2d GB/s", "node03", 1, gpu1, "throttled: hw_slowdown after memcpy")], odd
 
 
 def test_bad_input_one_line_exit_2(tmp_path):
@@ -146,6 +148,68 @@ def test_gpu_with_host_memory_on_the_far_numa_node(tmp_path):
     assert p.returncode == 1 and odd == [("h2d pageable GB/s", "node05", [
         "NUMA balancing on (kernel.numa_balancing)",
         "host memory on NUMA node 1, the GPU on node 0"])], odd
+
+
+def test_each_link_reason_names_only_a_link_below_its_maximum(tmp_path):
+    """Three slow GPUs among eight: node03's link trained at gen4 of gen5, node05's
+    at x8 with its maximum unknown (the others have x16), node07's at its maximum
+    (x16 of x16, gen5 of gen5): each named with its own reason, and node07 with no
+    link reason at all, the GPUs at their maximum with none either."""
+    docs = nodes(H100, 8, tmp_path)
+    link = {"node03": dict(generation=4), "node05": dict(width=8, max_width=None),
+            "node07": {}}
+    for d in docs:
+        host = d["host"]["hostname"]
+        if host not in link:
+            continue
+        d["device"]["pcie_link"].update(link[host])
+        for s in d["telemetry"]["samples"]:
+            for k in ("generation", "width", "max_width"):
+                s[f"pcie_{k}"] = d["device"]["pcie_link"][k]
+        for r in d["results"]:
+            if r["module"] == "memcpy" and r["case"].startswith(("h2d/pinned", "d2h/pinned")) and \
+                    r["params"]["size"] >= 1 << 20:
+                scale(r, 2.0)
+    write(docs, tmp_path / "fleet")
+    p = fleet(tmp_path / "fleet")
+    assert p.returncode == 1, p.stdout + p.stderr
+    summary = json.loads((tmp_path / "fleet" / "fleet-summary.json").read_text())
+    for name in ("h2d pinned GB/s", "d2h pinned GB/s"):
+        fig = next(f for f in summary["figures"] if f["figure"] == name)
+        assert {o["host"]: o["likely_reasons"] for o in fig["outliers"]} == {
+            "node03": ["PCIe link speed gen4 of gen5"],
+            "node05": ["PCIe link width x8 where the other GPUs have x16"],
+            "node07": ["nothing in the metadata: look at the figures themselves"]}, fig["outliers"]
+    reasons = [r for f in summary["figures"] for o in f["outliers"] for r in o["likely_reasons"]]
+    assert not [r for r in reasons if "x16 of x16" in r or "gen5 of gen5" in r], reasons
+
+
+def test_a_link_that_fell_during_the_run_is_named_with_the_module_after_it(tmp_path):
+    """node04's link trained at x16 of x16 when the run began, so its metadata
+    reads full width; the telemetry taken after the overlap module (and only
+    there) reads x8 of x16. Its slow copies are named with that: the width, the
+    maximum and the module after which it was seen, once each."""
+    docs = nodes(H100, 8, tmp_path)
+    slow = docs[3]
+    samples = slow["telemetry"]["samples"]
+    assert slow["device"]["pcie_link"]["width"] == 16 and \
+        {s["module"] for s in samples} >= {"overlap", "memcpy"}
+    for s in samples:
+        if s["module"] == "overlap":
+            s["pcie_width"] = 8
+    for r in slow["results"]:
+        if r["module"] == "memcpy" and r["case"].startswith(("h2d/pinned", "d2h/pinned")) and \
+                r["params"]["size"] >= 1 << 20:
+            scale(r, 2.0)
+    write(docs, tmp_path / "fleet")
+    p = fleet(tmp_path / "fleet")
+    assert p.returncode == 1, p.stdout + p.stderr
+    summary = json.loads((tmp_path / "fleet" / "fleet-summary.json").read_text())
+    for name in ("h2d pinned GB/s", "d2h pinned GB/s"):
+        fig = next(f for f in summary["figures"] if f["figure"] == name)
+        assert {o["host"]: o["likely_reasons"] for o in fig["outliers"]} == {
+            "node04": ["PCIe link x8 of x16 after overlap"]}, fig["outliers"]
+    assert "node04 gpu 0" in p.stdout and "PCIe link x8 of x16 after overlap" in p.stdout
 
 
 # Bad input: never a traceback or a wait, under `python -X dev -W error`.
@@ -188,6 +252,8 @@ BAD = [
      "results[0].module is not a string"),
     ("ordinal-string", edited(lambda d: d.update(devices=[{"ordinal": "0"}])),
      "devices[0].ordinal is not a whole number"),
+    ("bus-id-number", edited(lambda d: d["device"].update(pci_bus_id=66)),
+     "device.pci_bus_id is not a string"),
     ("samples-strings", edited(lambda d: d["telemetry"].update(samples=["x"])),
      "telemetry.samples is not a list of objects"),
 ]

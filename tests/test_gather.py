@@ -4,6 +4,7 @@ out of the comparison, and a non-zero exit when a run failed."""
 import copy
 import json
 import os
+import re
 import signal
 import subprocess
 
@@ -43,6 +44,8 @@ def test_failed_runs_are_shown_and_left_out(tmp_path, sample_doc):
     assert runs["c-interrupted.json"]["failed"] and runs["c-interrupted.json"]["why"] == "interrupted"
     assert runs["d-nodevice.json"]["failed"] and "no device" in runs["d-nodevice.json"]["why"]
     assert not runs["f-foreign.json"]["valid"]
+    assert [n for n, r in runs.items() if r.get("interrupted")] == ["c-interrupted.json"], runs
+    assert [n for n, r in runs.items() if r.get("dry_run")] == ["e-plan.json"], runs
     assert "c-interrupted.json: FAILED (interrupted)" in p.stdout
     assert "2 run(s) failed" in p.stderr
     comparison = (tmp_path / "comparison.txt").read_text()
@@ -59,6 +62,31 @@ def test_all_good_runs_exit_0(tmp_path, sample_doc):
     # the binary compared them: its table, a row per figure, "same" for a copy
     comparison = (tmp_path / "comparison.txt").read_text()
     assert "figure" in comparison and "GB/s" in comparison, comparison[:500]
+
+
+def test_threshold_fails_the_gather_on_a_regression(tmp_path, sample_doc):
+    """Two tasks of an array job, the second's pinned host-to-device copies 25%
+    slower: the gather with --threshold 10 exits 1 and its comparison flags them
+    WORSE; without --threshold, or with one above the change, it exits 0."""
+    import synthetic
+    r = tmp_path / "slurm-7"
+    r.mkdir()
+    synthetic.write(r / "node1-gpu0-task0.json",
+                    synthetic.document(sample_doc, synthetic.copies(noise=0.03)))
+    synthetic.write(r / "node2-gpu0-task1.json", synthetic.document(
+        sample_doc, synthetic.copies(noise=0.03, seed=2, slower={"h2d/pinned/async": 1.25})))
+    p = gather(r, "--threshold", "10")
+    assert p.returncode == 1, p.stdout + p.stderr
+    comparison = (r / "comparison.txt").read_text()
+    worse = [line for line in comparison.splitlines() if line.endswith("WORSE")]
+    assert worse and all("GB/s" in line for line in worse), comparison[-3000:]
+    assert "WORSE memcpy h2d/pinned/async size=512M" in comparison
+    assert "WORSE memcpy d2h" not in comparison
+    assert "(exit 1)" in p.stdout
+    for args in ([], ["--threshold", "40"]):
+        q = gather(r, *args)
+        assert q.returncode == 0, (args, q.stdout + q.stderr)
+        assert "WORSE" not in (r / "comparison.txt").read_text()
 
 
 def test_nothing_to_gather_exit_2(tmp_path):
@@ -88,6 +116,15 @@ def two_good(folder, sample_doc):
     folder.mkdir(exist_ok=True)
     for name in ("a.json", "b.json"):
         (folder / name).write_text(sample_doc.read_text())
+
+
+def compared(folder):
+    """The comparison of the two good runs, as hipmembench compare wrote it: a.json
+    the base, b.json the other, a row per figure (the same)."""
+    text = (folder / "comparison.txt").read_text()
+    assert re.search(r"^base \S*a\.json:$", text, re.M) and \
+        re.search(r"^other \S*b\.json:$", text, re.M) and "1.00x same" in text, text[:1000]
+    return text
 
 
 def test_missing_folder_is_one_line_and_writes_nothing(tmp_path):
@@ -140,7 +177,7 @@ def test_unreadable_document_is_named_and_fails_the_gather(tmp_path, sample_doc,
     assert f"{r / 'c-bad.json'}: left out: {message}" in p.stderr, p.stderr
     runs = json.loads((r / "index.json").read_text())["runs"]
     assert [x["valid"] for x in runs] == [True, True, False]
-    assert "c-bad" not in (r / "comparison.txt").read_text()
+    assert "c-bad" not in compared(r)
 
 
 def test_fifo_document_is_refused_not_waited_on(tmp_path, sample_doc):
@@ -148,6 +185,7 @@ def test_fifo_document_is_refused_not_waited_on(tmp_path, sample_doc):
     os.mkfifo(tmp_path / "r" / "c-fifo.json")
     p = dev_gather(tmp_path / "r", timeout=20)
     assert p.returncode == 1 and "c-fifo.json: left out: not a regular file" in p.stderr, p.stderr
+    compared(tmp_path / "r")
 
 
 def test_fifo_base_is_refused_not_waited_on(tmp_path, sample_doc):
@@ -160,6 +198,14 @@ def test_fifo_base_is_refused_not_waited_on(tmp_path, sample_doc):
 
 def test_bad_usage_is_one_line(tmp_path):
     assert "(see --help)" in one_line(dev_gather("--frob"))
+
+
+@pytest.mark.parametrize("threshold", ["-5", "inf", "nan", "ten"])
+def test_threshold_not_a_percentage_is_one_line(tmp_path, sample_doc, threshold):
+    two_good(tmp_path / "r", sample_doc)
+    err = one_line(dev_gather(tmp_path / "r", "--threshold", threshold))
+    assert f"--threshold {threshold}: a percentage of at least 0" in err
+    assert sorted(x.name for x in (tmp_path / "r").iterdir()) == ["a.json", "b.json"]
 
 
 def corpus_documents():
@@ -177,7 +223,16 @@ def test_no_traceback_on_the_corpus(tmp_path, sample_doc, case):
     p = dev_gather(tmp_path / "r")
     assert "Traceback" not in p.stderr and "Warning" not in p.stderr, p.stderr
     assert p.returncode in (0, 1), (p.returncode, p.stderr)
-    assert (tmp_path / "r" / "comparison.txt").exists() and not hmb.temp_files(tmp_path / "r")
+    assert not hmb.temp_files(tmp_path / "r")
+    runs = {os.path.basename(x["file"]): x for x in
+            json.loads((tmp_path / "r" / "index.json").read_text())["runs"]}
+    assert runs["a.json"]["valid"] and runs["b.json"]["valid"] and "c-corpus.json" in runs, runs
+    # the good runs compared by the binary; the corpus document only where it was good
+    text = compared(tmp_path / "r")
+    corpus = runs["c-corpus.json"]
+    assert ("c-corpus.json" in text) == (corpus["valid"] and not corpus["failed"]), text[:1000]
+    assert p.returncode == (1 if not corpus["valid"] and corpus.get("unreadable") or
+                            corpus["valid"] and corpus["failed"] else 0), (p.returncode, corpus)
 
 
 def test_sigint_during_the_comparison_writes_nothing(tmp_path, sample_doc):
@@ -201,6 +256,7 @@ def test_character_device_document_is_refused_not_read(tmp_path, sample_doc):
     os.symlink("/dev/zero", tmp_path / "r" / "c-zero.json")
     p = dev_gather(tmp_path / "r", timeout=20)
     assert p.returncode == 1 and "c-zero.json: left out: not a regular file" in p.stderr, p.stderr
+    compared(tmp_path / "r")
 
 
 @pytest.mark.parametrize("taken", ["index.json", "comparison.txt"])
@@ -221,3 +277,4 @@ def test_closed_stdout_ends_quietly(tmp_path, sample_doc):
         err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 1 and "Traceback" not in err, err
     assert not hmb.temp_files(tmp_path / "r")
+    compared(tmp_path / "r")

@@ -99,6 +99,41 @@ def test_importer_answers_closes_what_it_gets_and_ends_when_told():
             proc.wait()
 
 
+def test_importer_closes_every_descriptor_of_a_message():
+    """Two descriptors in one round (one too many): it takes the first and closes
+    the second at once, so neither is left open; it answers, and holds its socket
+    alone."""
+    ours, proc = start_importer()
+    try:
+        pipes = [os.pipe(), os.pipe()]
+        socket.send_fds(ours, [struct.pack(REQ, MAGIC, REQ_ROUND, 0, 1, 2, 2 << 20)],
+                        [r for r, _ in pipes])
+        for r, _ in pipes:
+            os.close(r)
+        try:
+            reply = ours.recv(4096)
+        except (socket.timeout, ConnectionError):
+            reply = b""
+        if not reply and proc.wait(timeout=30) == 2 and NO_VMM in proc.stderr.read():
+            pytest.skip("this build has no VMM: the importer refuses to start")
+        assert len(reply) == REPLY_SIZE and struct.unpack_from("<Ii", reply) == (MAGIC, 0), reply
+        for _, w in pipes:
+            with pytest.raises(BrokenPipeError):
+                os.write(w, b"x")
+            os.close(w)
+        fds = f"/proc/{proc.pid}/fd"
+        held = [os.readlink(f"{fds}/{d}") for d in os.listdir(fds) if int(d) > 2]
+        assert len(held) == 1 and held[0].startswith("socket:"), held  # its socket alone
+        ours.send(struct.pack(REQ, MAGIC, REQ_QUIT, 0, 0, 0, 0))
+        assert proc.wait(timeout=30) == 0
+        assert proc.stdout.read() == "" and proc.stderr.read() == ""
+    finally:
+        ours.close()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
 def test_importer_ends_when_its_socket_closes():
     """The module gone (its socket closed, nothing said): the importer ends too,
     once it has shown that it runs (it answers a round first)."""

@@ -2,6 +2,7 @@
 it uses (src/doc/json_stream.c), yet refusing what cJSON refuses and reading what cJSON
 reads. Each document here is the sample document (json_write.c) with its text changed where
 compare does not look (a result's observed states, its shape), or in how it is written."""
+import csv
 import json
 import re
 import subprocess
@@ -96,3 +97,25 @@ def test_a_result_with_its_median_alone(tmp_path, sample_doc, how):
     rows = p.stdout.splitlines()[1:]
     assert p.returncode == 0 and '"median","s",' in rows[0], p.stdout + p.stderr
     assert float(rows[0].split(",")[5]) == pytest.approx(r["stats_s"]["median"])
+
+
+def test_a_document_written_compact_reads_as_written_spaced(tmp_path, sample_doc):
+    """No space anywhere (json.dumps with separators=(",", ":"), as jq -c writes):
+    the same figures as the document written with spaces, matched one to one."""
+    doc = json.loads(sample_doc.read_text())
+    compact = tmp_path / "compact.json"
+    compact.write_text(json.dumps(doc, separators=(",", ":")))
+    spaced = tmp_path / "spaced.json"
+    spaced.write_text(json.dumps(doc, indent=1))
+    p = hmb.run("--format", "csv", "compare", spaced, compact)
+    assert p.returncode == 0, p.stderr
+    rows = p.stdout.splitlines()[1:]
+    itself = hmb.run("--format", "csv", "compare", spaced, spaced).stdout.splitlines()[1:]
+    assert len(rows) == len(itself) >= 2, p.stdout
+    head = p.stdout.splitlines()[0].split(",")
+    ratio, pv = head.index("ratio"), head.index("p")
+    cells = [next(csv.reader([r])) for r in rows]
+    assert all(c[ratio] == "1" and c[pv] == "1" for c in cells), p.stdout  # ratio 1, p 1
+    assert "all " in p.stderr and "figures of the base matched" in p.stderr, p.stderr
+    shown = [hmb.run("show", f).stdout for f in (spaced, compact)]
+    assert shown[0] == shown[1] and shown[0], shown

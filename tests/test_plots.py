@@ -7,6 +7,7 @@ saying why, without matplotlib."""
 import copy
 import importlib.util
 import json
+import pathlib
 import subprocess
 
 import pytest
@@ -134,6 +135,62 @@ def test_several_systems_overlaid_on_one_scale_each_in_its_colour():
     legend = [t.get_text() for t in fig.legends[0].get_texts()]
     assert all(any(d["_system"] in t for t in legend) for d in docs), legend
     m.plt.close(fig)
+
+
+def drawn(tmp_path, *files):
+    """hmb_plot.py run in this process, each figure kept (not written): {subject: fig}."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("hmb_plot_in_test", hmb.ROOT / "scripts" / "hmb_plot.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    figs = {}
+    mod.CLI.write_png = lambda fig, path: figs.setdefault(
+        pathlib.Path(path).stem, fig)
+    assert mod.main(["hmb_plot.py", "-o", str(tmp_path), *map(str, files)]) == 0
+    return figs
+
+
+def ideal_speedups(path):
+    """{load: {ideal speedup}} of a document's pipelined overlap results."""
+    out = {}
+    for r in json.loads(pathlib.Path(path).read_text())["results"]:
+        if r.get("module") == "overlap" and r.get("status") == "ok" and \
+                r["case"].startswith("pipeline/"):
+            v = ((r.get("metrics") or {}).get("ideal_speedup") or {}).get("value")
+            if v:
+                out.setdefault(r["params"]["load"], set()).add(round(v, 6))
+    return out
+
+
+def test_titles_and_ticks_say_what_the_figures_show(tmp_path):
+    """Each panel of the overlap figure is titled by its load and holds, as dotted
+    lines named in the legend, the ideal speedups of that load and no other's; a
+    log axis that holds three of 1, 2, 5 x 10^k has its ticks there and nowhere
+    else (the pool, vmm and xnack figures)."""
+    import math
+    figs = drawn(tmp_path, H100)
+    assert sorted(figs) == sorted(SUBJECTS), sorted(figs)
+    ideals = ideal_speedups(H100)
+    assert len(ideals) >= 2 and len(set(map(frozenset, ideals.values()))) == len(ideals), ideals
+    fig = figs["overlap-speedup"]
+    panels = {ax.get_title(): ax for ax in fig.axes if ax.get_title()}
+    assert sorted(panels) == sorted(f"load {load}" for load in ideals), sorted(panels)
+    for load, want in ideals.items():
+        ax = panels[f"load {load}"]
+        flat = {round(float(ln.get_ydata()[0]), 6) for ln in ax.get_lines()
+                if list(ln.get_xdata()) == [0, 1] and len(set(ln.get_ydata())) == 1}
+        assert flat - {1.0} == want, (load, flat, want)
+    labels = [t.get_text() for lg in fig.legends for t in lg.get_texts()]
+    assert "ideal speedup" in labels, labels
+    for subject, axis in (("pool-cost", "yaxis"), ("vmm-growth", "yaxis"),
+                          ("xnack-fault-cost", "xaxis")):
+        ax = figs[subject].axes[0]
+        a = getattr(ax, axis)
+        lo, hi = sorted(a.get_view_interval())
+        ticks = [t for t in a.get_majorticklocs() if lo <= t <= hi]
+        assert len(ticks) >= 3, (subject, ticks)
+        mantissas = {round(t / 10 ** math.floor(math.log10(t)), 6) for t in ticks}
+        assert mantissas <= {1.0, 2.0, 5.0}, (subject, ticks)
 
 
 def png_size(path):

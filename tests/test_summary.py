@@ -387,6 +387,30 @@ def test_committed_documents_side_by_side():
     assert "H200x2    vm: NVIDIA H200 (sm_90), GPU 0 of 2" in p.stdout
 
 
+def test_the_html_note_names_the_noise_band_only_for_a_document_of_several_runs():
+    """The report's charts draw a band of run-to-run noise only for figures
+    measured over several runs; its note speaks of the band only then."""
+    seen = set()
+    for path in (H100, H100_X2):
+        runs = any(isinstance(r.get("runs"), dict) and r["runs"].get("count", 0) >= 2
+                   for r in json.loads(path.read_text())["results"])
+        p = summary("-f", "html", path)
+        assert p.returncode == 0, p.stderr
+        assert ("the band, +-1 sigma of the figure's run-to-run noise" in p.stdout) == runs, path
+        seen.add(runs)
+    assert seen == {True, False}
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_the_same_system_twice_is_numbered_by_its_column(n):
+    """The same document n times: its short name, then NAME#2 (and NAME#3), so
+    that no two columns read alike."""
+    p = summary(*[H100] * n)
+    assert p.returncode == 0, p.stderr
+    head = p.stdout.splitlines()[1].split()
+    assert head == ["figure", "at", "H100"] + [f"H100#{k}" for k in range(2, n + 1)], head
+
+
 def about(out, name):
     """The line or two that a summary of several documents gives document `name`."""
     lines = out.split("\nsystems, anomalies", 1)[1].splitlines()

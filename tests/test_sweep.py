@@ -127,6 +127,7 @@ def test_point_killed_part_way_resumes_with_only_what_was_missing(tmp_path, how)
     assert [(r["module"], r["device"]) for r in doc["module_runs"]] == \
         [(m, d) for m in ("memcpy", "overlap", "managed", "xnack", "pool", "vmm")
          for d in (0, 1)] + [("node", None)]
+    assert [r["order"] for r in doc["module_runs"]] == list(range(1, 14))  # in the order run
     when = {(r["module"], r["device"]): r["measured_utc"] for r in doc["module_runs"]}
     assert all(when[u] == killed["started_utc"] for u in when if u not in
                {(x["module"], d) for x in doc["resumed"] for d in (x["devices"] or [0, 1, None])})
@@ -139,6 +140,28 @@ def test_point_killed_part_way_resumes_with_only_what_was_missing(tmp_path, how)
     managed1 = [r for r in doc["results"] if r["module"] == "managed" and r["params"]["device"] == 1]
     assert len(managed1) == sum(r["module"] == "managed" for r in template)
     assert not hmb.temp_files(out / "points") and not list((out / "points").glob("*.part"))
+
+
+@pytest.mark.parametrize("command", ["memcpy", "all"])
+def test_point_whose_run_exits_1_fails_the_sweep(tmp_path, command):
+    """A point whose hipmembench exits 1 (a case failed; its document complete) is
+    failed, not done: the manifest says so with its exit status, the sweep exits 1,
+    and so does the sweep run again, which does not count it done either."""
+    matrix = tmp_path / "matrix.json"
+    matrix.write_text(json.dumps({"command": command, "env": {"HSA_XNACK": ["0", "1"]}}))
+    out = tmp_path / "sweep"
+    # the points' check (a dry run) is not what this is about: a stand-in says yes
+    env = dict(os.environ, FAKE_HMB_REAL="/bin/true", FAKE_FAIL="memcpy")
+    cmd = [hmb.PY, SWEEP, "--hipmembench", FAKE, str(matrix), str(out)]
+    for attempt in (1, 2):
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env)
+        assert p.returncode == 1, (attempt, p.stderr)
+        assert "0 of 2 points done, 2 failed" in p.stderr, (attempt, p.stderr)
+        points = json.loads((out / "manifest.json").read_text())["points"]
+        assert [(e["status"], e["exit_status"]) for e in points] == [("failed", 1)] * 2, points
+    for doc in (out / "points").glob("*.json"):
+        d = hmbdoc.load(doc)
+        assert d["complete"] is True and any(r["status"] == "failed" for r in d["results"])
 
 
 def test_shards_together_are_the_points_of_one_run(tmp_path):

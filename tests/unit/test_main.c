@@ -93,6 +93,9 @@ static void test_size_parsing(void)
 	CHECK(hmb_parse_sizes("4K,1M:4M:x2", &s, err, sizeof(err)) == 0 && s.n == 4);
 	CHECK(hmb_parse_sizes("1M:3M:x2", &s, err, sizeof(err)) == 0 && s.n == 2);
 	CHECK(hmb_sizes_max(&s) == 2u << 20);
+	/* a factor of two digits, read in decimal: 4K, 64K, 1M */
+	CHECK(hmb_parse_sizes("4K:1M:x16", &s, err, sizeof(err)) == 0 && s.n == 3 &&
+	      s.v[1] == 64u << 10 && s.v[2] == 1u << 20);
 	CHECK(hmb_parse_sizes("", &s, err, sizeof(err)) == -1);
 	CHECK(hmb_parse_sizes("4K,,8K", &s, err, sizeof(err)) == -1);
 	CHECK(hmb_parse_sizes("1G:4K:x2", &s, err, sizeof(err)) == -1 && strstr(err, "below"));
@@ -236,6 +239,13 @@ static void test_pcie_link(void)
 	CHECK_NEAR(hmb_pcie_peak_gbps(16.0, 16), 31.508, 0.001);   /* gen4 x16 */
 	CHECK_NEAR(hmb_pcie_peak_gbps(5.0, 8), 4.0, 1e-9);         /* gen2 x8, 8b/10b */
 	CHECK(hmb_pcie_peak_gbps(7.0, 16) == 0);                    /* not a PCIe rate */
+	/* a link idling at gen1 (as GPUs do): its state and its maximum's peak kept */
+	hmb_link_from_generation(&link, 1, 16, 5, 16, "nvml");
+	CHECK(link.gen == 1 && link.width == 16 && link.max_gen == 5 && link.gts == 2.5);
+	CHECK_NEAR(link.peak_gbps, 63.015, 0.001);
+	memset(&link, 0, sizeof(link));
+	hmb_link_from_generation(&link, 0, 16, 5, 16, "nvml");      /* no generation: unknown */
+	CHECK(link.gen == 0 && link.peak_gbps == 0);
 
 	if (!mkdtemp(root)) {
 		CHECK(!"mkdtemp");

@@ -77,6 +77,8 @@ void test_memmodel_access_mode(void)
 	CHECK(model(f).managed_access == HMB_ACCESS_MIGRATE_AT_LAUNCH);
 	f.managed_memory = 0;
 	CHECK(model(f).managed_access == HMB_ACCESS_NONE);
+	/* the reason info prints beside it */
+	CHECK(strstr(model(f).managed_reason, "managedMemory=0: the device has no managed memory"));
 
 	/* No xnack feature in the arch name: the pageable attribute decides. */
 	f = hmb_fake_mi300x();

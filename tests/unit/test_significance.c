@@ -99,6 +99,10 @@ static void student_and_welch(void)
 	CHECK_NEAR(hmb_welch_p(a, 4, b, 5, 0, &se), 0.0691335931923923971, 1e-12);
 	CHECK_NEAR(se, 1.5545631755148024, 1e-12);
 	CHECK_NEAR(hmb_welch_p(b, 5, a, 4, 0, NULL), 0.0691335931923923971, 1e-12);
+	/* the least variance replaces a sample variance below it, and only such a
+	 * one: a's is 5/3, b's 10 */
+	CHECK_NEAR(hmb_welch_p(a, 4, b, 5, 1.6, NULL), 0.0691335931923923971, 1e-12);
+	CHECK(hmb_welch_p(a, 4, b, 5, 1.7, NULL) > 0.0691335931923923971 + 1e-6);
 	/* three runs a side, 10% apart, 1% spread: the logarithms of the figures */
 	for (int i = 0; i < 3; i++) {
 		la[i] = log((const double[]){ 1.00, 1.02, 0.99 }[i]);

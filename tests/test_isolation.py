@@ -1,0 +1,51 @@
+"""test_isolation.py - `all` runs each module in a process of its own
+(src/run/isolate.c): a module process that dies by a signal (a crash, the OOM
+killer) is a failed record naming the signal, its module run keeps 128 + the
+signal as its exit status, and `all` exits 1 with the document complete. No GPU
+is needed: strace kills each module's process with SIGKILL as it puts its
+document in place (its rename), which the parent, writing JSON to stdout,
+never does."""
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+import hmb
+import hmbdoc
+
+RENAMES = "rename,renameat,renameat2"
+
+
+def traced_env():
+    """For a run under strace: LeakSanitizer cannot work under ptrace."""
+    asan = os.environ.get("ASAN_OPTIONS", "")
+    return dict(os.environ, ASAN_OPTIONS=(asan + ":" if asan else "") + "detect_leaks=0")
+
+
+@pytest.mark.skipif(not shutil.which("strace"), reason="strace is not installed (Debian: strace)")
+def test_module_process_killed_by_a_signal_fails_the_run():
+    p = subprocess.run(["strace", "-f", "-o", "/dev/null", "-e", f"trace={RENAMES}",
+                        "-e", f"inject={RENAMES}:signal=SIGKILL", str(hmb.BIN),
+                        "--runs", "1", "--quick", "--sizes", "4K", "--format", "json",
+                        "--output", "-", "all"],
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120,
+                       env=traced_env())
+    assert p.returncode == 1, (p.returncode, p.stderr[-3000:])
+    doc = json.loads(p.stdout)
+    modules = hmb.module_names()
+    assert doc["complete"] is True and doc["interrupted"] is False
+    assert doc["modules"] == modules, doc["modules"]
+    # each module's process died: one failed record each, naming the signal
+    failed = {r["module"]: r for r in doc["results"] if r["status"] == "failed"}
+    assert sorted(failed) == sorted(modules), doc["results"]
+    for m, r in failed.items():
+        assert "killed by signal 9" in (r["reason"] or ""), r
+        assert f"[{m}] module: failed: its process was killed by signal 9" in p.stderr
+    assert not [r for r in doc["results"] if r["status"] == "ok"]
+    assert [(r["module"], r["exit_status"]) for r in doc["module_runs"]] == \
+        [(m, 128 + 9) for m in modules]
+    assert not [r for r in doc["module_runs"] if "note" in r and not r["note"]], doc["module_runs"]
+    assert not hmbdoc.problems(doc), hmbdoc.problems(doc)
+    assert "case(s) failed" in p.stderr.splitlines()[-1], p.stderr[-500:]
