@@ -325,32 +325,6 @@ static struct hmb_record **slot_at(struct slots *s, size_t i, int first_round)
 	return i < s->n ? &s->before[i] : NULL;
 }
 
-/* The GPUs of wave v beside its i-th that are in its host group: "1,2". */
-static const char *host_shared(const struct hmb_waves *w, int v, int i, const int *devices,
-			       const int *group, char *out, size_t len)
-{
-	size_t used = 0;
-	int gi = 0;
-
-	out[0] = '\0';
-	for (int j = 0; j < w->size[v]; j++) {
-		int d = 0;
-		while (devices[d] != w->gpu[v][j])
-			d++;
-		if (j == i)
-			gi = group[d];
-	}
-	for (int j = 0; j < w->size[v] && used < len; j++) {
-		int d = 0;
-		while (devices[d] != w->gpu[v][j])
-			d++;
-		if (j != i && group[d] == gi)
-			used += (size_t)snprintf(out + used, len - used, "%s%d", used ? "," : "",
-						 w->gpu[v][j]);
-	}
-	return out;
-}
-
 /* A module on every GPU of devices[0..ndev): its waves, one after another,
  * each wave's GPUs at once, every mode of its plan in turn. EXIT_NO_GPU or
  * EXIT_USAGE where a process said so (the run stops), else 0. */
@@ -362,13 +336,12 @@ static int run_on_devices(const struct hmb_bench *b, struct hmb_report *rep,
 	struct hmb_waves w;
 	struct hmb_cmdline cl[HMB_SCHED_MAX];
 	char beside[HMB_SCHED_MAX][64], shared[HMB_SCHED_MAX][64];
-	int codes[HMB_SCHED_MAX], group[HMB_SCHED_MAX], same = 1, stop = 0;
+	int codes[HMB_SCHED_MAX], same = 1, stop = 0;
 
 	for (int d = 0; d < ndev; d++) {
 		plan_module(b, rep, devices[d] >= 0 ? devices[d] : rep->opt->device, &plan[d]);
 		same &= plan[d].n == plan[0].n;
 	}
-	hmb_host_groups(topo, devices, ndev, group);
 	/* GPUs whose modes differ (AMD archs of a kind): one after another */
 	hmb_waves_plan(topo, devices, ndev, b->host_link,
 		       same ? rep->opt->together : HMB_TOGETHER_NONE, &w);
@@ -385,18 +358,16 @@ static int run_on_devices(const struct hmb_bench *b, struct hmb_report *rep,
 				fprintf(stderr, "[%s] run %d of %d\n", b->name, k + 1, nruns);
 			if (n > 1)
 				fprintf(stderr, "[%s] GPUs %s at once\n", b->name,
-					hmb_waves_beside(&w, v, -1, beside[0], sizeof(beside[0])));
+					hmb_waves_beside(&w, v, -1, 0, beside[0], sizeof(beside[0])));
 			for (int i = 0; i < n; i++) {
-				int d = 0;
-				while (devices[d] != w.gpu[v][i])
-					d++;
+				int d = w.at[v][i];
 				cl[i] = *base;
 				cl[i].device = w.gpu[v][i];
-				cl[i].beside = n > 1 ? hmb_waves_beside(&w, v, w.gpu[v][i], beside[i],
+				cl[i].beside = n > 1 ? hmb_waves_beside(&w, v, i, 0, beside[i],
 									 sizeof(beside[i])) : NULL;
+				/* the named reason a host figure may read low */
 				cl[i].host_shared = b->host_link && n > 1 ?
-					host_shared(&w, v, i, devices, group, shared[i],
-						    sizeof(shared[i])) : NULL;
+					hmb_waves_beside(&w, v, i, 1, shared[i], sizeof(shared[i])) : NULL;
 				cl[i].mode = plan[d].run[m].var ? &plan[d].run[m] : NULL;
 				cl[i].plan_note = m == 0 ? plan[d].note : NULL;
 				before[i] = slots->before[first + (size_t)i];

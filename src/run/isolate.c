@@ -60,6 +60,14 @@ static const char *self_path(const char *argv0)
 	return argv0;
 }
 
+/* A module's process: started, then reaped, then its document taken. */
+struct hmb_child {
+	pid_t pid;                       /* -1: not started */
+	char tmpl[40];                   /* where its document goes; "" none */
+	double t0, t1;                   /* started, reaped (hmb_now) */
+	int reaped, wstatus;
+};
+
 /* The module processes running now: a signal received goes on to each, once. */
 static struct hmb_child *running[HMB_SCHED_MAX];
 static int nrunning;
@@ -74,7 +82,7 @@ static void forward_signal(int *forwarded)
 	*forwarded = 1;
 }
 
-void hmb_children_wait(struct hmb_child *c, int n)
+static void hmb_children_wait(struct hmb_child *c, int n)
 {
 	int forwarded = 0, left = 0, wstatus;
 
@@ -167,7 +175,7 @@ static void failed_module(struct hmb_report *rep, const char *module, const char
 	fprintf(stderr, "[%s] module: failed: %s\n", module, why);
 }
 
-int hmb_child_start(const struct hmb_bench *b, const struct hmb_cmdline *cl,
+static int hmb_child_start(const struct hmb_bench *b, const struct hmb_cmdline *cl,
 		    struct hmb_child *c)
 {
 	char device[16], where[sizeof(c->tmpl) + 24];
@@ -225,7 +233,7 @@ int hmb_child_start(const struct hmb_bench *b, const struct hmb_cmdline *cl,
 	return 0;
 }
 
-int hmb_child_take(const struct hmb_bench *b, struct hmb_report *rep,
+static int hmb_child_take(const struct hmb_bench *b, struct hmb_report *rep,
 		   const struct hmb_cmdline *cl, struct hmb_child *c)
 {
 	char err[512], why[1024], hint[512];
@@ -295,17 +303,6 @@ int hmb_child_take(const struct hmb_bench *b, struct hmb_report *rep,
 		rep->runs[rep->nruns - 1].run = cl->run;
 	hmb_checkpoint(rep, 1);
 	return WIFEXITED(wstatus) ? code : 128 + WTERMSIG(wstatus);
-}
-
-int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep,
-		     const struct hmb_cmdline *cl)
-{
-	struct hmb_child c;
-
-	if (hmb_child_start(b, cl, &c) != 0)
-		return 1;
-	hmb_children_wait(&c, 1);
-	return hmb_child_take(b, rep, cl, &c);
 }
 
 int hmb_run_wave(const struct hmb_bench *b, struct hmb_report *rep, struct hmb_cmdline *cl,

@@ -2,8 +2,6 @@
 #ifndef HMB_ISOLATE_H
 #define HMB_ISOLATE_H
 
-#include <sys/types.h>
-
 #include "engine/module.h"
 #include "engine/report.h"
 #include "system/modeplan.h"
@@ -27,35 +25,6 @@ struct hmb_cmdline {
 					  * to the host while moving data over it (a
 					  * host-link module, --together all) */
 };
-
-/* A module's process: started, then reaped, then its document taken. */
-struct hmb_child {
-	pid_t pid;                       /* -1: not started */
-	char tmpl[40];                   /* where its document goes; "" none */
-	double t0, t1;                   /* started, reaped (hmb_now) */
-	int reaped, wstatus;
-};
-
-/* Start module b as `HMB_CHILD_OUTPUT=PID:TMP BINARY <options> b`: 0, or -1
- * having said why. */
-int hmb_child_start(const struct hmb_bench *b, const struct hmb_cmdline *cl,
-		    struct hmb_child *c);
-/* Wait until each of c[0..n) has ended; a signal received meanwhile goes on
- * to each still running. */
-void hmb_children_wait(struct hmb_child *c, int n);
-/* Take a reaped child's document into rep (records, module_runs, tags, the
- * merge of runs, the table); its exit status, 128 + signal where one killed it. */
-int hmb_child_take(const struct hmb_bench *b, struct hmb_report *rep,
-		   const struct hmb_cmdline *cl, struct hmb_child *c);
-
-/* Run module b as `HMB_CHILD_OUTPUT=PID:TMP BINARY <options> b` and take its
- * document into rep; with cl->run, merged with the earlier runs' records
- * (runs.h). With cl->mode, the child's environment has its
- * variable set (where the plan sets it) and every record it made carries
- * the value as a param, so compare matches like with like. Returns the
- * process's exit status (128 + signal when it died by one). */
-int hmb_run_isolated(const struct hmb_bench *b, struct hmb_report *rep,
-		     const struct hmb_cmdline *cl);
 
 /* Module b on n GPUs at the same time (cl[i]: each one's command line, its
  * device and the GPUs beside it): every process started, all waited for,

@@ -62,49 +62,31 @@ void hmb_waves_plan(const struct hmb_topology *t, const int *devices, int ndev, 
 		ndev = HMB_SCHED_MAX;
 	if (ndev < 1)
 		return;
-	if (mode == HMB_TOGETHER_NONE) {
-		for (int i = 0; i < ndev; i++) {
-			w->size[i] = 1;
-			w->gpu[i][0] = devices[i];
-		}
-		w->n = ndev;
-		return;
-	}
-	if (mode == HMB_TOGETHER_ALL || !host_link) {
-		for (int i = 0; i < ndev; i++)
-			w->gpu[0][i] = devices[i];
-		w->size[0] = ndev;
-		w->n = 1;
-		return;
-	}
-	/* wave k: the k-th GPU of each group */
 	hmb_host_groups(t, devices, ndev, group);
 	for (int i = 0; i < ndev; i++) {
-		int k = taken[group[i]]++;
-		w->gpu[k][w->size[k]++] = devices[i];
+		/* none: a wave each; all, or a module of the GPU's own memory: one
+		 * wave; else wave k takes the k-th GPU of each host group */
+		int k = mode == HMB_TOGETHER_NONE ? i
+			: mode == HMB_TOGETHER_ALL || !host_link ? 0 : taken[group[i]]++;
+		w->gpu[k][w->size[k]] = devices[i];
+		w->at[k][w->size[k]] = i;
+		w->group[k][w->size[k]++] = group[i];
 		if (k + 1 > w->n)
 			w->n = k + 1;
 	}
 }
 
-const char *hmb_waves_beside(const struct hmb_waves *w, int wave, int gpu, char *buf,
-			     size_t len)
+const char *hmb_waves_beside(const struct hmb_waves *w, int wave, int i, int same_group,
+			     char *buf, size_t len)
 {
 	size_t used = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; wave >= 0 && wave < w->n && i < w->size[wave] && used < len; i++)
-		if (w->gpu[wave][i] != gpu)
+	for (int j = 0; wave >= 0 && wave < w->n && j < w->size[wave] && used < len; j++)
+		if (j != i && (!same_group || i < 0 || w->group[wave][j] == w->group[wave][i]))
 			used += (size_t)snprintf(buf + used, len - used, "%s%d", used ? "," : "",
-						 w->gpu[wave][i]);
+						 w->gpu[wave][j]);
 	return buf;
-}
-
-/* "0,1,2" */
-static void list(FILE *out, const int *gpu, int n)
-{
-	for (int i = 0; i < n; i++)
-		fprintf(out, "%s%d", i ? "," : "", gpu[i]);
 }
 
 void hmb_schedule_print(FILE *out, const struct hmb_topology *t, const int *devices, int ndev,
@@ -148,8 +130,9 @@ void hmb_schedule_print(FILE *out, const struct hmb_topology *t, const int *devi
 			hmb_waves_plan(t, devices, ndev, md->host_link, mode, &w);
 			fprintf(out, "%d wave(s): ", w.n);
 			for (int k = 0; k < w.n; k++) {
-				fprintf(out, "%s", k ? " | " : "");
-				list(out, w.gpu[k], w.size[k]);
+				char gpus[256];
+				fprintf(out, "%s%s", k ? " | " : "",
+					hmb_waves_beside(&w, k, -1, 0, gpus, sizeof(gpus)));
 			}
 			fprintf(out, "\n");
 			procs += ndev;

@@ -25,6 +25,8 @@ struct hmb_waves {
 	int n;                                  /* waves, run one after another */
 	int size[HMB_SCHED_MAX];                /* GPUs in each */
 	int gpu[HMB_SCHED_MAX][HMB_SCHED_MAX];  /* their ordinals, in --devices order */
+	int at[HMB_SCHED_MAX][HMB_SCHED_MAX];   /* their places in --devices */
+	int group[HMB_SCHED_MAX][HMB_SCHED_MAX];/* their host groups (hmb_host_groups) */
 };
 
 /* The host group of each of devices[0..ndev) (group[i], numbered from 0 in
@@ -36,9 +38,10 @@ int hmb_host_groups(const struct hmb_topology *t, const int *devices, int ndev, 
 void hmb_waves_plan(const struct hmb_topology *t, const int *devices, int ndev, int host_link,
 		    enum hmb_together mode, struct hmb_waves *w);
 
-/* The GPUs of wave w other than gpu, as "1,2,3" ("" alone). */
-const char *hmb_waves_beside(const struct hmb_waves *w, int wave, int gpu, char *buf,
-			     size_t len);
+/* The GPUs of a wave other than its i-th (-1: all of them), as "1,2,3" (""
+ * none); same_group: only those in the i-th's host group. */
+const char *hmb_waves_beside(const struct hmb_waves *w, int wave, int i, int same_group,
+			     char *buf, size_t len);
 
 /* The plan of `all --devices` as text: the groups, each module's waves, how
  * many module processes, and the wall time to expect where one GPU's time

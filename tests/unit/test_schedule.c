@@ -104,10 +104,12 @@ void test_schedule_eight_gpus(void)
 	CHECK(group[0] == 0 && group[3] == 0 && group[4] == 1 && group[7] == 1);
 	hmb_waves_plan(t, all8, 8, 1, HMB_TOGETHER_HOST, &w);
 	CHECK(waves_are(&w, "0,4 | 1,5 | 2,6 | 3,7"));
-	CHECK(strcmp(hmb_waves_beside(&w, 1, 5, buf, sizeof(buf)), "1") == 0);
+	CHECK(strcmp(hmb_waves_beside(&w, 1, 1, 0, buf, sizeof(buf)), "1") == 0); /* GPU 5 */
 	hmb_waves_plan(t, all8, 8, 0, HMB_TOGETHER_HOST, &w);
 	CHECK(waves_are(&w, "0,1,2,3,4,5,6,7"));
-	CHECK(strcmp(hmb_waves_beside(&w, 0, 3, buf, sizeof(buf)), "0,1,2,4,5,6,7") == 0);
+	CHECK(strcmp(hmb_waves_beside(&w, 0, 3, 0, buf, sizeof(buf)), "0,1,2,4,5,6,7") == 0);
+	/* of one host group: 0-3 */
+	CHECK(strcmp(hmb_waves_beside(&w, 0, 3, 1, buf, sizeof(buf)), "0,1,2") == 0);
 	hmb_waves_plan(t, all8, 8, 1, HMB_TOGETHER_ALL, &w);
 	CHECK(waves_are(&w, "0,1,2,3,4,5,6,7"));
 	hmb_waves_plan(t, all8, 8, 0, HMB_TOGETHER_NONE, &w);
