@@ -11,7 +11,11 @@
  * the host and overlap nothing, whatever the shape. The kernel's cost is
  * tunable (LCG steps per word, --iters); by default it is calibrated so that
  * one load is copy-bound (1 step), one balanced (kernel time = h2d + d2h
- * time) and one compute-bound (4x the balanced steps).
+ * time, within a factor sqrt(2): the steps are a power of two, so that the
+ * copies' noise from one process to the next seldom changes the work and
+ * runs and documents of one machine time the same kernel) and one
+ * compute-bound (4x the balanced steps). params.iters says the steps;
+ * kernel-only/balanced against h2d-only + d2h-only says how near balance is.
  *
  * Every timed region is one pass of the work between HIP events on the
  * first stream (the other streams wait for its start and join it at the
@@ -38,6 +42,7 @@
  * Every output is checked after timing against the closed form of the
  * kernel's LCG steps.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -412,14 +417,22 @@ static void run_copies(struct hmb_ctx *ctx, struct overlap *o, struct parts *p)
 	p->d2h = measure_case(ctx, &k, r, "hipMemcpyAsync d2h");
 }
 
-/* Kernel steps per word that make the kernel take as long as h2d + d2h. */
+int overlap_balanced_steps(int probe, double copies_s, double kernel_s)
+{
+	double ratio = (double)probe * copies_s / kernel_s;
+	int e = ratio > 1 ? (int)lround(log2(ratio)) : 0;
+
+	return 1 << (e > OVERLAP_MAX_STEPS_LOG2 ? OVERLAP_MAX_STEPS_LOG2 : e);
+}
+
+/* The balanced load's steps per word, from a probe of the kernel against this
+ * process's h2d + d2h medians (overlap_balanced_steps). */
 static int balanced_iters(struct hmb_ctx *ctx, struct overlap *o, const struct parts *p)
 {
 	const int probe = 256;
 	struct overlap_case k = { o, KERNEL_ONLY, probe, 1, 1, 0 };
 	struct hmb_record *r = hmb_record_new("overlap", "calibration");
 	double kernel = measure(ctx, &k, r, "LCG kernel (calibration)");
-	double iters;
 	int failed = kernel <= 0 && r->reason;
 
 	if (kernel <= 0 || p->h2d <= 0 || p->d2h <= 0) {
@@ -429,8 +442,7 @@ static int balanced_iters(struct hmb_ctx *ctx, struct overlap *o, const struct p
 		return -1;
 	}
 	hmb_record_free(r);
-	iters = probe * (p->h2d + p->d2h) / kernel;
-	return iters < 1 ? 1 : iters > 1e6 ? 1000000 : (int)iters;
+	return overlap_balanced_steps(probe, p->h2d + p->d2h, kernel);
 }
 
 static int largest(const int *v, int n)

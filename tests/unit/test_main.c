@@ -690,6 +690,7 @@ void test_memcpy_reference_copies(void);
 void test_break_even(void);      /* test_pinning.c */
 void test_pinning_on_request(void); /* test_pinning.c */
 void test_managed_oversub_size(void); /* test_managed.c */
+void test_overlap_balanced_steps(void); /* test_overlap.c */
 void test_mode_plan(void);       /* test_modeplan.c */
 void test_code_objects(void);    /* test_modeplan.c */
 void test_host_coherent_kinds(void); /* test_modeplan.c */
@@ -789,6 +790,8 @@ int main(int argc, char **argv)
 		{ "memcpy: pinning and batch cases run on request only", test_pinning_on_request },
 		{ "managed: oversubscribed sizes only under --oversubscribe, else skipped",
 		  test_managed_oversub_size },
+		{ "overlap: the balanced load is a power of two, kept through a few % of noise",
+		  test_overlap_balanced_steps },
 		{ "all on AMD: runs per XNACK mode (faked devices)", test_mode_plan },
 		{ "code objects: XNACK and SRAMECC settings against the device", test_code_objects },
 		{ "HIP_HOST_COHERENT: the measured kinds it changes", test_host_coherent_kinds },
