@@ -450,6 +450,62 @@ def test_context_parameters_do_not_stop_a_match(docs):
     assert "e+0" not in t.stdout + w.stdout
 
 
+def test_a_flagged_line_says_where_the_tuned_work_differs(docs):
+    """A figure flagged between results whose machine-tuned work differs (a calibrated
+    load's steps): its flagged line names the difference, so the change can be read as
+    the work's; a flagged figure of the same work says nothing of the kind."""
+    a = docs("a.json", [copy_result({"size": 4096, "busy_kernel": 1000}),
+                        copy_result({"size": 8192, "busy_kernel": 1000})])
+    b = docs("b.json", [copy_result({"size": 4096, "busy_kernel": 1300}, scale=2, seed=2),
+                        copy_result({"size": 8192, "busy_kernel": 1000}, scale=2, seed=2)])
+    out = compare(a, b, "--threshold", "5").stdout
+    flagged = out[out.index("flagged (module"):].split("\n\n")[0]
+    lines = re.split(r"\n  (?=\S)", flagged)[1:]
+    assert len(lines) == 2, flagged
+    assert all(x.startswith("WORSE memcpy h2d/pinned/async") for x in lines), flagged
+    tuned = [x for x in lines if "size=4K" in x]
+    same = [x for x in lines if "size=8K" in x]
+    assert len(tuned) == 1 and len(same) == 1, flagged
+    assert re.search(r"; context\s+differs:\s+busy_kernel\s+1000\s+vs\s+1300", tuned[0]), tuned
+    assert "context differs" not in same[0], same
+    assert all(len(x) <= 120 for x in flagged.split("\n")), flagged
+
+
+@pytest.mark.parametrize("reader", ["fast", "cjson"])
+def test_a_figure_that_ran_at_once_says_so_where_the_other_did_not(docs, reader):
+    """A result measured beside other GPUs (observed.ran_beside_gpus, and
+    host_link_shared_with_gpus where they shared its way to the host) against the same
+    result measured alone: its group's note and its flagged line name who ran at once,
+    whichever reader took the result (an unusual result is read by cJSON); results whose
+    company is the same say nothing of it."""
+    long = {"note": "x" * 600} if reader == "cjson" else {}  # a text too long for the fast one
+    alone = copy_result(dict({"size": 4096}, **long))
+    beside = copy_result(dict({"size": 4096}, **long), scale=2, seed=2)
+    beside["observed"] = {"ran_beside_gpus": "1,2,3", "host_link_shared_with_gpus": "1,3"}
+    same = [copy_result({"size": 8192}, seed=s) for s in (3, 4)]
+    for r in same:
+        r["observed"] = {"ran_beside_gpus": "2", "host_link_shared_with_gpus": "2"}
+    same[1] = copy_result({"size": 8192}, scale=2, seed=4)
+    same[1]["observed"] = {"ran_beside_gpus": "2", "host_link_shared_with_gpus": "2"}
+    a = docs("a.json", [alone, same[0]])
+    b = docs("b.json", [beside, same[1]])
+    out = compare(a, b, "--threshold", "5").stdout
+    text = " ".join(out.split())
+    assert ("ran at once, base vs other: ran_beside_gpus none vs 1,2,3, "
+            "host_link_shared_with_gpus none vs 1,3") in text, out
+    assert text.count("ran at once, base vs other") == 1, out
+    flagged = out[out.index("flagged (module"):].split("\n\n")[0]
+    lines = [" ".join(x.split()) for x in re.split(r"\n  (?=\S)", flagged)[1:]]
+    assert len(lines) == 2, flagged
+    moved = [x for x in lines if "size=4K" in x]
+    kept = [x for x in lines if "size=8K" in x]
+    assert len(moved) == 1 and moved[0].endswith(
+        "; ran at once: ran_beside_gpus none vs 1,2,3, host_link_shared_with_gpus none vs 1,3"), \
+        moved
+    assert len(kept) == 1 and "ran at once" not in kept[0], kept
+    assert all(len(x) <= 120 for x in out.split("\n")), out
+
+
 def test_a_long_context_note_wraps_within_the_table(docs):
     """Many context parameters apart: the note wraps, each line within the table's
     120 columns and indented as the note is."""

@@ -947,3 +947,42 @@ def test_html_of_one_document_plots_and_scales(tmp_path):
     assert len(lines) == 4 and len(points) >= 40, lines  # async and sync, both systems
     for px, py in points:
         assert x - 0.1 <= px <= x + w + 0.1 and y - 0.1 <= py <= y + h + 0.1, (px, py)
+
+
+def test_together_says_who_ran_beside_the_summarised_gpu(tmp_path):
+    """A document of --devices whose records ran beside other GPUs: the summary of each
+    GPU counts its own records that did, and those that shared its host link (their host
+    figures may read lower than alone), in text and Markdown; a document whose GPUs ran
+    one at a time says nothing of it."""
+    doc = load(H200_X2)
+    want = {0: [0, 0], 1: [0, 0]}
+    for r in doc["results"]:
+        g = gpu_of(r)
+        if r["status"] != "ok" or g is None or r["module"] not in ("pool", "memcpy"):
+            continue
+        r.setdefault("observed", {})["ran_beside_gpus"] = str(1 - g)
+        want[g][0] += 1
+        if r["module"] == "memcpy" and g == 1:
+            r["observed"]["host_link_shared_with_gpus"] = "0"
+            want[1][1] += 1
+    assert all(n for n, _ in want.values()) and want[1][1], want
+    path = tmp_path / "together.json"
+    path.write_text(json.dumps(doc))
+    for g in (0, 1):
+        out = summary("--gpu", str(g), path)
+        assert out.returncode == 0, out.stderr
+        fits_one_screen(out.stdout)
+        text = " ".join(out.stdout.split())
+        line = f"together: {want[g][0]} figures beside GPUs {1 - g}"
+        if want[g][1]:
+            line += f"; {want[g][1]} shared its host link: may read lower than alone"
+        assert line in text, text
+        if not want[g][1]:
+            assert "host link:" not in text, text
+        md = " ".join(summary("-f", "markdown", "--gpu", str(g), path).stdout.split())
+        assert f"together: {want[g][0]} figures beside GPUs {1 - g}" in md, md
+        html = tmp_path / f"gpu{g}.html"
+        assert summary("-f", "html", "-o", html, "--gpu", str(g), path).returncode == 0
+        assert f"together: {want[g][0]} figures beside GPUs {1 - g}" in html.read_text()
+    plain = summary(H200_X2).stdout
+    assert "together:" not in plain, plain

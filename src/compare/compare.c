@@ -491,6 +491,57 @@ static void table_header(void)
 	print_trimmed(line);
 }
 
+/* The machine-tuned numbers of result a (context, not text, not the GPU
+ * index) that b holds otherwise, appended to buf (which ends "...:") as
+ * " name A vs B", apart by commas, each name once (one already in buf is
+ * skipped); how many were added. */
+static size_t tuned_differences(const struct hmb_result *a, const struct hmb_result *b,
+				char *buf, size_t len)
+{
+	size_t used = strlen(buf), found = 0;
+
+	for (size_t k = 0; k < a->np; k++) {
+		const struct hmb_param *p = &a->p[k];
+		if (p->is_text || !p->context || !strcmp(p->name, "device") || !strcmp(p->name, "gpu"))
+			continue;
+		for (size_t j = 0; j < b->np; j++)
+			if (!strcmp(b->p[j].name, p->name) && strcmp(b->p[j].text, p->text) &&
+			    !strstr(buf, p->name) && used + 1 < len) {
+				used += (size_t)snprintf(buf + used, len - used, "%s %s %s vs %s",
+							 buf[used - 1] == ':' ? "" : ",", p->name,
+							 p->text, b->p[j].text);
+				found++;
+			}
+	}
+	return found;
+}
+
+/* Who ran at once beside results a and b where it differs (observed:
+ * ran_beside_gpus, host_link_shared_with_gpus), appended to buf (which ends
+ * "...:") as " name A vs B" ("none" where a side ran alone), apart by
+ * commas; how many were added. A figure measured beside other GPUs is
+ * compared with the same figure measured alone, and this names why they may
+ * differ. */
+static size_t company_differences(const struct hmb_result *a, const struct hmb_result *b,
+				  char *buf, size_t len)
+{
+	const struct { const char *name, *x, *y; } seen[] = {
+		{ "ran_beside_gpus", a->beside, b->beside },
+		{ "host_link_shared_with_gpus", a->host_shared, b->host_shared },
+	};
+	size_t used = strlen(buf), found = 0;
+
+	for (size_t k = 0; k < sizeof(seen) / sizeof(seen[0]); k++) {
+		const char *x = seen[k].x ? seen[k].x : "none", *y = seen[k].y ? seen[k].y : "none";
+		if (!strcmp(x, y) || used + 1 >= len)
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s %s %s vs %s",
+					 buf[used - 1] == ':' ? "" : ",", seen[k].name, x, y);
+		found++;
+	}
+	return found;
+}
+
 /* Machine-tuned parameters that differ between the two sides of a group's
  * results (numbers; the GPU index and descriptive text aside): a line under
  * the group's heading. */
@@ -499,34 +550,28 @@ static void print_context_differences(const struct hmb_loaded *base,
 				      size_t n)
 {
 	char text[1024] = "context differs, base vs other:";
-	size_t used = strlen(text), found = 0, results = 0;
+	char company[512] = "ran at once, base vs other:";
+	size_t used, found = 0, results = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		const struct hmb_result *a = &base->res[rows[i].a->result];
-		const struct hmb_result *b = &other->res[rows[i].b->result];
 		if (i && rows[i].a->result == rows[i - 1].a->result)
 			continue;
 		results++;
-		for (size_t k = 0; k < a->np; k++) {
-			const struct hmb_param *p = &a->p[k];
-			if (p->is_text || !p->context ||
-			    !strcmp(p->name, "device") || !strcmp(p->name, "gpu"))
-				continue;
-			for (size_t j = 0; j < b->np; j++)
-				if (!strcmp(b->p[j].name, p->name) && strcmp(b->p[j].text, p->text) &&
-				    !strstr(text, p->name) && used < sizeof(text)) {
-					used += (size_t)snprintf(text + used, sizeof(text) - used,
-								 "%s %s %s vs %s", found++ ? "," : "",
-								 p->name, p->text, b->p[j].text);
-				}
-		}
+		found += tuned_differences(&base->res[rows[i].a->result],
+					   &other->res[rows[i].b->result], text, sizeof(text));
 	}
+	used = strlen(text);
 	if (found) {
 		if (results > 1 && used < sizeof(text))
 			snprintf(text + used, sizeof(text) - used, " (the first row's; --wide: each "
 				 "row's)");
 		printf("    ");
 		print_wrapped(stdout, text, 4, TABLE_WIDTH - 4);
+	}
+	if (n && company_differences(&base->res[rows[0].a->result], &other->res[rows[0].b->result],
+				     company, sizeof(company))) {
+		printf("    ");
+		print_wrapped(stdout, company, 4, TABLE_WIDTH - 4);
 	}
 }
 
@@ -822,14 +867,17 @@ static void judge_rows(struct row *rows, size_t n, double threshold, struct tall
 }
 
 /* The rows flagged either way, a line each with the whole label: what a
- * script greps for. */
-static void print_flagged(const struct row *rows, size_t n)
+ * script greps for; where the two results' machine-tuned work differs (a
+ * calibrated load's steps), the line says so: the change may be the work's. */
+static void print_flagged(const struct hmb_loaded *base, const struct hmb_loaded *other,
+			  const struct row *rows, size_t n)
 {
 	int any = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
-		char fig[64], line[1024];
+		char fig[64], line[1400], tuned[256] = "; context differs:";
+		char company[512] = "; ran at once:";
 		struct cells c;
 		if (strcmp(r->verdict, "WORSE") && strcmp(r->verdict, "better"))
 			continue;
@@ -838,8 +886,14 @@ static void print_flagged(const struct row *rows, size_t n)
 			       "noise):\n");
 		figure_text(r->a, fig, sizeof(fig));
 		format_cells(HMB_FORMAT_TABLE, 0, r, &c);
-		snprintf(line, sizeof(line), "%s %s %s: %s, p %s, +-%.2g%%", r->verdict, r->a->label,
-			 fig, c.change, c.p, 100.0 * r->noise.noise_rel);
+		if (!tuned_differences(&base->res[r->a->result], &other->res[r->b->result], tuned,
+				       sizeof(tuned)))
+			tuned[0] = '\0';
+		if (!company_differences(&base->res[r->a->result], &other->res[r->b->result],
+					 company, sizeof(company)))
+			company[0] = '\0';
+		snprintf(line, sizeof(line), "%s %s %s: %s, p %s, +-%.2g%%%s%s", r->verdict,
+			 r->a->label, fig, c.change, c.p, 100.0 * r->noise.noise_rel, tuned, company);
 		printf("  ");
 		print_wrapped(stdout, line, 4, TABLE_WIDTH - 2);
 	}
@@ -886,7 +940,7 @@ static void compare_pair(struct hmb_loaded *base, const char *base_file,
 	}
 	print_rows(f, o->wide, with_gpu, base_file, other_file, base, other, rows, nrows, ids);
 	if (f == HMB_FORMAT_TABLE && !o->wide)
-		print_flagged(rows, nrows);
+		print_flagged(base, other, rows, nrows);
 }
 
 static void print_summary(FILE *to, enum hmb_format f, double threshold, const struct tally *t)

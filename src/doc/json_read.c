@@ -399,8 +399,10 @@ static void load_result(struct hmb_loaded *l, const cJSON *r)
 	const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(r, "metrics"), *m;
 	const cJSON *stats = cJSON_GetObjectItemCaseSensitive(r, "stats_s");
 	const cJSON *stability = cJSON_GetObjectItemCaseSensitive(r, "stability");
-	const cJSON *shared = cJSON_GetObjectItemCaseSensitive(
-		cJSON_GetObjectItemCaseSensitive(r, "observed"), "gpu_shared_with");
+	const cJSON *observed = cJSON_GetObjectItemCaseSensitive(r, "observed");
+	const cJSON *shared = cJSON_GetObjectItemCaseSensitive(observed, "gpu_shared_with");
+	const cJSON *beside = cJSON_GetObjectItemCaseSensitive(observed, "ran_beside_gpus");
+	const cJSON *host = cJSON_GetObjectItemCaseSensitive(observed, "host_link_shared_with_gpus");
 	struct hmb_result *res;
 
 	if (strcmp(hmb_json_str(r, "status"), "ok") != 0)
@@ -410,6 +412,10 @@ static void load_result(struct hmb_loaded *l, const cJSON *r)
 	res->half_width_rel = hmb_json_num(stability, "half_width_rel") >= 0
 				      ? hmb_json_num(stability, "half_width_rel") : NAN;
 	res->gpu_shared = cJSON_IsString(shared) && shared->valuestring[0];
+	if (cJSON_IsString(beside) && beside->valuestring[0])
+		res->beside = hmb_loaded_raw(l, beside->valuestring);
+	if (cJSON_IsString(host) && host->valuestring[0])
+		res->host_shared = hmb_loaded_raw(l, host->valuestring);
 	if (hmb_json_num(r, "gbps_median") > 0)
 		hmb_loaded_add_figure(l, "GB/s", "GB/s", hmb_json_num(r, "gbps_median"));
 	else if (hmb_json_num(r, "us_per_op_median") > 0)
@@ -498,7 +504,8 @@ cJSON *hmb_doc_parse(const char *path, const char *text, size_t len, char *err,
  * it is checked and skipped. */
 static const char *const result_keys[] = {
 	"module", "case", "status", "params", "metrics", "stats_s.median", "gbps_median",
-	"us_per_op_median", "stability.half_width_rel", "observed.gpu_shared_with", "runs", NULL
+	"us_per_op_median", "stability.half_width_rel", "observed.gpu_shared_with",
+	"observed.ran_beside_gpus", "observed.host_link_shared_with_gpus", "runs", NULL
 };
 
 /* A result as the walker hands it over (json_stream.h): read straight from

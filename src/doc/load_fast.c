@@ -57,6 +57,7 @@ struct result {
 	size_t nmetrics;
 	struct num gbps, us, median, hw;
 	int has_stats, shared;
+	struct str beside, host_shared; /* observed's who ran at once (n 0: none) */
 	const struct str *coherence;
 };
 
@@ -212,6 +213,24 @@ static int one_string(struct str key, const char **p, const char *end, int depth
 	return 1;
 }
 
+/* observed: gpu_shared_with (a string or anything), ran_beside_gpus and
+ * host_link_shared_with_gpus (strings). */
+struct observed {
+	struct one shared, beside, host;
+};
+
+static int observed_member(struct str key, const char **p, const char *end, int depth,
+			   void *ctx)
+{
+	struct observed *o = ctx;
+	int took;
+
+	if ((took = one_string(key, p, end, depth, &o->shared)) ||
+	    (took = one_string(key, p, end, depth, &o->beside)))
+		return took;
+	return one_string(key, p, end, depth, &o->host);
+}
+
 /* stability.half_width_rel: whatever the type (json_read.c reads a number or none). */
 static int any_number(struct str key, const char **p, const char *end, int depth, void *ctx)
 {
@@ -357,14 +376,21 @@ static int result_member(struct str key, const char **p, const char *end, int de
 			return -1;
 		r->hw = o.num;
 		return 1;
-	case K_OBSERVED:
-		o.name = "gpu_shared_with";
+	case K_OBSERVED: {
+		struct observed seen = { { "gpu_shared_with", 0, { 0, 0 }, { NULL, 0 }, 0 },
+					 { "ran_beside_gpus", 0, { 0, 0 }, { NULL, 0 }, 0 },
+					 { "host_link_shared_with_gpus", 0, { 0, 0 }, { NULL, 0 }, 0 } };
 		if (**p != '{')
 			return 0;
-		if (!(*p = object(*p, end, depth + 1, one_string, &o)))
+		if (!(*p = object(*p, end, depth + 1, observed_member, &seen)))
 			return -1;
-		r->shared = o.is_str && o.str.n > 0;
+		r->shared = seen.shared.is_str && seen.shared.str.n > 0;
+		if (seen.beside.is_str)
+			r->beside = seen.beside.str;
+		if (seen.host.is_str)
+			r->host_shared = seen.host.str;
 		return 1;
+	}
 	case K_GBPS:
 		return number_or_null(p, end, depth, &r->gbps) ? -1 : 1;
 	case K_US:
@@ -428,6 +454,10 @@ static void add(struct hmb_loaded *l, const struct result *r, const char *module
 	if (r->hw.has && r->hw.v >= 0)
 		res->half_width_rel = r->hw.v;
 	res->gpu_shared = r->shared;
+	if (r->beside.n)
+		res->beside = hmb_loaded_raw(l, cstr(r->beside, text, sizeof(text)));
+	if (r->host_shared.n)
+		res->host_shared = hmb_loaded_raw(l, cstr(r->host_shared, text, sizeof(text)));
 	if (r->gbps.has && r->gbps.v > 0)
 		hmb_loaded_add_figure(l, "GB/s", "GB/s", r->gbps.v);
 	else if (r->us.has && r->us.v > 0)
@@ -463,6 +493,8 @@ const char *hmb_load_fast(struct hmb_loaded *l, const char *p, const char *end)
 	for (size_t i = 0; i < r.nmetrics; i++)
 		if (r.metric[i].name.n >= 256 || r.metric[i].unit.n >= 64)
 			return NULL;
+	if (r.beside.n >= 512 || r.host_shared.n >= 512)
+		return NULL;
 	/* a case renamed since: json_read.c reads it under its new name */
 	hmb_loaded_current_name(module, kase,
 				r.coherence ? cstr(*r.coherence, coherence, sizeof(coherence)) : "?",

@@ -33,6 +33,10 @@ struct hmb_result {
 	uint64_t key_hash;       /* compare's */
 	double half_width_rel;   /* its median's 95% interval, relative (stability); NAN: none */
 	int gpu_shared;          /* another process used the GPU around it (observed) */
+	/* who ran at once (observed; NULL: none): the GPUs of --devices that ran
+	 * beside it ("1,2,3"), and those of them that shared its way to the host
+	 * while it moved data over it (the reason its host figures may be lower) */
+	const char *beside, *host_shared;
 };
 
 /* One comparable figure of one result. */

@@ -146,6 +146,10 @@ static void anomalies(FILE *out, const struct hmb_sum *s)
 		text(out, hmb_sum_stability_text(c, buf, sizeof(buf)));
 		fprintf(out, "</li><li>resolution: ");
 		text(out, hmb_sum_resolution_text(c, buf, sizeof(buf)));
+		if (*hmb_sum_together_text(c, buf, sizeof(buf))) {
+			fprintf(out, "</li><li>together: ");
+			text(out, buf);
+		}
 		for (int k = 0; k < c->nnode; k++) {
 			fprintf(out, "</li><li>node: ");
 			text(out, c->node[k]);

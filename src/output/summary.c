@@ -559,6 +559,20 @@ static void resolution(const struct hmb_sum_doc *d, struct hmb_sum_col *col)
 	qsort(col->noisy, (size_t)col->nnoisy, sizeof(col->noisy[0]), by_resolution);
 }
 
+/* Who ran beside the summarised GPU's records (summary.h). */
+static void company(const struct hmb_record *r, struct hmb_sum_col *col)
+{
+	const struct hmb_kv *beside = hmb_kv_find(&r->observed, "ran_beside_gpus");
+	const struct hmb_kv *host = hmb_kv_find(&r->observed, "host_link_shared_with_gpus");
+
+	if (!beside || hmb_record_gpu(r) != col->gpu)
+		return;
+	col->beside++;
+	col->host_shared += host != NULL;
+	if (!col->beside_gpus[0])
+		snprintf(col->beside_gpus, sizeof(col->beside_gpus), "%s", beside->str ? beside->str : "?");
+}
+
 static void anomalies(const struct hmb_sum_doc *d, struct hmb_sum_col *col)
 {
 	const struct hmb_telemetry *t = &d->rep.telemetry;
@@ -576,6 +590,7 @@ static void anomalies(const struct hmb_sum_doc *d, struct hmb_sum_col *col)
 		if (r->status == HMB_OK) {
 			hmb_record_summarize(r, &s);
 			col->shared += hmb_kv_find(&r->observed, "gpu_shared_with") != NULL;
+			company(r, col);
 			if (!s.has_stats)
 				continue;
 			col->judged += s.stability.stable >= 0;

@@ -138,6 +138,11 @@ struct hmb_sum_col {
 	struct hmb_sum_cell cell[HMB_MAX_HEADLINES];
 	/* anomalies */
 	size_t records, judged, unstable, drift, bimodal, outliers, shared;
+	/* the summarised GPU's records that ran at once beside other GPUs of
+	 * --devices (observed.ran_beside_gpus), and those of them that shared its
+	 * way to the host (host_link_shared_with_gpus); the first GPU list seen */
+	size_t beside, host_shared;
+	char beside_gpus[64];
 	/* the resolution (stats/resolution.h): figures of several runs, how many can
 	 * show a change of 5% and of 10% between two documents like this one, and the
 	 * families too noisy for 10% here (their median resolution, what dominates) */
@@ -180,6 +185,8 @@ void hmb_report_html(FILE *out, const struct hmb_sum *s);
  * cases that are not ok. */
 const char *hmb_sum_telemetry_text(const struct hmb_sum_col *c, char *buf, size_t len);
 const char *hmb_sum_stability_text(const struct hmb_sum_col *c, char *buf, size_t len);
+/* Who ran at once beside the summarised GPU (--devices); "" where none did. */
+const char *hmb_sum_together_text(const struct hmb_sum_col *c, char *buf, size_t len);
 /* The node anomalies of d into col->node (summary_node.c). */
 void hmb_sum_node_anomalies(const struct hmb_sum_doc *d, struct hmb_sum_col *col);
 /* "of 460 figures, 167 can show a 5% change from one document to the next, 197

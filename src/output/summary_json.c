@@ -51,6 +51,8 @@ cJSON *hmb_summary_json(const struct hmb_sum_col *c)
 	cJSON_AddNumberToObject(x, "bimodal", (double)c->bimodal);
 	cJSON_AddNumberToObject(x, "outliers", (double)c->outliers);
 	cJSON_AddNumberToObject(x, "gpu_shared", (double)c->shared);
+	cJSON_AddNumberToObject(x, "ran_beside_gpus", (double)c->beside);
+	cJSON_AddNumberToObject(x, "host_link_shared", (double)c->host_shared);
 	y = cJSON_AddObjectToObject(x, "resolution");
 	cJSON_AddNumberToObject(y, "figures", (double)c->resolved);
 	cJSON_AddNumberToObject(y, "within_5", (double)c->within5);

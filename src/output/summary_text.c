@@ -45,6 +45,20 @@ const char *hmb_sum_stability_text(const struct hmb_sum_col *c, char *buf, size_
 	return buf;
 }
 
+const char *hmb_sum_together_text(const struct hmb_sum_col *c, char *buf, size_t len)
+{
+	size_t used;
+
+	buf[0] = '\0';
+	if (!c->beside)
+		return buf;
+	used = (size_t)snprintf(buf, len, "%zu figures beside GPUs %s", c->beside, c->beside_gpus);
+	if (c->host_shared && used < len)
+		snprintf(buf + used, len - used, "; %zu shared its host link: may read lower than "
+			 "alone", c->host_shared);
+	return buf;
+}
+
 const char *hmb_sum_resolution_text(const struct hmb_sum_col *c, char *buf, size_t len)
 {
 	size_t used;
@@ -277,6 +291,8 @@ static void one_document(struct screen *sc, const struct hmb_sum *s)
 	wrapped(sc, "  resolution: ", 4, hmb_sum_resolution_text(c, text, sizeof(text)));
 	/* the cases not ok, the first reason and how many more, whatever comes before */
 	sc->reserve = !c->nnot_ok ? 1 : c->not_ok_reasons > 1 ? 3 : 2;
+	if (*hmb_sum_together_text(c, text, sizeof(text)))
+		wrapped(sc, "  together: ", 4, text);
 	for (int i = 0; i < c->nnode; i++)
 		wrapped(sc, "  node: ", 4, c->node[i]);
 	if (*marked)
@@ -500,6 +516,10 @@ void hmb_summary_markdown(FILE *out, const struct hmb_sum *s)
 		md(out, hmb_sum_stability_text(c, text, sizeof(text)));
 		fprintf(out, "\n  - resolution: ");
 		md(out, hmb_sum_resolution_text(c, text, sizeof(text)));
+		if (*hmb_sum_together_text(c, text, sizeof(text))) {
+			fprintf(out, "\n  - together: ");
+			md(out, text);
+		}
 		for (int k = 0; k < c->nnode; k++) {
 			fprintf(out, "\n  - node: ");
 			md(out, c->node[k]);
