@@ -340,7 +340,7 @@ def amd_copy(case, kind, coherence, seed):
 
 
 def test_renamed_amd_write_combined_cases_match_their_new_names(docs):
-    """Issue 27: on AMD hipHostMallocWriteCombined does nothing, so an older
+    """On AMD hipHostMallocWriteCombined does nothing, so an older
     document's write-combined copies are matched with the pinned-noncoherent
     (coarse-grained) or pinned-coherent (fine-grained) ones that replace them;
     NVIDIA's write-combined (one coherence mode) keeps its name."""
@@ -583,7 +583,7 @@ H200_X2 = hmb.ROOT / "results" / "nvidia-h200-x2" / "all.json"
 
 
 def test_committed_h100_against_two_h200s():
-    """Issue 20: one H100 against a two-GPU document made with --devices all:
+    """One H100 against a two-GPU document made with --devices all:
     at least 90% of the H100's figures match (GPU 0 of the other), stderr says
     what did not and why, and the default table fits 120 columns, the unit once,
     which way is better in every row."""
@@ -608,7 +608,7 @@ def test_committed_h100_against_two_h200s():
     assert w.returncode == 0 and "grid_blocks=1048576" in w.stdout
 
 
-# ---- which way is better, for every unit compare prints (issue 36) ----
+# ---- which way is better, for every unit compare prints ----
 
 # unit -> (the word for better, for worse): speeds and times say faster and slower,
 # speedups and ratios better and worse; lower is better for times and x-slower.

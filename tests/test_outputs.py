@@ -262,7 +262,7 @@ def test_sigkill_mid_write_leaves_the_old_document_whole(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["out.json"], "the dead run's temporary file is removed"
 
 
-# ---- issue 26: output files that cannot be turned against the user -------------------
+# ---- output files that cannot be turned against the user -------------------
 
 def plant_and_run(tmp_path, plant, *args, timeout=20):
     """Plant something at the name the temporary file had before (NAME.tmp.PID: the
