@@ -20,7 +20,9 @@ change, rebuilds, runs its tests and puts the file back.
              and a mutant's tests stopped so count as failed (a hang is a bug)
   --binaries build each mutant and keep its binary as DIR/ID/hipmembench,
              running no test: for mutants only a GPU shows
-             (tests/gpu_mutants.txt), built here and carried to a GPU machine
+             (tests/gpu_mutants.txt), built here and carried to a GPU machine;
+             the shared libraries of `make portable` (build/lib) go beside
+             each, in DIR/ID/lib, where the binary looks for them
   --prebuilt run each mutant's tests against DIR/ID/hipmembench, building
              nothing, in this checkout (the unchanged binary: HMB_BIN, else
              build/hipmembench)
@@ -263,8 +265,10 @@ class Runner:
 
 
 def keep_binaries(mutants, scratch, run, dest):
-    """Each mutant built in turn, its binary kept as dest/ID/hipmembench."""
+    """Each mutant built in turn, its binary kept as dest/ID/hipmembench (with
+    build/lib, where `make portable` made it, as dest/ID/lib)."""
     broken = []
+    libs = ROOT / BUILD / "lib"
     for m in mutants:
         path = scratch / m["file"]
         original = path.read_bytes()
@@ -274,6 +278,8 @@ def keep_binaries(mutants, scratch, run, dest):
             if ok:
                 (dest / m["id"]).mkdir(parents=True, exist_ok=True)
                 shutil.copy2(scratch / BUILD / "hipmembench", dest / m["id"] / "hipmembench")
+                if libs.is_dir():
+                    shutil.copytree(libs, dest / m["id"] / "lib", dirs_exist_ok=True)
         finally:
             path.write_bytes(original)
         print(f"{'built' if ok else 'broken':8} {m['id']}", flush=True)

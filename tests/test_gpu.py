@@ -218,6 +218,16 @@ def test_gpu_overlap_pipelines_pinned_every_shape_pageable_the_largest(gpu, tmp_
     assert shapes == {"pipeline/pinned/copy-bound": pinned, "pipeline/pinned/balanced": pinned,
                       "pipeline/pinned/compute-bound": pinned,
                       "pipeline/pageable/balanced": [(4, 8)]}, shapes
+    # the calibrated loads: 1 step, a power of two, four times that, in every record
+    steps = {}
+    for r in doc["results"]:
+        load = r["case"].rsplit("/", 1)[-1]
+        if load in ("copy-bound", "balanced", "compute-bound"):
+            steps.setdefault(load, set()).add(r["params"]["iters"])
+    assert steps["copy-bound"] == {1} and len(steps["balanced"]) == 1, steps
+    balanced = steps["balanced"].pop()
+    assert balanced >= 1 and balanced & (balanced - 1) == 0, balanced
+    assert steps["compute-bound"] == {4 * balanced}, steps
 
 
 def test_gpu_managed_default_sizes_stop_each_family_where_its_rate_does(gpu, tmp_path):
