@@ -491,14 +491,27 @@ static void table_header(void)
 	print_trimmed(line);
 }
 
+/* " name A vs B" appended to buf (which ends "...:"), after a comma where an
+ * earlier one is there: 1, or 0 where there is no room. */
+static int add_difference(char *buf, size_t len, const char *name, const char *a,
+			  const char *b)
+{
+	size_t used = strlen(buf);
+
+	if (used + 1 >= len)
+		return 0;
+	snprintf(buf + used, len - used, "%s %s %s vs %s", buf[used - 1] == ':' ? "" : ",", name,
+		 a, b);
+	return 1;
+}
+
 /* The machine-tuned numbers of result a (context, not text, not the GPU
- * index) that b holds otherwise, appended to buf (which ends "...:") as
- * " name A vs B", apart by commas, each name once (one already in buf is
- * skipped); how many were added. */
+ * index) that b holds otherwise, added to buf (add_difference), each name
+ * once (one already in buf is skipped); how many were added. */
 static size_t tuned_differences(const struct hmb_result *a, const struct hmb_result *b,
 				char *buf, size_t len)
 {
-	size_t used = strlen(buf), found = 0;
+	size_t found = 0;
 
 	for (size_t k = 0; k < a->np; k++) {
 		const struct hmb_param *p = &a->p[k];
@@ -506,22 +519,17 @@ static size_t tuned_differences(const struct hmb_result *a, const struct hmb_res
 			continue;
 		for (size_t j = 0; j < b->np; j++)
 			if (!strcmp(b->p[j].name, p->name) && strcmp(b->p[j].text, p->text) &&
-			    !strstr(buf, p->name) && used + 1 < len) {
-				used += (size_t)snprintf(buf + used, len - used, "%s %s %s vs %s",
-							 buf[used - 1] == ':' ? "" : ",", p->name,
-							 p->text, b->p[j].text);
-				found++;
-			}
+			    !strstr(buf, p->name))
+				found += add_difference(buf, len, p->name, p->text, b->p[j].text);
 	}
 	return found;
 }
 
 /* Who ran at once beside results a and b where it differs (observed:
- * ran_beside_gpus, host_link_shared_with_gpus), appended to buf (which ends
- * "...:") as " name A vs B" ("none" where a side ran alone), apart by
- * commas; how many were added. A figure measured beside other GPUs is
- * compared with the same figure measured alone, and this names why they may
- * differ. */
+ * ran_beside_gpus, host_link_shared_with_gpus), added to buf
+ * (add_difference; "none" where a side ran alone); how many were added. A
+ * figure measured beside other GPUs is compared with the same figure
+ * measured alone, and this names why they may differ. */
 static size_t company_differences(const struct hmb_result *a, const struct hmb_result *b,
 				  char *buf, size_t len)
 {
@@ -529,15 +537,12 @@ static size_t company_differences(const struct hmb_result *a, const struct hmb_r
 		{ "ran_beside_gpus", a->beside, b->beside },
 		{ "host_link_shared_with_gpus", a->host_shared, b->host_shared },
 	};
-	size_t used = strlen(buf), found = 0;
+	size_t found = 0;
 
 	for (size_t k = 0; k < sizeof(seen) / sizeof(seen[0]); k++) {
 		const char *x = seen[k].x ? seen[k].x : "none", *y = seen[k].y ? seen[k].y : "none";
-		if (!strcmp(x, y) || used + 1 >= len)
-			continue;
-		used += (size_t)snprintf(buf + used, len - used, "%s %s %s vs %s",
-					 buf[used - 1] == ':' ? "" : ",", seen[k].name, x, y);
-		found++;
+		if (strcmp(x, y))
+			found += add_difference(buf, len, seen[k].name, x, y);
 	}
 	return found;
 }
@@ -550,7 +555,6 @@ static void print_context_differences(const struct hmb_loaded *base,
 				      size_t n)
 {
 	char text[1024] = "context differs, base vs other:";
-	char company[512] = "ran at once, base vs other:";
 	size_t used, found = 0, results = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -568,10 +572,19 @@ static void print_context_differences(const struct hmb_loaded *base,
 		printf("    ");
 		print_wrapped(stdout, text, 4, TABLE_WIDTH - 4);
 	}
-	if (n && company_differences(&base->res[rows[0].a->result], &other->res[rows[0].b->result],
-				     company, sizeof(company))) {
+}
+
+/* Who ran at once beside the group's first results, where the two sides
+ * differ: a line under the group's heading. */
+static void print_company_differences(const struct hmb_loaded *base,
+				      const struct hmb_loaded *other, const struct row *rows)
+{
+	char note[512] = "ran at once, base vs other:";
+
+	if (company_differences(&base->res[rows[0].a->result], &other->res[rows[0].b->result],
+				note, sizeof(note))) {
 		printf("    ");
-		print_wrapped(stdout, company, 4, TABLE_WIDTH - 4);
+		print_wrapped(stdout, note, 4, TABLE_WIDTH - 4);
 	}
 }
 
@@ -613,6 +626,7 @@ static void print_group(const struct hmb_loaded *base, const struct hmb_loaded *
 	print_wrapped(stdout, heading, 4, TABLE_WIDTH);
 	free(heading);
 	print_context_differences(base, other, rows, n);
+	print_company_differences(base, other, rows);
 	for (size_t i = 0; i < n; i++) {
 		const struct hmb_param *p[MAX_LABEL_PARAMS];
 		size_t np = label_params(base, rows[i].a->result, p, MAX_LABEL_PARAMS);

@@ -377,9 +377,8 @@ static int result_member(struct str key, const char **p, const char *end, int de
 		r->hw = o.num;
 		return 1;
 	case K_OBSERVED: {
-		struct observed seen = { { "gpu_shared_with", 0, { 0, 0 }, { NULL, 0 }, 0 },
-					 { "ran_beside_gpus", 0, { 0, 0 }, { NULL, 0 }, 0 },
-					 { "host_link_shared_with_gpus", 0, { 0, 0 }, { NULL, 0 }, 0 } };
+		struct observed seen = { { .name = "gpu_shared_with" }, { .name = "ran_beside_gpus" },
+					 { .name = "host_link_shared_with_gpus" } };
 		if (**p != '{')
 			return 0;
 		if (!(*p = object(*p, end, depth + 1, observed_member, &seen)))
