@@ -27,7 +27,7 @@ USAGE_ERRORS = [
     ("bad --peak-gbps", "--peak-gbps: '0'", ["--peak-gbps", "0", "memcpy"]),
     ("bad --devices", "--devices: '0,x'", ["--devices", "0,x", "memcpy"]),
     ("--devices with info", "--devices does not go with info", ["--devices", "0", "info"]),
-    ("bad --together", "--together: unknown value 'some': use host, all or none",
+    ("bad --together", "--together: unknown value 'some': use all, host or none",
      ["--devices", "all", "--together", "some", "all"]),
     ("--together without --devices", "--together says which GPUs of --devices run at once",
      ["--together", "all", "all"]),
@@ -268,8 +268,8 @@ def test_no_nvidia_driver_is_named():
                         f"({', '.join(lacks)})\n")
 
 
-@pytest.mark.parametrize("args,together", [(["--devices", "all"], "host"),
-                                           (["--devices", "0,1", "--together", "all"], "all"),
+@pytest.mark.parametrize("args,together", [(["--devices", "all"], "all"),
+                                           (["--devices", "0,1", "--together", "host"], "host"),
                                            (["--devices", "1", "--together", "none"], "none")])
 def test_dry_run_says_which_gpus_run_together(tmp_path, args, together):
     """--together (with --devices): the plan line and settings.together say it; without

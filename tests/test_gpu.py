@@ -75,15 +75,19 @@ def test_no_gpu_all_records_the_module_run_its_gpu_and_placement(no_gpu, tmp_pat
     assert doc["host"]["numa_balancing"] in (None, 0, 1, 2, 3)
 
 
-def test_no_gpu_devices_runs_the_first_gpu_listed(no_gpu, tmp_path):
+@pytest.mark.parametrize("together,runs", [("all", [("memcpy", 3, 1), ("memcpy", 3, 0)]),
+                                           ("none", [("memcpy", 3, 1)])])
+def test_no_gpu_devices_runs_the_first_gpu_listed(no_gpu, tmp_path, together, runs):
     """--devices 1,0: the first module run is on GPU 1 (where it finds no GPU, and
-    the run stops), not on the default GPU 0: the list is not lost."""
+    the run stops), not on the default GPU 0: the list is not lost. All at once (the
+    default) both GPUs' processes started and are recorded in the list's order; one
+    after another (none) the run stopped after GPU 1."""
     out = tmp_path / "nogpu-devices.json"
-    p = hmb.run("--devices", "1,0", "--output", out, "all")
+    p = hmb.run("--devices", "1,0", "--together", together, "--output", out, "all")
     assert p.returncode == 3, p.stderr
     doc = hmbdoc.assert_valid(out)
     assert [(r["module"], r["exit_status"], r["device"]) for r in doc["module_runs"]] == \
-        [("memcpy", 3, 1)], doc["module_runs"]
+        runs, doc["module_runs"]
 
 
 def test_gpu_info_and_json(gpu, tmp_path):

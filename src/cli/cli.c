@@ -243,7 +243,7 @@ static int set_together(struct hmb_parser *p, const char *v)
 	int mode = hmb_together_parse(v);
 
 	if (mode < 0)
-		return usage(p, "--together: unknown value '%s': use host, all or none", hmb_shown(v));
+		return usage(p, "--together: unknown value '%s': use all, host or none", hmb_shown(v));
 	p->cli->opt.together = (enum hmb_together)mode;
 	return 0;
 }
@@ -311,12 +311,13 @@ const struct hmb_global_option hmb_global_options[HMB_G_COUNT] = {
 	[HMB_G_DEVICES] = { "devices", 0, "all|LIST", "all or a module on each GPU of LIST in "
 			    "turn (all: every visible GPU), each in a process of its own; records "
 			    "carry their device", 0, 0, 0, set_devices },
-	[HMB_G_TOGETHER] = { "together", 0, "host|all|none", "with --devices, which GPUs run a "
-			     "module at the same time: host (the default) runs a module that uses "
-			     "only its GPU's memory on every GPU at once and one that moves data over "
-			     "the host link on GPUs that share no host port or NUMA node; all: every "
-			     "module on every GPU at once (host figures then share the host, and say "
-			     "so); none: one GPU after another", 0, 0, 0, set_together },
+	[HMB_G_TOGETHER] = { "together", 0, "all|host|none", "with --devices, which GPUs run a "
+			     "module at the same time: all (the default) runs every module on every "
+			     "GPU at once, as a node is used (a host figure whose GPU shared its host "
+			     "port or NUMA node says so); host: a module that moves data over the "
+			     "host link runs at once only on GPUs that share neither, so that each "
+			     "GPU's host figures are those it has alone (slower: the GPUs of a host "
+			     "group take turns); none: one GPU after another", 0, 0, 0, set_together },
 	[HMB_G_NO_ISOLATION] = { "no-isolation", 0, NULL, "all: every module in this one process "
 				 "(for debugging; modules may then change each other's figures)",
 				 FIELD(opt.no_isolation), 0, 0, NULL },

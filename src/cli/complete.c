@@ -21,7 +21,7 @@ static void global_choices(FILE *out, int g, const struct hmb_bench *bench,
 			if (hmb_format_names[f])
 				fprintf(out, " %s", hmb_format_names[f]);
 	if (g == HMB_G_TOGETHER)
-		for (int t = HMB_TOGETHER_HOST; t <= HMB_TOGETHER_NONE; t++)
+		for (int t = 0; t < HMB_TOGETHER_MODES; t++)
 			fprintf(out, " %s", hmb_together_name((enum hmb_together)t));
 	if (g != HMB_G_CASE)
 		return;

@@ -181,16 +181,16 @@ int hmb_opt_validate(const struct hmb_opt_decl *d, const char *value, char *err,
 	return -1;
 }
 
-static const char *const together_names[] = { "host", "all", "none" };
+static const char *const together_names[HMB_TOGETHER_MODES] = { "all", "host", "none" };
 
 const char *hmb_together_name(enum hmb_together mode)
 {
-	return (unsigned)mode < 3 ? together_names[mode] : "?";
+	return (unsigned)mode < HMB_TOGETHER_MODES ? together_names[mode] : "?";
 }
 
 int hmb_together_parse(const char *word)
 {
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < HMB_TOGETHER_MODES; i++)
 		if (strcmp(word, together_names[i]) == 0)
 			return i;
 	return -1;

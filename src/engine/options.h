@@ -38,9 +38,10 @@ struct hmb_opt_decl {
 /* --together: which GPUs of --devices run a module at the same time
  * (run/schedule.h says how). */
 enum hmb_together {
-	HMB_TOGETHER_HOST,  /* the default: host-link modules one GPU a host group at a time */
-	HMB_TOGETHER_ALL,   /* every module on every GPU at once */
+	HMB_TOGETHER_ALL,   /* the default: every module on every GPU at once */
+	HMB_TOGETHER_HOST,  /* host-link modules one GPU a host group at a time */
 	HMB_TOGETHER_NONE,  /* one GPU after another */
+	HMB_TOGETHER_MODES
 };
 
 /* The word --together takes for a mode, and back (-1: not one). */

@@ -1,15 +1,19 @@
 /*
  * schedule.h - which GPUs of --devices run a module at the same time.
  *
- * A module that uses only its own GPU's memory (pool, vmm) runs on every GPU
- * at once. A module that moves data over the host link (memcpy, overlap,
- * managed, xnack: struct hmb_bench.host_link) runs at once only on GPUs that
- * share nothing on the way to the host: GPUs behind one host port
- * (topology.h: host_port) or in one NUMA node (-1, unknown, counts as one
- * node) form a group, and each wave takes at most one GPU of each group, so
- * that a GPU's host figures are those it has alone. `--together all` runs
- * every module on every GPU at once (host figures then share the host, and
- * say so); `--together none` one GPU after another.
+ * `--together all`, the default, runs every module on every GPU at once, as
+ * a node is used: a host-link module's figures of GPUs that share their way to
+ * the host then say so (observed.host_link_shared_with_gpus). `--together
+ * host` keeps each GPU's host figures those it has alone: a module that uses
+ * only its own GPU's memory (pool, vmm) still runs on every GPU at once, but
+ * one that moves data over the host link (memcpy, overlap, managed, xnack:
+ * struct hmb_bench.host_link) runs at once only on GPUs that share nothing on
+ * the way to the host: GPUs behind one host port (topology.h: host_port) or in
+ * one NUMA node (-1, unknown, counts as one node) form a group, and each wave
+ * takes at most one GPU of each group. That costs a group's size times the
+ * host-link modules' time (2.9x one GPU's `all` on four H100s of one root
+ * bus, against 1.4x all at once), so it is asked for, not the default.
+ * `--together none` runs one GPU after another.
  */
 #ifndef HMB_SCHEDULE_H
 #define HMB_SCHEDULE_H
