@@ -171,6 +171,7 @@ NAMED_MOVES = [
     ("node", "host/h2d/alone", {"h2d"}), ("node", "host/h2d/in-all", {"h2d"}),
     ("node", "host/h2d/all", {"h2d"}), ("node", "host/d2h/alone", {"d2h"}),
     ("node", "host/d2h/in-all", {"d2h"}), ("node", "host/d2h/all", {"d2h"}),
+    ("node", "host/h2d/interfered", {"h2d"}), ("node", "host/d2h/interfered", {"d2h"}),
     ("node", "host/bidir/*", {"h2d", "d2h"}), ("node", "p2p/ce*", {"peer"}),
 ]
 
@@ -622,6 +623,31 @@ def test_gpu_node_reference_loops_beside_the_peer_figures(gpu, tmp_path):
         if r["case"] == "p2p/ce/write/reference" and r["status"] == "ok":
             assert r["params"]["ops_per_sample"] >= 1 and r["params"]["latch"] is False, r["params"]
             assert r["gbps_median"] > 0
+
+
+def test_gpu_node_interfered_figures_sum_beside_the_aggregate(gpu, tmp_path):
+    """node's host/{h2d,d2h}/interfered (nvbandwidth's host_to_all shape): one record per
+    GPU, its one copy's bytes (the others' twice as much are not counted), checked like
+    the others; host/*/all holds their sum and its ratio to it, and no bidirectional
+    figure of that shape is made."""
+    out = tmp_path / "node.json"
+    p = hmb.run(*TINY["node"].split(), "--case", "host/*", "--output", out, "node", timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    res = [r for r in hmbdoc.assert_valid(out, complete=True)["results"]
+           if r["status"] == "ok" and r["params"].get("placement", "local") == "local"]
+    gpus = sorted({r["params"]["gpu"] for r in res if r["case"] == "host/h2d/alone"})
+    for d in ("h2d", "d2h"):
+        mine = [r for r in res if r["case"] == f"host/{d}/interfered"]
+        assert sorted(r["params"]["gpu"] for r in mine) == gpus, (d, mine)
+        alone = next(r for r in res if r["case"] == f"host/{d}/alone")
+        assert all(r["bytes"] == alone["bytes"] and r["observed"].get("verified") is True
+                   for r in mine), mine
+        every = next(r for r in res if r["case"] == f"host/{d}/all")
+        total = sum(r["gbps_median"] for r in mine)
+        assert abs(every["metrics"]["sum_interfered_gbps"]["value"] - total) <= 1e-6 * total
+        assert abs(every["metrics"]["vs_sum_interfered"]["value"] -
+                   every["gbps_median"] / total) <= 1e-6
+    assert not any(r["case"] == "host/bidir/interfered" for r in res)
 
 
 def test_gpu_all_runs_xnack_and_managed_once_per_mode_on_amd(gpu, tmp_path):

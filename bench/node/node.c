@@ -24,7 +24,11 @@
  *  host/{h2d,d2h,bidir}/alone    one GPU: hipMemcpyAsync of copy size
  *  host/{h2d,d2h,bidir}/in-all   one GPU's copy while all GPUs copy
  *  host/{h2d,d2h,bidir}/all      all GPUs at once: total GB/s, against the
- *                                sum of the alone figures, each GPU's share
+ *                                sum of the alone figures, each GPU's share,
+ *                                and the sum of the interfered figures
+ *  host/{h2d,d2h}/interfered     one GPU's copy while every other GPU copies
+ *                                twice as much (nvbandwidth's host_to_all and
+ *                                all_to_host; their SUM is the sum of these)
  *  host/latency                  chase over mapped pinned host memory
  *  host/{h2d,d2h}/kernel         a kernel reading or writing mapped pinned
  *                                memory (vs_copy_engine: against hipMemcpyAsync)
@@ -67,6 +71,7 @@ static const char *const cases[] = {
 	"host/h2d/alone", "host/d2h/alone", "host/bidir/alone",
 	"host/h2d/in-all", "host/d2h/in-all", "host/bidir/in-all",
 	"host/h2d/all", "host/d2h/all", "host/bidir/all",
+	"host/h2d/interfered", "host/d2h/interfered",
 	"host/latency", "host/h2d/kernel", "host/d2h/kernel", "device/latency",
 	"p2p/ce-disabled/write", "p2p/ce-disabled/read", "p2p/ce-disabled/bidir",
 	"p2p/ce/write", "p2p/ce/read", "p2p/ce/bidir-write", "p2p/ce/bidir-read",
@@ -383,7 +388,9 @@ const struct hmb_bench hmb_bench_node = {
 		"and cpu_affinity say where they really were).\n"
 		"host/*/alone: one GPU; host/*/all: every GPU at once (total GB/s, against the\n"
 		"sum of the alone figures; each GPU's GB/s and share from host/*/in-all, where\n"
-		"a sample ends with that GPU's copy while all copy). host/*/kernel: a kernel\n"
+		"a sample ends with that GPU's copy while all copy; sum_interfered_gbps from\n"
+		"host/{h2d,d2h}/interfered, that GPU's copy while every other copies twice\n"
+		"as much, nvbandwidth's host_to_all shape). host/*/kernel: a kernel\n"
 		"copying through mapped pinned memory (vs_copy_engine). p2p/*: every ordered\n"
 		"pair, params src and dst: ce = hipMemcpyPeerAsync with peer access enabled\n"
 		"(write: on the source's stream, read: on the destination's), ce-disabled =\n"

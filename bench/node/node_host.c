@@ -18,6 +18,7 @@ static const char *const dir_name[NDIR] = { "h2d", "d2h", "bidir" };
 struct host_figures {
 	double alone[NDIR][NODE_MAX];
 	double in_all[NDIR][NODE_MAX];
+	double interfered[NDIR][NODE_MAX];
 };
 
 /* GPU i's host buffers for a placement: sources filled, the chain written. */
@@ -231,13 +232,40 @@ static void in_all(struct node *nd, int i, enum dir d, struct host_figures *f)
 	hmb_commit(nd->ctx, r);
 }
 
+/* nvbandwidth's host_to_all and all_to_host shape: GPU i's copy while every
+ * other GPU copies twice as much, so that the others are still copying when
+ * its copy ends; the sum over the GPUs goes beside the "all" record. */
+static void interfered(struct node *nd, int i, enum dir d, struct host_figures *f)
+{
+	char name[64], what[240];
+	struct multi m = { .wait_for = i };
+	struct hmb_record *r;
+
+	snprintf(name, sizeof(name), "host/%s/interfered", dir_name[d]);
+	if (d == BIDIR || !node_sel(nd, name))
+		return;
+	r = node_record(nd, name, i, -1);
+	all_params(nd, r);
+	for (int k = 0; k < nd->n; k++) {
+		host_xfers(nd, k, d, &m);
+		if (k != i) /* a second copy on the same stream: twice as much */
+			host_xfers(nd, k, d, &m);
+	}
+	snprintf(what, sizeof(what), "hipMemcpyAsync %s of copy size on GPU%d's stream while every "
+		 "other GPU copies twice as much on its own; the sample ends when GPU%d's copy ends",
+		 dir_name[d], i, i);
+	node_measure(nd, r, &m, what, 1);
+	f->interfered[d][i] = node_gbps(r);
+	hmb_commit(nd->ctx, r);
+}
+
 static void all(struct node *nd, enum dir d, const struct host_figures *f)
 {
 	char name[64], what[200], key[48];
 	struct multi m = { .wait_for = -1 };
 	struct hmb_record *r;
-	double total, sum_alone = 0, sum_in = 0;
-	int have_alone = 1, have_in = 1;
+	double total, sum_alone = 0, sum_in = 0, sum_interfered = 0;
+	int have_alone = 1, have_in = 1, have_interfered = 1;
 
 	snprintf(name, sizeof(name), "host/%s/all", dir_name[d]);
 	if (!node_sel(nd, name))
@@ -255,10 +283,16 @@ static void all(struct node *nd, enum dir d, const struct host_figures *f)
 		sum_in += f->in_all[d][i];
 		have_alone &= f->alone[d][i] > 0;
 		have_in &= f->in_all[d][i] > 0;
+		sum_interfered += f->interfered[d][i];
+		have_interfered &= f->interfered[d][i] > 0;
 	}
 	if (total > 0 && have_alone) {
 		hmb_metric(r, "sum_alone_gbps", sum_alone, "GB/s");
 		hmb_metric(r, "vs_sum_alone", total / sum_alone, "ratio");
+	}
+	if (total > 0 && have_interfered) {
+		hmb_metric(r, "sum_interfered_gbps", sum_interfered, "GB/s");
+		hmb_metric(r, "vs_sum_interfered", total / sum_interfered, "ratio");
 	}
 	for (int i = 0; total > 0 && have_in && i < nd->n; i++) {
 		snprintf(key, sizeof(key), "gpu%d_gbps", i);
@@ -314,6 +348,8 @@ static int local_phase(struct node *nd, struct host_figures *f)
 	for (int d = H2D; d < NDIR && !hmb_interrupted(); d++) {
 		for (int i = 0; i < nd->n; i++)
 			in_all(nd, i, (enum dir)d, f);
+		for (int i = 0; i < nd->n; i++)
+			interfered(nd, i, (enum dir)d, f);
 		all(nd, (enum dir)d, f);
 	}
 	for (int i = 0; i < nd->n; i++)
