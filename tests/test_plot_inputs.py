@@ -75,6 +75,12 @@ BAD_DOCUMENTS = [
      ".samples_s is not a list of numbers"),
     ("streams-huge", real_doc(lambda d: first_ok(d, "overlap")["params"].update(streams=1e300)),
      "plot", ".params.streams is not a number"),
+    ("chunks-just-over", real_doc(lambda d: first_ok(d, "overlap")["params"].update(
+        chunks=10 ** 6 + 1)), "plot", ".params.chunks is not a number from 0 to 1000000"),
+    ("streams-just-over", real_doc(lambda d: first_ok(d, "overlap")["params"].update(
+        streams=10 ** 6 + 1)), "plot", ".params.streams is not a number from 0 to 1000000"),
+    ("size-just-over", real_doc(lambda d: first_ok(d, "memcpy")["params"].update(
+        size=2 ** 46 + 1)), "plot", ".params.size is not a number from 0 to 70368744177664"),
     ("module-number", real_doc(lambda d: d["results"][0].update(module=1)), "plot",
      "results[0].module is not a string"),
 ]

@@ -112,6 +112,25 @@ def test_three_gpus_each_row_says_its_gpu(tmp_path):
     assert max(len(line) for line in out.splitlines()) <= WIDTH
 
 
+def test_a_slow_peer_figure_keeps_its_matrix_cell(tmp_path):
+    """node's matrices show every figure the document holds, however slow: a peer copy
+    at a few hundred MB/s (a link that trained down, a copy staged through the host)
+    is a number in its cell, not "n/a"."""
+    doc = json.loads((RESULTS / "nvidia-h100-x2" / "together" / "node.json").read_text())
+    slow = next(r for r in doc["results"] if r["case"] == "p2p/ce/write"
+                and (r["params"]["src"], r["params"]["dst"]) == (0, 1))
+    slow["samples_s"] = [s * 1000 for s in slow["samples_s"]]
+    slow["gbps_median"] = slow["gbps_median"] / 1000
+    gbps = slow["bytes"] / sorted(slow["samples_s"])[len(slow["samples_s"]) // 2] / 1e9
+    assert gbps < 1, gbps
+    path = tmp_path / "slow.json"
+    path.write_text(json.dumps(doc))
+    out = show("show", path)
+    matrix = out.split("\np2p/ce/write GB/s:")[1].split("\n\n")[0].splitlines()
+    row = next(line.split() for line in matrix if line.startswith("gpu0 "))
+    assert row[1] == "-" and 0 < float(row[2]) < 1, matrix
+
+
 def tables_of(text):
     """The non-empty lines a run printed before its summary: the tables, node's topology
     and matrices."""

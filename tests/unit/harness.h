@@ -31,6 +31,7 @@ void hmb_test_runs_rejudged(void);
 void hmb_test_remove_tree(const char *root);
 void hmb_test_runs_interleaved(void);
 void hmb_test_numfmt(void);
+void hmb_test_text(void);
 int hmb_test_write_runs_json(const char *path);
 
 #endif

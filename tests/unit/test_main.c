@@ -758,6 +758,7 @@ int main(int argc, char **argv)
 		{ "runs: all's rounds, each module's runs merged across the others'",
 		  hmb_test_runs_interleaved },
 		{ "numbers for the compare table: as printf writes them", hmb_test_numfmt },
+		{ "outside text: valid UTF-8 kept, every other byte shown as hex", hmb_test_text },
 		{ "stability: the median's interval and the stable rule",
 		  hmb_test_stability_interval },
 		{ "stability: drift, bimodality and outliers", hmb_test_stability_shape },

@@ -245,6 +245,33 @@ static void test_side_by_side(void)
 	free_all(first);
 }
 
+/* Records side by side whose metrics nest: one that holds only some of the
+ * group's metrics (the first of them among them) joins the group's table. */
+static void test_nested_metrics(void)
+{
+	static const char *const names[] = { "host/d2h/all", "host/bidir/all" };
+	struct hmb_record *first = NULL, **at = &first;
+	char *text;
+
+	for (int i = 0; i < 2; i++) {
+		struct hmb_record *r = hmb_record_new("node", names[i]);
+		hmb_param_str(r, "placement", "remote");
+		hmb_record_bytes(r, 1 << 28);
+		for (int k = 0; k < 6; k++)
+			hmb_sample(r, 0.005);
+		hmb_metric(r, "sum_alone_gbps", 200, "GB/s");
+		if (i == 0)
+			hmb_metric(r, "vs_sum_alone", 0.7, "ratio");
+		*at = r;
+		at = &r->next;
+	}
+	text = render(first, 0);
+	CHECK(text && strstr(text, "\nhost/* placement=remote\n"));
+	CHECK(count(text, "placement=remote") == 1);
+	free(text);
+	free_all(first);
+}
+
 /* Progress lines: COLUMNS wide at most, cut (never wrapped), figures first. */
 static void test_progress(void)
 {
@@ -325,6 +352,7 @@ void hmb_test_table(void)
 	test_gpu_column();
 	test_width();
 	test_side_by_side();
+	test_nested_metrics();
 }
 
 void hmb_test_progress_and_csv(void)
