@@ -785,6 +785,20 @@ def test_html_report_in_chromium(tmp_path, browser):
 H100_RUNS = RESULTS / "nvidia-h100-pcie" / "resolution" / "a.json"
 
 
+def test_report_heatmap_cells_name_their_unit_beside_a_number_only(tmp_path):
+    """The report's peer heatmaps: a cell's tooltip names its pair, and its figure with
+    the unit; a cell with no figure (a GPU to itself) says "-" and no unit."""
+    out = tmp_path / "report.html"
+    assert summary("-f", "html", "-o", out, H200_X2).returncode == 0
+    cells = re.findall(r"<title>GPU (\d+) to GPU (\d+): ([^<]*)</title>", out.read_text())
+    assert len(cells) >= 8, cells
+    for src, dst, text in cells:
+        if src == dst:
+            assert text == "-", (src, dst, text)
+        else:
+            assert re.fullmatch(r"[0-9.]+ (GB/s|ns)", text), (src, dst, text)
+
+
 def test_report_of_the_h100_and_the_4xh200_in_chromium(tmp_path, browser):
     """The report people share, of one H100 (two runs) and four H200: memcpy's host
     memory kinds of both systems overlaid on log-log charts with the link's peak and

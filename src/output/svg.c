@@ -600,9 +600,9 @@ void hmb_svg_heatmap(FILE *out, const struct hmb_svg_heatmap *m)
 				lum = 1;
 			}
 			fprintf(out, "<g class=\"cell\"><rect x=\"%.0f\" y=\"%.0f\" width=\"%d\" "
-				"height=\"%d\" fill=\"%s\" stroke=\"#fff\"><title>GPU %d to GPU %d: %s "
+				"height=\"%d\" fill=\"%s\" stroke=\"#fff\"><title>GPU %d to GPU %d: %s%s"
 				"%s</title></rect>", x, y, cell, cell, fill, i, j, val,
-				v > 0 ? m->unit : "");
+				v > 0 ? " " : "", v > 0 ? m->unit : "");
 			if (width_of(val, FONT) <= cell - 4)
 				fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
 					"fill=\"%s\">%s</text>", x + cell / 2.0, y + cell / 2.0 + 4,
