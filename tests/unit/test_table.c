@@ -299,6 +299,18 @@ static void test_progress(void)
 	CHECK(text && strchr(text, '\n') && strcspn(strchr(text, '\n') + 1, "\n") == 80);
 	CHECK(text && !strstr(text, "context"));
 	CHECK(count(text, "\n") == 2);                /* one line each */
+	free(text);
+	/* wide enough for all of it: the stability words, then the parameters */
+	text = NULL;
+	setenv("COLUMNS", "400", 1);
+	f = open_memstream(&text, &len);
+	if (f) {
+		hmb_progress_print(f, r);
+		fclose(f);
+	}
+	CHECK(text && strstr(text, "median 4.00 us, 1.02 GB/s (CI +-") &&
+	      strstr(strstr(text, "(CI +-"), "; api=hipMemcpyAsync, with a long tail") &&
+	      !strstr(text, "..."));
 	if (old)
 		setenv("COLUMNS", old, 1);
 	free(old);
