@@ -799,6 +799,26 @@ def test_report_heatmap_cells_name_their_unit_beside_a_number_only(tmp_path):
             assert re.fullmatch(r"[0-9.]+ (GB/s|ns)", text), (src, dst, text)
 
 
+def test_report_draws_each_peak_line_once(tmp_path):
+    """A chart's peak lines, one per distinct peak of the documents drawn (three HBM
+    peaks on the d2d chart here), each drawn and labelled once: the labels are placed
+    from the highest line down."""
+    third = load(H200_X2)
+    for dev in [third["device"]] + third.get("devices", []):
+        dev["memory_clock_khz"] //= 2  # GPUs of half the HBM bandwidth
+    path = tmp_path / "slower.json"
+    path.write_text(json.dumps(third))
+    out = tmp_path / "report.html"
+    assert summary("-f", "html", "-o", out, H100, H200_X4, path).returncode == 0
+    html = out.read_text()
+    d2d = next(svg for svg in re.findall(r'<svg class="plot[^"]*".*?</svg>', html, re.S)
+               if "memcpy d2d: GB/s against size" in svg)
+    labels = [re.sub(r"<[^>]+>", "", g) for g in re.findall(r'<g class="peak"><line.*?</g>',
+                                                           d2d, re.S)]
+    peaks = [float(re.search(r"peak ([0-9.]+) GB/s", t).group(1)) for t in labels]
+    assert len(peaks) == 3 and len(set(peaks)) == 3, labels
+
+
 def test_report_of_the_h100_and_the_4xh200_in_chromium(tmp_path, browser):
     """The report people share, of one H100 (two runs) and four H200: memcpy's host
     memory kinds of both systems overlaid on log-log charts with the link's peak and
