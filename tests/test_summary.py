@@ -819,6 +819,26 @@ def test_report_draws_each_peak_line_once(tmp_path):
     assert len(peaks) == 3 and len(set(peaks)) == 3, labels
 
 
+def test_report_host_bars_keep_a_slow_gpu(tmp_path):
+    """The report's host bars of a node (each GPU alone, stacked, beside all at once) keep
+    every GPU that has a figure, however slow: a GPU whose link trained down to a few
+    hundred MB/s is a segment of its own, not left out."""
+    doc = load(H200_X2)
+    slow = next(r for r in doc["results"] if r["module"] == "node" and r["status"] == "ok"
+                and r["case"] == "host/h2d/alone" and r["params"].get("gpu") == 1
+                and r["params"].get("placement", "local") == "local")
+    slow["samples_s"] = [t * 100 for t in slow["samples_s"]]
+    slow["gbps_median"] /= 100
+    path = tmp_path / "slow.json"
+    path.write_text(json.dumps(doc))
+    out = tmp_path / "report.html"
+    assert summary("-f", "html", "-o", out, path).returncode == 0
+    alone = re.findall(r'<g class="bar" fill="[^"]*" fill-opacity="0.4">(.*?)</g>', out.read_text(),
+                       re.S)
+    h2d = re.findall(r"<title>(GPU\d): ([0-9.]+)</title>", alone[0])
+    assert [g for g, _ in h2d] == ["GPU0", "GPU1"] and float(h2d[1][1]) < 1, h2d
+
+
 def test_report_of_the_h100_and_the_4xh200_in_chromium(tmp_path, browser):
     """The report people share, of one H100 (two runs) and four H200: memcpy's host
     memory kinds of both systems overlaid on log-log charts with the link's peak and
