@@ -227,3 +227,26 @@ def test_node_figures_of_several_systems(tmp_path):
     w, h = png_size(tmp_path / "out" / "node-p2p-matrix.png")
     assert h > w / 4, (w, h)  # two rows of heatmaps
     assert all(is_png(tmp_path / "out" / f) for f in made)
+
+
+def test_node_latency_heatmap_has_each_gpus_own_latency_on_its_diagonal():
+    """hmb_plot_node.py's peer latency matrix: row source, column reader, each cell the
+    chase's ns per load, and the diagonal each GPU reading its own memory
+    (device/latency), from the 4xH100's node document."""
+    spec = importlib.util.spec_from_file_location("hmb_plot_node",
+                                                  hmb.ROOT / "scripts" / "hmb_plot_node.py")
+    node = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(node)
+    doc = json.loads((hmb.ROOT / "results" / "nvidia-h100-x4" / "together" /
+                      "node.json").read_text())
+    results = node.node_ok(doc)
+    n = node.gpu_count(results)
+    m = node.matrix(results, "p2p/latency", "ns", n)
+    own = {r["params"]["gpu"]: r["metrics"]["ns_per_load"]["value"] for r in results
+           if r["case"] == "device/latency"}
+    peer = {(r["params"]["src"], r["params"]["dst"]): r["metrics"]["ns_per_load"]["value"]
+            for r in results if r["case"] == "p2p/latency"}
+    assert n == 4 and sorted(own) == [0, 1, 2, 3] and len(peer) == 12, (n, own, peer)
+    for i in range(n):
+        for j in range(n):
+            assert m[i][j] == (own[i] if i == j else peer[(i, j)]), (i, j, m)
