@@ -240,6 +240,25 @@ def test_repeated_identities_are_reported_and_matched_in_order(docs):
     assert p.stderr.count("repeat an identity") == 1
 
 
+def test_an_identity_repeated_three_times_is_matched_in_order(docs):
+    """A figure repeated three times after another figure: the n-th of the base is paired
+    with the n-th of the other (each twice as slow there), none left over, none crossed
+    with the other figure."""
+    def results(scale):
+        pool = synthetic.record("pool", "hipMalloc/loop", {"size": 4096, "loop": 10},
+                                [1e-3 * scale] * 10, ops=10)
+        return [pool] + [synthetic.record("overlap", "copy-only/pinned",
+                                          {"size": 1 << 20, "iters": 0}, [k * 1e-3 * scale] * 10,
+                                          nbytes=1 << 20) for k in (1, 2, 4)]
+    p = hmb.run("--format", "csv", "compare", docs("a.json", results(1)),
+                docs("b.json", results(2)), "--threshold", "0")
+    r = rows(p)
+    copies = [x for x in r if x["figure"] == "GB/s" and x["result"].startswith("overlap")]
+    assert [x["base"] for x in copies] == ["1.048576", "0.524288", "0.262144"], r
+    assert all(x["ratio"] == "0.5" for x in copies), copies
+    assert "all 4 figures of the base matched" in p.stderr and "only:" not in p.stderr, p.stderr
+
+
 def test_committed_document_against_itself_at_threshold_0():
     doc = hmb.ROOT / "results" / "nvidia-h100-pcie" / "all.json"
     p = compare(doc, doc, "--threshold", "0")
