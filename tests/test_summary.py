@@ -839,6 +839,24 @@ def test_report_host_bars_keep_a_slow_gpu(tmp_path):
     assert [g for g, _ in h2d] == ["GPU0", "GPU1"] and float(h2d[1][1]) < 1, h2d
 
 
+def test_report_host_bars_of_a_node_without_its_gpus_alone(tmp_path):
+    """A node document that holds every GPU at once and the sum of the GPUs alone, but
+    not the records of each GPU alone (a run that selected only host/*/all): the report's
+    "GPUs alone" bar is that sum, whole."""
+    doc = load(H200_X2)
+    doc["results"] = [r for r in doc["results"] if not r["case"].endswith("/alone")]
+    every = next(r for r in doc["results"] if r["case"] == "host/h2d/all")
+    path = tmp_path / "no-alone.json"
+    path.write_text(json.dumps(doc))
+    out = tmp_path / "report.html"
+    assert summary("-f", "html", "-o", out, path).returncode == 0
+    alone = re.findall(r'<g class="bar" fill="[^"]*" fill-opacity="0.4">(.*?)</g>', out.read_text(),
+                       re.S)
+    h2d = re.findall(r"<title>([^:<]+): ([0-9.]+)</title>", alone[0])
+    assert len(h2d) == 1 and h2d[0][0] == "sum", h2d
+    assert abs(float(h2d[0][1]) / every["metrics"]["sum_alone_gbps"]["value"] - 1) < 0.01, h2d
+
+
 def test_report_of_the_h100_and_the_4xh200_in_chromium(tmp_path, browser):
     """The report people share, of one H100 (two runs) and four H200: memcpy's host
     memory kinds of both systems overlaid on log-log charts with the link's peak and
