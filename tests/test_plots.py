@@ -250,3 +250,19 @@ def test_node_latency_heatmap_has_each_gpus_own_latency_on_its_diagonal():
     for i in range(n):
         for j in range(n):
             assert m[i][j] == (own[i] if i == j else peer[(i, j)]), (i, j, m)
+
+
+def test_pool_lines_join_their_points_by_size():
+    """plot_pool of a document whose pool records come in no order of size: each line
+    joins its points from the smallest allocation to the largest."""
+    m = plot_module()
+    doc = json.loads(H100.read_text())
+    doc["results"] = list(reversed(doc["results"]))
+    docs = m.documents([str(H100)])
+    docs[0]["results"] = doc["results"]
+    fig = m.plot_pool(docs)
+    lines = [line for ax in fig.axes for line in ax.get_lines() if len(line.get_xdata()) > 1]
+    assert len(lines) >= 2, lines
+    for line in lines:
+        xs = list(line.get_xdata())
+        assert xs == sorted(xs), xs
