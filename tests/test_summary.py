@@ -857,6 +857,33 @@ def test_report_host_bars_of_a_node_without_its_gpus_alone(tmp_path):
     assert abs(float(h2d[0][1]) / every["metrics"]["sum_alone_gbps"]["value"] - 1) < 0.01, h2d
 
 
+def test_report_legend_is_a_column_per_document_and_a_row_per_kind(tmp_path):
+    """Every chart's legend of the report: each entry at a place of its own, and where
+    the labels fit, a column per document (one colour) and a row per kind (one line
+    style); also where the first document lacks the first kind (here the H100 without
+    its pageable copies)."""
+    first = load(H100_RUNS)
+    first["results"] = [r for r in first["results"] if "/pageable/" not in r["case"]]
+    path = tmp_path / "no-pageable.json"
+    path.write_text(json.dumps(first))
+    out = tmp_path / "report.html"
+    assert summary("-f", "html", "-o", out, path, H200_X4).returncode == 0
+    legends = re.findall(r'<g class="legend">(.*?)\n</g>', out.read_text(), re.S)
+    assert len(legends) >= 6, len(legends)
+    for legend in legends:
+        entries = re.findall(r'<g class="entry" stroke="([^"]+)"[^>]*><line x1="([0-9.]+)" '
+                             r'x2="[0-9.]+" y1="([0-9]+)" y2="[0-9]+" stroke-width="[0-9.]+"'
+                             r'([^/]*)/>', legend)
+        assert entries, legend[:300]
+        assert len({(x, y) for _, x, y, _ in entries}) == len(entries), entries
+        if len({x for _, x, _, _ in entries}) != len({c for c, _, _, _ in entries}):
+            continue  # labels too long for a column each: laid out kind by kind, wrapped
+        for key, same in ((1, 0), (2, 3)):  # a column's colour, a row's line style
+            seen = {}
+            for e in entries:
+                assert seen.setdefault(e[key], e[same]) == e[same], entries
+
+
 def test_report_of_the_h100_and_the_4xh200_in_chromium(tmp_path, browser):
     """The report people share, of one H100 (two runs) and four H200: memcpy's host
     memory kinds of both systems overlaid on log-log charts with the link's peak and
