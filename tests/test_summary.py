@@ -342,6 +342,9 @@ def test_the_document_of_all_keeps_its_summary(sample_doc):
     assert (a["records"], a["failed"], a["unsupported"], a["unstable"], a["gpu_shared"]) == \
         (4, 1, 1, 1, 1)
     assert [x["status"] for x in a["not_ok"]] == ["failed", "unsupported"]
+    # one run: no figure carries a resolution, no family is named too noisy
+    assert a["resolution"] == {"figures": 0, "within_5": 0, "within_10": 0,
+                               "too_noisy_for_10": []}, a["resolution"]
 
 
 # ---- several documents ----------------------------------------------------------
