@@ -3,6 +3,7 @@ stderr naming the problem and exit 2; help, list, --version; --dry-run plans
 every module of `all` and writes a valid document without opening a GPU; where no
 NVIDIA driver is loaded, it says so rather than pass on CUDA's own words."""
 import ctypes
+import json
 import os
 import re
 
@@ -19,6 +20,8 @@ USAGE_ERRORS = [
     ("malformed size", "invalid size '12Q'", ["--sizes", "4K,12Q", "memcpy"]),
     ("backwards range", "end is below start", ["--sizes", "1G:4K:x2", "memcpy"]),
     ("size not a multiple of 4 bytes", "multiple of 4", ["--sizes", "4097", "memcpy"]),
+    ("65 sizes", "--sizes: too many sizes: at most 64",
+     ["--sizes", ",".join(str(4 * k) for k in range(1, 66)), "memcpy"]),
     ("--reps 0", "--reps: '0'", ["--reps", "0", "memcpy"]),
     ("--warmup not a number", "--warmup: 'x'", ["--warmup", "x", "memcpy"]),
     ("negative device", "--device: '-1'", ["--device", "-1", "info"]),
@@ -45,6 +48,15 @@ USAGE_ERRORS = [
     ("--runs with compare", "--runs does not go with compare", ["--runs", "3", "compare", "a", "b"]),
     ("--runs with info", "--runs does not go with info", ["--runs", "2", "info"]),
 ]
+
+
+def test_sixty_four_sizes_are_taken():
+    """--sizes takes up to 64 sizes (a 65th is refused: USAGE_ERRORS); the dry run's
+    document holds all 64."""
+    sizes = [4 * k for k in range(1, 65)]
+    p = hmb.run("--dry-run", "--format", "json", "--sizes", ",".join(map(str, sizes)), "memcpy")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["settings"]["sizes"] == sizes
 
 
 def assert_usage_error(args, pattern):
