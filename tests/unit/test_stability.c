@@ -238,6 +238,14 @@ static void test_neighbours(void)
 		/* at most max */
 		CHECK(hmb_telemetry_others(&t, "memcpy", pids, NULL, 2, &unsure) == 2);
 	}
+	/* a third sample that lists 777, the first other, again: still once */
+	s = hmb_telemetry_add(&t);
+	snprintf(s->module, sizeof(s->module), "memcpy");
+	s->nprocs = 2;
+	s->procs[0].pid = 4242;
+	s->procs[1].pid = 777;
+	hmb_gpu_procs_mark_own(s, own, 1);
+	CHECK(hmb_telemetry_others(&t, "memcpy", pids, NULL, 8, &unsure) == 3 && pids[0] == 777);
 	/* a module no sample listed processes for */
 	CHECK(hmb_telemetry_others(&t, "pool", pids, NULL, 8, &unsure) == -1);
 
