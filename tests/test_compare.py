@@ -259,6 +259,17 @@ def test_an_identity_repeated_three_times_is_matched_in_order(docs):
     assert "all 4 figures of the base matched" in p.stderr and "only:" not in p.stderr, p.stderr
 
 
+def test_gpu_picks_node_records_by_their_gpu():
+    """compare --gpu of a node document (the 4xH100's): node's per-GPU records carry the
+    GPU as params.gpu, so --gpu 1 keeps GPU 1's and leaves the others' out, and no figure
+    is taken for a repeat of another GPU's."""
+    doc = hmb.ROOT / "results" / "nvidia-h100-x4" / "together" / "node.json"
+    p = hmb.run("--format", "csv", "compare", "--gpu", "1", doc, doc)
+    assert p.returncode == 0, p.stderr
+    assert "holds 4 GPUs' results: GPU 1 compared" in p.stderr, p.stderr
+    assert "repeat an identity" not in p.stderr, p.stderr
+
+
 def test_committed_document_against_itself_at_threshold_0():
     doc = hmb.ROOT / "results" / "nvidia-h100-pcie" / "all.json"
     p = compare(doc, doc, "--threshold", "0")
