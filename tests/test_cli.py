@@ -59,6 +59,14 @@ def test_sixty_four_sizes_are_taken():
     assert json.loads(p.stdout)["settings"]["sizes"] == sizes
 
 
+def test_dry_run_plan_lists_every_module_option_given():
+    """The dry run's plan says each module option given, in order, one line each."""
+    p = hmb.run("--dry-run", "node", "--copy-size", "4M", "--chase-loads", "100")
+    assert p.returncode == 0, p.stderr
+    assert [line.strip() for line in p.stdout.splitlines() if "option --" in line] == \
+        ["option --copy-size 4M", "option --chase-loads 100"], p.stdout
+
+
 def assert_usage_error(args, pattern):
     p = hmb.run(*args)
     assert p.returncode == 2, f"exit {p.returncode}, expected 2; stderr: {p.stderr}"
