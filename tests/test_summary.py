@@ -822,6 +822,18 @@ def test_report_draws_each_peak_line_once(tmp_path):
     assert len(peaks) == 3 and len(set(peaks)) == 3, labels
 
 
+def h2d_alone_bar(tmp_path, doc):
+    """The report of doc: the segments of its first "GPUs alone" host bar (h2d), as
+    (label, GB/s text) from their tooltips."""
+    path = tmp_path / "doc.json"
+    path.write_text(json.dumps(doc))
+    out = tmp_path / "report.html"
+    assert summary("-f", "html", "-o", out, path).returncode == 0
+    alone = re.findall(r'<g class="bar" fill="[^"]*" fill-opacity="0.4">(.*?)</g>', out.read_text(),
+                       re.S)
+    return re.findall(r"<title>([^:<]+): ([0-9.]+)</title>", alone[0])
+
+
 def test_report_host_bars_keep_a_slow_gpu(tmp_path):
     """The report's host bars of a node (each GPU alone, stacked, beside all at once) keep
     every GPU that has a figure, however slow: a GPU whose link trained down to a few
@@ -832,13 +844,7 @@ def test_report_host_bars_keep_a_slow_gpu(tmp_path):
                 and r["params"].get("placement", "local") == "local")
     slow["samples_s"] = [t * 100 for t in slow["samples_s"]]
     slow["gbps_median"] /= 100
-    path = tmp_path / "slow.json"
-    path.write_text(json.dumps(doc))
-    out = tmp_path / "report.html"
-    assert summary("-f", "html", "-o", out, path).returncode == 0
-    alone = re.findall(r'<g class="bar" fill="[^"]*" fill-opacity="0.4">(.*?)</g>', out.read_text(),
-                       re.S)
-    h2d = re.findall(r"<title>(GPU\d): ([0-9.]+)</title>", alone[0])
+    h2d = h2d_alone_bar(tmp_path, doc)
     assert [g for g, _ in h2d] == ["GPU0", "GPU1"] and float(h2d[1][1]) < 1, h2d
 
 
@@ -849,13 +855,7 @@ def test_report_host_bars_of_a_node_without_its_gpus_alone(tmp_path):
     doc = load(H200_X2)
     doc["results"] = [r for r in doc["results"] if not r["case"].endswith("/alone")]
     every = next(r for r in doc["results"] if r["case"] == "host/h2d/all")
-    path = tmp_path / "no-alone.json"
-    path.write_text(json.dumps(doc))
-    out = tmp_path / "report.html"
-    assert summary("-f", "html", "-o", out, path).returncode == 0
-    alone = re.findall(r'<g class="bar" fill="[^"]*" fill-opacity="0.4">(.*?)</g>', out.read_text(),
-                       re.S)
-    h2d = re.findall(r"<title>([^:<]+): ([0-9.]+)</title>", alone[0])
+    h2d = h2d_alone_bar(tmp_path, doc)
     assert len(h2d) == 1 and h2d[0][0] == "sum", h2d
     assert abs(float(h2d[0][1]) / every["metrics"]["sum_alone_gbps"]["value"] - 1) < 0.01, h2d
 

@@ -1,6 +1,5 @@
 /* test_text.c - outside text made safe to show (src/util/text.c): which bytes
  * start a valid UTF-8 sequence, and what a printable line makes of the rest. */
-#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
