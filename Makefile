@@ -6,7 +6,8 @@
 #                          80 90 100 that nvcc supports; PTX of the newest as well)
 #   make PLATFORM=amd      OFFLOAD_ARCH="gfx90a gfx942" (default: the GPUs here, else
 #                          those of gfx908 gfx90a gfx942 gfx950 that hipcc supports)
-#   make test              unit, command-line, script and Slurm tests (python3, pytest
+#   make test              unit, command-line, script and Slurm tests, and every module
+#                          run on the emulated runtime (make emulated) (python3, pytest
 #                          and jsonschema installed first where missing: scripts/setup.sh
 #                          --tests); GPU tests skip themselves where no GPU is usable
 #   make mutate            mutation testing: each seeded bug of tests/mutants.txt, one
@@ -16,6 +17,9 @@
 #                          (tests/mutagen.py): MUTAGEN_SAMPLE (10) of the order seeded
 #                          with MUTAGEN_SEED (36), each killed by the no-GPU tests or
 #                          listed in tests/mutagen-survivors.txt saying why not
+#   make emulated          build/emulated/hipmembench: HIP emulated on the CPU, no GPU
+#                          and no GPU compiler needed; its figures measure the host
+#                          (platform "emulated"); for tests of every module's code
 #   make WERROR=1          warnings as errors (CI and developers; a user's build warns)
 #   make layers            includes go one way through the source's layers (README.md,
 #                          Layout), no file circles: one line a problem
@@ -38,7 +42,7 @@ BUILD    ?= build
 VERSION  := $(shell sed -n 's/.*define HMB_VERSION "\(.*\)".*/\1/p' src/util/version.h)
 
 # Goals that need no compiler: these work on any machine.
-NO_BUILD_GOALS := clean dist uninstall check-amd-layouts layers
+NO_BUILD_GOALS := clean dist uninstall check-amd-layouts layers emulated
 ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
   include mk/toolchain.mk
 endif
@@ -69,11 +73,18 @@ HMB_CFLAGS   := -std=c11 -O2 -g -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror
 HMB_LDFLAGS  := -Wl,-rpath,'$$ORIGIN/lib' $(addprefix -Wl$(comma)-rpath$(comma),$(CJSON_LIBDIR))
 HMB_LDLIBS   := $(CJSON_LIBS) -lnuma -lm -ldl -lpthread
 
-SRC_C   := $(filter-out src/platform/hip_on_cuda.c,$(wildcard src/*/*.c)) $(wildcard bench/*/*.c)
+PLATFORM_C := src/platform/hip_on_cuda.c src/platform/hip_emulated.c kernels/emulated.c
+SRC_C   := $(filter-out $(PLATFORM_C),$(wildcard src/*/*.c) $(wildcard bench/*/*.c) \
+             $(wildcard kernels/*.c))
+KERNELS := $(wildcard kernels/*.hip)
 ifeq ($(PLATFORM),nvidia)
   SRC_C += src/platform/hip_on_cuda.c
 endif
-KERNELS := $(wildcard kernels/*.hip)
+# No GPU: the HIP calls and the kernels emulated in C (src/platform/hip_emulated.h).
+ifeq ($(PLATFORM),emulated)
+  SRC_C += src/platform/hip_emulated.c kernels/emulated.c
+  KERNELS :=
+endif
 # The __managed__ array: linked in on NVIDIA, its own shared object on AMD
 # (kernels/managed_static.hip says why).
 ifeq ($(PLATFORM),amd)
@@ -87,7 +98,7 @@ TEST_C  := $(wildcard tests/unit/*.c)
 
 LINK = $(LINKER) $(LDFLAGS) $(HMB_LDFLAGS) -o $@ $^ $(HMB_LDLIBS) $(PLATFORM_LIBS) $(LDLIBS)
 
-.PHONY: all test test-deps mutate mutagen clean portable man install uninstall dist check-amd-layouts layers
+.PHONY: all test test-deps mutate mutagen clean portable man install uninstall dist check-amd-layouts layers emulated
 all: $(BIN) $(MANAGED_STATIC)
 
 ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
@@ -163,8 +174,9 @@ PYTHON = $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo pytho
 test-deps:
 	@PYTHON='$(PYTHON)' scripts/setup.sh --tests
 
-test: test-deps $(BIN) $(MANAGED_STATIC) $(TEST_BIN)
-	HMB_BIN=$(BIN) HMB_UNIT=$(TEST_BIN) PYTHONDONTWRITEBYTECODE=1 \
+test: test-deps $(BIN) $(MANAGED_STATIC) $(TEST_BIN) emulated
+	HMB_BIN=$(BIN) HMB_UNIT=$(TEST_BIN) HMB_EMULATED_BIN=$(BUILD)/emulated/hipmembench \
+		PYTHONDONTWRITEBYTECODE=1 \
 		$(PYTHON) -m pytest tests --basetemp=$(BUILD)/pytest
 
 # The build here is copied into the scratch copy and built on there, with the
@@ -184,6 +196,11 @@ mutagen: test-deps $(BIN) $(MANAGED_STATIC) $(TEST_BIN)
 		$(if $(OFFLOAD_ARCH),OFFLOAD_ARCH='$(OFFLOAD_ARCH)') PYTHON=$(PYTHON) \
 		$(PYTHON) tests/mutagen.py --sample $(MUTAGEN_SAMPLE) --seed $(MUTAGEN_SEED) \
 		--known-only --results $(BUILD)/mutagen/make-results.jsonl
+
+# The binary on the emulated runtime (no GPU, no GPU compiler), in its own folder:
+# the tests run every module on it (tests/test_emulated.py).
+emulated:
+	$(MAKE) PLATFORM=emulated BUILD=$(BUILD)/emulated WERROR=$(WERROR) $(BUILD)/emulated/hipmembench
 
 # Includes go one way through the layers (src/*/README.md, kernels/, bench/):
 # one line a problem (tests/check_layers.py; make test runs it too).

@@ -67,19 +67,6 @@ __global__ void increment_kernel(uint32_t *p, size_t words)
 		p[i] += 1;
 }
 
-extern "C" struct hmb_geometry hmb_kernel_geometry(size_t items, enum hmb_grid grid)
-{
-	struct hmb_geometry g;
-	size_t threads;
-
-	g.blocks = grid == HMB_GRID_PER_ELEMENT ? hmb_blocks_per_element(items) : hmb_blocks(items);
-	g.threads = HMB_THREADS;
-	threads = (size_t)g.blocks * g.threads;
-	g.elements_per_thread = items ? (items + threads - 1) / threads : 0;
-	g.grid_stride = g.elements_per_thread > 1;
-	return g;
-}
-
 extern "C" hipError_t hmb_launch_fill_grid(void *p, size_t first, size_t words, uint32_t seed,
 					   enum hmb_grid grid, hipStream_t stream)
 {

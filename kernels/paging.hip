@@ -31,15 +31,6 @@ __global__ void chain_kernel(uint8_t *base, size_t stride, const uint64_t *order
 	}
 }
 
-extern "C" void hmb_touch_geometry(size_t touches, int chain, unsigned *blocks,
-				   unsigned *threads, size_t *per_thread)
-{
-	size_t b = (touches + HMB_THREADS - 1) / HMB_THREADS;
-	*blocks = chain ? 1 : (unsigned)(b ? b : 1);
-	*threads = chain ? 1 : HMB_THREADS;
-	*per_thread = chain ? touches : 1;
-}
-
 extern "C" hipError_t hmb_launch_touch(uint8_t *base, size_t stride, const uint64_t *order,
 				       size_t touches, hipStream_t stream)
 {

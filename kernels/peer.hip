@@ -29,18 +29,6 @@ extern "C" hipError_t hmb_launch_chase(const void *chain, size_t stride, uint32_
 	return hipGetLastError();
 }
 
-extern "C" struct hmb_geometry hmb_wide_copy_geometry(size_t bytes)
-{
-	struct hmb_geometry g;
-	size_t threads;
-	g.blocks = hmb_blocks(bytes / 16);
-	g.threads = HMB_THREADS;
-	threads = (size_t)g.blocks * g.threads;
-	g.elements_per_thread = (bytes / 16 + threads - 1) / threads;
-	g.grid_stride = g.elements_per_thread > 1;
-	return g;
-}
-
 extern "C" hipError_t hmb_launch_wide_copy(void *dst, const void *src, size_t bytes,
 					   hipStream_t stream)
 {

@@ -4,6 +4,16 @@
 # that the compiler says it supports). Sets PLATFORM, ARCHS, DEVCC, DEVFLAGS,
 # PLATFORM_CPPFLAGS and LINK for the Makefile.
 
+# PLATFORM=emulated needs no GPU compiler: the HIP calls and kernels are C
+# (src/platform/hip_emulated.c, kernels/emulated.c), built and linked by CC.
+ifeq ($(PLATFORM),emulated)
+  ARCHS := emulated
+  DEVCC := none
+  DEVFLAGS :=
+  PLATFORM_CPPFLAGS := -DHMB_PLATFORM_EMULATED
+  LINKER := $(CC)
+  PLATFORM_LIBS :=
+else
 comma := ,
 have = $(shell command -v $(1) 2>/dev/null)
 
@@ -76,7 +86,7 @@ else ifeq ($(PLATFORM),amd)
   export HIP_PLATFORM := amd
   CANDIDATES := gfx908 gfx90a gfx942 gfx950
 else
-  $(error PLATFORM must be auto, amd or nvidia, not '$(PLATFORM)')
+  $(error PLATFORM must be auto, amd, nvidia or emulated, not '$(PLATFORM)')
 endif
 
 # Of the architectures $(1), those DEVCC can build for; asked once per build folder
@@ -138,3 +148,4 @@ else
   LINKER   := $(HIPCC) $(addprefix --offload-arch=,$(OFFLOAD_ARCH))
   PLATFORM_LIBS :=
 endif
+endif # emulated

@@ -5,8 +5,8 @@ tests/mutants.txt holds bugs written next to the tests that catch them. This
 script makes mutants from operators over every source file instead, samples
 them across the tree with a fixed seed, and runs the tests against each:
 
-  C (src/*/*.c, bench/*/*.c), from a tokenizer that skips comments, strings and
-  preprocessor lines:
+  C (src/*/*.c, bench/*/*.c; not the emulated runtime, the tests' stand-in for a
+  GPU), from a tokenizer that skips comments, strings and preprocessor lines:
     cmp      a comparison flipped: < <=, <= <, > >=, >= >, == !=, != ==
     logic    && and || swapped
     arith    a binary + - * / swapped (+ -, * /; written with spaces around)
@@ -105,8 +105,14 @@ FILE_MAP = ROOT / "tests" / "mutagen-map.json"
 TRACE_DIR = ROOT / "tests" / "mutagen_trace"
 
 
+# The emulated runtime is the tests' stand-in for a GPU (as tests/fakegpu.py is), not
+# code a measurement runs: its mutants would measure the stand-in's own tests.
+STAND_INS = {"src/platform/hip_emulated.c"}
+
+
 def sources():
-    c = sorted(glob.glob("src/*/*.c", root_dir=ROOT) + glob.glob("bench/*/*.c", root_dir=ROOT))
+    c = sorted(set(glob.glob("src/*/*.c", root_dir=ROOT) + glob.glob("bench/*/*.c", root_dir=ROOT))
+               - STAND_INS)
     py = sorted(glob.glob("scripts/*.py", root_dir=ROOT))
     return c, py
 
@@ -505,7 +511,10 @@ def make_map(timeout, only=None):
             f"BUILD={os.path.relpath(cov, ROOT)}", f"CFLAGS={COV_CFLAGS}", f"LDFLAGS={COV_LDFLAGS}"]
     make += [f"{v}={os.environ[v]}" for v in ("PLATFORM", "CUDA_ARCH", "OFFLOAD_ARCH")
              if os.environ.get(v)]
-    targets = [f"{os.path.relpath(cov, ROOT)}/hipmembench", f"{os.path.relpath(cov, ROOT)}/unit_tests"]
+    # and the binary on the emulated runtime (tests/test_emulated.py), whose objects
+    # say which lines of the modules those tests run
+    targets = [f"{os.path.relpath(cov, ROOT)}/hipmembench", f"{os.path.relpath(cov, ROOT)}/unit_tests",
+               "emulated"]
     src_build = mutate.SOURCE_BUILD
     if not (cov / "hipmembench").exists() and src_build.is_dir():
         # the device code as built already: only the host code is built again
@@ -523,11 +532,13 @@ def make_map(timeout, only=None):
         print(f"mutagen: the coverage build failed:\n{mutate.tail(p.stdout + p.stderr)}")
         return 1
     print(f"mutagen: coverage build: {time.monotonic() - t0:.0f} s", flush=True)
-    objdir = max(cov.glob("obj-*"), key=lambda d: d.stat().st_mtime)
+    objdirs = [max(cov.glob("obj-*"), key=lambda d: d.stat().st_mtime),
+               cov / "emulated" / "obj-emulated"]
     trace = WORK / "trace"
     # CFLAGS and LDFLAGS in the environment too: a test that runs make in this
     # build (test_install) then builds it with the same flags, not again without
     env = dict(os.environ, HMB_BIN=str(cov / "hipmembench"), HMB_UNIT=str(cov / "unit_tests"),
+               HMB_EMULATED_BIN=str(cov / "emulated" / "hipmembench"),
                PYTHONDONTWRITEBYTECODE="1", HMB_MUTAGEN_TRACE=str(trace),
                CFLAGS=COV_CFLAGS, LDFLAGS=COV_LDFLAGS,
                PYTHONPATH=os.pathsep.join([str(TRACE_DIR)] + [x for x in
@@ -553,7 +564,7 @@ def make_map(timeout, only=None):
                 if keep:
                     lines.setdefault(f, {})[int(ln)] = keep
     for k, test in enumerate(tests):
-        for g in objdir.rglob("*.gcda"):
+        for g in (g for d in objdirs for g in d.rglob("*.gcda")):
             g.unlink()
         shutil.rmtree(trace, ignore_errors=True)
         trace.mkdir(parents=True)
@@ -564,11 +575,11 @@ def make_map(timeout, only=None):
         t0 = time.monotonic()
         rc, out = mutate.run_group(cmd, timeout=timeout, cwd=ROOT, env=env)
         durations[test] = round(time.monotonic() - t0, 2)
-        for f, counts in gcov_lines(objdir).items():
+        for f, counts in (fc for d in objdirs for fc in gcov_lines(d).items()):
             executable.setdefault(f, set()).update(counts)
             for ln, n in counts.items():
-                if n:
-                    lines.setdefault(f, {}).setdefault(ln, []).append(test)
+                if n and test not in lines.setdefault(f, {}).setdefault(ln, []):
+                    lines[f][ln].append(test)
         for dump in trace.glob("*.json"):
             try:
                 seen = json.loads(dump.read_text())

@@ -234,9 +234,14 @@ class Runner:
         self.make = [os.environ.get("MAKE", "make"), f"-j{jobs}", f"BUILD={BUILD}"]
         self.make += [f"{v}={os.environ[v]}" for v in ("PLATFORM", "CUDA_ARCH", "OFFLOAD_ARCH")
                       if os.environ.get(v)]
+        # the binary on the emulated runtime, built for the tests that run it
+        # (tests/test_emulated.py) when they are about to
+        self.make_emulated = self.make + ["emulated"]
         self.make += [f"{BUILD}/hipmembench", f"{BUILD}/unit_tests"]
         self.env = dict(os.environ, HMB_BIN=str(tree / BUILD / "hipmembench"),
-                        HMB_UNIT=str(tree / BUILD / "unit_tests"), PYTHONDONTWRITEBYTECODE="1")
+                        HMB_UNIT=str(tree / BUILD / "unit_tests"),
+                        HMB_EMULATED_BIN=str(tree / BUILD / "emulated" / "hipmembench"),
+                        PYTHONDONTWRITEBYTECODE="1")
         for v in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL"):
             self.env.pop(v, None)
 
@@ -251,6 +256,10 @@ class Runner:
         if kind == "unit":
             cmd = [str(self.tree / BUILD / "unit_tests"), arg]
         else:
+            if "test_emulated" in arg:
+                rc, out = run_group(self.make_emulated, cwd=self.tree, env=self.env)
+                if rc != 0:  # what `make test` would stop at
+                    return "fail", out
             cmd = [self.python, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
                    f"--basetemp={self.tree / BUILD / 'pytest'}", *shlex.split(arg)]
         rc, out = run_group(cmd, timeout=self.timeout, cwd=self.tree, env=self.env)

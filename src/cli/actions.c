@@ -512,6 +512,7 @@ int hmb_run_measure(struct hmb_cli *cli)
 	rep.have_device = 1;
 	hmb_telemetry_open(&rep.telemetry, rep.device.pci_bus_id);
 	link_from_telemetry(&rep);
+	hmb_device_interpret(&rep.device, o->peak_gbps); /* the link known now; --peak-gbps */
 	if (hmb_sizes_max(&o->sizes) > rep.device.total_mem)
 		hmb_usage_error("--sizes: %s is larger than the device's memory (%.1f GiB)",
 			    hmb_sz(hmb_sizes_max(&o->sizes)),

@@ -660,6 +660,18 @@ static void line_words(FILE *out, struct line *l, int indent, const char *text)
 	line_end(out, l);
 }
 
+/* A parameter of the heading, from the first row that has it (a failed row
+ * may lack what the others share). */
+static const struct hmb_kv *shared_param(const struct group *g, const char *key)
+{
+	const struct hmb_record *r = g->first;
+	const struct hmb_kv *kv = NULL;
+
+	for (size_t i = 0; i < g->n && !(kv = shown_param(r, key)); i++)
+		r = r->next;
+	return kv;
+}
+
 static void print_heading(FILE *out, const struct group *g)
 {
 	char text[4096], v[256], reason[512];
@@ -674,8 +686,7 @@ static void print_heading(FILE *out, const struct group *g)
 	for (int i = 0; i < g->nshared && used < sizeof(text); i++)
 		used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%s=%s", used ? " " : "",
 					 hmb_shown(g->shared[i]),
-					 hmb_param_value(shown_param(g->first, g->shared[i]), v,
-							 sizeof(v)));
+					 hmb_param_value(shared_param(g, g->shared[i]), v, sizeof(v)));
 	if (g->reason_shared && used < sizeof(text))
 		snprintf(text + used, sizeof(text) - used, "%s%s: %s", used ? " " : "",
 			 hmb_status_name(g->first->status),

@@ -2,14 +2,29 @@
  * hip.h - the one include for the HIP API, on either platform.
  *
  * AMD: ROCm's own HIP runtime headers. NVIDIA: hipmembench's mapping of the
- * HIP calls it uses onto CUDA (hip_on_cuda.h). Features that older ROCm
+ * HIP calls it uses onto CUDA (hip_on_cuda.h). Emulated: those calls on the
+ * host's CPU and memory, for tests without a GPU (hip_emulated.h). Features that older ROCm
  * releases lack are announced here as HMB_HAVE_* so that a module can compile
  * everywhere and report "unsupported" at run time instead of failing to build.
  */
 #ifndef HMB_PLATFORM_HIP_H
 #define HMB_PLATFORM_HIP_H
 
-#if defined(HMB_PLATFORM_NVIDIA)
+#if defined(HMB_PLATFORM_EMULATED)
+/* No GPU: HIP emulated on the host (hip_emulated.h), standing in for the
+ * CUDA flavour, whose code paths it takes. */
+#include "platform/hip_emulated.h"
+#ifndef HMB_PLATFORM_NVIDIA
+#define HMB_PLATFORM_NVIDIA
+#endif
+#define HMB_PLATFORM_NAME "emulated"
+#define HMB_HAVE_VMM 1
+#define HMB_HAVE_HOST_REGISTER_ATTR 1
+#define HMB_HAVE_HOST_UNCACHED 0
+#define HMB_HAVE_DEVICE_UNCACHED 0
+#define HMB_HAVE_MEMCPY_BATCH 1
+#define HMB_MEMCPY_BATCH_ATTRS 1
+#elif defined(HMB_PLATFORM_NVIDIA)
 #include "platform/hip_on_cuda.h"
 #define HMB_PLATFORM_NAME "nvidia"
 #define HMB_HAVE_VMM 1
