@@ -9,7 +9,9 @@
 #   make test              unit, command-line, script and Slurm tests, and every module
 #                          run on the emulated runtime (make emulated) (python3, pytest
 #                          and jsonschema installed first where missing: scripts/setup.sh
-#                          --tests); GPU tests skip themselves where no GPU is usable
+#                          --tests); GPU tests skip themselves where no GPU is usable;
+#                          EMULATED_TESTS=no leaves out the emulated ones (their code
+#                          is the same whatever GPU compiler builds the rest)
 #   make mutate            mutation testing: each seeded bug of tests/mutants.txt, one
 #                          at a time in a scratch copy of the tree, must fail its tests
 #                          (tests/mutate.py; a few minutes on 2 cores)
@@ -174,10 +176,12 @@ PYTHON = $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo pytho
 test-deps:
 	@PYTHON='$(PYTHON)' scripts/setup.sh --tests
 
-test: test-deps $(BIN) $(MANAGED_STATIC) $(TEST_BIN) emulated
+EMULATED_TESTS ?= yes
+test: test-deps $(BIN) $(MANAGED_STATIC) $(TEST_BIN) $(if $(filter no,$(EMULATED_TESTS)),,emulated)
 	HMB_BIN=$(BIN) HMB_UNIT=$(TEST_BIN) HMB_EMULATED_BIN=$(BUILD)/emulated/hipmembench \
 		PYTHONDONTWRITEBYTECODE=1 \
-		$(PYTHON) -m pytest tests --basetemp=$(BUILD)/pytest
+		$(PYTHON) -m pytest tests --basetemp=$(BUILD)/pytest \
+		$(if $(filter no,$(EMULATED_TESTS)),--ignore-glob='tests/test_*emulated*.py')
 
 # The build here is copied into the scratch copy and built on there, with the
 # same settings: only what a mutant touches is compiled again.

@@ -4,7 +4,12 @@
  * loop to the stream, which runs it in order with the stream's other work.
  * They compute what the device code computes (the same pattern, the same
  * counts of bad words), so a module's checks pass or fail as on a GPU.
+ * A kernel that would run past the end of its allocation is refused
+ * (hipErrorIllegalAddress), as a GPU's memory fault stops it.
+ * HMB_EMULATED_NO_MANAGED_STATIC=1: the __managed__ array cannot be had, as
+ * where its shared object is missing (AMD).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernels/kernels.h"
@@ -27,6 +32,26 @@ struct launch {
 static hipError_t launch(hipStream_t stream, void (*fn)(void *), struct launch l)
 {
 	return hmb_emulated_enqueue(stream, fn, &l, sizeof(l));
+}
+
+/* bytes from p stay in allocated memory: p's allocation and those mapped
+ * right after it (virtual memory's chunks, one range to a kernel); memory the
+ * runtime did not allocate, which it cannot size, passes. */
+static int out_of_bounds(const void *p, size_t bytes)
+{
+	size_t extent = hmb_emulated_extent(p), more = extent;
+
+	while (extent && extent < bytes && more)
+		extent += more = hmb_emulated_extent((const char *)p + extent);
+	return extent && bytes > extent;
+}
+
+/* A kernel over words from p (and from src, where it reads a second buffer). */
+static hipError_t launch_words(hipStream_t stream, void (*fn)(void *), struct launch l)
+{
+	if (out_of_bounds(l.p ? l.p : l.src, l.words * 4) || (l.p && out_of_bounds(l.src, l.words * 4)))
+		return hipErrorIllegalAddress;
+	return launch(stream, fn, l);
 }
 
 static void fill(void *arg)
@@ -136,7 +161,7 @@ hipError_t hmb_launch_fill_grid(void *p, size_t first, size_t words, uint32_t se
 				enum hmb_grid grid, hipStream_t stream)
 {
 	(void)grid;
-	return launch(stream, fill, (struct launch){ .p = p, .first = first, .words = words,
+	return launch_words(stream, fill, (struct launch){ .p = p, .first = first, .words = words,
 						     .seed = seed });
 }
 
@@ -161,7 +186,7 @@ hipError_t hmb_launch_check_grid(const void *p, size_t first, size_t words, uint
 				 hipStream_t stream)
 {
 	(void)grid;
-	return launch(stream, check, (struct launch){ .src = p, .first = first, .words = words,
+	return launch_words(stream, check, (struct launch){ .src = p, .first = first, .words = words,
 						      .seed = seed, .add = add, .bad = bad });
 }
 
@@ -175,7 +200,7 @@ hipError_t hmb_launch_increment_grid(uint32_t *p, size_t words, enum hmb_grid gr
 				     hipStream_t stream)
 {
 	(void)grid;
-	return launch(stream, increment, (struct launch){ .p = p, .words = words });
+	return launch_words(stream, increment, (struct launch){ .p = p, .words = words });
 }
 
 hipError_t hmb_launch_increment16_grid(uint32_t *p, size_t words, enum hmb_grid grid,
@@ -191,17 +216,17 @@ hipError_t hmb_launch_increment(uint32_t *p, size_t words, hipStream_t stream)
 
 hipError_t hmb_launch_copy(uint32_t *dst, const uint32_t *src, size_t words, hipStream_t stream)
 {
-	return launch(stream, copy, (struct launch){ .p = dst, .src = src, .words = words });
+	return launch_words(stream, copy, (struct launch){ .p = dst, .src = src, .words = words });
 }
 
 hipError_t hmb_launch_wide_copy(void *dst, const void *src, size_t bytes, hipStream_t stream)
 {
-	return launch(stream, copy, (struct launch){ .p = dst, .src = src, .words = bytes / 4 });
+	return launch_words(stream, copy, (struct launch){ .p = dst, .src = src, .words = bytes / 4 });
 }
 
 hipError_t hmb_launch_lcg(uint32_t *p, size_t words, int iters, hipStream_t stream)
 {
-	return launch(stream, lcg, (struct launch){ .p = p, .words = words, .count = iters });
+	return launch_words(stream, lcg, (struct launch){ .p = p, .words = words, .count = iters });
 }
 
 hipError_t hmb_launch_latch(volatile int *flag, long long max_polls, hipStream_t stream)
@@ -239,6 +264,8 @@ hipError_t hmb_launch_chase(const void *chain, size_t stride, uint32_t *pos, lon
 uint32_t *hmb_managed_static_array(void)
 {
 	static void *array;
+	if (getenv("HMB_EMULATED_NO_MANAGED_STATIC"))
+		return NULL;
 	if (!array && hipMallocManaged(&array, HMB_MANAGED_STATIC_WORDS * 4, hipMemAttachGlobal) !=
 			      hipSuccess)
 		array = NULL;

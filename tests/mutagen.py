@@ -37,7 +37,8 @@ compiled again), one mutant at a time:
      and every pytest file) runs against it.
 
   tests/mutagen.py [--sample N] [--seed S] [--only ID,...] [--timeout S]
-                   [--results FILE] [--report FILE] [--map] [--list]
+                   [--results FILE] [--report FILE] [--map] [--list] [--sanitize]
+                   [--just SELECTOR]...
 
   --map       make the coverage map first (build/mutagen/map.json): a build
               with gcov (-O0 --coverage), then every pytest file and every unit
@@ -68,6 +69,13 @@ compiled again), one mutant at a time:
   --cap S     stop a mutant's tests (the ones that run its line) after the batch that
               passes S seconds: it is "covering-partial", not confirmed, and runs no
               further (for a large sample in little time; 0: no cap)
+  --sanitize  a C mutant that survives: the tests that run its line again, against
+              make sanitize's build (ASan, UBSan, LeakSanitizer), in the scratch copy;
+              a report there kills it (stage "sanitize": a leak or an out-of-bounds
+              access that changes nothing printed)
+  --just SEL  (repeatable) these tests only, for each mutant: 'unit: NAME' or
+              'pytest: FILE [-k EXPR]'; nothing confirms a survivor (stage "just"):
+              a quick check that a new test kills the mutants it was written for
   --confirm   what runs before a mutant is called survived: the whole no-GPU suite
               (suite, the default); the tests that run its file at all, by the map
               (file: the others cannot reach it; for a quicker first pass); none
@@ -79,6 +87,7 @@ usage. Environment as tests/mutate.py (BUILD, PLATFORM, PYTHON, MAKE,
 HMB_MUTATE_JOBS)."""
 import argparse
 import ast
+import copy
 import difflib
 import glob
 import hashlib
@@ -711,6 +720,24 @@ def run_tests(run, tests, dur, deadline=None):
     return "survived", ""
 
 
+def sanitize_runner(run):
+    """The scratch copy's tests against make sanitize's build (ASan, UBSan and
+    LeakSanitizer; its own folder, built on as the plain one is): a report fails
+    the test that ran into it."""
+    san = copy.copy(run)
+    build = f"{mutate.BUILD}/sanitize"
+    base = [a for a in run.make if not a.startswith(f"{mutate.BUILD}/") and
+            not a.startswith("BUILD=")] + [f"BUILD={build}", "SANITIZE=1"]
+    san.make = base + [f"{build}/hipmembench", f"{build}/unit_tests"]
+    san.make_emulated = base + ["emulated"]
+    san.env = dict(run.env, HMB_BIN=str(run.tree / build / "hipmembench"),
+                   HMB_UNIT=str(run.tree / build / "unit_tests"),
+                   HMB_EMULATED_BIN=str(run.tree / build / "emulated" / "hipmembench"),
+                   ASAN_OPTIONS="protect_shadow_gap=0:detect_leaks=1",
+                   UBSAN_OPTIONS="print_stacktrace=1")
+    return san
+
+
 def known_survivors():
     """tests/mutagen-survivors.txt: `ID  CLASS  reason`, CLASS equivalent, gpu,
     sanitize or open; # comments."""
@@ -758,6 +785,9 @@ def run_sample(sample, args):
         needs_build = any(m["file"].endswith(".c") for m in todo)
         mutate.copy_tree(scratch, with_build=needs_build)
         run = mutate.Runner(scratch, args.timeout)
+        # warnings as errors, as CI builds: a mutant the compiler warns about (a
+        # variable left unused) cannot land, so it is broken, not a survivor
+        run.env["WERROR"] = "1"
         if needs_build:
             ok, out = run.build()
             if not ok:
@@ -767,6 +797,7 @@ def run_sample(sample, args):
             for v, name in (("HMB_BIN", "hipmembench"), ("HMB_UNIT", "unit_tests")):
                 run.env[v] = str(pathlib.Path(os.environ.get(v, mutate.SOURCE_BUILD / name)).resolve())
         originals = {}
+        san = None
         for m in todo:
             t0 = time.monotonic()
             if args.known_only and m["id"] in known:  # its verdict is known: not run again
@@ -779,7 +810,7 @@ def run_sample(sample, args):
                 continue
             path = scratch / m["file"]
             original = path.read_bytes()
-            verdict, by, stage = "survived", "", ""
+            verdict, by, stage, ran = "survived", "", "", []
             try:
                 if m["file"].endswith(".c") and m["file"] not in originals:
                     obj = object_of(scratch, m["file"])
@@ -798,7 +829,10 @@ def run_sample(sample, args):
                         ok, out = run.build()
                         if not ok:
                             verdict, stage = "broken", "build"
-                if verdict == "survived":
+                if verdict == "survived" and args.just:
+                    verdict, by = run_tests(run, args.just, plan.dur)
+                    stage = "just"
+                elif verdict == "survived":
                     tests = plan.covering(m)
                     if args.tests and isinstance(tests, list):
                         tests = [t for t in tests if re.search(args.tests, t)]
@@ -823,6 +857,13 @@ def run_sample(sample, args):
                                 verdict, by = run_tests(run, plan.rest(m, set(ran), args.confirm),
                                                         plan.dur)
                                 stage = args.confirm if args.confirm == "suite" else "file-tests"
+                        if verdict == "survived" and args.sanitize and ran and \
+                                m["file"].endswith(".c") and stage != "covering-partial":
+                            san = san or sanitize_runner(run)
+                            ok, out = san.build()
+                            verdict, by = run_tests(san, ran, plan.dur) if ok else ("survived", "")
+                            if verdict == "killed":
+                                stage = "sanitize"
             finally:
                 path.write_bytes(original)
             if args.tests and verdict == "survived" and m["id"] in previous:
@@ -963,6 +1004,8 @@ def main():
     ap.add_argument("--redo-survivors", action="store_true")
     ap.add_argument("--cap", type=int, default=0)
     ap.add_argument("--tests", metavar="REGEX", default="")
+    ap.add_argument("--sanitize", action="store_true")
+    ap.add_argument("--just", metavar="SELECTOR", action="append", default=[])
     try:
         args = ap.parse_args()
     except SystemExit as e:

@@ -254,7 +254,7 @@ class Runner:
         kind, _, arg = sel.partition(":")
         arg = arg.strip()
         if kind == "unit":
-            cmd = [str(self.tree / BUILD / "unit_tests"), arg]
+            cmd = [self.env["HMB_UNIT"], arg]
         else:
             if "test_emulated" in arg:
                 rc, out = run_group(self.make_emulated, cwd=self.tree, env=self.env)

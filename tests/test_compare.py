@@ -711,3 +711,23 @@ def test_doubled_latency_is_worse_and_fails_the_threshold(docs):
     assert q.returncode == 0, q.stdout + q.stderr
     for line in group(q.stdout, "node latency/h2d")[1:]:
         assert re.search(r" us/op +\S+ +\S+ +(1\.9\d|2\.0\d)x faster +\S+ +better$", line), line
+
+
+@pytest.mark.parametrize("how", ["as json_write.c writes it", "read through cJSON"])
+def test_gpu_0_is_not_taken_for_no_gpu(docs, how):
+    """Two documents of GPUs 0 and 1, each also holding a figure of no GPU of the same
+    identity: GPU against GPU, GPU 0's figures pair with GPU 0's and the one of no GPU
+    with its own, none repeating another's identity; whether the results are read
+    straight from the text or (a key written with an escape) through cJSON."""
+    results = multi_gpu([0, 1]) + [copy_result({"size": 4096}, scale=4.0, seed=7)]
+    path = docs("two.json", results)
+    if how == "read through cJSON":
+        path.write_text(path.read_text().replace('"observed"', '"ob\\u0073erved"'))
+    p = hmb.run("--format", "csv", "compare", path, path)
+    assert p.returncode == 0, p.stderr
+    assert "repeat an identity" not in p.stderr and "left out" not in p.stderr, p.stderr
+    got = sorted((x["result"], x["ratio"]) for x in rows(p))
+    want = sorted([(f"memcpy h2d/pinned/async size={s} GPU {g}", "1")
+                   for g in (0, 1) for s in ("4K", "8K")] +
+                  [("memcpy h2d/pinned/async size=4K", "1")])
+    assert got == want, p.stdout

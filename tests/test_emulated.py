@@ -21,6 +21,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 
 import pytest
 
@@ -34,7 +35,7 @@ RUNS = {
     "memcpy": ["memcpy", "--quick", "--peak-gbps", "20"],
     "memcpy-on-request": ["memcpy", "--quick", "--sizes", "1M", "--case", "batch/*",
                           "--case", "h2h/*", "--case", "*untouched*", "--case", "pin/*",
-                          "--case", "*thp*", "--case", "*default-kind"],
+                          "--case", "*thp*", "--case", "*default-kind", "--peak-gbps", "20"],
     "overlap": ["overlap", "--quick", "--sizes", "1M", "--streams", "2", "--chunks", "2,4"],
     "managed": ["managed", "--quick", "--sizes", "4M"],
     "managed-on-request": ["managed", "--quick", "--sizes", "4M", "--case", "*/shape/*",
@@ -545,3 +546,165 @@ def test_managed_versus_names_the_advice_of_each_case(runs):
 def test_pool_growth_starts_from_an_empty_pool(runs):
     for r in ok_records(runs["pool-grow"][1]):
         assert r["observed"]["pool_reserved_bytes_at_start"] == 0, r["case"]
+
+
+def test_memcpy_default_kind_reads_host_copies_against_the_link(runs):
+    """hipMemcpyDefault's h2d and d2h cross the host link, as their kinds' cases do: read
+    against its peak; d2d stays on the device."""
+    rs = {r["case"]: r for r in ok_records(runs["memcpy-on-request"][1])}
+    for d in ("h2d", "d2h"):
+        assert rs[f"{d}/pinned/async-default-kind"]["peak_gbps"] == 20, d
+    assert rs["d2d/device/async-default-kind"]["peak_gbps"] is None
+
+
+def test_managed_range_attributes_say_what_each_case_advised(runs):
+    """What hipMemRangeGetAttribute(s) read back after each case: where it was prefetched
+    to, its preferred location, who it is accessed by; the two ways of reading agree."""
+    rs = {r["case"]: r["observed"] for r in ok_records(runs["managed"][1])}
+    want = {"prefetch/prefetch-only": {"last_prefetch_location": 0},
+            "back/prefetch-to-host": {"last_prefetch_location": -1},
+            "advise-preferred-device/first-kernel": {"preferred_location": 0},
+            "advise-preferred-host/first-kernel": {"preferred_location": -1},
+            "on-demand/first-kernel": {"preferred_location": -2, "last_prefetch_location": -2}}
+    for case, o in rs.items():
+        if "range_attributes_agree" not in o:
+            continue
+        assert o["range_attributes_agree"] is True, case
+        for k, v in want.get(case, {}).items():
+            assert o[k] == v and o["plural_" + k] == v, (case, k)
+        by_device = case == "advise-accessed-by-device/first-kernel"
+        assert o["accessed_by_device"] is by_device and o["plural_accessed_by_device"] is by_device
+        assert o["accessed_by_host"] is False and o["plural_accessed_by_host"] is False, case
+
+
+def test_pool_default_pool_gives_back_what_retain_keeps(runs):
+    """The default pool gives its memory back at each synchronisation (its threshold, 0, put
+    back after every retaining case); -retain and the created pool keep what they used."""
+    rs = [r for r in ok_records(runs["pool"][1]) if "pool_reserved_bytes" in r["observed"]
+          and not r["case"].startswith("trim/")]
+    assert len(rs) == 18
+    for r in rs:
+        held = r["observed"]["pool_reserved_bytes"]
+        if r["case"].endswith("/default-pool"):
+            assert held == 0, r["case"]
+        else:
+            assert held >= r["params"]["size"], r["case"]
+
+
+def test_vmm_share_says_both_sides_verified_each_round(runs):
+    rs = ok_records(runs["vmm-share"][1])
+    assert len(rs) == 4
+    for r in rs:
+        o = r["observed"]
+        assert o["rounds"] > 0 and o["importer_verified"] is True and \
+            o["exporter_verified"] is True, r["case"]
+
+
+def test_xnack_state_says_there_is_no_xnack_on_this_platform(runs):
+    (o,) = [r["observed"] for r in ok_records(runs["xnack"][1]) if r["case"] == "xnack/state"]
+    assert o["xnack"] == o["xnack_evidence"] == "n/a (not an AMD GPU)"
+    assert o["arch"] == "sm_00" and o["arch_xnack_enabled"].startswith("not in the arch name")
+
+
+def run_emulated(tmp_path, args, **env):
+    """One run of the emulated binary on two GPUs: (process, document)."""
+    return Runs(tmp_path, {"run": args}, **env)["run"]
+
+
+def test_a_failed_calibration_fails_overlap_saying_why(tmp_path):
+    """The balanced load's steps come from a kernel probe: when the probe fails, so does the
+    module, naming the probe's failure (its setup, the fourth of the module)."""
+    p, doc = run_emulated(tmp_path, ["overlap", "--quick", "--sizes", "1M", "--streams", "2",
+                                     "--chunks", "2"], HMB_FAULT="setup:3")
+    assert p.returncode == 1
+    (r,) = [r for r in doc["results"] if r["status"] == "failed"]
+    assert r["case"] == "module" and r["reason"].startswith(
+        "calibration of the balanced load failed: HMB_FAULT=setup:3"), r["reason"]
+
+
+def test_a_host_buffer_that_cannot_be_allocated_is_a_failed_case(tmp_path):
+    """memcpy's pinned buffer not had (one allocation after another made to fail): an
+    alloc/pinned record, failed, saying why and how much; the run exits 1."""
+    for n in range(8):
+        (tmp_path / str(n)).mkdir()
+        p, doc = run_emulated(tmp_path / str(n), ["memcpy", "--quick", "--sizes", "1M", "--case",
+                                                  "h2d/pinned/async"], HMB_FAULT=f"alloc:{n}")
+        failed = [r for r in doc["results"] if r["case"] == "alloc/pinned"]
+        if failed:
+            break
+    assert p.returncode == 1 and len(failed) == 1
+    assert failed[0]["status"] == "failed" and failed[0]["params"]["size"] == 1 << 20
+    assert f"injected failure at alloc {n} of pinned memory" in failed[0]["reason"]
+
+
+def test_managed_static_unsupported_where_the_array_cannot_be_had(tmp_path):
+    p, doc = run_emulated(tmp_path, ["managed", "--quick", "--case", "static/*"],
+                          HMB_EMULATED_NO_MANAGED_STATIC="1")
+    assert p.returncode == 0
+    (r,) = doc["results"]
+    assert (r["case"], r["status"]) == ("static/__managed__", "unsupported")
+    assert r["reason"] == "the __managed__ array could not be allocated"
+
+
+def test_node_names_what_a_gpu_without_virtual_memory_management_cannot_measure(tmp_path):
+    p, doc = run_emulated(tmp_path, ["node", "--quick", "--copy-size", "4M", "--case",
+                                     "access-cost/*"], HMB_EMULATED_NO_VMM="1")
+    assert p.returncode == 0
+    rs = [r for r in doc["results"] if r["case"] == "access-cost/vmm"]
+    assert rs and all(r["status"] == "unsupported" and "virtual memory management" in r["reason"]
+                      for r in rs)
+    assert any(r["status"] == "ok" for r in doc["results"])
+
+
+def test_the_isolation_test_modules_plant_and_probe(tmp_path):
+    """The modules of the isolation test (HMB_TEST_MODULES=1): leak fills 1 GiB it never
+    frees; probe times and verifies a fill kernel."""
+    p, doc = run_emulated(tmp_path, ["--case", "planted", "--case", "free-memory", "--case",
+                                     "launch-sync", "--reps", "2", "all"], HMB_TEST_MODULES="1")
+    assert p.returncode == 0, p.stderr[-2000:]
+    rs = {r["case"]: r for r in doc["results"]}
+    assert rs["planted"]["status"] == "ok"
+    assert rs["planted"]["observed"]["device_bytes_leaked"] == 1 << 30
+    assert rs["launch-sync"]["status"] == "ok" and rs["launch-sync"]["observed"]["verified"]
+    assert rs["free-memory"]["observed"]["free_device_bytes"] == 2048 << 20
+
+
+def test_memcpy_untouched_gives_back_each_samples_fresh_buffer(tmp_path):
+    """Each sample copies into a fresh mapping: the one before is unmapped first, so the
+    process holds about one buffer of it at a time, not one a sample (12 here)."""
+    size = 64 << 20
+    measure = ("import resource, subprocess, sys; p = subprocess.run(sys.argv[1:]); "
+               "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    p = subprocess.run([sys.executable, "-c", measure, EMULATED, "memcpy", "--case",
+                        "d2h/untouched-pageable/sync", "--sizes", "64M", "--reps", "12",
+                        "-o", str(tmp_path / "u.json")],
+                       capture_output=True, text=True, timeout=300)
+    rc, max_rss_kib = map(int, p.stdout.split()[-2:])
+    assert rc == 0, p.stderr[-2000:]
+    assert max_rss_kib * 1024 < 4 * size + (128 << 20), f"{max_rss_kib >> 10} MiB at most"
+
+
+# Cases that time nothing: what they record is a state, not a time.
+NO_SAMPLES = {"topology/gpu", "topology/pair", "xnack/state"}
+
+
+@pytest.mark.parametrize("name", RUNS)
+def test_every_measured_case_has_its_samples(runs, name):
+    for r in ok_records(runs[name][1]):
+        assert r["samples_s"] or r["case"] in NO_SAMPLES or r["metrics"], (name, r["case"])
+
+
+def test_node_peer_cases_unsupported_where_no_gpu_reaches_another(tmp_path):
+    """Without peer access, each case that needs it says why; those that copy without it
+    (staged through the host) are measured."""
+    p, doc = run_emulated(tmp_path, ["node", "--quick", "--copy-size", "4M", "--case", "p2p/*"],
+                          HMB_EMULATED_NO_PEER="1")
+    assert p.returncode == 0, p.stderr[-2000:]
+    rs = doc["results"]
+    assert {r["case"] for r in rs} == CASES["node"] & {r["case"] for r in rs} and len(rs) == 23
+    for r in rs:
+        if r["case"].startswith("p2p/ce-disabled/"):
+            assert r["status"] == "ok" and r["samples_s"], r["case"]
+        else:
+            assert r["status"] == "unsupported" and re.fullmatch(
+                r"hipDeviceCanAccessPeer: GPU\d cannot access GPU\d's memory", r["reason"]), r

@@ -340,3 +340,47 @@ def test_closed_stdout_ends_quietly(tmp_path):
     with proc.stderr:
         err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 1 and "Traceback" not in err, err
+
+
+def figures_doc(hostname, gpus):
+    """The H100 document of one node reduced to d2d and pool figures: gpus maps a
+    device number (None: a result that names no device) to (d2d GB/s, pool us)."""
+    import synthetic
+    results = []
+    for dev, (gbps, us) in gpus.items():
+        params = {"size": 1 << 20} if dev is None else {"size": 1 << 20, "device": dev}
+        d2d = synthetic.record("memcpy", "d2d/device/async", params, [1e-4] * 3, nbytes=1 << 20)
+        pool = synthetic.record("pool", "course/default-pool", params, [1e-4] * 3, ops=1)
+        d2d["gbps_median"], pool["us_per_op_median"] = gbps, us
+        results += [d2d, pool]
+    return synthetic.document(H100, results, hostname=hostname)
+
+
+def test_gpu_exactly_at_the_bound_is_not_an_outlier(tmp_path):
+    """--threshold 50 on a lower-is-better figure: the bound is twice the median;
+    a GPU exactly there (4 us, median 2 us) is not odd, one just above it is."""
+    docs = [figures_doc(f"node{i}", {0: (100.0, us)}) for i, us in
+            enumerate((2.0, 2.0, 2.0, 4.0, 4.5), 1)]
+    write(docs, tmp_path / "fleet")
+    p = fleet(tmp_path / "fleet", "--threshold", "50")
+    assert p.returncode == 1, p.stdout + p.stderr
+    summary = json.loads((tmp_path / "fleet" / "fleet-summary.json").read_text())
+    pool = next(f for f in summary["figures"] if f["figure"] == "pool alloc+fill+free us")
+    assert pool["median"] == 2.0 and pool["bound"] == 4.0
+    assert [(o["host"], o["value"]) for o in pool["outliers"]] == [("node5", 4.5)], pool
+
+
+def test_gpu_of_no_device_number_comes_after_the_numbered_ones(tmp_path):
+    """A document whose own GPU has no ordinal and whose results name GPUs 1..5
+    and none: the GPUs are taken in device order, the unnumbered one last, so
+    of two outliers alike the numbered one is listed first."""
+    doc = figures_doc("node1", {None: (50.0, 1.0), 1: (100.0, 1.0), 2: (100.0, 1.0),
+                                3: (100.0, 1.0), 4: (100.0, 1.0), 5: (50.0, 1.0)})
+    del doc["device"]["ordinal"]
+    write([doc], tmp_path / "fleet")
+    p = fleet(tmp_path / "fleet")
+    assert p.returncode == 1, p.stdout + p.stderr
+    summary = json.loads((tmp_path / "fleet" / "fleet-summary.json").read_text())
+    d2d = next(f for f in summary["figures"] if f["figure"] == "d2d GB/s")
+    assert summary["gpus"] == 6 and d2d["gpus"] == 6
+    assert [o["gpu"] for o in d2d["outliers"]] == [5, None], d2d["outliers"]

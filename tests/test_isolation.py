@@ -49,3 +49,44 @@ def test_module_process_killed_by_a_signal_fails_the_run():
     assert not [r for r in doc["module_runs"] if "note" in r and not r["note"]], doc["module_runs"]
     assert not hmbdoc.problems(doc), hmbdoc.problems(doc)
     assert "case(s) failed" in p.stderr.splitlines()[-1], p.stderr[-500:]
+
+
+@pytest.mark.skipif(not shutil.which("strace"), reason="strace is not installed (Debian: strace)")
+def test_module_process_that_cannot_start_names_the_binary(tmp_path):
+    """A module's process whose execve fails says which program it could not start
+    (the binary, not one of its options), exits 127, and the module is a failed
+    record. The top process is started by a relative path so that only the module
+    processes' execve (of the absolute path) is failed."""
+    p = subprocess.run(["strace", "-f", "-o", "/dev/null", "-P", str(hmb.BIN),
+                        "-e", "trace=execve", "-e", "inject=execve:error=EACCES",
+                        f"./{hmb.BIN.name}", "--runs", "1", "--quick", "--sizes", "4K",
+                        "--output", str(tmp_path / "doc.json"), "all"], cwd=hmb.BIN.parent, stdin=subprocess.DEVNULL,
+                       capture_output=True, text=True, timeout=120, env=traced_env())
+    assert p.returncode == 1, (p.returncode, p.stderr[-3000:])
+    assert f"hipmembench: cannot start {hmb.BIN}: Permission denied" in p.stderr, p.stderr[-3000:]
+    doc = json.loads((tmp_path / "doc.json").read_text())
+    failed = [r["reason"] for r in doc["results"] if r["status"] == "failed"]
+    assert failed and all(r == "its process left no document (exit status 127)" for r in failed)
+
+
+@pytest.mark.skipif(not shutil.which("strace"), reason="strace is not installed (Debian: strace)")
+def test_module_process_that_refuses_its_options_stops_the_run_without_a_failed_record(tmp_path):
+    """A module's process that exits 2 (usage) has said why itself: the run stops
+    with exit 2 and no failed record is made up for it. The stand-in module process
+    is a script: with readlink failed, the binary re-executes itself by argv[0]."""
+    child = tmp_path / "refuses"
+    child.write_text("#!/bin/sh\necho 'stand-in: --sizes refused' >&2\nexit 2\n")
+    child.chmod(0o755)
+    out = tmp_path / "doc.json"
+    p = subprocess.run(["strace", "-f", "-o", "/dev/null", "-e", "trace=readlink,readlinkat",
+                        "-e", "inject=readlink,readlinkat:error=ENOENT",
+                        "bash", "-c", 'exec -a "$0" "$@"', str(child), str(hmb.BIN),
+                        "--runs", "1", "--quick", "--sizes", "4K", "--output", str(out), "all"],
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120,
+                       env=traced_env())
+    assert p.returncode == 2, (p.returncode, p.stderr[-3000:])
+    assert "stand-in: --sizes refused" in p.stderr
+    assert "module: failed" not in p.stderr, p.stderr[-3000:]
+    doc = json.loads(out.read_text())
+    assert doc["results"] == [] and doc["complete"] is False
+    assert [(r["module"], r["exit_status"]) for r in doc["module_runs"]] == [("memcpy", 2)]

@@ -119,3 +119,32 @@ def test_a_document_written_compact_reads_as_written_spaced(tmp_path, sample_doc
     assert "all " in p.stderr and "figures of the base matched" in p.stderr, p.stderr
     shown = [hmb.run("show", f).stdout for f in (spaced, compact)]
     assert shown[0] == shown[1] and shown[0], shown
+
+
+@pytest.mark.parametrize("length", [63, 64, 65, 100])
+def test_a_long_metric_unit_is_read_whole(tmp_path, sample_doc, length):
+    """A metric's unit of any length is shown as written, whether the result is
+    read straight from the text (short units) or through cJSON (longer ones)."""
+    doc = json.loads(sample_doc.read_text())
+    r = doc["results"][0]
+    assert "speedup" in r["metrics"]
+    unit = ("per-" * 64)[:length]
+    r["metrics"]["speedup"]["unit"] = unit
+    p = compare_text(tmp_path, json.dumps(doc, indent=1))
+    assert p.returncode == 0, p.stderr
+    rows = [next(csv.reader([line])) for line in p.stdout.splitlines()[1:]]
+    assert [row[3:5] for row in rows if row[3] == "speedup"] == [["speedup", unit]], p.stdout
+
+
+def test_a_document_cut_after_a_key_at_a_page_end(tmp_path, sample_doc):
+    """A document cut right after a result's first key, its length a whole number
+    of pages (a mapped file has nothing after it): named as truncated, exit 2."""
+    text = json.dumps(json.loads(sample_doc.read_text()), indent=1)
+    cut = text[:text.index('"module"', text.index('"results"')) + len('"module"')]
+    page = 4096
+    cut = "{" + " " * (-len(cut) % page) + cut[1:]
+    assert len(cut) % page == 0
+    p = compare_text(tmp_path, cut)
+    assert p.returncode == 2, p.stdout + p.stderr
+    assert re.search(rf"doc\.json: not valid JSON \(truncated or malformed near byte \d+ of "
+                     rf"{len(cut)}\)", p.stderr), p.stderr

@@ -266,3 +266,27 @@ def test_pool_lines_join_their_points_by_size():
     for line in lines:
         xs = list(line.get_xdata())
         assert xs == sorted(xs), xs
+
+
+def test_node_total_marker_lies_across_its_own_bar():
+    """hmb_plot_node.py's host aggregate: the black mark of the measured total
+    (host/*/all) spans exactly the bar of all GPUs at once, not the bar beside it."""
+    spec = importlib.util.spec_from_file_location("hmb_plot_node_marks",
+                                                  hmb.ROOT / "scripts" / "hmb_plot_node.py")
+    node = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(node)
+    node.need_matplotlib()
+    figs = []
+    node.CLI.write_png = lambda fig, path: figs.append(fig)
+    doc = json.loads(H200_X2.read_text())
+    results = node.node_ok(doc)
+    assert node.plot_aggregate([("2xH200", results)], "unused.png")
+    ax = figs[0].axes[0]
+    bars = {(round(p.get_x(), 9), round(p.get_x() + p.get_width(), 9))
+            for p in ax.patches}
+    marks = [seg for c in ax.collections for seg in c.get_segments()]
+    assert marks, "no total drawn"
+    for seg in marks:
+        (x0, y0), (x1, y1) = seg
+        assert y0 == y1 and (round(x0, 9), round(x1, 9)) in bars, (seg, sorted(bars))
+    node.plt.close(figs[0])

@@ -1088,3 +1088,27 @@ def test_together_says_who_ran_beside_the_summarised_gpu(tmp_path):
         assert f"together: {want[g][0]} figures beside GPUs {1 - g}" in html.read_text()
     plain = summary(H200_X2).stdout
     assert "together:" not in plain, plain
+
+
+def test_a_headline_picked_by_nothing_pairs_with_the_base(tmp_path):
+    """Fault latency records without a size (the headline selects by no parameter):
+    each document's record pairs with the base's, with nothing shown at, even beside
+    a headline that the second document lacks at the base's size."""
+    docs = []
+    for name in ("a", "b"):
+        doc = load(H100)
+        for r in doc["results"]:
+            if r["case"].startswith("managed/fault-latency/"):
+                r["params"].pop("size", None)
+        if name == "b":  # no 256 MiB prefetch: the row before says n/a
+            doc["results"] = [r for r in doc["results"] if not (
+                r["case"] == "prefetch/prefetch-only" and r["params"].get("size") == 256 << 20)]
+        docs.append(tmp_path / f"{name}.json")
+        docs[-1].write_text(json.dumps(doc))
+    p = summary(*docs)
+    assert p.returncode == 0, p.stderr
+    rows = {line[:18].strip(): line[18:].split() for line in p.stdout.splitlines()}
+    assert rows["managed prefetch"][1:4] == ["256M", "50.2", "n/a"], rows["managed prefetch"]
+    for name in ("fault latency 4K", "fault latency 64K", "fault latency 2M"):
+        r = rows[name]
+        assert r == ["us", "-", r[2], r[2], "1.0x"], (name, r)

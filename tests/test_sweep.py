@@ -423,3 +423,25 @@ def test_fifo_log_is_refused_not_waited_on(tmp_path):
     os.mkfifo(log)
     err = one_line(dev_sweep(matrix, out, timeout=20))
     assert f"{log}: exists and is not a regular file" in err
+
+
+def test_numa_point_bound_with_numactl_says_so(tmp_path):
+    """Where numactl is there (here a stand-in on PATH that logs its options and
+    runs the command), each "numa" point runs under it and the manifest records
+    the node it was bound to."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    log = tmp_path / "numactl.log"
+    fake = bin_dir / "numactl"
+    fake.write_text(f"#!/bin/sh\necho \"$1 $2\" >> '{log}'\nshift 2\nexec \"$@\"\n")
+    fake.chmod(0o755)
+    matrix = tmp_path / "matrix.json"
+    matrix.write_text(json.dumps({"command": "memcpy", "args": ["--dry-run", "--quick"],
+                                  "numa": [0, 1]}))
+    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    p = sweep(matrix, tmp_path / "s", env=env)
+    assert p.returncode == 0, p.stderr
+    pts = json.loads((tmp_path / "s" / "manifest.json").read_text())["points"]
+    assert [pt["placement_asked"] for pt in pts] == [{"numa": 0}, {"numa": 1}], pts
+    assert log.read_text().splitlines() == ["--cpunodebind=0 --membind=0",
+                                            "--cpunodebind=1 --membind=1"]

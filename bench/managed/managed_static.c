@@ -31,9 +31,10 @@ int hmb_managed_static_path(int i, const char *exe, char *buf, size_t len)
 #if defined(HMB_PLATFORM_NVIDIA)
 uint32_t *hmb_managed_static(char *why, size_t len)
 {
-	(void)why;
-	(void)len;
-	return hmb_managed_static_array();
+	uint32_t *array = hmb_managed_static_array();
+	if (!array)
+		snprintf(why, len, "the __managed__ array could not be allocated");
+	return array;
 }
 #else
 uint32_t *hmb_managed_static(char *why, size_t len)

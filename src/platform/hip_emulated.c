@@ -55,6 +55,8 @@ static const struct {
 	{ cudaErrorUnsupportedPtxVersion, "cudaErrorUnsupportedPtxVersion", "unsupported PTX" },
 	{ hipErrorInvalidResourceHandle, "hipErrorInvalidResourceHandle", "invalid resource handle" },
 	{ hipErrorNotReady, "hipErrorNotReady", "device not ready" },
+	{ hipErrorIllegalAddress, "hipErrorIllegalAddress",
+	  "an illegal memory access was encountered" },
 	{ hipErrorPeerAccessAlreadyEnabled, "hipErrorPeerAccessAlreadyEnabled",
 	  "peer access is already enabled" },
 	{ hipErrorPeerAccessNotEnabled, "hipErrorPeerAccessNotEnabled",
@@ -105,12 +107,17 @@ static long env_long(const char *name, long fallback, long lo, long hi)
 }
 
 static int corrupt;
+static size_t last_granularity; /* HMB_EMULATED_LAST_GPU_GRANULARITY_MIB */
 
 static void init(void)
 {
 	n_devices = (int)env_long("HMB_EMULATED_GPUS", 2, 0, MAX_DEVICES);
 	device_bytes = (size_t)env_long("HMB_EMULATED_GPU_MIB", 2048, 64, 1L << 20) << 20;
 	corrupt = (int)env_long("HMB_EMULATED_CORRUPT", 0, 0, 1);
+	last_granularity = (size_t)env_long("HMB_EMULATED_LAST_GPU_GRANULARITY_MIB", 2, 2, 512)
+			   << 20;
+	if (last_granularity & (last_granularity - 1))
+		last_granularity = VMM_GRANULARITY;
 }
 
 static int valid_device(int d)
@@ -237,6 +244,8 @@ hipError_t hipDeviceGetAttribute(int *value, hipDeviceAttribute_t attr, int devi
 	if (!valid_device(device) || (unsigned)attr >= HMB_EMULATED_ATTRIBUTES)
 		return fail(hipErrorInvalidValue);
 	*value = values[attr];
+	if (attr == hipDeviceAttributeVirtualMemoryManagementSupported && getenv("HMB_EMULATED_NO_VMM"))
+		*value = 0;
 	return hipSuccess;
 }
 
@@ -886,7 +895,7 @@ hipError_t hipDeviceCanAccessPeer(int *can, int device, int peer)
 {
 	if (!valid_device(device) || !valid_device(peer))
 		return fail(hipErrorInvalidDevice);
-	*can = device != peer;
+	*can = device != peer && !getenv("HMB_EMULATED_NO_PEER");
 	return hipSuccess;
 }
 
@@ -1294,6 +1303,7 @@ struct chunk {
 	size_t size;
 	int device;
 	int charged; /* made here (counts against the device), not imported */
+	int exportable; /* made asking for a POSIX descriptor handle */
 	int refs;    /* the handle, and each mapping of it */
 };
 
@@ -1313,14 +1323,21 @@ static hipError_t chunk_release(struct chunk *c)
 	return hipSuccess;
 }
 
+/* The device's VMM granularity: 2 MiB, the last device's as the knob says. */
+static size_t device_granularity(int device)
+{
+	return device == n_devices - 1 ? last_granularity : VMM_GRANULARITY;
+}
+
 hipError_t hipMemGetAllocationGranularity(size_t *granularity, const hipMemAllocationProp *prop,
 					  hipMemAllocationGranularity_flags option)
 {
 	if (!granularity || !prop || prop->type != hipMemAllocationTypePinned ||
+	    prop->location.type != hipMemLocationTypeDevice || !valid_device(prop->location.id) ||
 	    (option != hipMemAllocationGranularityMinimum &&
 	     option != hipMemAllocationGranularityRecommended))
 		return fail(hipErrorInvalidValue);
-	*granularity = VMM_GRANULARITY;
+	*granularity = device_granularity(prop->location.id);
 	return hipSuccess;
 }
 
@@ -1330,9 +1347,9 @@ hipError_t hipMemCreate(hipMemGenericAllocationHandle_t *handle, size_t size,
 	struct chunk *c;
 	int fd;
 
-	if (!handle || !prop || flags || !size || size % VMM_GRANULARITY ||
-	    prop->type != hipMemAllocationTypePinned ||
-	    prop->location.type != hipMemLocationTypeDevice || !valid_device(prop->location.id))
+	if (!handle || !prop || flags || !size || prop->type != hipMemAllocationTypePinned ||
+	    prop->location.type != hipMemLocationTypeDevice || !valid_device(prop->location.id) ||
+	    size % device_granularity(prop->location.id))
 		return fail(hipErrorInvalidValue);
 	if (charge(prop->location.id, size) != hipSuccess)
 		return fail(hipErrorOutOfMemory);
@@ -1348,6 +1365,7 @@ hipError_t hipMemCreate(hipMemGenericAllocationHandle_t *handle, size_t size,
 	c->size = size;
 	c->device = prop->location.id;
 	c->charged = 1;
+	c->exportable = (prop->requestedHandleTypes & hipMemHandleTypePosixFileDescriptor) != 0;
 	c->refs = 1;
 	*handle = (hipMemGenericAllocationHandle_t)(uintptr_t)c;
 	return hipSuccess;
@@ -1448,7 +1466,8 @@ hipError_t hipMemExportToShareableHandle(void *shareableHandle,
 	struct chunk *c = (struct chunk *)(uintptr_t)handle;
 	int fd;
 
-	if (!shareableHandle || !c || flags || handleType != hipMemHandleTypePosixFileDescriptor)
+	if (!shareableHandle || !c || flags || handleType != hipMemHandleTypePosixFileDescriptor ||
+	    !c->exportable)
 		return fail(hipErrorInvalidValue);
 	fd = dup(c->fd);
 	if (fd < 0)
@@ -1474,6 +1493,7 @@ hipError_t hipMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *hand
 	}
 	c->size = (size_t)st.st_size;
 	c->device = current;
+	c->exportable = 1;
 	c->refs = 1;
 	*handle = (hipMemGenericAllocationHandle_t)(uintptr_t)c;
 	return hipSuccess;

@@ -19,7 +19,13 @@
  * HMB_EMULATED_CORRUPT=1 every copy and every kernel that writes 4 KiB or
  * more (fill, increment, copy, the compute load) leaves the last byte it
  * wrote wrong: a case that checks the data it moved must then fail
- * (tests/test_emulated.py).
+ * (tests/test_emulated.py). HMB_EMULATED_NO_VMM=1: the devices say they have
+ * no virtual memory management (as some GPUs and drivers do);
+ * HMB_EMULATED_NO_PEER=1 that no device can reach another's memory (peer
+ * access, as between GPUs of a node without a peer link).
+ * HMB_EMULATED_LAST_GPU_GRANULARITY_MIB (a power of two, 2 to 512; default
+ * 2) is the VMM allocation granularity of the last device, the others' being
+ * 2 MiB: a node of mixed GPUs, where each device's own must be asked for.
  */
 #ifndef HMB_HIP_EMULATED_H
 #define HMB_HIP_EMULATED_H
@@ -43,6 +49,7 @@ typedef enum hipError_t {
 	cudaErrorUnsupportedPtxVersion = 222,
 	hipErrorInvalidResourceHandle = 400,
 	hipErrorNotReady = 600,
+	hipErrorIllegalAddress = 700,
 	hipErrorPeerAccessAlreadyEnabled = 704,
 	hipErrorPeerAccessNotEnabled = 705,
 	hipErrorHostMemoryAlreadyRegistered = 712,

@@ -7,16 +7,20 @@
  * link and throttle status. A version not known is refused with one line,
  * before any other call.
  */
+#include <dlfcn.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
+#include "telemetry/telemetry.h"
 #include "telemetry/telemetry_amd.h"
 
 void test_rsmi_layouts(void);
 void test_amdsmi_layouts(void);
+void test_amdsmi_open(void);
 
 /* rocm_smi.h of 5.2 (rsmi_frequencies_t, rsmi_pcie_bandwidth_t: 264, 392 bytes) */
 struct freq5 {
@@ -356,4 +360,36 @@ void test_amdsmi_layouts(void)
 	fake.old_version_struct = 0;
 	c.version = NULL;
 	CHECK(hmb_amdsmi_use(&c, why, sizeof(why)) == -1 && strstr(why, "amdsmi_get_lib_version"));
+}
+
+/* amdsmi's open finds the GPU by its bus id as amdsmi_bdf_t packs it. Run with a
+ * stand-in libamd_smi.so.27 on the library path (HMB_UNIT_AMDSMI_STANDIN set,
+ * tests/test_emulated_runtime.py builds it) that knows one GPU, 0000:c3:1f.5
+ * (0xc3fd), and no other; without it there is nothing to open here. */
+static int amdsmi_try(struct hmb_telemetry *t, const char *bus_id)
+{
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	rc = hmb_telemetry_amdsmi.open(t, bus_id);
+	if (rc == 0)
+		hmb_telemetry_amdsmi.close(t);
+	if (t->lib)
+		dlclose(t->lib);
+	return rc;
+}
+
+void test_amdsmi_open(void)
+{
+	struct hmb_telemetry t;
+
+	if (!getenv("HMB_UNIT_AMDSMI_STANDIN"))
+		return;
+	CHECK(amdsmi_try(&t, "0000:c3:1f.5") == 0);
+	if (t.reason[0])
+		fprintf(stderr, "    amdsmi open 0000:c3:1f.5: %s\n", t.reason);
+	CHECK(amdsmi_try(&t, "0000:c3:1f.4") == -1 &&
+	      strcmp(t.reason, "amdsmi has no GPU at 0000:c3:1f.4") == 0);
+	CHECK(amdsmi_try(&t, "c3:1f.5") == -1 &&
+	      strcmp(t.reason, "unreadable PCI bus id 'c3:1f.5'") == 0);
 }

@@ -64,6 +64,7 @@ void test_memkind_host_pages(void);
 /* test_amd_layouts.c */
 void test_rsmi_layouts(void);
 void test_amdsmi_layouts(void);
+void test_amdsmi_open(void);
 
 static void test_size_parsing(void)
 {
@@ -739,6 +740,8 @@ int main(int argc, char **argv)
 		  test_rsmi_layouts },
 		{ "amdsmi: metrics layout by library version (27), others refused",
 		  test_amdsmi_layouts },
+		{ "amdsmi: the GPU found by its PCI bus id (with a stand-in library)",
+		  test_amdsmi_open },
 		{ "memory kinds: allocation refused where the platform lacks them", test_kind_alloc },
 		{ "memory kinds: one table of names, flags and where each exists",
 		  test_memkind_table },
@@ -759,6 +762,7 @@ int main(int argc, char **argv)
 		  hmb_test_runs_interleaved },
 		{ "numbers for the compare table: as printf writes them", hmb_test_numfmt },
 		{ "outside text: valid UTF-8 kept, every other byte shown as hex", hmb_test_text },
+		{ "report plots: a long subtitle wraps onto up to four lines", hmb_test_svg_wrap },
 		{ "stability: the median's interval and the stable rule",
 		  hmb_test_stability_interval },
 		{ "stability: drift, bimodality and outliers", hmb_test_stability_shape },

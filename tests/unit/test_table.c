@@ -2,8 +2,10 @@
  * test_table.c - what people read of a run (table.c, table_groups.c): the
  * default table within 120 columns, a group's shared parameters once in its
  * heading, units in the column headings, whole numbers whole, the GPU as a
- * column, figures that do not fit in a band of their own; progress lines cut
- * to COLUMNS; the CSV's direction column.
+ * column, figures that do not fit in a band of their own (a band's headings
+ * on two lines only where one of its own breaks), varying parameters as key
+ * columns up to 80 wide; progress lines cut to COLUMNS; the CSV's direction
+ * column.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -300,6 +302,17 @@ static void test_progress(void)
 	CHECK(text && !strstr(text, "context"));
 	CHECK(count(text, "\n") == 2);                /* one line each */
 	free(text);
+	/* too narrow for more than the "...": the line whole, as a pipe gets it */
+	text = NULL;
+	setenv("COLUMNS", "3", 1);
+	f = open_memstream(&text, &len);
+	if (f) {
+		hmb_progress_print(f, r);
+		fclose(f);
+	}
+	CHECK(text && strncmp(text, "[memcpy] h2d/pinned/async size=4K: median", 41) == 0 &&
+	      strstr(text, "; api=hipMemcpyAsync, with a long tail") && !strstr(text, "..."));
+	free(text);
 	/* wide enough for all of it: the stability words, then the parameters */
 	text = NULL;
 	setenv("COLUMNS", "400", 1);
@@ -357,8 +370,76 @@ static void test_csv_direction(void)
 	free_all(first);
 }
 
+/* Varying parameters whose columns come to exactly KEY_MAX (80) columns stay
+ * columns; wider, the first of them ends each row instead. */
+static void test_key_columns_at_their_limit(void)
+{
+	static const char *const a[] = { "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+					 "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb" };
+	static const char *const b[] = { "cccccccccccccccccccccccccccccccc",
+					 "dddddddddddddddddddddddddddddddd" };
+	static const char *const c[] = { "eeeeeeeeee", "ffffffffff" };
+	struct hmb_record *first = NULL, **at = &first;
+	char *text;
+
+	for (int wider = 0; wider < 2; wider++) {
+		first = NULL;
+		at = &first;
+		for (int i = 0; i < 2; i++) {
+			struct hmb_record *r = hmb_record_new("memcpy", "h2d/pinned/async");
+			char last[16];
+			hmb_param_str(r, "pa", a[i]);  /* 2 + 32 */
+			hmb_param_str(r, "pb", b[i]);  /* 2 + 32 */
+			snprintf(last, sizeof(last), "%s%s", c[i], wider ? "x" : "");
+			hmb_param_str(r, "pc", last);  /* 2 + 10: 80 in all, or 81 */
+			hmb_record_bytes(r, 4096);
+			for (int k = 0; k < 6; k++)
+				hmb_sample(r, 4e-6);
+			*at = r;
+			at = &r->next;
+		}
+		text = render(first, 0);
+		if (!wider) {
+			CHECK(text && strstr(text, "\n  aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa  "
+					     "cccccccccccccccccccccccccccccccc  eeeeeeeeee  "));
+			CHECK(count(text, "pa=") == 0);
+		} else {
+			CHECK(text && strstr(text, "\n  cccccccccccccccccccccccccccccccc  "
+					     "eeeeeeeeeex  "));
+			CHECK(count(text, "pa=aaaa") == 1 && count(text, "pa=bbbb") == 1);
+		}
+		CHECK(longest(text) <= 120);
+		free(text);
+		free_all(first);
+	}
+}
+
+/* Figures in two bands: a band whose headings are each on one line prints one
+ * heading line, though a heading of the next band is broken in two. */
+static void test_band_heading_lines(void)
+{
+	struct hmb_record *r = hmb_record_new("node", "host/h2d/all");
+	char name[32], *text;
+
+	for (int k = 0; k < 8; k++) {  /* 8 x (2 + 13): the first band, 120 columns */
+		snprintf(name, sizeof(name), "w%d", k);
+		hmb_metric(r, name, 1234567890123.0 + k, "bytes"); /* heading "wK bytes" */
+	}
+	hmb_metric(r, "broken_in_two_heading", 1, "ratio");     /* heading 21, value 1 */
+	text = render(r, 0);
+	/* the first band's heading right under the group's */
+	CHECK(text && strstr(text, "\nhost/h2d/all\n       w0 bytes       w1 bytes"));
+	CHECK(text && strstr(text, "broken_in_") && strstr(text, "two_heading") &&
+	      !strstr(text, "broken_in_two_heading"));        /* the next band's: in two */
+	CHECK(longest(text) <= 120);
+	free(text);
+	free_all(r);
+}
+
 void hmb_test_table(void)
 {
+	test_key_columns_at_their_limit();
+	test_band_heading_lines();
 	test_headings();
 	test_units_and_numbers();
 	test_gpu_column();
