@@ -72,7 +72,8 @@ compiled again), one mutant at a time:
   --sanitize  a C mutant that survives: the tests that run its line again, against
               make sanitize's build (ASan, UBSan, LeakSanitizer), in the scratch copy;
               a report there kills it (stage "sanitize": a leak or an out-of-bounds
-              access that changes nothing printed)
+              access that changes nothing printed); one that build refuses (warnings
+              as errors, as CI's) is broken
   --just SEL  (repeatable) these tests only, for each mutant: 'unit: NAME' or
               'pytest: FILE [-k EXPR]'; nothing confirms a survivor (stage "just"):
               a quick check that a new test kills the mutants it was written for
@@ -94,7 +95,6 @@ import hashlib
 import json
 import os
 import pathlib
-import random
 import re
 import shlex
 import shutil
@@ -434,10 +434,11 @@ def all_mutants():
 
 
 def seeded(mutants, seed):
-    """Every mutant in an order drawn with seed: the first N are the sample."""
-    order = sorted(mutants, key=lambda m: m["id"])
-    random.Random(seed).shuffle(order)
-    return order
+    """Every mutant in an order drawn with seed: the first N are the sample. A
+    mutant's place comes from its id and the seed alone, so one added or gone
+    elsewhere in the tree moves no other: a sample keeps its mutants as the tree
+    grows, less those whose line changed and plus the new ones that rank before."""
+    return sorted(mutants, key=lambda m: hashlib.sha256(f"{seed}:{m['id']}".encode()).digest())
 
 
 def apply(src, m):
@@ -798,6 +799,13 @@ def run_sample(sample, args):
                 run.env[v] = str(pathlib.Path(os.environ.get(v, mutate.SOURCE_BUILD / name)).resolve())
         originals = {}
         san = None
+        if args.sanitize and needs_build:  # the unchanged tree first: a failure there is no mutant's
+            san = sanitize_runner(run)
+            ok, out = san.build()
+            if not ok:
+                print(f"mutagen: the unchanged tree does not build with the sanitizers:\n"
+                      f"{mutate.tail(out)}")
+                return 1
         for m in todo:
             t0 = time.monotonic()
             if args.known_only and m["id"] in known:  # its verdict is known: not run again
@@ -830,7 +838,8 @@ def run_sample(sample, args):
                         if not ok:
                             verdict, stage = "broken", "build"
                 if verdict == "survived" and args.just:
-                    verdict, by = run_tests(run, args.just, plan.dur)
+                    ran = list(args.just)
+                    verdict, by = run_tests(run, ran, plan.dur)
                     stage = "just"
                 elif verdict == "survived":
                     tests = plan.covering(m)
@@ -857,13 +866,15 @@ def run_sample(sample, args):
                                 verdict, by = run_tests(run, plan.rest(m, set(ran), args.confirm),
                                                         plan.dur)
                                 stage = args.confirm if args.confirm == "suite" else "file-tests"
-                        if verdict == "survived" and args.sanitize and ran and \
-                                m["file"].endswith(".c") and stage != "covering-partial":
-                            san = san or sanitize_runner(run)
-                            ok, out = san.build()
-                            verdict, by = run_tests(san, ran, plan.dur) if ok else ("survived", "")
-                            if verdict == "killed":
-                                stage = "sanitize"
+                if verdict == "survived" and args.sanitize and ran and \
+                        m["file"].endswith(".c") and stage != "covering-partial":
+                    ok, out = san.build()
+                    if not ok:  # warnings as errors there too (a bound the compiler sees)
+                        verdict, stage = "broken", "sanitize-build"
+                    else:
+                        verdict, by = run_tests(san, ran, plan.dur)
+                        if verdict == "killed":
+                            stage = "sanitize"
             finally:
                 path.write_bytes(original)
             if args.tests and verdict == "survived" and m["id"] in previous:

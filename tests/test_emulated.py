@@ -20,6 +20,7 @@ HMB_EMULATED_BIN names the binary (default: emulated/hipmembench beside HMB_BIN)
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -708,3 +709,30 @@ def test_node_peer_cases_unsupported_where_no_gpu_reaches_another(tmp_path):
         else:
             assert r["status"] == "unsupported" and re.fullmatch(
                 r"hipDeviceCanAccessPeer: GPU\d cannot access GPU\d's memory", r["reason"]), r
+
+
+# cpu0's caches as sysfs lists them (index: level, size), the last level not last.
+CACHES = {0: (1, "48K"), 1: (1, "32K"), 2: (3, "32768K"), 3: (2, "2048K")}
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("unshare") or
+                    not os.path.isdir("/sys/devices/system/cpu/cpu0"),
+                    reason="a stand-in for sysfs needs root, unshare (util-linux) and /sys")
+def test_memcpy_h2h_sizes_its_buffers_by_the_hosts_last_level_cache(tmp_path):
+    """The host's cache comes from sysfs (cpu0's highest level, wherever it is listed);
+    here a tmpfs over /sys/devices/system/cpu/cpu0, in a mount namespace of the run's
+    own, holds the stand-in."""
+    cpu0 = "/sys/devices/system/cpu/cpu0"
+    script = [f"mount -t tmpfs none {cpu0}"]
+    for i, (level, size) in CACHES.items():
+        script += [f"mkdir -p {cpu0}/cache/index{i}", f"echo {level} > {cpu0}/cache/index{i}/level",
+                   f"echo {size} > {cpu0}/cache/index{i}/size"]
+    script.append('exec "$@"')
+    out = tmp_path / "h2h.json"
+    p = subprocess.run(["unshare", "-m", "sh", "-c", " && ".join(script), "sh", EMULATED, "memcpy",
+                        "--quick", "--sizes", "1M", "--case", "h2h/pinned/sync", "-o", str(out)],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    (r,) = json.loads(out.read_text())["results"]
+    assert r["observed"]["host_cache_bytes"] == 32 << 20
+    assert r["observed"]["host_cache_source"] == "sysfs (cpu0's highest cache level)"

@@ -101,6 +101,21 @@ def test_one_seeded_order_across_the_tree():
     assert all(f.count("/") == 1 for f in first if f != "scripts"), first
 
 
+def test_a_sample_keeps_its_mutants_when_others_come_or_go():
+    """A change elsewhere in the tree adds and removes mutants: the others keep their
+    order, so a sample of the first N loses only those gone and gains only those new."""
+    every = mutagen.all_mutants()
+    gone = every[::7]
+    rest = [m for m in every if m not in gone]
+    new = [dict(m, id=m["id"] + "-new") for m in gone[:40]]
+    before = [m["id"] for m in mutagen.seeded(every, 36)]
+    after = [m["id"] for m in mutagen.seeded(rest + new, 36)]
+    kept = {m["id"] for m in rest}
+    assert [i for i in before if i in kept] == [i for i in after if i in kept]
+    grown = [m["id"] for m in mutagen.seeded(every + new, 36)]  # only added
+    assert set(before[:300]) <= set(grown[:300 + len(new)])
+
+
 def test_list_prints_the_sample_and_runs_nothing():
     p = subprocess.run([hmb.PY, str(hmb.ROOT / "tests" / "mutagen.py"), "--list", "--sample", "5"],
                        capture_output=True, text=True, timeout=120)

@@ -131,6 +131,24 @@ def test_a_slow_peer_figure_keeps_its_matrix_cell(tmp_path):
     assert row[1] == "-" and 0 < float(row[2]) < 1, matrix
 
 
+def test_a_peer_figure_of_a_gpu_the_topology_does_not_list_has_no_cell(tmp_path):
+    """A peer figure of a GPU past those the document's topology lists (a record edited
+    in, or left from a run on more GPUs) has no cell to go in: with no other figure of
+    its case, no matrix of it is printed."""
+    doc = json.loads((RESULTS / "nvidia-h100-x2" / "together" / "node.json").read_text())
+    gpus = sum(r["case"] == "topology/gpu" for r in doc["results"])
+    peer = [r for r in doc["results"] if r["case"] == "p2p/ce/write"]
+    assert gpus == 2 and peer
+    path = tmp_path / "edited.json"
+    for dst in (1, gpus):  # a GPU listed, then one past them
+        peer[0]["params"]["dst"] = dst
+        doc["results"] = [r for r in doc["results"] if r["case"] != "p2p/ce/write" or r is peer[0]]
+        path.write_text(json.dumps(doc))
+        out = show("show", path)
+        assert ("\np2p/ce/write GB/s:" in out) is (dst < gpus), out
+        assert "\np2p/ce/read GB/s:" in out
+
+
 def tables_of(text):
     """The non-empty lines a run printed before its summary: the tables, node's topology
     and matrices."""

@@ -140,6 +140,10 @@ void test_kfd_partitions(void)
 	CHECK(g.xnack_blockers == 1);
 	CHECK(hmb_kfd_read("0000:20:00.0", -1, root, &g) == 0 && g.xnack_blockers == 0);
 	CHECK(g.xgmi_hive == -1);
+	/* a GPU node is one with SIMDs, however few: a second gfx1100, of one */
+	put(root, "simd_count 1\nlocation_id 12288\ngfx_target_version 110000\n",
+	    "%s/6/properties", n);
+	CHECK(hmb_kfd_read("0000:20:00.0", -1, root, &g) == 0 && g.xnack_blockers == 1);
 	/* GPUs of two kinds: no one arch for all to plan by */
 	CHECK(hmb_kfd_common_arch(root, text, sizeof(text)) == -1);
 	hmb_test_remove_tree(root);

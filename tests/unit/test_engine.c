@@ -518,6 +518,28 @@ static void test_measure_steps(void)
 	hmb_record_free(r);
 }
 
+/* What a module owns is freed in any order: the list closes up behind it, also
+ * when it is full (16, its first capacity; a move of one entry too many reads
+ * past it: make sanitize). */
+static void test_owned_list_closes_up(void)
+{
+	static struct hmb_options opt;
+	struct hmb_ctx ctx = { .opt = &opt, .module = "unit" };
+	void *p[16];
+	int ok = 1;
+
+	for (int i = 0; i < 16; i++)
+		ok &= (p[i] = hmb_alloc(&ctx, HMB_KIND_PAGEABLE, 64)) != NULL;
+	CHECK(ok && ctx.owned.n == 16);
+	hmb_free(&ctx, p[0]);
+	hmb_free(&ctx, p[8]);
+	CHECK(ctx.owned.n == 14);
+	for (int i = 0, k = 1; i < 14; i++, k += k == 7 ? 2 : 1)
+		CHECK(ctx.owned.v[i].p == p[k]);
+	hmb_owned_release(&ctx, 0);
+	CHECK(ctx.owned.n == 0);
+}
+
 void test_engine(void)
 {
 	test_fault_parse();
@@ -529,4 +551,5 @@ void test_engine(void)
 	test_reported_clock();
 	test_adaptive_sampling();
 	test_measure_steps();
+	test_owned_list_closes_up();
 }
