@@ -11,7 +11,8 @@
 #                          and jsonschema installed first where missing: scripts/setup.sh
 #                          --tests); GPU tests skip themselves where no GPU is usable;
 #                          EMULATED_TESTS=no leaves out the emulated ones (their code
-#                          is the same whatever GPU compiler builds the rest)
+#                          is the same whatever GPU compiler builds the rest);
+#                          TEST_JOBS=N runs them in N processes (pytest-xdist)
 #   make mutate            mutation testing: each seeded bug of tests/mutants.txt, one
 #                          at a time in a scratch copy of the tree, must fail its tests
 #                          (tests/mutate.py; a few minutes on 2 cores)
@@ -177,10 +178,17 @@ test-deps:
 	@PYTHON='$(PYTHON)' scripts/setup.sh --tests
 
 EMULATED_TESTS ?= yes
+# TEST_JOBS=N: the tests in N processes (pytest-xdist); the GPU tests all in one
+# of them (tests/conftest.py), so that no two share a GPU.
+TEST_JOBS ?= 1
 test: test-deps $(BIN) $(MANAGED_STATIC) $(TEST_BIN) $(if $(filter no,$(EMULATED_TESTS)),,emulated)
+	@[ '$(TEST_JOBS)' = 1 ] || $(PYTHON) -c 'import xdist' 2>/dev/null || \
+		{ echo "make test: TEST_JOBS=$(TEST_JOBS) needs pytest-xdist for $(PYTHON)" \
+		  "(Debian: apt-get install python3-pytest-xdist)" >&2; exit 2; }
 	HMB_BIN=$(BIN) HMB_UNIT=$(TEST_BIN) HMB_EMULATED_BIN=$(BUILD)/emulated/hipmembench \
 		PYTHONDONTWRITEBYTECODE=1 \
 		$(PYTHON) -m pytest tests --basetemp=$(BUILD)/pytest \
+		$(if $(filter 1,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist loadgroup) \
 		$(if $(filter no,$(EMULATED_TESTS)),--ignore-glob='tests/test_*emulated*.py')
 
 # The build here is copied into the scratch copy and built on there, with the

@@ -17,7 +17,8 @@ archs="gfx90a gfx942 gfx950"
 # The registry's snapshot can be older than a Release file's week of validity.
 apt_opts="-o Acquire::Check-Valid-Until=false -o APT::Install-Recommends=false -qq"
 packages="hipcc libamdhip64-dev librocm-smi-dev libamd-smi-dev gcc g++ make pkg-config \
-libdrm-dev libcjson-dev libnuma-dev python3 python3-pytest python3-jsonschema help2man git"
+libdrm-dev libcjson-dev libnuma-dev python3 python3-pytest python3-pytest-xdist python3-jsonschema \
+help2man git"
 
 root=${ROCM_ROOT:-}
 keep=1
@@ -77,7 +78,7 @@ suite() {
 		echo "   without a GPU: --version, --help, and info (exit 3: $(tail -n 1 err))"'
 	in_root "cd /src && sh tests/check_amd_layouts.sh /usr/include"
 	t0=$SECONDS
-	in_root "set -o pipefail; cd /src && make WERROR=1 PLATFORM=amd OFFLOAD_ARCH='$archs' BUILD=build-amd -j2 EMULATED_TESTS=no test 2>&1 | tail -n 3"
+	in_root "set -o pipefail; cd /src && make WERROR=1 PLATFORM=amd OFFLOAD_ARCH='$archs' BUILD=build-amd -j2 EMULATED_TESTS=no TEST_JOBS=2 test 2>&1 | tail -n 3"
 	printf '   tests: %d s\n' $((SECONDS - t0))
 }
 

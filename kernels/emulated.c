@@ -264,7 +264,7 @@ hipError_t hmb_launch_chase(const void *chain, size_t stride, uint32_t *pos, lon
 uint32_t *hmb_managed_static_array(void)
 {
 	static void *array;
-	if (getenv("HMB_EMULATED_NO_MANAGED_STATIC"))
+	if (hmb_emulated_no_managed_static())
 		return NULL;
 	if (!array && hipMallocManaged(&array, HMB_MANAGED_STATIC_WORDS * 4, hipMemAttachGlobal) !=
 			      hipSuccess)

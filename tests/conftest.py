@@ -21,9 +21,18 @@ if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
 
 
 def pytest_configure(config):
+    config.addinivalue_line("markers", "xdist_group(name): tests run in one process (xdist)")
     for path, what in ((hmb.BIN, "HMB_BIN"), (hmb.UNIT, "HMB_UNIT")):
         if not os.access(path, os.X_OK):
             pytest.exit(f"{path} is not built: run `make test` (or set {what})", returncode=2)
+
+
+def pytest_collection_modifyitems(items):
+    """Under pytest-xdist (make test TEST_JOBS=N, --dist loadgroup), every test that
+    asks for the GPU runs in the same process, one at a time: no two share a GPU."""
+    for item in items:
+        if "gpu" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("gpu"))
 
 
 def _gpu_reason():

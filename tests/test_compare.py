@@ -577,6 +577,8 @@ def test_multi_gpu_document_against_a_single_gpu_one(docs):
     assert matched(p) == (2, 2)
     q = hmb.run("--format", "csv", "compare", single, two, "--gpu", "1")
     assert q.returncode == 0, q.stderr
+    # GPU 0's two records, one figure each, and nothing else counted
+    assert "GPU 1 compared, 2 figures of the others left out" in q.stderr, q.stderr
     assert all(abs(float(x["ratio"]) - 0.5) < 0.05 for x in rows(q)), q.stdout  # GPU 1: 2x slower
     bad = compare(single, two, "--gpu", "3")
     assert bad.returncode == 2 and "two.json has no results of GPU 3" in bad.stderr

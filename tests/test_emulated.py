@@ -29,6 +29,10 @@ import pytest
 import hmb
 import hmbdoc
 
+# One process runs the file under pytest-xdist (make test TEST_JOBS=N): its
+# module-scoped fixture is made once.
+pytestmark = pytest.mark.xdist_group("test_emulated")
+
 EMULATED = os.environ.get("HMB_EMULATED_BIN") or str(hmb.BIN.parent / "emulated" / "hipmembench")
 
 # The runs: small sizes and loops, so the whole file takes seconds.
@@ -171,7 +175,7 @@ class Runs(dict):
                         "HMB_EMULATED_BIN", pytrace=False)
         path = self.folder / f"{name}.json"
         env = dict(os.environ, HMB_EMULATED_GPUS="2", HMB_EMULATED_GPU_MIB=GPU_MIB.get(name, "2048"),
-                   **self.env)
+                   HMB_EMULATED_LEAK_CHECK="1", **self.env)
         p = subprocess.run([EMULATED, *self.args[name], "-o", str(path)], capture_output=True,
                            text=True, timeout=300, env=env)
         self[name] = (p, json.loads(path.read_text()) if path.is_file() else None)
@@ -599,6 +603,16 @@ def test_vmm_share_says_both_sides_verified_each_round(runs):
         o = r["observed"]
         assert o["rounds"] > 0 and o["importer_verified"] is True and \
             o["exporter_verified"] is True, r["case"]
+
+
+@pytest.mark.parametrize("name", ["vmm", "vmm-share"])
+def test_vmm_processes_release_every_handle(runs, name):
+    """Each process of a vmm run (the module's, and the importer's of the share cases)
+    gives back every handle it made or imported: the emulated runtime names a process that
+    exits holding one (HMB_EMULATED_LEAK_CHECK)."""
+    p, doc = runs[name]
+    assert p.returncode == 0 and ok_records(doc), p.stderr
+    assert "not released" not in p.stderr, p.stderr
 
 
 def test_xnack_state_says_there_is_no_xnack_on_this_platform(runs):

@@ -13,6 +13,10 @@ import pytest
 
 import hmb
 
+# One process runs the file under pytest-xdist (make test TEST_JOBS=N): its
+# module-scoped fixture is made once.
+pytestmark = pytest.mark.xdist_group("test_fleet")
+
 FLEET = str(hmb.ROOT / "scripts" / "hmb_fleet.py")
 H100 = hmb.ROOT / "results" / "nvidia-h100-pcie" / "all.json"
 H200 = hmb.ROOT / "results" / "nvidia-h200-x2" / "all.json"

@@ -16,21 +16,41 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 import hmb
 from test_emulated import EMULATED
 
 SLOW = ["test_gpu_all_quick", "test_gpu_records_state_their_timed_region_and_all_isolates_modules"]
+# Run in this many parts, so that `make test TEST_JOBS=N` spreads them over its processes.
+SHARDS = 3
 
 
-def test_the_gpu_tests_pass_on_the_emulated_gpu(tmp_path):
+def gpu_test_ids(env):
+    """test_gpu.py's tests, as pytest collects them, less the slow ones."""
+    p = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                        "--collect-only", str(hmb.ROOT / "tests" / "test_gpu.py")],
+                       cwd=hmb.ROOT, env=env, capture_output=True, text=True, timeout=120)
+    names = [line.split("::", 1)[1] for line in p.stdout.splitlines() if "::" in line]
+    assert p.returncode == 0 and names, p.stdout[-2000:] + p.stderr[-2000:]
+    return [f"{hmb.ROOT / 'tests' / 'test_gpu.py'}::{n}" for n in names
+            if n.split("[")[0] not in SLOW]
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_the_gpu_tests_pass_on_the_emulated_gpu(tmp_path, shard):
     assert os.access(EMULATED, os.X_OK), f"{EMULATED} is not built: run `make emulated`"
     env = dict(os.environ, HMB_BIN=EMULATED, HMB_REQUIRE_GPU="1", HMB_EMULATED_GPUS="2",
                HMB_EMULATED_GPU_MIB="8192")
+    ids = gpu_test_ids(env)
+    assert len(ids) >= 55, ids  # every GPU test but the slow ones
+    mine = ids[shard::SHARDS]
     p = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x",
-                        f"--basetemp={tmp_path / 'bt'}", "-k", " and ".join(f"not {t}" for t in SLOW),
-                        str(hmb.ROOT / "tests" / "test_gpu.py")],
+                        f"--basetemp={tmp_path / 'bt'}", *mine],
                        cwd=hmb.ROOT, env=env, capture_output=True, text=True, timeout=1500)
     assert p.returncode == 0, p.stdout[-4000:]
-    passed = re.search(r"(\d+) passed", p.stdout)
-    # every GPU test but the two left out; those that need no GPU skip themselves
-    assert passed and int(passed.group(1)) >= 50, p.stdout[-2000:]
+    # each ran, but those that need no GPU: they skip themselves ("a GPU is present")
+    no_gpu = sum("::test_no_gpu_" in i for i in mine)
+    counts = {w: int(n) for n, w in re.findall(r"(\d+) (passed|skipped)", p.stdout)}
+    assert counts == {"passed": len(mine) - no_gpu, **({"skipped": no_gpu} if no_gpu else {})}, \
+        p.stdout[-2000:]

@@ -19,6 +19,10 @@ import pytest
 
 import hmb
 
+# One process runs the file under pytest-xdist (make test TEST_JOBS=N): its
+# module-scoped fixture is made once.
+pytestmark = pytest.mark.xdist_group("test_install")
+
 REPO = pathlib.Path(__file__).resolve().parent.parent
 BIN = hmb.BIN
 PREFIX = "/usr"

@@ -19,6 +19,10 @@ import hmb
 import synthetic
 import test_corpus
 
+# One process runs the file under pytest-xdist (make test TEST_JOBS=N): its
+# module-scoped fixture is made once.
+pytestmark = pytest.mark.xdist_group("test_summary")
+
 RESULTS = hmb.ROOT / "results"
 H100 = RESULTS / "nvidia-h100-pcie" / "all.json"
 H200_X2 = RESULTS / "nvidia-h200-x2" / "all.json"

@@ -127,9 +127,9 @@ static int number_or_null(const char **p, const char *end, int depth, struct num
 }
 
 /* A member's key and value, for an object's reader: the key (plain), where
- * the value starts (*p) and how deep it is. The reader takes the value and
- * moves *p after it, returning 1; or leaves it to be skipped, returning 0;
- * or gives up, returning -1. */
+ * the value starts (*p, before end) and how deep it is. The reader takes the
+ * value and moves *p after it, returning 1; or leaves it to be skipped,
+ * returning 0; or gives up, returning -1. */
 typedef int (*member_fn)(struct str key, const char **p, const char *end, int depth, void *ctx);
 
 /* The object at p ('{'), its values at depth, each member to fn: where it
@@ -151,6 +151,8 @@ static const char *object(const char *p, const char *end, int depth, member_fn f
 		if (p >= end || *p != ':')
 			return NULL;
 		p = hmb_json_space(p + 1, end);
+		if (p >= end) /* no value: every reader may look at its first byte */
+			return NULL;
 		if ((took = fn(key, &p, end, depth, ctx)) < 0 ||
 		    (!took && !(p = hmb_json_skip(p, end, depth))))
 			return NULL;

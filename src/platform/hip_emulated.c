@@ -108,12 +108,27 @@ static long env_long(const char *name, long fallback, long lo, long hi)
 
 static int corrupt;
 static size_t last_granularity; /* HMB_EMULATED_LAST_GPU_GRANULARITY_MIB */
+static int no_vmm, no_peer, no_managed_static; /* HMB_EMULATED_NO_... */
+static int live_chunks; /* VMM handles made or imported, not yet released */
+
+/* HMB_EMULATED_LEAK_CHECK: at exit, the VMM handles never released. */
+static void leak_check(void)
+{
+	if (live_chunks)
+		fprintf(stderr, "hip_emulated: process %ld exits with %d VMM handle(s) not "
+			"released\n", (long)getpid(), live_chunks);
+}
 
 static void init(void)
 {
 	n_devices = (int)env_long("HMB_EMULATED_GPUS", 2, 0, MAX_DEVICES);
 	device_bytes = (size_t)env_long("HMB_EMULATED_GPU_MIB", 2048, 64, 1L << 20) << 20;
 	corrupt = (int)env_long("HMB_EMULATED_CORRUPT", 0, 0, 1);
+	no_vmm = (int)env_long("HMB_EMULATED_NO_VMM", 0, 0, 1);
+	no_peer = (int)env_long("HMB_EMULATED_NO_PEER", 0, 0, 1);
+	no_managed_static = (int)env_long("HMB_EMULATED_NO_MANAGED_STATIC", 0, 0, 1);
+	if (env_long("HMB_EMULATED_LEAK_CHECK", 0, 0, 1))
+		atexit(leak_check);
 	last_granularity = (size_t)env_long("HMB_EMULATED_LAST_GPU_GRANULARITY_MIB", 2, 2, 512)
 			   << 20;
 	if (last_granularity & (last_granularity - 1))
@@ -244,7 +259,7 @@ hipError_t hipDeviceGetAttribute(int *value, hipDeviceAttribute_t attr, int devi
 	if (!valid_device(device) || (unsigned)attr >= HMB_EMULATED_ATTRIBUTES)
 		return fail(hipErrorInvalidValue);
 	*value = values[attr];
-	if (attr == hipDeviceAttributeVirtualMemoryManagementSupported && getenv("HMB_EMULATED_NO_VMM"))
+	if (attr == hipDeviceAttributeVirtualMemoryManagementSupported && no_vmm)
 		*value = 0;
 	return hipSuccess;
 }
@@ -895,7 +910,7 @@ hipError_t hipDeviceCanAccessPeer(int *can, int device, int peer)
 {
 	if (!valid_device(device) || !valid_device(peer))
 		return fail(hipErrorInvalidDevice);
-	*can = device != peer && !getenv("HMB_EMULATED_NO_PEER");
+	*can = device != peer && !no_peer;
 	return hipSuccess;
 }
 
@@ -1313,6 +1328,7 @@ static hipError_t chunk_release(struct chunk *c)
 
 	pthread_mutex_lock(&lock);
 	last = --c->refs == 0;
+	live_chunks -= last;
 	pthread_mutex_unlock(&lock);
 	if (last) {
 		if (c->charged)
@@ -1367,6 +1383,9 @@ hipError_t hipMemCreate(hipMemGenericAllocationHandle_t *handle, size_t size,
 	c->charged = 1;
 	c->exportable = (prop->requestedHandleTypes & hipMemHandleTypePosixFileDescriptor) != 0;
 	c->refs = 1;
+	pthread_mutex_lock(&lock);
+	live_chunks++;
+	pthread_mutex_unlock(&lock);
 	*handle = (hipMemGenericAllocationHandle_t)(uintptr_t)c;
 	return hipSuccess;
 }
@@ -1495,6 +1514,15 @@ hipError_t hipMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *hand
 	c->device = current;
 	c->exportable = 1;
 	c->refs = 1;
+	pthread_mutex_lock(&lock);
+	live_chunks++;
+	pthread_mutex_unlock(&lock);
 	*handle = (hipMemGenericAllocationHandle_t)(uintptr_t)c;
 	return hipSuccess;
+}
+
+int hmb_emulated_no_managed_static(void)
+{
+	pthread_once(&once, init);
+	return no_managed_static;
 }

@@ -26,6 +26,11 @@
  * HMB_EMULATED_LAST_GPU_GRANULARITY_MIB (a power of two, 2 to 512; default
  * 2) is the VMM allocation granularity of the last device, the others' being
  * 2 MiB: a node of mixed GPUs, where each device's own must be asked for.
+ * HMB_EMULATED_NO_MANAGED_STATIC=1: no __managed__ array (kernels/emulated.c).
+ * HMB_EMULATED_LEAK_CHECK=1: a process that exits holding VMM handles it
+ * made or imported says how many on stderr ("hip_emulated: process P exits
+ * with N VMM handle(s) not released").
+ * Each is read once, when the runtime is first used.
  */
 #ifndef HMB_HIP_EMULATED_H
 #define HMB_HIP_EMULATED_H
@@ -130,6 +135,9 @@ hipError_t hmb_emulated_enqueue(hipStream_t stream, void (*fn)(void *arg), const
  * kernels that follow indices they loaded stay within it, as a corrupted index
  * (HMB_EMULATED_CORRUPT) would otherwise take them anywhere. */
 size_t hmb_emulated_extent(const void *p);
+
+/* HMB_EMULATED_NO_MANAGED_STATIC, as read when the runtime started. */
+int hmb_emulated_no_managed_static(void);
 
 /* What every copy and every kernel that writes data calls on what it wrote:
  * where HMB_EMULATED_CORRUPT=1, the last byte of 4 KiB or more changes. */

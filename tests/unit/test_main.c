@@ -763,6 +763,8 @@ int main(int argc, char **argv)
 		{ "numbers for the compare table: as printf writes them", hmb_test_numfmt },
 		{ "outside text: valid UTF-8 kept, every other byte shown as hex", hmb_test_text },
 		{ "report plots: a long subtitle wraps onto up to four lines", hmb_test_svg_wrap },
+		{ "fast reader: no byte read past a result cut at a page's end",
+		  hmb_test_load_fast_edge },
 		{ "stability: the median's interval and the stable rule",
 		  hmb_test_stability_interval },
 		{ "stability: drift, bimodality and outliers", hmb_test_stability_shape },

@@ -274,6 +274,23 @@ static void test_nested_metrics(void)
 	free_all(first);
 }
 
+/* r's progress line as printed where COLUMNS is columns (malloc'd; NULL where
+ * no memory stream could be opened). */
+static char *progress_at(const struct hmb_record *r, const char *columns)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	setenv("COLUMNS", columns, 1);
+	f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	hmb_progress_print(f, r);
+	fclose(f);
+	return text;
+}
+
 /* Progress lines: COLUMNS wide at most, cut (never wrapped), figures first. */
 static void test_progress(void)
 {
@@ -303,24 +320,12 @@ static void test_progress(void)
 	CHECK(count(text, "\n") == 2);                /* one line each */
 	free(text);
 	/* too narrow for more than the "...": the line whole, as a pipe gets it */
-	text = NULL;
-	setenv("COLUMNS", "3", 1);
-	f = open_memstream(&text, &len);
-	if (f) {
-		hmb_progress_print(f, r);
-		fclose(f);
-	}
+	text = progress_at(r, "3");
 	CHECK(text && strncmp(text, "[memcpy] h2d/pinned/async size=4K: median", 41) == 0 &&
 	      strstr(text, "; api=hipMemcpyAsync, with a long tail") && !strstr(text, "..."));
 	free(text);
 	/* wide enough for all of it: the stability words, then the parameters */
-	text = NULL;
-	setenv("COLUMNS", "400", 1);
-	f = open_memstream(&text, &len);
-	if (f) {
-		hmb_progress_print(f, r);
-		fclose(f);
-	}
+	text = progress_at(r, "400");
 	CHECK(text && strstr(text, "median 4.00 us, 1.02 GB/s (CI +-") &&
 	      strstr(strstr(text, "(CI +-"), "; api=hipMemcpyAsync, with a long tail") &&
 	      !strstr(text, "..."));
