@@ -586,6 +586,30 @@ def test_multi_gpu_document_against_a_single_gpu_one(docs):
     both = hmb.run("--format", "csv", "compare", two, two)
     assert both.returncode == 0 and len(rows(both)) == 4, both.stderr
     assert "repeat an identity" not in both.stderr
+    # the table's group headings name each GPU, GPU 0 too
+    text = hmb.run("compare", two, two)
+    heads = [x for x in text.stdout.splitlines() if x.startswith("memcpy ")]
+    assert heads == [f"memcpy h2d/pinned/async GPU {g}" for g in (0, 1)], text.stdout
+
+
+@pytest.mark.parametrize("n,lines", [(64, 1), (65, 2)])
+def test_a_heading_of_exactly_the_tables_width_stays_on_one_line(docs, n, lines):
+    """A group's heading is broken between words only past 120 columns: one that ends
+    exactly at column 120 is one line; a column more puts its last word on the next line,
+    indented."""
+    params = {"stream": "w" * n, "api": "a" * 20}
+    doc = docs("wide.json", [copy_result(dict(params, size=s), seed=s) for s in (4096, 8192)])
+    p = hmb.run("compare", doc, doc)
+    assert p.returncode == 0, p.stderr
+    out = p.stdout.splitlines()
+    at = next(i for i, x in enumerate(out) if x.startswith("memcpy h2d/pinned/async stream="))
+    head = out[at:at + lines]
+    assert " ".join(x.strip() for x in head) == \
+        f"memcpy h2d/pinned/async stream={'w' * n} api={'a' * 20}", head
+    assert len(head[0]) == (120 if lines == 1 else 31 + n) and out[at + lines].startswith("  size="), \
+        out[at:at + lines + 1]
+    if lines == 2:
+        assert head[1] == "    api=" + "a" * 20
 
 
 def test_fewer_than_half_matched_exits_2_unless_allowed(docs):

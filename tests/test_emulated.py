@@ -582,6 +582,19 @@ def test_managed_range_attributes_say_what_each_case_advised(runs):
         assert o["accessed_by_host"] is False and o["plural_accessed_by_host"] is False, case
 
 
+def test_managed_versus_prefetches_only_the_prefetched_case(runs):
+    """versus/managed-prefetch sends its pages to the device and back, the host last;
+    the cases that leave the pages to faults or advice prefetch nothing."""
+    want = {"versus/managed-prefetch": -1, "versus/managed-on-demand": -2,
+            "versus/managed-preferred-device": -2, "versus/managed-accessed-by-device": -2}
+    rs = [r for r in ok_records(runs["managed-versus"][1]) if r["case"] in want]
+    assert {r["case"] for r in rs} == set(want)
+    for r in rs:
+        o = r["observed"]
+        assert o["last_prefetch_location"] == o["plural_last_prefetch_location"] == \
+            want[r["case"]], (r["case"], o)
+
+
 def test_pool_default_pool_gives_back_what_retain_keeps(runs):
     """The default pool gives its memory back at each synchronisation (its threshold, 0, put
     back after every retaining case); -retain and the created pool keep what they used."""
@@ -603,6 +616,18 @@ def test_vmm_share_says_both_sides_verified_each_round(runs):
         o = r["observed"]
         assert o["rounds"] > 0 and o["importer_verified"] is True and \
             o["exporter_verified"] is True, r["case"]
+
+
+def test_vmm_grow_names_its_untimed_setup(runs):
+    """Each growth case says what was done before the clock started: the reservation of
+    the whole limit for vmm-reserve-upfront, the initial buffer for the others."""
+    rs = [r for r in runs["vmm"][1]["results"] if r["case"].startswith("grow/")]
+    assert len(rs) == 6
+    for r in rs:
+        upfront = "/vmm-reserve-upfront/" in r["case"]
+        setup = r["params"]["untimed_setup"]
+        assert setup.startswith("hipMemAddressReserve of the limit" if upfront
+                                else "the initial buffer allocated"), (r["case"], setup)
 
 
 @pytest.mark.parametrize("name", ["vmm", "vmm-share"])

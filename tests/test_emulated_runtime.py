@@ -13,6 +13,7 @@ import subprocess
 import pytest
 
 import hmb
+import hmbdoc
 from test_emulated import EMULATED
 
 CC = shutil.which("cc") or shutil.which("gcc")
@@ -168,6 +169,10 @@ def test_nvml_power_and_the_other_process_on_the_gpu(tmp_path):
     doc = json.loads(out.read_text())
     t = doc["telemetry"]
     assert t["source"] == "nvml" and t["available"] is True, t
+    # the newest of NVML's process calls that the library has
+    assert t["processes_source"] == "nvmlDeviceGetComputeRunningProcesses_v3", t
+    hmbdoc.assert_valid(doc)  # each sample as the schema has it (module, when, ...)
+    assert {s["when"] for s in t["samples"]} >= {"before", "after"}, t["samples"]
     assert t["samples"] and all(s["power_w"] == 123.456 for s in t["samples"]), t["samples"]
     assert "[memcpy] warning: another process used the GPU around this module: " \
         "pid 4242 (64 MiB); its figures may be low" in p.stderr, p.stderr[-2000:]

@@ -7,6 +7,7 @@ saying why, without matplotlib."""
 import copy
 import importlib.util
 import json
+import math
 import pathlib
 import subprocess
 
@@ -120,6 +121,15 @@ def test_several_systems_overlaid_on_one_scale_each_in_its_colour():
     d2d = [r["gbps_median"] for r in json.loads(H200_X2.read_text())["results"]
            if r["status"] == "ok" and r["case"] == "d2d/device/async"]
     assert axes[2].get_ylim()[1] >= max(d2d), axes[2].get_ylim()
+    # the d2d panel's dashed lines: half of each system's memory peak (two transfers a
+    # clock over the bus), as a device copy reads and writes each byte
+    halves = set()
+    for path in (H100, H200_X2):
+        dev = json.loads(path.read_text())["device"]
+        halves.add(round(dev["memory_clock_khz"] * 1e3 * 2 * dev["memory_bus_width_bits"] / 8
+                         / 2 / 1e9, 6))
+    assert {round(line.get_ydata()[0], 6) for line in axes[2].get_lines()
+            if line.get_gid() == "peak"} == halves, halves
     colours = [m.system_colour(k) for k in range(len(docs))]
     for ax in axes:
         assert ax.get_xscale() == "log" and ax.get_yscale() == "log", ax.get_title()
@@ -284,6 +294,12 @@ def test_node_total_marker_lies_across_its_own_bar():
     ax = figs[0].axes[0]
     bars = {(round(p.get_x(), 9), round(p.get_x() + p.get_width(), 9))
             for p in ax.patches}
+    # the stacks: each GPU's figure, alone and with all at once, drawn once
+    parts = [r["gbps_median"] for r in results for d in node.DIRECTIONS
+             if r["case"] in (f"host/{d}/alone", f"host/{d}/in-all") and "gpu" in r["params"]
+             and r["params"].get("placement", "local") == "local"]
+    assert len(parts) >= 8 and \
+        math.isclose(sum(p.get_height() for p in ax.patches), sum(parts), rel_tol=1e-9)
     marks = [seg for c in ax.collections for seg in c.get_segments()]
     assert marks, "no total drawn"
     for seg in marks:

@@ -726,6 +726,12 @@ def check_plots_render(browser):
     return plots
 
 
+def overlaps(a, b):
+    """Two of selenium's rects (x, y, width, height) share more than a pixel each way."""
+    return min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"]) > 1 and \
+        min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"]) > 1
+
+
 def rgb(css):
     """(r, g, b) of a CSS colour as the browser gives it (rgb(...) or rgba(...))."""
     return tuple(int(x) for x in re.findall(r"\d+", css)[:3])
@@ -977,6 +983,10 @@ def test_report_of_the_h100_and_the_4xh200_in_chromium(tmp_path, browser):
         for r in ok(h200, "node", case):
             want[r["params"]["src"]][r["params"]["dst"]] = f"{r['gbps_median']:.0f}"
         assert cells == [v for row in want for v in row], (case, cells)
+        # the axes' words (GPU names, "source", "destination") beside the grid, on no cell
+        rects = [c.rect for c in heat.find_elements(By.CSS_SELECTOR, "g.cell rect")]
+        for t in heat.find_elements(By.CSS_SELECTOR, "g.axes text"):
+            assert not any(overlaps(t.rect, c) for c in rects), (case, t.text, t.rect)
     # host copies with every GPU at once against the GPUs alone, each direction
     bars = svgs["H200x4: host copies with every GPU at once against each alone"]
     groups = bars.find_elements(By.CSS_SELECTOR, "g.group")
@@ -989,6 +999,23 @@ def test_report_of_the_h100_and_the_4xh200_in_chromium(tmp_path, browser):
         assert f"{r['gbps_median']:.1f} ({100 * vs:.0f}%)" in words, (d, words)
         assert len(g.find_elements(By.CSS_SELECTOR, "g.bar rect")) == 8  # 4 GPUs, 2 bars
     assert any(p["kind"] == "plot heatmap" for p in plots)
+
+
+@pytest.mark.parametrize("others", [1, 8])
+def test_a_long_path_keeps_its_end_on_the_screen(tmp_path, others):
+    """A document deep in folders: its line ends with the end of its path, the file's
+    name, cut at the front with "..." to fill the screen's width exactly (a line each
+    for few documents, the system's line left out for many)."""
+    deep = tmp_path / ("d" * 60) / ("e" * 60) / ("f" * 60)
+    deep.mkdir(parents=True)
+    docs = [deep / "first-of-the-documents.json"] + [deep / f"doc{i}.json" for i in range(others)]
+    for d in docs:
+        shutil.copy(H100, d)
+    p = summary(*docs)
+    assert p.returncode == 0, p.stderr
+    for d in docs:
+        (at,) = [x for x in p.stdout.splitlines() if x.endswith(f"/{d.name}")]
+        assert "unsupported; ...f" in at and len(at) == COLUMNS, at
 
 
 def test_long_names_are_cut_never_clipped(tmp_path, browser):

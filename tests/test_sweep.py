@@ -159,6 +159,10 @@ def test_point_whose_run_exits_1_fails_the_sweep(tmp_path, command):
         assert "0 of 2 points done, 2 failed" in p.stderr, (attempt, p.stderr)
         points = json.loads((out / "manifest.json").read_text())["points"]
         assert [(e["status"], e["exit_status"]) for e in points] == [("failed", 1)] * 2, points
+    # without the manifest, the documents alone say that their points failed
+    (out / "manifest.json").unlink()
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env)
+    assert p.returncode == 1 and "0 of 2 points done, 2 failed" in p.stderr, p.stderr
     for doc in (out / "points").glob("*.json"):
         d = hmbdoc.load(doc)
         assert d["complete"] is True and any(r["status"] == "failed" for r in d["results"])

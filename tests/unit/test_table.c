@@ -324,6 +324,10 @@ static void test_progress(void)
 	CHECK(text && strncmp(text, "[memcpy] h2d/pinned/async size=4K: median", 41) == 0 &&
 	      strstr(text, "; api=hipMemcpyAsync, with a long tail") && !strstr(text, "..."));
 	free(text);
+	/* COLUMNS of 0 is no width (as Python's shutil reads it): not a terminal, 80 */
+	text = progress_at(r, "0");
+	CHECK(text && strcspn(text, "\n") == 80 && strstr(text, "...\n"));
+	free(text);
 	/* wide enough for all of it: the stability words, then the parameters */
 	text = progress_at(r, "400");
 	CHECK(text && strstr(text, "median 4.00 us, 1.02 GB/s (CI +-") &&
