@@ -25,12 +25,13 @@ void hmb_test_load_fast_edge(void)
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), n = sizeof(result) - 1;
 	char *map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 			 -1, 0);
-	char *end = map + page;
+	char *end;
 	size_t rejected = 0;
 
 	CHECK(map != MAP_FAILED && n < page);
 	if (map == MAP_FAILED)
 		return;
+	end = map + page;
 	CHECK(mprotect(end, page, PROT_NONE) == 0);
 	for (size_t k = 0; k <= n; k++) {
 		struct hmb_loaded l;
