@@ -1339,6 +1339,16 @@ static hipError_t chunk_release(struct chunk *c)
 	return hipSuccess;
 }
 
+/* A new chunk's handle: its first reference, counted among the live ones. */
+static hipMemGenericAllocationHandle_t chunk_handle(struct chunk *c)
+{
+	c->refs = 1;
+	pthread_mutex_lock(&lock);
+	live_chunks++;
+	pthread_mutex_unlock(&lock);
+	return (hipMemGenericAllocationHandle_t)(uintptr_t)c;
+}
+
 /* The device's VMM granularity: 2 MiB, the last device's as the knob says. */
 static size_t device_granularity(int device)
 {
@@ -1382,11 +1392,7 @@ hipError_t hipMemCreate(hipMemGenericAllocationHandle_t *handle, size_t size,
 	c->device = prop->location.id;
 	c->charged = 1;
 	c->exportable = (prop->requestedHandleTypes & hipMemHandleTypePosixFileDescriptor) != 0;
-	c->refs = 1;
-	pthread_mutex_lock(&lock);
-	live_chunks++;
-	pthread_mutex_unlock(&lock);
-	*handle = (hipMemGenericAllocationHandle_t)(uintptr_t)c;
+	*handle = chunk_handle(c);
 	return hipSuccess;
 }
 
@@ -1513,11 +1519,7 @@ hipError_t hipMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *hand
 	c->size = (size_t)st.st_size;
 	c->device = current;
 	c->exportable = 1;
-	c->refs = 1;
-	pthread_mutex_lock(&lock);
-	live_chunks++;
-	pthread_mutex_unlock(&lock);
-	*handle = (hipMemGenericAllocationHandle_t)(uintptr_t)c;
+	*handle = chunk_handle(c);
 	return hipSuccess;
 }
 
