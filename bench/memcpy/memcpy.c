@@ -322,13 +322,20 @@ static int any_selected(struct hmb_ctx *ctx, enum hmb_mem_kind host, enum hmb_me
 	return 0;
 }
 
+/* Size by size, each size's apis one after the other, the reference loop
+ * right after async: the machine's slow spells (seconds long: a host link
+ * reading host memory slower for a while) then fall on the copies set beside
+ * each other alike, not on all of one api's sizes and none of the other's. */
 static void run_sizes(struct hmb_ctx *ctx, struct copies *c, const struct hmb_sizes *sizes,
 		      const enum direction *dirs, int ndirs)
 {
+	static const enum api order[] = { ASYNC, REFERENCE, SYNC };
+
 	for (int d = 0; d < ndirs; d++)
-		for (int a = 0; a < apis(c->kind, c->dkind, dirs[d]); a++)
-			for (size_t i = 0; i < sizes->n && !hmb_interrupted(); i++)
-				run_case(ctx, c, dirs[d], (enum api)a, sizes->v[i]);
+		for (size_t i = 0; i < sizes->n && !hmb_interrupted(); i++)
+			for (int a = 0; a < 3; a++)
+				if ((int)order[a] < apis(c->kind, c->dkind, dirs[d]))
+					run_case(ctx, c, dirs[d], order[a], sizes->v[i]);
 }
 
 /* A kind the model says this platform lacks: one record with the reason.

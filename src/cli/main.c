@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "cli/complete.h"
 #include "cli/registry.h"
+#include "util/timing.h"
 #include "util/version.h"
 
 int main(int argc, char **argv)
@@ -21,6 +22,7 @@ int main(int argc, char **argv)
 	char err[1024];
 	int status;
 
+	hmb_process_t0 = hmb_now();
 	/* Device code is loaded when the runtime starts, not at a kernel's first
 	 * launch: a lazy load inside a timed region would add its time to the
 	 * figure, and loading may wait for the kernels already running (CUDA's

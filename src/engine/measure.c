@@ -326,6 +326,8 @@ int hmb_measure(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_case
 	double t0 = hmb_now(), phase;
 
 	describe(r, c, warmup);
+	if (hmb_process_t0 > 0)
+		hmb_observe_num(r, "started_s", t0 - hmb_process_t0);
 	hmb_clear_error(); /* this case's failure is this case's reason */
 	trail.n = 0;
 	/* The engine's own events outlive the case: made before the mark. */

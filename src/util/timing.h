@@ -14,4 +14,7 @@ static inline double hmb_now(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* hmb_now() when main() began (0 where it did not set it). */
+extern double hmb_process_t0;
+
 #endif

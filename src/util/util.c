@@ -1,10 +1,13 @@
 /* util.c - allocation helpers: hipmembench cannot go on without host memory. */
 #include "util/util.h"
+#include "util/timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+double hmb_process_t0;
 
 static void *check(void *p)
 {
