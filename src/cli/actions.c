@@ -31,6 +31,7 @@
 #include "output/summary.h"
 #include "output/table.h"
 #include "run/isolate.h"
+#include "run/merge.h"
 #include "run/runner.h"
 #include "run/schedule.h"
 #include "system/codecheck.h"
@@ -570,6 +571,12 @@ int hmb_run_compare(struct hmb_cli *cli)
 					  cli->opt.allow_partial, cli->opt.wide };
 
 	return hmb_finish_stdout(hmb_compare(cli->nargs, cli->args, &co));
+}
+
+int hmb_run_merge(struct hmb_cli *cli)
+{
+	return hmb_finish_stdout(hmb_merge_command(cli->nargs, cli->args, &cli->opt,
+						   cli->opt.output));
 }
 
 int hmb_run_summary(struct hmb_cli *cli)

@@ -12,6 +12,7 @@ int hmb_run_list(struct hmb_cli *cli);
 int hmb_run_show(struct hmb_cli *cli);
 int hmb_run_compare(struct hmb_cli *cli);
 int hmb_run_summary(struct hmb_cli *cli);
+int hmb_run_merge(struct hmb_cli *cli);
 int hmb_run_measure(struct hmb_cli *cli);  /* info, all and the modules */
 
 /* Bad usage: one printable line on stderr, exit 2. */

@@ -725,6 +725,28 @@ static int check_summary(struct hmb_parser *p)
 	return 0;
 }
 
+static int check_merge(struct hmb_parser *p)
+{
+	struct hmb_cli *c = p->cli;
+	int rc = refuse_options(p);
+
+	if (rc)
+		return rc;
+	if (!c->opt.output)
+		return usage(p, "merge needs --output FILE (or - for standard output)");
+	if (c->nargs < 2)
+		return usage(p, "merge needs at least two documents");
+	for (int i = 0; i < c->nargs; i++) {
+		if (strcmp(c->args[i], "-") == 0)
+			return usage(p, "merge reads documents from files; '-' (standard input) is "
+				     "not one");
+		if (strcmp(c->args[i], c->opt.output) == 0)
+			return usage(p, "merge: the output %s is one of the documents merged: write "
+				     "the merge to another file", hmb_shown(c->opt.output));
+	}
+	return 0;
+}
+
 static int check_command(struct hmb_parser *p)
 {
 	struct hmb_cli *c = p->cli;
@@ -781,6 +803,8 @@ static int check_command(struct hmb_parser *p)
 		return 0;
 	case HMB_CMD_SUMMARY:
 		return check_summary(p);
+	case HMB_CMD_MERGE:
+		return check_merge(p);
 	default:
 		return check_run(p);
 	}

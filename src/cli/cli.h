@@ -20,7 +20,7 @@ struct hmb_command;
 struct hmb_parser;
 
 enum hmb_command_kind { HMB_CMD_NONE, HMB_CMD_HELP, HMB_CMD_LIST, HMB_CMD_COMPARE, HMB_CMD_SHOW,
-			HMB_CMD_SUMMARY, HMB_CMD_INFO, HMB_CMD_ALL, HMB_CMD_MODULE };
+			HMB_CMD_SUMMARY, HMB_CMD_MERGE, HMB_CMD_INFO, HMB_CMD_ALL, HMB_CMD_MODULE };
 
 /* Global options, as bits of hmb_cli.given and of a command's options; in the
  * order the global help lists them. */

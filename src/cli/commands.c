@@ -90,12 +90,22 @@ const struct hmb_command hmb_commands[] = {
 			"(--gpu N picks another). stderr says how many figures matched and why "
 			"the rest did not; fewer than half of the base's matched exits 2 unless "
 			"--allow-partial. --threshold PCT marks a figure WORSE when it moved the "
-			"wrong way by more than PCT% and beyond its run-to-run noise (p < 0.01), "
-			"and then exits 1. The noise: where both documents hold several runs "
-			"(--runs), the spread of the runs' figures (Welch's t-test on their "
-			"logarithms); else the floor of the figure's family below, with its "
-			"median's interval. For a reliable gate, make both documents with --runs "
-			"3. --wide adds the noise of each figure. --format csv or markdown prints "
+			"wrong way by more than PCT% and beyond its noise (p within "
+			"Benjamini-Hochberg's bound for a false-discovery rate of 5% over the "
+			"figures judged), and then exits 1. The noise is measured on the "
+			"documents, never assumed: each figure's runs (a process each; all makes "
+			"two), weighed against the figures alike in its document (the same case "
+			"at the nearest sizes, and its module: how far their runs spread beyond "
+			"what their own samples explain); where a document merges several "
+			"(hipmembench merge), the spread between those documents, weighed the "
+			"same way. Two documents of one machine weigh their runs together. A "
+			"change is judged by Student's t over the degrees of freedom its noise "
+			"has: a noise known from few runs judges with wide tails. One document a "
+			"side sees how a figure moves from run to run, not how the machine moves "
+			"between documents minutes apart: for a gate that sees that too, merge "
+			"three documents a side. A figure of one run on both sides has no "
+			"noise: '?', not judged. --wide adds each figure's noise and its degrees "
+			"of freedom. --format csv or markdown prints "
 			"the table in that format. A document is a regular file, or '-' for "
 			"standard input (once); a FIFO or a device is refused, not waited on. The "
 			"documents' summary comes first.",
@@ -142,6 +152,27 @@ const struct hmb_command hmb_commands[] = {
 		.options = OPT(FORMAT) | OPT(OUTPUT) | OPT(GPU),
 		.args = HMB_ARGS_DOCUMENTS,
 		.run = hmb_run_summary,
+	},
+	{
+		.name = "merge",
+		.kind = HMB_CMD_MERGE,
+		.synopsis = "merge DOC... -o OUT",
+		.usage = "hipmembench merge -o OUT.json DOC.json DOC.json...",
+		.summary = "one document of the runs of several, made alike",
+		.text = "One document of the runs of several documents of one machine and one "
+			"build, made alike (replicates, back to back or across days): each result "
+			"keeps every run of every document, each tagged with its document "
+			"(runs.documents), and its noise is then measured over the documents too: "
+			"how far they spread beyond what their runs say, which no single document "
+			"can see. compare, show and summary read it like any other; for a gate, "
+			"compare a merge of three documents a side. Documents of another build, "
+			"schema, command, machine or settings (but the number of runs) are "
+			"refused, naming the difference; so is a document given twice. -o FILE "
+			"(required; '-' for stdout) is written whole (a temporary file renamed over "
+			"it).",
+		.options = OPT(OUTPUT),
+		.args = HMB_ARGS_DOCUMENTS,
+		.run = hmb_run_merge,
 	},
 	{ .name = NULL },
 };

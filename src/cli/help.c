@@ -6,7 +6,6 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
-#include "compare/noise.h"
 #include "engine/module.h"
 
 #define WIDTH 79   /* the last column a help line may use */
@@ -130,10 +129,6 @@ int hmb_help_print(FILE *out, const char *topic, const struct hmb_bench *const *
 		wrap(out, 0, 0, cmd->text);
 		if (cmd->kind == HMB_CMD_ALL || cmd->kind == HMB_CMD_INFO)
 			fputs("\nglobal options: see hipmembench --help\n", out);
-		if (cmd->kind == HMB_CMD_COMPARE) {
-			fputc('\n', out);
-			hmb_noise_print_floors(out);
-		}
 		return 0;
 	}
 	for (int i = 0; benches[i]; i++)

@@ -420,7 +420,8 @@ struct cells {
 };
 
 struct tally {
-	int worse, better, not_significant, cannot, judged, by_runs, by_floor;
+	int worse, better, not_significant, cannot, unknown, judged;
+	int by_runs, by_docs, by_one_side; /* which noise the judged rows had */
 };
 
 /* A number for a table (short) or for CSV (every digit that matters). */
@@ -678,17 +679,10 @@ static void context_text(const struct hmb_result *a, const struct hmb_result *b,
 	}
 }
 
-/* The noise a figure was judged against, for --wide: "runs 2+2, +-1.2%",
- * "floor 2% (memcpy async (events)), +-3.1%" (the change's noise, one sigma). */
-static void noise_text(const struct hmb_noise *n, char *buf, size_t len)
+static const char *noise_model_name(enum hmb_noise_model m)
 {
-	if (n->model == HMB_NOISE_RUNS)
-		snprintf(buf, len, "runs %zu+%zu (%s), +-%.2g%%", n->a.runs, n->b.runs, n->family,
-			 100.0 * n->noise_rel);
-	else if (n->model == HMB_NOISE_FLOOR)
-		snprintf(buf, len, "floor (%s), +-%.2g%%", n->family, 100.0 * n->noise_rel);
-	else
-		snprintf(buf, len, "-");
+	return m == HMB_NOISE_RUNS ? "runs" : m == HMB_NOISE_DOCUMENTS ? "documents"
+					    : m == HMB_NOISE_ONE_SIDE ? "one-side" : "";
 }
 
 /* CSV: one column per part of a result's identity: module, case, size, then
@@ -756,17 +750,15 @@ static void print_row(enum hmb_format f, int wide, const char *base_file,
 		csv_field(r->verdict, 0);
 		if (!isnan(r->noise.resolution))
 			printf("%.6g", r->noise.resolution);
-		if (wide) { /* the noise model, the family, the change's noise, each side's runs */
-			printf(",%s,", r->noise.model == HMB_NOISE_RUNS ? "runs" :
-				       r->noise.model == HMB_NOISE_FLOOR ? "floor" : "");
-			csv_field(r->noise.family, 0);
-			printf("%.6g,%.6g,%.6g,%zu,%zu", r->noise.floor, r->noise.noise_rel,
-			       r->noise.own_rel, r->noise.a.runs, r->noise.b.runs);
-		}
+		if (wide) /* the noise model, the change's noise and its degrees of freedom,
+			   * each side's runs and documents */
+			printf(",%s,%.6g,%.6g,%zu,%zu,%zu,%zu", noise_model_name(r->noise.model),
+			       r->noise.noise_rel, r->noise.df, r->noise.a->runs, r->noise.b->runs,
+			       r->noise.a->docs, r->noise.b->docs);
 		print_id_columns(&base->res[r->a->result], ids);
 		return;
 	}
-	noise_text(&r->noise, noise, sizeof(noise));
+	hmb_noise_text(&r->noise, noise, sizeof(noise));
 	figure_text(r->a, fig, sizeof(fig));
 	if (f == HMB_FORMAT_MARKDOWN) {
 		printf("| %s | %s | %s | %s | %s | %s | %s |", r->a->label, fig, c.base, c.other,
@@ -858,9 +850,17 @@ static void judge_rows(struct row *rows, size_t n, double threshold, struct tall
 	for (size_t i = 0; i < n; i++) {
 		struct row *r = &rows[i];
 		double ratio, change;
-		if (threshold < 0 || r->a->direction == 0 || r->a->value == 0 || isnan(r->noise.p))
+		if (threshold < 0 || r->a->direction == 0 || r->a->value == 0)
 			continue;
+		if (isnan(r->noise.p)) { /* no runs to know its noise by */
+			r->verdict = "?";
+			t->unknown++;
+			continue;
+		}
 		t->judged++;
+		t->by_runs += r->noise.model == HMB_NOISE_RUNS;
+		t->by_docs += r->noise.model == HMB_NOISE_DOCUMENTS;
+		t->by_one_side += r->noise.model == HMB_NOISE_ONE_SIDE;
 		ratio = r->b->value / r->a->value;
 		change = r->a->direction > 0 ? 1.0 - ratio : ratio - 1.0; /* >0 worse */
 		if (fabs(change) * 100.0 > threshold && sig[i]) {
@@ -915,16 +915,17 @@ static void print_flagged(const struct hmb_loaded *base, const struct hmb_loaded
 
 /* One OTHER against BASE: the rows, and the counts behind the exit status. */
 static void compare_pair(struct hmb_loaded *base, const char *base_file,
-			 const struct hmb_pool_entry *base_pool, const double *base_means,
-			 const struct hmb_loaded *other, const char *other_file,
-			 const struct hmb_compare_options *o, const size_t *match, int with_gpu,
-			 const struct id_columns *ids, struct tally *t)
+			 const struct hmb_noise_doc *base_noise, const struct hmb_loaded *other,
+			 const char *other_file, const struct hmb_compare_options *o,
+			 const size_t *match, int with_gpu, const struct id_columns *ids,
+			 struct tally *t)
 {
 	enum hmb_format f = o->format;
 	struct row *rows = hmb_loaded_alloc(base, (base->n + 1) * sizeof(*rows));
 	size_t nrows = 0;
-	double *other_means;
-	struct hmb_pool_entry *other_pool = hmb_noise_pool(other, &other_means);
+	struct hmb_noise_doc *other_noise = hmb_noise_of(other);
+	/* one machine: the two documents' runs measure one noise */
+	int same_machine = !strcmp(base->system, other->system);
 
 	for (size_t i = 0; i < base->n; i++) {
 		struct row *r = &rows[nrows];
@@ -936,13 +937,9 @@ static void compare_pair(struct hmb_loaded *base, const char *base_file,
 		r->b = &other->fig[match[i]];
 		r->verdict = "";
 		r->cannot[0] = '\0';
-		hmb_noise_judge(base, base_pool, base_means, i, other, other_pool, other_means,
-				match[i], &r->noise);
-		t->by_runs += r->noise.model == HMB_NOISE_RUNS;
-		t->by_floor += r->noise.model == HMB_NOISE_FLOOR;
+		hmb_noise_judge(base, base_noise, i, other, other_noise, match[i], same_machine,
+				&r->noise);
 	}
-	free(other_pool);
-	free(other_means);
 	judge_rows(rows, nrows, o->threshold, t);
 	if (f != HMB_FORMAT_CSV) {
 		size_t len = strlen(other_file) + strlen(base_file) + 8;
@@ -955,32 +952,35 @@ static void compare_pair(struct hmb_loaded *base, const char *base_file,
 	print_rows(f, o->wide, with_gpu, base_file, other_file, base, other, rows, nrows, ids);
 	if (f == HMB_FORMAT_TABLE && !o->wide)
 		print_flagged(base, other, rows, nrows);
+	/* the rows point into the other's model: done with them */
+	hmb_noise_doc_free(other_noise);
 }
 
 static void print_summary(FILE *to, enum hmb_format f, double threshold, const struct tally *t)
 {
-	static const char *const runs = "runs (both documents hold several runs): each side's "
-					"noise is its family's run-to-run noise pooled over its "
-					"document, weighed with its own runs, over their number, and "
-					"the family's session noise (hipmembench help compare)";
-	static const char *const floor = "floor (one run a side): the declared noise of the "
-					 "figure's family with its median's interval";
-	char text[1024];
+	char text[1400];
 
 	fputc('\n', to);
 	snprintf(text, sizeof(text), "p: how likely a change this large is between two documents "
-		 "of one build, under the figure's noise (two-sided, normal; '-': no figure to "
-		 "judge). Noise model: %s%s%s.",
-		 t->by_runs ? runs : t->by_floor ? floor : "none (no figure to judge)",
-		 t->by_runs && t->by_floor ? "; where one side holds one run, " : "",
-		 t->by_runs && t->by_floor ? floor : "");
+		 "of one build, under the figure's noise ('-': no figure to judge). The noise is "
+		 "measured on the documents: each figure's runs (a process each), weighed against "
+		 "the figures alike in its document; where a side merges several documents "
+		 "(hipmembench merge), the spread between them; two documents of one machine "
+		 "weigh their runs together (pooled). Student's t over the degrees of freedom the "
+		 "estimate has (--wide shows them): judged by runs %d, by documents %d, by one "
+		 "side's runs %d.", t->by_runs, t->by_docs, t->by_one_side);
 	print_note(to, f, text);
-	if (t->by_runs && t->by_floor) {
-		snprintf(text, sizeof(text), "%d figure(s) judged by their runs, %d by their family's "
-			 "floor: make both documents with --runs 3 (all: two runs) to judge them all "
-			 "by their runs.", t->by_runs, t->by_floor);
+	if (t->unknown) {
+		snprintf(text, sizeof(text), "?: %d figure(s) with no runs on either side (documents "
+			 "of one run): their noise from one process to the next is not known, so "
+			 "they are not judged. Make documents with two runs or more (all: two).",
+			 t->unknown);
 		print_note(to, f, text);
 	}
+	if (t->by_runs + t->by_one_side > 0)
+		print_note(to, f, "One document a side sees how the figures move from run to run, "
+			   "not how the machine moves between documents (minutes apart): merge three "
+			   "documents a side for a gate that sees that too.");
 	if (f != HMB_FORMAT_CSV)
 		print_note(to, f, "other vs base: faster, slower (GB/s, times), better, worse "
 			   "(speedups, ratios) by that factor; information (bytes, fractions) as "
@@ -1195,9 +1195,8 @@ int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o)
 	struct hmb_loaded *docs = hmb_xcalloc((size_t)nfiles, sizeof(*docs));
 	struct identities *ids = hmb_xcalloc((size_t)nfiles, sizeof(*ids));
 	size_t **match = hmb_xcalloc((size_t)nfiles, sizeof(*match));
-	struct tally t = { 0, 0, 0, 0, 0, 0, 0 };
-	struct hmb_pool_entry *base_pool;
-	double *base_means;
+	struct tally t = { 0 };
+	struct hmb_noise_doc *base_noise;
 	struct id_columns idcols = { NULL, 0 };
 	enum hmb_format f = o->format;
 	FILE *notes = f == HMB_FORMAT_CSV ? stderr : stdout;
@@ -1259,17 +1258,17 @@ int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o)
 	id_columns_of(&docs[0], &idcols);
 	if (f == HMB_FORMAT_CSV) {
 		printf("base_file,other_file,result,figure,unit,base,other,ratio,p,verdict,"
-		       "resolution_rel%s,module,case,size%s", o->wide ? ",noise,noise_family,noise_floor,"
-		       "noise_rel,noise_own_rel,base_runs,other_runs" : "", idcols.n ? "," : "\n");
+		       "resolution_rel%s,module,case,size%s", o->wide ? ",noise,noise_rel,noise_df,"
+		       "base_runs,other_runs,base_documents,other_documents" : "",
+		       idcols.n ? "," : "\n");
 		for (size_t j = 0; j < idcols.n; j++)
 			csv_field(idcols.name[j], j + 1 == idcols.n);
 	}
-	base_pool = hmb_noise_pool(&docs[0], &base_means);
+	base_noise = hmb_noise_of(&docs[0]);
 	for (int i = 1; i < nfiles; i++)
-		compare_pair(&docs[0], files[0], base_pool, base_means, &docs[i], files[i], o,
-			     match[i], with_gpu, &idcols, &t);
-	free(base_pool);
-	free(base_means);
+		compare_pair(&docs[0], files[0], base_noise, &docs[i], files[i], o, match[i],
+			     with_gpu, &idcols, &t);
+	hmb_noise_doc_free(base_noise);
 	print_summary(notes, f, o->threshold, &t);
 	if (o->threshold >= 0 && t.not_significant)
 		fprintf(stderr, "hipmembench: compare: %d figure(s) moved by more than %g%% but "

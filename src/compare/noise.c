@@ -1,25 +1,29 @@
 /*
- * noise.c - the noise of a change between two documents, from runs (a run
- * is one process: two processes doing the same work differ by more than the
- * samples of either spread).
+ * noise.c - the noise of a change between two documents, from the documents
+ * themselves: each figure's runs (a run is one process: two processes doing
+ * the same work differ by more than the samples of either spread) and, where
+ * a side merges several documents, the spread between them, each weighed
+ * against the figures alike in its document (stats/resolution.h).
  *
- * Each side's figure has a noise (stats/resolution.h): where it holds
- * several runs, its family's run-to-run noise pooled over the document at
- * its size, weighed with its own runs, over the number of runs, and the
- * family's declared session noise (what one document's runs cannot see);
- * where it holds one run, its family's declared floor and its median's
- * interval. Another process on the GPU around it adds HMB_NOISE_SHARED_GPU.
- * The change (the logarithm of other/base: the means of the runs'
- * logarithms where both sides hold runs) is judged against both sides'
- * noise in quadrature by the normal distribution: the pooled noise rests on
- * many degrees of freedom. Samples of one process are never replicates.
+ * Two documents of one machine share its noise: the change is judged against
+ * both sides' runs weighed together (their own variances and their priors,
+ * as many degrees of freedom as both give), so a figure whose runs agree on
+ * both sides is judged as quiet as it is. Documents of two machines: each
+ * side its own noise, the degrees of freedom of their sum by
+ * Welch-Satterthwaite. A side of one run has no noise of its own: the other
+ * side's stands for both where the machine is one, else the change is not
+ * judged. The p-value is Student's t with those degrees of freedom, so a
+ * noise known from few runs judges with heavy tails. Samples of one process
+ * are never replicates.
  */
 #include "compare/noise.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/significance.h"
 #include "util/util.h"
 
 /* A result's size in bytes (0: none). */
@@ -31,73 +35,141 @@ static double size_of(const struct hmb_result *r)
 	return 0;
 }
 
-struct hmb_pool_entry *hmb_noise_pool(const struct hmb_loaded *l, double **means)
+struct hmb_noise_doc *hmb_noise_of(const struct hmb_loaded *l)
 {
-	struct hmb_pool_entry *e = hmb_xcalloc(l->n + 1, sizeof(*e));
-	double *m = hmb_xcalloc(l->n + 1, sizeof(*m));
+	struct hmb_noise_doc *d = hmb_xcalloc(1, sizeof(*d));
 
+	d->n = l->n;
+	d->in = hmb_xcalloc(l->n + 1, sizeof(*d->in));
+	d->out = hmb_xcalloc(l->n + 1, sizeof(*d->out));
 	for (size_t i = 0; i < l->n; i++) {
 		const struct hmb_figure *f = &l->fig[i];
 		const struct hmb_result *r = &l->res[f->result];
-		e[i].family = hmb_family_of(r->module, r->kase, f->name);
-		e[i].size = size_of(r);
-		hmb_pool_entry_runs(&e[i], f->runs, f->runs ? f->nruns : 0, &m[i]);
+		d->in[i] = (struct hmb_noise_in){ r->module, r->kase, f->main ? NULL : f->name,
+						  r->gpu, size_of(r), f->runs, f->run_doc,
+						  f->runs ? f->nruns : 0, f->main ? r->within : NAN };
 	}
-	hmb_pool_estimate(e, l->n);
-	*means = m;
-	return e;
+	hmb_noise_model(d->in, d->n, d->out);
+	return d;
 }
 
-/* One side's noise beyond its figure's (resolution.h). */
-static double side_extra(const struct hmb_result *r, const struct hmb_resolution *res)
+void hmb_noise_doc_free(struct hmb_noise_doc *d)
 {
-	return hmb_noise_beyond_runs(res->runs, r->half_width_rel, r->gpu_shared);
+	if (!d)
+		return;
+	free(d->in);
+	free(d->out);
+	free(d);
 }
 
-void hmb_noise_judge(const struct hmb_loaded *la, const struct hmb_pool_entry *pa,
-		     const double *ma, size_t ia, const struct hmb_loaded *lb,
-		     const struct hmb_pool_entry *pb, const double *mb, size_t ib,
-		     struct hmb_noise *out)
+/* A side's level: its documents' means where it merges several, else its
+ * runs (NULL: no noise known); *count, how many its figure is the mean of. */
+static const struct hmb_noise_level *level_of(const struct hmb_noise_out *o, double *count)
 {
-	const struct hmb_figure *a = &la->fig[ia], *b = &lb->fig[ib];
+	if (o->docs >= 2 && o->doc.sigma > 0) {
+		*count = (double)o->docs;
+		return &o->doc;
+	}
+	if (o->docs == 1 && o->run.sigma > 0) {
+		*count = (double)o->runs;
+		return &o->run;
+	}
+	return NULL;
+}
+
+/* Both sides of one machine at one level: their own variances weighed
+ * together with their priors, the priors' weight the two sides' mean. */
+static void pooled(const struct hmb_noise_level *a, const struct hmb_noise_level *b, double ca,
+		   double cb, struct hmb_noise *out)
+{
+	double d0 = a->prior_df > 0 && b->prior_df > 0 ? 0.5 * (a->prior_df + b->prior_df) : 0;
+	double prior = d0 > 0 ? a->prior * b->prior : 0, v, df;
+	double na = a->own_df >= 1 ? a->own_df : 0, nb = b->own_df >= 1 ? b->own_df : 0;
+
+	if (isinf(d0)) {
+		v = prior;
+		df = INFINITY;
+	} else {
+		df = d0 + na + nb;
+		v = (d0 * prior + (na ? na * a->own * a->own : 0) + (nb ? nb * b->own * b->own : 0)) / df;
+	}
+	/* never below what either side's runs say of a document */
+	if (v < a->sigma * a->sigma && v < b->sigma * b->sigma)
+		v = a->sigma < b->sigma ? a->sigma * a->sigma : b->sigma * b->sigma;
+	out->noise_rel = sqrt(v * (1 / ca + 1 / cb));
+	out->df = df;
+	out->pooled = 1;
+}
+
+void hmb_noise_judge(const struct hmb_loaded *la, const struct hmb_noise_doc *na, size_t ia,
+		     const struct hmb_loaded *lb, const struct hmb_noise_doc *nb, size_t ib,
+		     int same_machine, struct hmb_noise *out)
+{
+	const struct hmb_figure *fa = &la->fig[ia], *fb = &lb->fig[ib];
+	const struct hmb_noise_out *a = &na->out[ia], *b = &nb->out[ib];
+	const struct hmb_noise_level *xa, *xb;
+	double ca = 0, cb = 0;
 
 	memset(out, 0, sizeof(*out));
-	out->family = pa[ia].family->name;
-	out->floor = pa[ia].family->floor;
-	out->own_rel = NAN;
-	out->p = NAN;
-	out->change = NAN;
-	out->noise_rel = NAN;
-	out->resolution = NAN;
-	if (!(a->value > 0) || !(b->value > 0) || !isfinite(a->value) || !isfinite(b->value))
+	out->a = a;
+	out->b = b;
+	out->p = out->change = out->noise_rel = out->resolution = out->df = NAN;
+	if (!(fa->value > 0) || !(fb->value > 0) || !isfinite(fa->value) || !isfinite(fb->value))
 		return;
-	hmb_resolution_of(&pa[ia], pa[ia].df + 1, &out->a);
-	hmb_resolution_of(&pb[ib], pb[ib].df + 1, &out->b);
-	out->model = out->a.runs >= 2 && out->b.runs >= 2 ? HMB_NOISE_RUNS : HMB_NOISE_FLOOR;
-	out->change = out->model == HMB_NOISE_RUNS ? mb[ib] - ma[ia] : log(b->value / a->value);
-	out->own_rel = hypot(side_extra(&la->res[a->result], &out->a),
-			     side_extra(&lb->res[b->result], &out->b));
-	out->noise_rel = sqrt(out->a.sigma * out->a.sigma + out->b.sigma * out->b.sigma +
-			      out->own_rel * out->own_rel);
-	out->resolution = HMB_RESOLUTION_Z * out->noise_rel;
-	out->p = erfc(fabs(out->change) / out->noise_rel / sqrt(2.0));
+	xa = level_of(a, &ca);
+	xb = level_of(b, &cb);
+	/* the runs' means where both sides have runs, else the figures as written */
+	out->change = xa && xb && isfinite(a->mean) && isfinite(b->mean) ? b->mean - a->mean
+									 : log(fb->value / fa->value);
+	if (xa && xb) {
+		out->model = a->docs >= 2 || b->docs >= 2 ? HMB_NOISE_DOCUMENTS : HMB_NOISE_RUNS;
+		if (same_machine && (a->docs >= 2) == (b->docs >= 2)) {
+			pooled(xa, xb, ca, cb, out);
+		} else {
+			double qa = a->sigma * a->sigma, qb = b->sigma * b->sigma;
+			out->noise_rel = sqrt(qa + qb);
+			out->df = (qa + qb) * (qa + qb) / (qa * qa / a->df + qb * qb / b->df);
+		}
+	} else if (same_machine && (xa || xb)) {
+		/* one side of one run: the other's noise of one run for both */
+		const struct hmb_noise_out *o = xa ? a : b;
+		out->model = HMB_NOISE_ONE_SIDE;
+		out->noise_rel = sqrt(o->sigma * o->sigma + (xa ? xa : xb)->sigma * (xa ? xa : xb)->sigma);
+		out->df = o->df;
+	} else {
+		return;
+	}
+	if (!(out->noise_rel > 0)) {
+		out->model = HMB_NOISE_NONE;
+		return;
+	}
+	out->resolution = hmb_student_t_quantile(1 - HMB_RESOLUTION_CONFIDENCE, out->df) *
+			  out->noise_rel;
+	out->p = isinf(out->df) || out->df > 1e7
+			 ? erfc(fabs(out->change) / out->noise_rel / sqrt(2.0))
+			 : hmb_student_t_p(out->change / out->noise_rel, out->df);
 }
 
-void hmb_noise_print_floors(FILE *out)
+const char *hmb_noise_text(const struct hmb_noise *n, char *buf, size_t len)
 {
-	const char *last = "";
-	const struct hmb_family *f;
+	char df[16];
 
-	fprintf(out, "noise by family of figures (relative, one sigma): session, from one\n"
-		"document to the next beyond its runs; floor, one run and a session together\n"
-		"(documents of one run); another process using the GPU around a figure adds "
-		"%.0f%%:\n", 100.0 * HMB_NOISE_SHARED_GPU);
-	fprintf(out, "  %-36s %8s %8s\n", "family", "session", "floor");
-	for (size_t i = 0; (f = hmb_family_at(i)); i++) {
-		if (!strcmp(f->name, last))
-			continue;
-		last = f->name;
-		fprintf(out, "  %-36s %7.1f%% %7.1f%%\n", f->name, 100.0 * f->session,
-			100.0 * f->floor);
+	if (n->model == HMB_NOISE_NONE) {
+		snprintf(buf, len, "-");
+		return buf;
 	}
+	if (!(n->df < 1000))
+		snprintf(df, sizeof(df), "many");
+	else
+		snprintf(df, sizeof(df), "%.3g", n->df);
+	if (n->model == HMB_NOISE_DOCUMENTS)
+		snprintf(buf, len, "documents %zu+%zu%s, %s df, +-%.2g%%", n->a->docs, n->b->docs,
+			 n->pooled ? " pooled" : "", df, 100.0 * n->noise_rel);
+	else if (n->model == HMB_NOISE_ONE_SIDE)
+		snprintf(buf, len, "runs %zu+%zu (one side's), %s df, +-%.2g%%", n->a->runs,
+			 n->b->runs, df, 100.0 * n->noise_rel);
+	else
+		snprintf(buf, len, "runs %zu+%zu%s, %s df, +-%.2g%%", n->a->runs, n->b->runs,
+			 n->pooled ? " pooled" : "", df, 100.0 * n->noise_rel);
+	return buf;
 }

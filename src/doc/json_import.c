@@ -47,13 +47,23 @@ static enum hmb_status status_of(const char *s)
 	return HMB_FAILED;
 }
 
-/* A result's runs (several runs): how many samples each gave and its median,
- * so that what the runs' agreement says of the result is said again. Taken
- * only where the counts add up to the samples. */
+/* The unit of r's metric name ("" where it has none). */
+static const char *metric_unit(const struct hmb_record *r, const char *name)
+{
+	const struct hmb_kv *m = hmb_kv_find(&r->metrics, name);
+
+	return m && m->unit ? m->unit : "";
+}
+
+/* A result's runs (several runs): how many samples each gave, its median,
+ * its metrics and, in a merge, its document, so that what the runs' agreement
+ * says of the result is said again. Taken only where the counts add up to
+ * the samples. */
 static void import_runs(struct hmb_record *r, const cJSON *runs)
 {
 	const cJSON *samples = cJSON_GetObjectItemCaseSensitive(runs, "samples");
 	const cJSON *medians = cJSON_GetObjectItemCaseSensitive(runs, "median_s");
+	const cJSON *docs = cJSON_GetObjectItemCaseSensitive(runs, "documents"), *m;
 	int n = cJSON_GetArraySize(samples);
 	struct hmb_run_figures *f;
 	size_t total = 0;
@@ -66,15 +76,35 @@ static void import_runs(struct hmb_record *r, const cJSON *runs)
 	f->samples = hmb_xcalloc((size_t)n, sizeof(*f->samples));
 	f->median = hmb_xcalloc((size_t)n, sizeof(*f->median));
 	for (int k = 0; k < n; k++) {
-		const cJSON *c = cJSON_GetArrayItem(samples, k), *m = cJSON_GetArrayItem(medians, k);
+		const cJSON *c = cJSON_GetArrayItem(samples, k), *x = cJSON_GetArrayItem(medians, k);
 		f->samples[k] = cJSON_IsNumber(c) && c->valuedouble >= 0 ? (size_t)c->valuedouble : 0;
-		f->median[k] = cJSON_IsNumber(m) ? m->valuedouble : NAN;
+		f->median[k] = cJSON_IsNumber(x) ? x->valuedouble : NAN;
 		total += f->samples[k];
 	}
+	if (cJSON_IsArray(docs) && cJSON_GetArraySize(docs) == n) {
+		f->doc = hmb_xcalloc((size_t)n, sizeof(*f->doc));
+		for (int k = 0; k < n; k++) {
+			const cJSON *d = cJSON_GetArrayItem(docs, k);
+			f->doc[k] = cJSON_IsNumber(d) && d->valuedouble >= 0 && d->valuedouble < 1e6
+					    ? (int)d->valuedouble : 0;
+		}
+	}
+	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(runs, "metrics")) {
+		struct hmb_run_metric *x;
+		if (!cJSON_IsArray(m) || cJSON_GetArraySize(m) != n || !m->string)
+			continue;
+		f->metric = hmb_xrealloc(f->metric, (f->nmetrics + 1) * sizeof(*f->metric));
+		x = &f->metric[f->nmetrics++];
+		x->name = hmb_xstrdup(m->string);
+		x->unit = hmb_xstrdup(metric_unit(r, m->string));
+		x->value = hmb_xcalloc((size_t)n, sizeof(double));
+		for (int k = 0; k < n; k++) {
+			const cJSON *v = cJSON_GetArrayItem(m, k);
+			x->value[k] = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+		}
+	}
 	if (total != r->nsamples) {
-		free(f->samples);
-		free(f->median);
-		free(f);
+		hmb_run_figures_free(f);
 		return;
 	}
 	r->runs = f;

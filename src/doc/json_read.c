@@ -24,6 +24,7 @@
 #include "doc/json_stream.h"
 #include "doc/load_fast.h"
 #include "doc/loaded.h"
+#include "stats/resolution.h"
 #include "util/sizes.h"
 #include "util/text.h"
 #include "util/util.h"
@@ -355,15 +356,49 @@ static void add_result(struct hmb_loaded *l, const cJSON *r)
 	cJSON_Delete(renamed_params);
 }
 
+/* One run's median's own noise from its samples: samples_s cut by
+ * runs.samples (the counts must add up); NAN where they do not. */
+static double within_of(const cJSON *r, const cJSON *runs)
+{
+	const cJSON *samples = cJSON_GetObjectItemCaseSensitive(r, "samples_s");
+	const cJSON *counts = cJSON_GetObjectItemCaseSensitive(runs, "samples"), *v;
+	size_t n = (size_t)cJSON_GetArraySize(samples), k = 0, nruns, total = 0;
+	double *s, w;
+	size_t *c;
+
+	if (!cJSON_IsArray(samples) || !cJSON_IsArray(counts) || n < 3)
+		return NAN;
+	nruns = (size_t)cJSON_GetArraySize(counts);
+	s = hmb_xcalloc(n, sizeof(*s));
+	c = hmb_xcalloc(nruns + 1, sizeof(*c));
+	cJSON_ArrayForEach(v, samples)
+		s[k++] = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+	k = 0;
+	cJSON_ArrayForEach(v, counts) {
+		c[k] = cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble <= (double)n
+			       ? (size_t)v->valuedouble : 0;
+		total += c[k++];
+	}
+	w = total == n ? hmb_noise_within_runs(s, c, nruns) : NAN;
+	free(s);
+	free(c);
+	return w;
+}
+
 /* --runs: each figure of the result (from `first` on) in each run: the main
  * figure from the run's median (GB/s and us/op scale with it as the pooled
- * median does), a metric as the run had it. */
+ * median does), a metric as the run had it; each run's document where the
+ * document merges several (runs.documents); and how much one run's median
+ * moves with its samples (runs.samples counts each run's samples_s). */
 static void attach_runs(struct hmb_loaded *l, size_t first, int has_main, const cJSON *r)
 {
 	const cJSON *runs = cJSON_GetObjectItemCaseSensitive(r, "runs"), *v;
 	const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(runs, "metrics");
+	const cJSON *docs = cJSON_GetObjectItemCaseSensitive(runs, "documents");
 	double pooled = hmb_json_num(cJSON_GetObjectItemCaseSensitive(r, "stats_s"), "median");
 
+	if (has_main)
+		l->res[l->nres - 1].within = within_of(r, runs);
 	for (size_t i = first; i < l->n; i++) {
 		struct hmb_figure *f = &l->fig[i];
 		const cJSON *values = i == first && has_main
@@ -372,6 +407,7 @@ static void attach_runs(struct hmb_loaded *l, size_t first, int has_main, const 
 		int main_figure = i == first && has_main, timed = !strcmp(f->unit, "s") ||
 								   !strcmp(f->unit, "us");
 		size_t n = 0;
+		f->main = main_figure;
 		if (!cJSON_IsArray(values) || (main_figure && !(pooled > 0)))
 			continue;
 		f->runs = hmb_loaded_alloc(l, HMB_RUNS_LOADED_MAX * sizeof(double));
@@ -384,6 +420,14 @@ static void attach_runs(struct hmb_loaded *l, size_t first, int has_main, const 
 			f->runs[n++] = x;
 		}
 		f->nruns = n;
+		if (cJSON_IsArray(docs) && (size_t)cJSON_GetArraySize(docs) == n) {
+			size_t k = 0;
+			f->run_doc = hmb_loaded_alloc(l, (n + 1) * sizeof(int));
+			cJSON_ArrayForEach(v, docs) {
+				double d = cJSON_IsNumber(v) ? v->valuedouble : -1;
+				f->run_doc[k++] = d >= 0 && d < HMB_RUNS_LOADED_MAX ? (int)d : 0;
+			}
+		}
 	}
 }
 
@@ -505,7 +549,7 @@ cJSON *hmb_doc_parse(const char *path, const char *text, size_t len, char *err,
 static const char *const result_keys[] = {
 	"module", "case", "status", "params", "metrics", "stats_s.median", "gbps_median",
 	"us_per_op_median", "stability.half_width_rel", "observed.gpu_shared_with",
-	"observed.ran_beside_gpus", "observed.host_link_shared_with_gpus", "runs", NULL
+	"observed.ran_beside_gpus", "observed.host_link_shared_with_gpus", "runs", "samples_s", NULL
 };
 
 /* A result as the walker hands it over (json_stream.h): read straight from

@@ -298,7 +298,7 @@ static cJSON *shape_json(const struct hmb_stability *st)
 }
 
 /* The rule every record's stability and shape follow, once per document. */
-static cJSON *stability_rule_json(void)
+cJSON *hmb_json_stability_rule(void)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -308,18 +308,14 @@ static cJSON *stability_rule_json(void)
 	cJSON_AddNumberToObject(o, "threshold_rel", HMB_STABLE_THRESHOLD_REL);
 	cJSON_AddNumberToObject(o, "target_rel", HMB_STABLE_TARGET_REL);
 	cJSON_AddStringToObject(o, "resolution", HMB_RESOLUTION_METHOD);
-	cJSON_AddNumberToObject(o, "resolution_z", HMB_RESOLUTION_Z);
+	cJSON_AddNumberToObject(o, "resolution_confidence", HMB_RESOLUTION_CONFIDENCE);
 	cJSON_AddNumberToObject(o, "resolution_stable_rel", HMB_RESOLUTION_STABLE_REL);
-	cJSON_AddNumberToObject(o, "pool_min_figures", HMB_POOL_MIN_FIGURES);
-	cJSON_AddNumberToObject(o, "pool_prior_runs", HMB_POOL_PRIOR_DF);
+	cJSON_AddNumberToObject(o, "neighbours", HMB_NOISE_NEIGHBOURS);
 	cJSON_AddStringToObject(o, "stable_if", "several runs: the resolution (runs.resolution."
-				"resolution_rel: resolution_z * sqrt(2) * the noise of the figure "
-				"from one document to the next, sqrt(run_sigma_rel^2 / runs + "
-				"session_rel^2), run_sigma_rel the family's run-to-run noise pooled "
-				"over the document at the figure's size (pool_min_figures at least, "
-				"else over every size) weighed with the figure's own runs as "
-				"pool_prior_runs runs' worth) is within resolution_stable_rel; one "
-				"run: the interval's half-width, relative to the median, within "
+				"resolution_rel: t(resolution_confidence, df) * sqrt(2) * sigma_rel, "
+				"sigma_rel the noise of the figure's mean over its runs, or over its "
+				"documents where it holds several) is within resolution_stable_rel; "
+				"one run: the interval's half-width, relative to the median, within "
 				"threshold_rel (the samples of one process alone)");
 	cJSON_AddStringToObject(o, "trend", HMB_TREND_METHOD);
 	cJSON_AddNumberToObject(o, "drift_p", HMB_DRIFT_P);
@@ -328,6 +324,30 @@ static cJSON *stability_rule_json(void)
 	cJSON_AddNumberToObject(o, "bimodal_gap_rel", HMB_BIMODAL_GAP_REL);
 	cJSON_AddNumberToObject(o, "bimodal_gap_to_spread", HMB_BIMODAL_GAP_TO_SPREAD);
 	cJSON_AddNumberToObject(o, "outlier_rel", HMB_OUTLIER_REL);
+	return o;
+}
+
+/* name: v, or null where it is not finite (a weight past any count). */
+static void finite_or_null(cJSON *o, const char *name, double v)
+{
+	if (isfinite(v))
+		cJSON_AddNumberToObject(o, name, v);
+	else
+		cJSON_AddNullToObject(o, name);
+}
+
+/* One level of a figure's noise (stats/resolution.h): its own spread there,
+ * the figures alike, the two weighed together. */
+static cJSON *noise_level_json(const struct hmb_noise_level *l)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	finite_or_null(o, "sigma_rel", l->sigma);
+	finite_or_null(o, "df", l->df);
+	finite_or_null(o, "own_sigma_rel", l->own);
+	cJSON_AddNumberToObject(o, "own_df", l->own_df);
+	finite_or_null(o, "alike_sigma_rel", l->prior);
+	finite_or_null(o, "alike_worth", l->prior_df);
 	return o;
 }
 
@@ -354,26 +374,28 @@ static cJSON *runs_json(const struct hmb_run_figures *f)
 	m = cJSON_AddObjectToObject(o, "metrics");
 	for (size_t i = 0; i < f->nmetrics; i++)
 		cJSON_AddItemToObject(m, f->metric[i].name, per_run(f->metric[i].value, f->count));
+	if (f->doc)
+		cJSON_AddItemToObject(o, "documents", cJSON_CreateIntArray(f->doc, (int)f->count));
 	if (f->judged) {
-		const struct hmb_resolution *r = &f->res;
+		const struct hmb_noise_out *r = &f->res;
+		char from[192];
 		m = cJSON_AddObjectToObject(o, "resolution");
 		cJSON_AddNumberToObject(m, "resolution_rel", r->resolution);
 		cJSON_AddNumberToObject(m, "sigma_rel", r->sigma);
-		cJSON_AddNumberToObject(m, "run_sigma_rel", r->run_sigma);
-		cJSON_AddNumberToObject(m, "own_sigma_rel", r->own);
-		if (isnan(r->pooled)) {
-			cJSON_AddNullToObject(m, "family_sigma_rel");
-		} else {
-			cJSON_AddNumberToObject(m, "family_sigma_rel", r->pooled);
-		}
-		cJSON_AddNumberToObject(m, "family_figures", (double)r->pooled_n);
-		cJSON_AddNumberToObject(m, "session_rel", r->session);
-		cJSON_AddStringToObject(m, "family", r->family);
+		finite_or_null(m, "df", r->df);
+		cJSON_AddNumberToObject(m, "runs", (double)r->runs);
+		cJSON_AddNumberToObject(m, "documents", (double)r->docs);
+		cJSON_AddItemToObject(m, "run", noise_level_json(&r->run));
+		if (r->docs >= 2)
+			cJSON_AddItemToObject(m, "document", noise_level_json(&r->doc));
+		else
+			cJSON_AddNullToObject(m, "document");
+		cJSON_AddStringToObject(m, "from", hmb_noise_source_text(r, from, sizeof(from)));
 	}
 	return o;
 }
 
-static cJSON *record_json(const struct hmb_record *r)
+cJSON *hmb_json_record(const struct hmb_record *r)
 {
 	cJSON *o = cJSON_CreateObject(), *s;
 	struct hmb_summary sum;
@@ -594,12 +616,12 @@ char *hmb_json_render(const struct hmb_report *rep)
 		cJSON_AddItemToArray(a, x);
 	}
 	cJSON_AddItemToObject(doc, "telemetry", telemetry_json(rep));
-	cJSON_AddItemToObject(doc, "stability_rule", stability_rule_json());
+	cJSON_AddItemToObject(doc, "stability_rule", hmb_json_stability_rule());
 	if (rep->summary_json)
 		cJSON_AddItemReferenceToObject(doc, "summary", rep->summary_json);
 	a = cJSON_AddArrayToObject(doc, "results");
 	for (const struct hmb_record *r = rep->head; r; r = r->next)
-		cJSON_AddItemToArray(a, record_json(r));
+		cJSON_AddItemToArray(a, hmb_json_record(r));
 
 	text = cJSON_Print(doc);
 	cJSON_Delete(doc);

@@ -16,6 +16,12 @@ char *hmb_json_render(const struct hmb_report *rep);
  * in err. */
 int hmb_json_write(const struct hmb_report *rep, const char *path, char *err, size_t errlen);
 
+/* A record as the document has it, and the rule its stability follows (a
+ * document of merged documents is written from these: run/merge.c). */
+struct hmb_record;
+cJSON *hmb_json_record(const struct hmb_record *r);
+cJSON *hmb_json_stability_rule(void);
+
 /* Values as the document writes them, for what other layers add to it (the
  * summary): an int, or a bool, of -1 (unknown) is null; an empty or NULL
  * string is null; a number not above 0 is null. */

@@ -181,6 +181,7 @@ struct hmb_result *hmb_loaded_add_result(struct hmb_loaded *l, const char *modul
 	res->kase = hmb_loaded_raw(l, kase);
 	res->gpu = -1;
 	res->half_width_rel = NAN;
+	res->within = NAN;
 	return res;
 }
 

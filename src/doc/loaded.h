@@ -32,6 +32,8 @@ struct hmb_result {
 	char *key, *label;       /* compare's, shared by the result's figures (in strings) */
 	uint64_t key_hash;       /* compare's */
 	double half_width_rel;   /* its median's 95% interval, relative (stability); NAN: none */
+	double within;           /* one run's median's own noise from its samples, relative
+				  * (stats/resolution.h: hmb_noise_within_runs); NAN: none */
 	int gpu_shared;          /* another process used the GPU around it (observed) */
 	/* who ran at once (observed; NULL: none): the GPUs of --devices that ran
 	 * beside it ("1,2,3"), and those of them that shared its way to the host
@@ -49,7 +51,9 @@ struct hmb_figure {
 	double value;
 	int direction;   /* +1 higher is better, -1 lower is better, 0 information */
 	int skip;        /* left out of this comparison (another GPU's) */
+	int main;        /* the result's own figure (GB/s, us/op or median: its samples') */
 	double *runs;    /* --runs: the figure in each run (in strings); NULL: one run */
+	int *run_doc;    /* each run's document where the document merges several; NULL */
 	size_t nruns;
 };
 

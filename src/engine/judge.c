@@ -1,10 +1,11 @@
 /*
  * judge.c - each record of several runs given its resolution: how small a
  * change between two documents its figure can show (stats/resolution.h),
- * from its family's runs pooled over the report and its own.
+ * from its runs and the report's records alike.
  */
 #include "engine/judge.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "stats/resolution.h"
@@ -18,29 +19,45 @@ static double size_of(const struct hmb_record *r)
 	return v && v->type == HMB_KV_NUM ? v->num : 0;
 }
 
+static size_t total_samples(const struct hmb_run_figures *f)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < f->count; k++)
+		n += f->samples[k];
+	return n;
+}
+
 void hmb_report_judge_resolution(struct hmb_report *rep)
 {
 	size_t n = 0, i = 0;
-	struct hmb_pool_entry *e;
-	double mean;
+	struct hmb_noise_in *in;
+	struct hmb_noise_out *out;
 
 	for (struct hmb_record *r = rep->head; r; r = r->next)
 		n++;
-	e = hmb_xcalloc(n + 1, sizeof(*e));
+	in = hmb_xcalloc(n + 1, sizeof(*in));
+	out = hmb_xcalloc(n + 1, sizeof(*out));
 	for (struct hmb_record *r = rep->head; r; r = r->next, i++) {
-		e[i].family = hmb_family_of(r->module, r->name, "median");
-		e[i].size = size_of(r);
-		if (r->runs && r->status == HMB_OK)
-			hmb_pool_entry_runs(&e[i], r->runs->median, r->runs->count, &mean);
+		const struct hmb_run_figures *f = r->runs;
+		in[i] = (struct hmb_noise_in){ r->module, r->name, NULL, hmb_record_gpu(r),
+					       size_of(r), NULL, NULL, 0, NAN };
+		if (!f || r->status != HMB_OK)
+			continue;
+		in[i].runs = f->median;
+		in[i].doc = f->doc;
+		in[i].nruns = f->count;
+		in[i].within = total_samples(f) == r->nsamples
+				       ? hmb_noise_within_runs(r->samples, f->samples, f->count) : NAN;
 	}
-	hmb_pool_estimate(e, n);
+	hmb_noise_model(in, n, out);
 	i = 0;
 	for (struct hmb_record *r = rep->head; r; r = r->next, i++) {
 		if (!r->runs)
 			continue;
-		r->runs->judged = r->status == HMB_OK && e[i].df >= 1;
-		if (r->runs->judged)
-			hmb_resolution_of(&e[i], e[i].df + 1, &r->runs->res);
+		r->runs->res = out[i];
+		r->runs->judged = r->status == HMB_OK && out[i].resolution > 0;
 	}
-	free(e);
+	free(in);
+	free(out);
 }

@@ -5,11 +5,10 @@
 #include "engine/report.h"
 
 /* Each record of several runs told how small a change between two documents
- * its figure can show (record.h: runs.res; stats/resolution.h): its family's
- * run-to-run noise pooled over the report's records at its size, weighed
- * with its own runs, and its family's session noise. The stable rule reads
- * it (stability.h: hmb_stability_resolution). Run again after records are
- * added or merged: the pool is the report's. */
+ * its figure can show (record.h: runs.res; stats/resolution.h): its own runs
+ * (and documents, in a merge) weighed against the report's records alike.
+ * The stable rule reads it (stability.h: hmb_stability_resolution). Run again
+ * after records are added or merged: the prior is the report's. */
 void hmb_report_judge_resolution(struct hmb_report *rep);
 
 #endif

@@ -1,6 +1,7 @@
 /* record.c - building records, and the one place where figures are derived. */
 #include "engine/record.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,22 @@ static void kvlist_free(struct hmb_kvlist *l)
 	free(l->v);
 }
 
+void hmb_run_figures_free(struct hmb_run_figures *f)
+{
+	if (!f)
+		return;
+	for (size_t i = 0; i < f->nmetrics; i++) {
+		free(f->metric[i].name);
+		free(f->metric[i].unit);
+		free(f->metric[i].value);
+	}
+	free(f->metric);
+	free(f->samples);
+	free(f->median);
+	free(f->doc);
+	free(f);
+}
+
 void hmb_record_free(struct hmb_record *r)
 {
 	if (!r)
@@ -40,17 +57,7 @@ void hmb_record_free(struct hmb_record *r)
 	free(r->samples);
 	free(r->reason);
 	free(r->written_reason);
-	if (r->runs) {
-		for (size_t i = 0; i < r->runs->nmetrics; i++) {
-			free(r->runs->metric[i].name);
-			free(r->runs->metric[i].unit);
-			free(r->runs->metric[i].value);
-		}
-		free(r->runs->metric);
-		free(r->runs->samples);
-		free(r->runs->median);
-		free(r->runs);
-	}
+	hmb_run_figures_free(r->runs);
 	free(r);
 }
 
@@ -200,4 +207,15 @@ void hmb_record_summarize(const struct hmb_record *r, struct hmb_summary *out)
 	}
 	if (r->ops > 0)
 		out->us_per_op_median = out->stats.median / r->ops * 1e6;
+}
+
+int hmb_record_gpu(const struct hmb_record *r)
+{
+	const struct hmb_kv *g = hmb_kv_find(&r->params, "device");
+
+	if (!g && strcmp(r->module, "node") == 0)
+		g = hmb_kv_find(&r->params, "gpu");
+	if (g && g->type == HMB_KV_NUM && g->num >= 0 && g->num <= 1000000 && g->num == floor(g->num))
+		return (int)g->num;
+	return -1;
 }

@@ -48,13 +48,15 @@ struct hmb_run_figures {
 	size_t count, cap;            /* runs merged */
 	size_t *samples;              /* per run: how many of the record's samples it gave */
 	double *median;               /* per run: the median of its samples, s; NAN: none */
+	int *doc;                     /* per run: the document it came from (merge), 0 first;
+				       * NULL: all of this one */
 	struct hmb_run_metric *metric;
 	size_t nmetrics;
 	/* how small a change between two documents its figure can show, from
-	 * the runs of its family in the report (run/runs.c, stats/resolution.h);
-	 * judged 0: not judged (a failed record, fewer than 2 runs) */
+	 * its runs and the report's figures alike (engine/judge.c,
+	 * stats/resolution.h); judged 0: not known (a failed record, one run) */
 	int judged;
-	struct hmb_resolution res;
+	struct hmb_noise_out res;
 };
 
 struct hmb_record {
@@ -91,6 +93,7 @@ struct hmb_summary {
 
 struct hmb_record *hmb_record_new(const char *module, const char *name);
 void hmb_record_free(struct hmb_record *r);
+void hmb_run_figures_free(struct hmb_run_figures *f);
 
 void hmb_param_str(struct hmb_record *r, const char *key, const char *value);
 void hmb_param_num(struct hmb_record *r, const char *key, double value);
@@ -101,6 +104,9 @@ void hmb_observe_num(struct hmb_record *r, const char *key, double value);
 void hmb_observe_bool(struct hmb_record *r, const char *key, int value);
 
 void hmb_record_bytes(struct hmb_record *r, double bytes);
+/* The GPU a record measured (param device; node's gpu where it measures one
+ * GPU of the node); -1: none named. */
+int hmb_record_gpu(const struct hmb_record *r);
 void hmb_record_ops(struct hmb_record *r, double ops);
 void hmb_record_peak(struct hmb_record *r, double gbps);
 void hmb_sample(struct hmb_record *r, double seconds);

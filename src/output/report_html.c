@@ -101,14 +101,13 @@ static void summary_table(FILE *out, const struct hmb_sum *s)
 				fprintf(out, "</span>");
 			}
 			if (i && *hmb_sum_ratio_text(base, x, 1, r, sizeof(r))) {
-				double noise;
-				int change = hmb_sum_change(base, x, &noise);
+				double res;
+				int change = hmb_sum_change(base, x, &res);
 				fprintf(out, " <span class=\"ratio%s\" title=\"", change > 0 ? " better" :
 					change < 0 ? " worse" : "");
-				if (isfinite(noise))
+				if (isfinite(res))
 					fprintf(out, "%+.0f%%; %s both documents' noise (+-%.1f%% at 95%%)",
-						100 * (ratio - 1), change ? "beyond" : "within",
-						100 * HMB_RESOLUTION_Z * noise);
+						100 * (ratio - 1), change ? "beyond" : "within", 100 * res);
 				fprintf(out, "\">%s%s</span>", r, change ? "" : " n.s.");
 			}
 			fprintf(out, "</td>");

@@ -11,6 +11,7 @@
 
 #include "doc/loaded.h"
 #include "stats/resolution.h"
+#include "stats/significance.h"
 #include "stats/stats.h"
 #include "util/sizes.h"
 #include "util/text.h"
@@ -73,17 +74,6 @@ const size_t hmb_nheadlines = sizeof(hmb_headlines) / sizeof(hmb_headlines[0]);
 
 _Static_assert(sizeof(hmb_headlines) / sizeof(hmb_headlines[0]) <= HMB_MAX_HEADLINES,
 	       "HMB_MAX_HEADLINES is too small");
-
-int hmb_record_gpu(const struct hmb_record *r)
-{
-	const struct hmb_kv *g = hmb_kv_find(&r->params, "device");
-
-	if (!g && strcmp(r->module, "node") == 0)
-		g = hmb_kv_find(&r->params, "gpu");
-	if (g && g->type == HMB_KV_NUM && g->num >= 0 && g->num <= 1000000 && g->num == floor(g->num))
-		return (int)g->num;
-	return -1;
-}
 
 /* ---- picking a headline's record ------------------------------------------ */
 
@@ -385,50 +375,41 @@ double hmb_sum_ratio(const struct hmb_sum_cell *base, const struct hmb_sum_cell 
 	return c->direction < 0 ? base->value / c->value : c->value / base->value;
 }
 
-/* One figure's noise from one document to the next, relative, one sigma, as
- * compare judges it (compare/noise.c): its run-to-run noise where its
- * document holds several runs (the resolution its runs were given), else its
- * family's floor; beyond that its median's interval (one run) and a shared
- * GPU. */
-static double figure_noise(const struct hmb_record *r, const char *figure)
+/* A record's figure's noise from one document to the next, relative, one
+ * sigma: its runs' (stats/resolution.h) where its document holds several,
+ * else not known (NAN); *df, the least degrees of freedom seen. */
+static double record_noise(const struct hmb_record *r, double *df)
 {
-	const char *name = !strcmp(figure, "time") ? "median" : figure;
-	const struct hmb_family *f = hmb_family_of(r->module, r->name, name);
-	struct hmb_pool_entry one = { .family = f, .var = NAN, .pooled = NAN };
-	struct hmb_resolution res;
-	struct hmb_summary s;
-
-	if (r->runs && r->runs->judged && !strcmp(r->runs->res.family, f->name))
-		res = r->runs->res;
-	else
-		hmb_resolution_of(&one, 1, &res);
-	hmb_record_summarize(r, &s);
-	return hypot(res.sigma, hmb_noise_beyond_runs(res.runs, s.has_stats ?
-		     s.stability.half_width_rel : NAN,
-		     hmb_kv_find(&r->observed, "gpu_shared_with") != NULL));
+	if (!r || !r->runs || !r->runs->judged)
+		return NAN;
+	if (r->runs->res.df < *df)
+		*df = r->runs->res.df;
+	return r->runs->res.sigma;
 }
 
-static double cell_noise(const struct hmb_sum_cell *c)
+static double cell_noise(const struct hmb_sum_cell *c, double *df)
 {
-	double n = figure_noise(c->rec, c->h->figure);
+	double n = record_noise(c->rec, df);
 
-	return c->base ? hypot(n, figure_noise(c->base, c->h->figure)) : n;
+	return c->base ? hypot(n, record_noise(c->base, df)) : n;
 }
 
 int hmb_sum_change(const struct hmb_sum_cell *base, const struct hmb_sum_cell *c,
-		   double *noise)
+		   double *resolution)
 {
-	double r = hmb_sum_ratio(base, c), n;
+	double r = hmb_sum_ratio(base, c), n, df = INFINITY, res;
 
-	if (noise)
-		*noise = NAN;
+	if (resolution)
+		*resolution = NAN;
 	if (!isfinite(r) || !c->direction || !base->rec || !c->rec)
 		return 0;
-	n = hypot(cell_noise(base), cell_noise(c));
-	if (noise)
-		*noise = n;
-	if (!(fabs(log(r)) > HMB_RESOLUTION_Z * n) ||
-	    !(fabs(r - 1) > HMB_RESOLUTION_STABLE_REL))
+	n = hypot(cell_noise(base, &df), cell_noise(c, &df));
+	if (!(n > 0))
+		return 0;
+	res = hmb_student_t_quantile(1 - HMB_RESOLUTION_CONFIDENCE, df) * n;
+	if (resolution)
+		*resolution = res;
+	if (!(fabs(log(r)) > res) || !(fabs(r - 1) > HMB_RESOLUTION_STABLE_REL))
 		return 0;
 	return r > 1 ? 1 : -1;
 }
@@ -507,13 +488,13 @@ static void add_once(char *list, size_t len, char seen[][32], int *nseen, const 
 }
 
 /* The resolution of the document's figures of several runs (their records'
- * runs.res): how many can show 5% and 10%, and the families whose median
- * resolution is above 10%, the noisiest first, with what dominates their noise:
- * their runs over their number, or the session. */
-struct family_res {
+ * runs.res): how many can show 5% and 10%, and the modules whose median
+ * resolution is above 10%, the noisiest first, with what their noise was
+ * measured over: their runs, or documents (a merge). */
+struct module_res {
 	const char *name;
 	double *res;
-	size_t n, between;
+	size_t n, documents;
 };
 
 static int by_resolution(const void *a, const void *b)
@@ -524,11 +505,11 @@ static int by_resolution(const void *a, const void *b)
 
 static void resolution(const struct hmb_sum_doc *d, struct hmb_sum_col *col)
 {
-	struct family_res fam[32];
-	size_t nfam = 0;
+	struct module_res mod[32];
+	size_t nmod = 0;
 
 	for (const struct hmb_record *r = d->rep.head; r; r = r->next) {
-		const struct hmb_resolution *x;
+		const struct hmb_noise_out *x;
 		size_t k;
 		if (r->status != HMB_OK || !r->runs || !r->runs->judged)
 			continue;
@@ -536,25 +517,24 @@ static void resolution(const struct hmb_sum_doc *d, struct hmb_sum_col *col)
 		col->resolved++;
 		col->within5 += x->resolution <= 0.05;
 		col->within10 += x->resolution <= 0.10;
-		for (k = 0; k < nfam && strcmp(fam[k].name, x->family); k++)
+		for (k = 0; k < nmod && strcmp(mod[k].name, r->module); k++)
 			;
-		if (k == nfam) {
-			if (nfam == sizeof(fam) / sizeof(fam[0]))
+		if (k == nmod) {
+			if (nmod == sizeof(mod) / sizeof(mod[0]))
 				continue;
-			fam[nfam++] = (struct family_res){ x->family, NULL, 0, 0 };
+			mod[nmod++] = (struct module_res){ r->module, NULL, 0, 0 };
 		}
-		fam[k].res = hmb_xrealloc(fam[k].res, (fam[k].n + 1) * sizeof(double));
-		fam[k].res[fam[k].n++] = x->resolution;
-		fam[k].between += x->session * x->session >
-				  x->run_sigma * x->run_sigma / (double)x->runs;
+		mod[k].res = hmb_xrealloc(mod[k].res, (mod[k].n + 1) * sizeof(double));
+		mod[k].res[mod[k].n++] = x->resolution;
+		mod[k].documents += x->docs >= 2;
 	}
-	for (size_t k = 0; k < nfam; k++) {
+	for (size_t k = 0; k < nmod; k++) {
 		struct hmb_stats st;
-		if (hmb_stats_compute(fam[k].res, fam[k].n, &st) == 0 && st.median > 0.10 &&
+		if (hmb_stats_compute(mod[k].res, mod[k].n, &st) == 0 && st.median > 0.10 &&
 		    col->nnoisy < (int)(sizeof(col->noisy) / sizeof(col->noisy[0])))
 			col->noisy[col->nnoisy++] = (struct hmb_sum_noisy){
-				fam[k].name, st.median, 2 * fam[k].between > fam[k].n };
-		free(fam[k].res);
+				mod[k].name, st.median, 2 * mod[k].documents > mod[k].n };
+		free(mod[k].res);
 	}
 	qsort(col->noisy, (size_t)col->nnoisy, sizeof(col->noisy[0]), by_resolution);
 }

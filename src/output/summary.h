@@ -145,9 +145,10 @@ struct hmb_sum_col {
 	char beside_gpus[64];
 	/* the resolution (stats/resolution.h): figures of several runs, how many can
 	 * show a change of 5% and of 10% between two documents like this one, and the
-	 * families too noisy for 10% here (their median resolution, what dominates) */
+	 * modules too noisy for 10% here (their median resolution; documents: their
+	 * noise measured between documents, else runs) */
 	size_t resolved, within5, within10;
-	struct hmb_sum_noisy { const char *family; double resolution; int between; } noisy[8];
+	struct hmb_sum_noisy { const char *module; double resolution; int documents; } noisy[8];
 	int nnoisy;
 	char node[HMB_SUM_NODE][200];   /* what the node's figures say together (summary_node.c) */
 	int nnode;
@@ -204,17 +205,14 @@ const char *hmb_sum_ratio_text(const struct hmb_sum_cell *base, const struct hmb
 			       int wide, char *buf, size_t len);
 /* The other against the base, which way is better: above 1 better. */
 double hmb_sum_ratio(const struct hmb_sum_cell *base, const struct hmb_sum_cell *c);
-/* Is the change from base to c beyond both documents' noise, as compare
- * judges a change (compare/noise.c): each figure's run-to-run noise where its
- * document holds several runs, else its family's floor and its median's
- * interval, and a shared GPU, in quadrature; beyond HMB_RESOLUTION_Z times
- * that and beyond the 5% compare is used at. +1 better, -1 worse, 0 within the
- * noise or not judged; *noise (may be NULL): the change's relative noise (one
- * sigma of the log of the ratio), NAN where not judged. */
+/* Is the change from base to c beyond both documents' noise: each record's
+ * noise from its runs (stats/resolution.h), in quadrature, beyond t(0.975)
+ * of the fewest degrees of freedom times that and beyond the 5% compare is
+ * used at. +1 better, -1 worse, 0 within the noise or not judged (a document
+ * of one run); *resolution (may be NULL): the least change of the log of
+ * the ratio beyond that noise at 95%, NAN where not judged. */
 int hmb_sum_change(const struct hmb_sum_cell *base, const struct hmb_sum_cell *c,
-		   double *noise);
-/* The GPU a record ran on (params.device, node's params.gpu), or -1. */
-int hmb_record_gpu(const struct hmb_record *r);
+		   double *resolution);
 
 /* The command: `summary DOC...` (summary_cmd.c). Returns the exit status. */
 int hmb_summary_command(int nfiles, char **files, enum hmb_format format, int gpu,

@@ -63,9 +63,9 @@ cJSON *hmb_summary_json(const struct hmb_sum_col *c)
 	z = cJSON_AddArrayToObject(y, "too_noisy_for_10");
 	for (int i = 0; i < c->nnoisy; i++) {
 		cJSON *f = cJSON_CreateObject();
-		cJSON_AddStringToObject(f, "family", c->noisy[i].family);
+		cJSON_AddStringToObject(f, "module", c->noisy[i].module);
 		cJSON_AddNumberToObject(f, "median_resolution_rel", c->noisy[i].resolution);
-		cJSON_AddStringToObject(f, "dominated_by", c->noisy[i].between ? "session" : "runs");
+		cJSON_AddStringToObject(f, "noise_from", c->noisy[i].documents ? "documents" : "runs");
 		cJSON_AddItemToArray(z, f);
 	}
 	cJSON_AddNumberToObject(x, "unsupported", (double)c->unsupported);

@@ -66,13 +66,14 @@ const char *hmb_sum_resolution_text(const struct hmb_sum_col *c, char *buf, size
 	if (!c->resolved)
 		return snprintf(buf, len, "one run: how far the figures repeat from one process to "
 				"the next is not measured (--runs 2 or more; all runs two)"), buf;
+	/* what the noise was measured over: runs, or documents (merge) */
 	used = (size_t)snprintf(buf, len, "of %zu figures, %zu can show a 5%% change from one "
 				"document to the next, %zu 10%%", c->resolved, c->within5, c->within10);
 	for (int i = 0; i < c->nnoisy && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s %.0f%% (%s)",
-					 i ? ", " : "; too noisy for 10%: ", c->noisy[i].family,
-					 100 * c->noisy[i].resolution,
-					 c->noisy[i].between ? "session" : "runs");
+					 i ? ", " : "; median of modules too noisy for 10%: ",
+					 c->noisy[i].module, 100 * c->noisy[i].resolution,
+					 c->noisy[i].documents ? "documents" : "runs");
 	return buf;
 }
 

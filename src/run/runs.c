@@ -31,6 +31,8 @@ static void grow(struct hmb_run_figures *f)
 
 	f->samples = hmb_xrealloc(f->samples, cap * sizeof(*f->samples));
 	f->median = hmb_xrealloc(f->median, cap * sizeof(*f->median));
+	if (f->doc)
+		f->doc = hmb_xrealloc(f->doc, cap * sizeof(*f->doc));
 	for (size_t i = 0; i < f->nmetrics; i++)
 		f->metric[i].value = hmb_xrealloc(f->metric[i].value, cap * sizeof(double));
 	f->cap = cap;
@@ -70,6 +72,8 @@ static void add_run(struct hmb_record *into, const struct hmb_record *run)
 	if (f->count == f->cap)
 		grow(f);
 	k = f->count++;
+	if (f->doc)
+		f->doc[k] = 0;
 	f->samples[k] = run->nsamples;
 	f->median[k] = hmb_stats_compute(run->samples, run->nsamples, &st) == 0 ? st.median : NAN;
 	for (size_t i = 0; i < f->nmetrics; i++)
@@ -169,6 +173,106 @@ void hmb_runs_merge(struct hmb_report *rep, struct hmb_record *before, struct hm
 			continue;
 		}
 		add_run(r, r);
+		r->next = NULL;
+		last->next = r;
+		last = r;
+		rep->tail = r;
+	}
+}
+
+/* ---- merge: the runs of several documents ------------------------------ */
+
+/* Each run of f from `from` on is of document first + the one it names
+ * (a merged document's runs keep theirs apart). */
+static void tag_runs(struct hmb_run_figures *f, size_t from, int first)
+{
+	if (!f->doc)
+		f->doc = hmb_xcalloc(f->cap ? f->cap : 1, sizeof(*f->doc));
+	for (size_t k = from; k < f->count; k++)
+		f->doc[k] += first;
+}
+
+/* Every run that r holds (a record of one run: itself), appended to into's. */
+static void append_runs(struct hmb_record *into, const struct hmb_record *r, int doc)
+{
+	const struct hmb_run_figures *g = r->runs;
+	size_t from = 0;
+
+	if (!g) {
+		merge(into, r, doc + 1);
+		into->runs->doc[into->runs->count - 1] = doc;
+		return;
+	}
+	for (size_t k = 0; k < g->count; from += g->samples[k], k++) {
+		struct hmb_run_figures *f = into->runs;
+		size_t at;
+		for (size_t i = 0; i < g->samples[k] && from + i < r->nsamples; i++)
+			hmb_sample(into, r->samples[from + i]);
+		if (f->count == f->cap)
+			grow(f);
+		at = f->count++;
+		f->samples[at] = g->samples[k];
+		f->median[at] = g->median[k];
+		for (size_t i = 0; i < f->nmetrics; i++)
+			f->metric[i].value[at] = NAN;
+		for (size_t i = 0; i < g->nmetrics; i++) {
+			struct hmb_kv m = { g->metric[i].name, HMB_KV_NUM, NULL, g->metric[i].value[k],
+					    g->metric[i].unit };
+			run_metric(f, &m)->value[at] = g->metric[i].value[k];
+		}
+		if (!f->doc)
+			tag_runs(f, 0, 0);
+		f->doc[at] = doc + (g->doc ? g->doc[k] : 0);
+	}
+	if (r->status != HMB_OK && into->status == HMB_OK)
+		hmb_record_status(into, r->status, "document %d: %s", doc + 1,
+				  r->reason ? r->reason : "");
+	settle_metrics(into);
+}
+
+/* Does record p hold a run of document doc or a later one? */
+static int holds_document(const struct hmb_record *p, int doc)
+{
+	for (size_t k = 0; p->runs && p->runs->doc && k < p->runs->count; k++)
+		if (p->runs->doc[k] >= doc)
+			return 1;
+	return 0;
+}
+
+void hmb_runs_merge_document(struct hmb_report *rep, struct hmb_record *last, int doc)
+{
+	struct hmb_record *r, *next;
+
+	if (!last) { /* the first document: each record's runs are of it */
+		for (r = rep->head; r; r = r->next) {
+			if (!r->runs)
+				add_run(r, r);
+			tag_runs(r->runs, 0, 0);
+			r->written_stable = -1;
+		}
+		return;
+	}
+	r = last->next;
+	last->next = NULL;
+	rep->tail = last;
+	for (; r; r = next) {
+		struct hmb_record *p = rep->head;
+		next = r->next;
+		for (; p; p = p == last ? NULL : p->next)
+			if (p->runs && !holds_document(p, doc) && same_case(p, r) &&
+			    identity_in(p, r) && identity_in(r, p))
+				break;
+		if (p) {
+			append_runs(p, r, doc);
+			hmb_record_free(r);
+			rep->count--;
+			continue;
+		}
+		/* a result the earlier documents lack: kept, its runs of this one */
+		if (!r->runs)
+			add_run(r, r);
+		tag_runs(r->runs, 0, doc);
+		r->written_stable = -1;
 		r->next = NULL;
 		last->next = r;
 		last = r;

@@ -1,109 +1,103 @@
 /*
  * resolution.h - how small a change between two documents a figure can show,
- * from runs (each run is a process of its own), not from one process's
- * samples: what repeats within a process need not repeat across processes.
+ * measured on the machine that made the document: from its own runs (each run
+ * a process of its own) and, where a document holds the runs of several
+ * documents (merge), from the spread between those documents. Nothing is
+ * declared or calibrated elsewhere.
  *
- * A figure's run-to-run noise (sigma of the logarithm of one run's figure):
- *  - pooled: every figure of its family in the document, at its size, with
- *    two runs or more gives the variance of its runs' logarithms; the
- *    family's noise at that size is a robust pool of them (the median of
- *    the variances, each scaled by the median of chi-square with its
- *    degrees of freedom): hundreds of degrees of freedom where one figure's
- *    two runs have one. Fewer than HMB_POOL_MIN_FIGURES at that size: the
- *    family's figures at every size; fewer still: the family's declared
- *    floor (below);
- *  - the figure's own: its runs' variance, weighed against the pool as
- *    HMB_POOL_PRIOR_DF runs' worth of evidence (a figure whose runs
- *    disagree is noisier than its family says, one whose two runs agree by
- *    luck is not quieter);
- *  - the session: what runs within one document cannot see, the machine
- *    moving between one document and the next (minutes apart: host-side
- *    state, clocks); declared per family (the table in resolution.c, from
- *    the committed back-to-back pairs of results/nvidia-h100-pcie/).
- * The noise of the document's figure is sqrt(sigma^2 / runs + session^2);
- * a document of one run has its family's floor (a run and a session).
- *
- * The resolution is the least change between two documents made alike that
- * is beyond that noise at 95%: HMB_RESOLUTION_Z * sqrt(2) * the noise. A
- * figure is stable where its resolution is within HMB_RESOLUTION_STABLE_REL,
- * the threshold compare is used at (so a stable figure's change beyond that
- * threshold is a change; an unstable one says how far it can be trusted).
+ * The model, on the logarithms of a figure's values:
+ *  - runs: the variance of a figure's runs within each document, pooled over
+ *    its documents (degrees of freedom: runs less documents). Two runs give
+ *    one degree of freedom: a figure whose two runs agree by luck is not
+ *    quiet, one whose runs disagree is noisy. So each is weighed against a
+ *    prior from figures that behave alike in the same document (empirical
+ *    Bayes, Smyth's moderated variances): the prior is the figure's own
+ *    within-run noise (how much one run's value moves with its samples)
+ *    scaled by how far run-to-run noise exceeds within-run noise, the
+ *    median of that ratio over its neighbours (the same case at the nearest
+ *    sizes, else the case path's siblings) and over its module, geometric
+ *    mean of the two; for a figure without samples of its own (a metric),
+ *    the neighbours' run-to-run variance. How many runs' worth the prior
+ *    counts (prior_df) is learned from the document: how far the figures'
+ *    own variances scatter around their priors beyond what their degrees of
+ *    freedom explain.
+ *  - documents (a merge): the documents' means are the runs of the level
+ *    above, weighed the same way, their prior the runs' noise over the runs
+ *    of a document scaled by how far the documents spread beyond it (module
+ *    and neighbours, as above); never less than the runs say.
+ * The noise of the document's figure (its runs' mean) is the runs' over
+ * their number (one document) or the documents' over theirs; the
+ * resolution, the least change between two documents made alike that is
+ * beyond that noise at 95%: t(0.975, df) * sqrt(2) * sigma, with the degrees
+ * of freedom of the estimate (its own and its prior's), so a noise estimated
+ * from few runs is a wide one. A figure is stable where the resolution is
+ * within HMB_RESOLUTION_STABLE_REL, the threshold compare is used at.
+ * A document of one run has no run-to-run noise: no resolution.
  */
 #ifndef HMB_RESOLUTION_H
 #define HMB_RESOLUTION_H
 
 #include <stddef.h>
 
-#define HMB_RESOLUTION_Z 1.96
+#define HMB_RESOLUTION_CONFIDENCE 0.95
 #define HMB_RESOLUTION_STABLE_REL 0.05
-#define HMB_POOL_MIN_FIGURES 5
-#define HMB_POOL_PRIOR_DF 4.0
+/* neighbours a figure's prior is taken over (the nearest of its case) */
+#define HMB_NOISE_NEIGHBOURS 2
 
-#define HMB_RESOLUTION_METHOD "run-to-run noise pooled over the figure's family in the " \
-	"document (robust: median of the runs' log variances), weighed with the figure's own " \
-	"runs, plus the family's declared session noise"
+#define HMB_RESOLUTION_METHOD "runs' variance within each document weighed against a " \
+	"prior from the figures alike in the document (their run-to-run over within-run " \
+	"noise times the figure's within-run noise; its weight learned from the document); " \
+	"several documents: their means' spread weighed the same way; t quantile over " \
+	"the estimate's degrees of freedom"
 
-/* A family of figures: what moves alike from run to run. */
-struct hmb_family {
-	const char *module, *kase, *figure; /* shell patterns */
-	const char *name;
-	double floor;   /* one run, one session: relative sigma (documents of one run) */
-	double session; /* from one document to the next, beyond its runs: relative sigma */
+/* One figure of one document (a document, or a merge of several). */
+struct hmb_noise_in {
+	const char *module, *kase, *figure; /* neighbours: same module, GPU and figure */
+	int gpu;              /* (figure NULL or "": the result's own), case alike */
+	double size;          /* bytes; 0: none */
+	const double *runs;   /* each run's value; those not positive and finite are left out */
+	const int *doc;       /* each run's document, 0, 1, ... (NULL: all of one) */
+	size_t nruns;
+	double within;        /* the relative noise of one run's value from its samples; NAN: none */
 };
 
-/* The family of a figure (the last one, "other", catches the rest). */
-const struct hmb_family *hmb_family_of(const char *module, const char *kase, const char *figure);
-/* The table, in order: NULL past the end. */
-const struct hmb_family *hmb_family_at(size_t i);
-
-/* One figure of a document, for the pooling: its family, its size (bytes;
- * 0: none) and its runs' figures. */
-struct hmb_pool_entry {
-	const struct hmb_family *family;
-	double size;
-	double var;        /* the variance of its runs' logarithms; NAN: fewer than 2 runs */
-	size_t df;         /* runs - 1 */
-	/* filled by hmb_pool_estimate */
-	double pooled;     /* the family's run-to-run sigma here; NAN: none pooled */
-	size_t pooled_n;   /* how many figures that pool holds */
-	int pooled_all_sizes; /* 1: over the family's every size */
+/* One level of a figure's noise: its runs within documents, or its
+ * documents' means (sigmas of logarithms: relative for small values). */
+struct hmb_noise_level {
+	double own, own_df;     /* its own spread there and its degrees of freedom (0: none) */
+	double prior, prior_df; /* the figures alike: their sigma, worth prior_df of its own */
+	double sigma, df;       /* the two weighed together; NAN: not known */
 };
 
-/* The logarithms' mean and variance of a figure's positive, finite runs in
- * e (var NAN, df 0 below 2 runs); returns how many runs there are. */
-size_t hmb_pool_entry_runs(struct hmb_pool_entry *e, const double *runs, size_t n, double *mean);
-
-/* Every entry's pooled sigma and how many figures it rests on. */
-void hmb_pool_estimate(struct hmb_pool_entry *e, size_t n);
-
-/* One figure's noise and resolution. */
-struct hmb_resolution {
-	const char *family; /* its name */
-	size_t runs;
-	double own;        /* its runs' sigma; NAN below 2 */
-	double pooled;     /* its family's (NAN: none; the floor stood in) */
-	size_t pooled_n;
-	double run_sigma;  /* one run's: pooled and own weighed together */
-	double session;    /* the family's declared session noise */
-	double sigma;      /* of the document's figure: sqrt(run^2 / runs + session^2) */
-	double resolution; /* HMB_RESOLUTION_Z * sqrt(2) * sigma */
-	int stable;        /* resolution within HMB_RESOLUTION_STABLE_REL */
+/* What the model says of a figure. */
+struct hmb_noise_out {
+	size_t runs, docs;      /* the runs and documents it rests on */
+	double mean;            /* the mean over its documents of their runs' mean log value */
+	struct hmb_noise_level run, doc; /* one run's noise; a document's (several documents) */
+	double sigma, df;       /* the noise of its mean (over runs, or documents) */
+	double resolution;      /* t(0.975, df) * sqrt(2) * sigma; NAN: not known */
+	int stable;             /* resolution within HMB_RESOLUTION_STABLE_REL */
 };
 
-void hmb_resolution_of(const struct hmb_pool_entry *e, size_t runs, struct hmb_resolution *out);
+/* Every figure's noise, the n figures being one document's. */
+void hmb_noise_model(const struct hmb_noise_in *in, size_t n, struct hmb_noise_out *out);
 
-/* Relative noise per run that another process using the GPU around a
- * figure adds (observed.gpu_shared_with). */
-#define HMB_NOISE_SHARED_GPU 0.25
+/* Where a figure's noise came from, for people, in buf: "2 runs: one run
+ * +-0.71% (its own 0.80%, 1 df; alike 0.62%, worth 1.7 runs), 2.7 df", or
+ * for several documents "3 documents (6 runs): a document +-1.1% (...), 3.2 df". */
+const char *hmb_noise_source_text(const struct hmb_noise_out *o, char *buf, size_t len);
 
-/* A document's figure's noise beyond its resolution's sigma, relative, one
- * sigma: for a figure of one run, its median's 95% interval (half_width_rel;
- * NAN or 0: none); where another process used its GPU, HMB_NOISE_SHARED_GPU;
- * in quadrature. compare (compare/noise.c) and the summary's ratios judge a
- * change between two documents against both figures' sigma and this. */
-double hmb_noise_beyond_runs(size_t runs, double half_width_rel, int gpu_shared);
+/* The relative noise of one run's value from its n samples: the median's
+ * standard error from their median absolute deviation (half the smallest
+ * step between two samples where most are equal: a timer's tick). NAN for
+ * fewer than 3. */
+double hmb_noise_within(const double *samples, size_t n);
 
-/* The median of chi-square with df degrees of freedom. */
-double hmb_chi2_median(size_t df);
+/* The same over a record's runs (counts[k] samples each, in order). */
+double hmb_noise_within_runs(const double *samples, const size_t *counts, size_t nruns);
+
+/* The digamma and trigamma functions, x > 0. */
+double hmb_digamma(double x);
+double hmb_trigamma(double x);
 
 #endif

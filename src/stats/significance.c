@@ -178,6 +178,71 @@ double hmb_student_t_p(double t, double df)
 	return incomplete_beta(df / 2.0, 0.5, df / (df + t * t));
 }
 
+/* The regularized upper incomplete gamma function Q(a, x): its series below
+ * a + 1, its continued fraction (modified Lentz) above. */
+static double gamma_upper(double a, double x)
+{
+	const double tiny = 1e-300;
+	double front = exp(a * log(x) - x - lgamma(a));
+
+	if (x <= 0)
+		return 1.0;
+	if (x < a + 1) {
+		double term = 1 / a, sum = term;
+		for (int n = 1; n < 1000 && fabs(term) > fabs(sum) * 1e-16; n++) {
+			term *= x / (a + n);
+			sum += term;
+		}
+		return 1.0 - front * sum;
+	} else {
+		double b = x + 1 - a, c = 1 / tiny, d = 1 / b, f = d;
+		for (int n = 1; n < 1000; n++) {
+			double an = -n * (n - a), delta;
+			b += 2;
+			d = an * d + b;
+			d = 1 / (fabs(d) < tiny ? tiny : d);
+			c = b + an / c;
+			c = fabs(c) < tiny ? tiny : c;
+			delta = c * d;
+			f *= delta;
+			if (fabs(delta - 1) < 1e-15)
+				break;
+		}
+		return front * f;
+	}
+}
+
+double hmb_chi2_upper_p(double x, double df)
+{
+	if (isnan(x) || !(df > 0))
+		return NAN;
+	return gamma_upper(df / 2, x / 2);
+}
+
+/* P(|T| >= t): Student's t, or the normal distribution past 1e7 degrees. */
+static double two_sided(double t, double df)
+{
+	return df > 1e7 ? erfc(t / sqrt(2.0)) : hmb_student_t_p(t, df);
+}
+
+double hmb_student_t_quantile(double p, double df)
+{
+	double lo = 0, hi = 1;
+
+	if (!(p > 0 && p < 1) || !(df > 0))
+		return NAN;
+	while (two_sided(hi, df) > p && hi < 1e300)
+		hi *= 2;
+	for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+		double mid = 0.5 * (lo + hi);
+		if (two_sided(mid, df) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
 double hmb_welch_p(const double *a, size_t na, const double *b, size_t nb, double min_var,
 		   double *se)
 {

@@ -28,6 +28,13 @@ double hmb_mean(const double *v, size_t n);
  * (df need not be whole): P(|T| >= |t|). */
 double hmb_student_t_p(double t, double df);
 
+/* P(X >= x) for X chi-square with df degrees of freedom. */
+double hmb_chi2_upper_p(double x, double df);
+
+/* The t with P(|T| >= t) = p (two-sided) under Student's t with df degrees
+ * of freedom (INFINITY: the normal distribution); NAN outside 0 < p < 1. */
+double hmb_student_t_quantile(double p, double df);
+
 /* Two-sided p-value of Welch's t-test that a and b (at least 2 values each)
  * have the same mean, each side's variance taken as at least min_var; *se
  * (where given): the standard error of the difference of the means. NAN

@@ -165,21 +165,17 @@ int hmb_stability_compute(const double *samples, size_t n, struct hmb_stability 
 	return 0;
 }
 
-void hmb_stability_resolution(struct hmb_stability *st, const struct hmb_resolution *res)
+void hmb_stability_resolution(struct hmb_stability *st, const struct hmb_noise_out *res)
 {
-	char pooled[96] = "";
+	char from[160];
 
-	if (!res || res->runs < 2 || st->stable < 0)
+	if (!res || !(res->resolution > 0) || st->stable < 0)
 		return;
 	st->stable = res->stable;
-	if (!isnan(res->pooled))
-		snprintf(pooled, sizeof(pooled), ", its family's %.2g%% over %zu figures",
-			 100 * res->pooled, res->pooled_n);
-	snprintf(st->reason, sizeof(st->reason), "resolution +-%.2g%%, %s +-%.0f%%: %zu runs "
-		 "(one run's noise %.2g%%: its own %.2g%%%s), session %.2g%%",
+	hmb_noise_source_text(res, from, sizeof(from));
+	snprintf(st->reason, sizeof(st->reason), "resolution +-%.2g%%, %s +-%.0f%%: %s",
 		 100 * res->resolution, res->stable ? "within" : "above",
-		 100 * HMB_RESOLUTION_STABLE_REL, res->runs, 100 * res->run_sigma, 100 * res->own,
-		 pooled, 100 * res->session);
+		 100 * HMB_RESOLUTION_STABLE_REL, from);
 }
 
 void hmb_stability_shape_within_runs(struct hmb_stability *st, const double *samples,

@@ -80,9 +80,9 @@ int hmb_stability_compute(const double *samples, size_t n, struct hmb_stability 
  * noise from process to process lets it show (resolution.h), is within
  * HMB_RESOLUTION_STABLE_REL, whatever its samples within one process say:
  * what repeats within a process need not repeat across processes. res NULL
- * or of fewer than 2 runs: the samples' rule stands. */
-struct hmb_resolution;
-void hmb_stability_resolution(struct hmb_stability *st, const struct hmb_resolution *res);
+ * or without a resolution: the samples' rule stands. */
+struct hmb_noise_out;
+void hmb_stability_resolution(struct hmb_stability *st, const struct hmb_noise_out *res);
 /* Several runs: the shape is judged within each run, not over the pooled
  * samples, where the step from one run to the next would read as drift (the
  * runs' agreement is judged above); the first run that drifts, else the first

@@ -26,6 +26,8 @@ void hmb_test_table(void);
 void hmb_test_progress_and_csv(void);
 void hmb_test_runs_merge(void);
 void hmb_test_runs_resolution(void);
+void hmb_test_runs_merge_documents(void);
+void hmb_test_resolution(void);
 void hmb_test_runs_rejudged(void);
 /* A scratch folder and everything in it removed (tree.c). */
 void hmb_test_remove_tree(const char *root);

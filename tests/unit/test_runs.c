@@ -139,58 +139,78 @@ static struct hmb_record *two_runs(struct hmb_report *rep, const char *kase, dou
 	return r;
 }
 
-/* How small a change each figure of several runs can show: six async copies
- * at 256 KiB whose two runs are 0.4% apart pool to a family noise of
- * 0.004 / sqrt(2 * 0.4549) per run; a seventh whose runs are 20% apart is
- * noisier than its family says, and unstable; a lone figure at 4 MiB is
- * pooled over the family's every size; a failed record and one of one run
- * are not judged (nor pooled). */
+/* How small a change each figure of several runs can show: eight async
+ * copies whose two runs are 0.4% apart (their samples 0.01% apart) are
+ * stable; one whose runs are 20% apart is far noisier than those alike say:
+ * its own runs stand, and it is unstable; a failed record and one of one run
+ * are not judged. */
 void hmb_test_runs_resolution(void)
 {
 	static const char *const kinds[] = { "h2d/pinned/async", "d2h/pinned/async",
-					     "h2d/registered/async", "d2h/registered/async",
-					     "h2d/write-combined/async", "d2h/write-combined/async" };
+					     "h2d/registered/async", "d2h/registered/async" };
 	struct hmb_report rep;
 	struct hmb_options opt;
 	struct hmb_summary sum;
-	struct hmb_record *quiet[6], *noisy, *big, *failed, *one;
-	double family = 0.004 / sqrt(2 * 0.454936423119572), run, sigma;
+	struct hmb_record *quiet[8], *noisy, *failed, *one;
 
 	memset(&opt, 0, sizeof(opt));
 	hmb_report_init(&rep, &opt, "all");
-	for (int i = 0; i < 6; i++)
-		quiet[i] = two_runs(&rep, kinds[i], 262144, 10e-6, 10e-6 * exp(0.004));
-	noisy = two_runs(&rep, "d2d/device/async", 262144, 10e-6, 10e-6 * exp(0.2));
-	big = two_runs(&rep, "h2d/pinned/async", 4194304, 84e-6, 84e-6 * exp(0.004));
+	for (int i = 0; i < 8; i++)
+		quiet[i] = two_runs(&rep, kinds[i % 4], 262144 << (i / 4), 10e-6,
+				    10e-6 * exp(0.004 * (i % 3 ? 1 : -1)));
+	noisy = two_runs(&rep, "h2d/pinned/async", 262144 << 2, 10e-6, 10e-6 * exp(0.2));
 	failed = two_runs(&rep, "d2h/device-uncached/async", 262144, 10e-6, 20e-6);
 	hmb_record_status(failed, HMB_FAILED, "it broke");
 	one = two_runs(&rep, "h2d/pinned/sync", 262144, 10e-6, 10e-6);
 	one->runs->count = 1;
 	hmb_report_judge_resolution(&rep);
 
-	for (int i = 0; i < 6; i++)
-		CHECK(quiet[i]->runs->judged && quiet[i]->runs->res.pooled_n == 7);
-	CHECK_NEAR(quiet[0]->runs->res.pooled, family, 1e-9);
-	CHECK(!strcmp(quiet[0]->runs->res.family, "memcpy async (events)"));
-	/* own 0.004 / sqrt 2 weighed against the pool as HMB_POOL_PRIOR_DF runs */
-	run = sqrt((HMB_POOL_PRIOR_DF * family * family + 0.004 * 0.004 / 2) /
-		   (HMB_POOL_PRIOR_DF + 1));
-	CHECK_NEAR(quiet[0]->runs->res.run_sigma, run, 1e-9);
-	sigma = sqrt(run * run / 2 + 0.012 * 0.012);
-	CHECK_NEAR(quiet[0]->runs->res.sigma, sigma, 1e-9);
-	CHECK_NEAR(quiet[0]->runs->res.resolution, 1.96 * sqrt(2.0) * sigma, 1e-9);
+	for (int i = 0; i < 8; i++) {
+		const struct hmb_noise_out *x = &quiet[i]->runs->res;
+		CHECK(quiet[i]->runs->judged && x->runs == 2 && x->run.own_df == 1);
+		CHECK_NEAR(x->run.own, 0.004 / sqrt(2.0), 1e-6);
+		CHECK(x->resolution < 0.05 && x->stable);
+	}
 	hmb_record_summarize(quiet[0], &sum);
-	CHECK(sum.stability.stable == 1 && strstr(sum.stability.reason, "resolution +-3.4%"));
+	CHECK(sum.stability.stable == 1 && strstr(sum.stability.reason, "within +-5%: 2 runs"));
 
-	CHECK(noisy->runs->judged && noisy->runs->res.resolution > 0.1);
+	CHECK(noisy->runs->judged && noisy->runs->res.resolution > 0.5);
+	CHECK_NEAR(noisy->runs->res.run.sigma, 0.2 / sqrt(2.0), 1e-6);
 	hmb_record_summarize(noisy, &sum);
 	CHECK(sum.stability.stable == 0 && strstr(sum.stability.reason, "above +-5%"));
 
-	/* one figure at 4 MiB: its family over every size (8 figures) */
-	CHECK(big->runs->judged && big->runs->res.pooled_n == 8);
 	CHECK(!failed->runs->judged && !one->runs->judged);
 	hmb_record_summarize(one, &sum); /* its samples' rule stands */
 	CHECK(sum.stability.stable == 1 && strstr(sum.stability.reason, "CI of the median"));
+	hmb_report_free(&rep);
+}
+
+/* merge: a second document's records join the first's of their identity,
+ * their runs tagged with their document; one the first lacks is kept. */
+void hmb_test_runs_merge_documents(void)
+{
+	struct hmb_report rep;
+	struct hmb_options opt;
+	struct hmb_record *a, *b, *last, *extra;
+
+	memset(&opt, 0, sizeof(opt));
+	hmb_report_init(&rep, &opt, "merge");
+	a = two_runs(&rep, "h2d/pinned/async", 4096, 1e-5, 1.1e-5);
+	two_runs(&rep, "d2h/pinned/async", 4096, 2e-5, 2.1e-5);
+	hmb_runs_merge_document(&rep, NULL, 0);
+	CHECK(a->runs->doc && a->runs->doc[0] == 0 && a->runs->doc[1] == 0);
+	last = rep.tail;
+	b = two_runs(&rep, "h2d/pinned/async", 4096, 1.2e-5, 1.3e-5);
+	extra = two_runs(&rep, "h2d/pinned/sync", 4096, 3e-5, 3.1e-5);
+	(void)b;
+	hmb_runs_merge_document(&rep, last, 1);
+	CHECK(rep.count == 3 && a->runs->count == 4 && a->nsamples == 40);
+	CHECK(a->runs->doc[2] == 1 && a->runs->doc[3] == 1);
+	CHECK_NEAR(a->runs->median[2], 1.2e-5 * 1.00045, 1e-15);
+	CHECK(a->runs->samples[2] == 10 && a->samples[20] == 1.2e-5);
+	CHECK(extra == rep.tail && extra->runs->doc[0] == 1 && extra->runs->doc[1] == 1);
+	hmb_report_judge_resolution(&rep);
+	CHECK(a->runs->judged && a->runs->res.docs == 2 && a->runs->res.doc.own_df == 1);
 	hmb_report_free(&rep);
 }
 

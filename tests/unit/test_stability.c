@@ -375,95 +375,16 @@ static void test_slow_samples(void)
 	hmb_record_free(steady);
 }
 
-/* The pooling: the median of the scaled variances at a size with enough
- * figures, else over the family's every size, else none (the floor stands
- * in); families apart; the resolution from the pool, the own runs and the
- * session; one run: the floor. */
-static void test_resolution(void)
-{
-	const struct hmb_family *async = hmb_family_of("memcpy", "h2d/pinned/async", "GB/s");
-	const struct hmb_family *pool = hmb_family_of("pool", "course/hipMalloc", "median");
-	struct hmb_pool_entry e[12];
-	struct hmb_resolution res;
-	double mean, q1 = hmb_chi2_median(1);
-
-	CHECK(!strcmp(async->name, "memcpy async (events)") && !strcmp(pool->name, "pool"));
-	CHECK(!strcmp(hmb_family_of("memcpy", "h2d/pageable/sync", "GB/s")->name,
-		      "memcpy pageable"));
-	CHECK(!strcmp(hmb_family_of("managed", "x", "migration_s")->name,
-		      "differences of two times"));
-	CHECK(!strcmp(hmb_family_of("selftest", "x", "median")->name, "other"));
-	CHECK_NEAR(q1, 0.4549364, 1e-6);
-	CHECK_NEAR(hmb_chi2_median(2), 2 * log(2.0), 1e-12);
-	CHECK(fabs(hmb_chi2_median(3) - 2.366) < 0.02 && fabs(hmb_chi2_median(9) - 8.343) < 0.02);
-
-	memset(e, 0, sizeof(e));
-	/* five async figures at 1 MiB, runs apart by 1..5% (d^2 / 2 each) */
-	for (int i = 0; i < 5; i++) {
-		e[i].family = async;
-		e[i].size = 1 << 20;
-		CHECK(hmb_pool_entry_runs(&e[i], (double[]){ 1.0, exp(0.01 * (i + 1)), NAN }, 3,
-					  &mean) == 2);
-		CHECK_NEAR(e[i].var, 0.0001 * (i + 1) * (i + 1) / 2, 1e-12);
-		CHECK(e[i].df == 1);
-	}
-	/* three async figures at 1 GiB: too few alone, pooled over every size */
-	for (int i = 5; i < 8; i++) {
-		e[i].family = async;
-		e[i].size = 1 << 30;
-		hmb_pool_entry_runs(&e[i], (double[]){ 1.0, exp(0.001) }, 2, &mean);
-	}
-	/* two pool figures: too few anywhere */
-	for (int i = 8; i < 10; i++) {
-		e[i].family = pool;
-		e[i].size = 4096;
-		hmb_pool_entry_runs(&e[i], (double[]){ 1.0, exp(0.1) }, 2, &mean);
-	}
-	/* one run: no variance; a non-positive run is not a run */
-	e[10].family = async;
-	e[10].size = 1 << 20;
-	CHECK(hmb_pool_entry_runs(&e[10], (double[]){ 2.0, -1.0 }, 2, &mean) == 1);
-	CHECK(e[10].df == 0 && isnan(e[10].var));
-	CHECK_NEAR(mean, log(2.0), 1e-12);
-	hmb_pool_estimate(e, 11);
-	/* the median of 1, 4, 9, 16, 25 (x 1e-4 / 2 / q1) */
-	CHECK_NEAR(e[0].pooled, sqrt(9e-4 / 2 / q1), 1e-12);
-	CHECK(e[0].pooled_n == 5 && !e[0].pooled_all_sizes && e[4].pooled == e[0].pooled);
-	/* 1 GiB: the family's 8 figures (the median of 0.01, 0.01, 0.01, 1, 4, 9, 16, 25) */
-	CHECK(e[5].pooled_all_sizes && e[5].pooled_n == 8);
-	CHECK_NEAR(e[5].pooled, sqrt((1 + 4) / 2.0 * 1e-4 / 2 / q1), 1e-12);
-	CHECK(isnan(e[8].pooled) && e[8].pooled_n == 0 && isnan(e[10].pooled));
-
-	/* a figure of two runs against its pool, its own runs and the session */
-	hmb_resolution_of(&e[0], 2, &res);
-	double run = sqrt((HMB_POOL_PRIOR_DF * e[0].pooled * e[0].pooled + e[0].var) /
-			  (HMB_POOL_PRIOR_DF + 1));
-	CHECK_NEAR(res.run_sigma, run, 1e-12);
-	CHECK_NEAR(res.sigma, sqrt(run * run / 2 + async->session * async->session), 1e-12);
-	CHECK_NEAR(res.resolution, HMB_RESOLUTION_Z * sqrt(2.0) * res.sigma, 1e-12);
-	CHECK(res.stable == (res.resolution <= HMB_RESOLUTION_STABLE_REL) && !res.stable);
-	CHECK(res.resolution > 0.06 && res.resolution < 0.07); /* 3% a run, two runs */
-	/* none pooled: the floor is the prior */
-	hmb_resolution_of(&e[8], 2, &res);
-	run = sqrt((HMB_POOL_PRIOR_DF * pool->floor * pool->floor + e[8].var) /
-		   (HMB_POOL_PRIOR_DF + 1));
-	CHECK_NEAR(res.run_sigma, run, 1e-12);
-	CHECK(!res.stable && isnan(res.pooled));
-	/* one run: the floor, a run and a session */
-	hmb_resolution_of(&e[10], 1, &res);
-	CHECK_NEAR(res.sigma, async->floor, 1e-12);
-	CHECK(isnan(res.own) && res.runs == 1);
-}
-
 /* --runs: the resolution decides a figure of several runs; one of one run, or
  * none, keeps its samples' rule. */
 static void test_across_runs(void)
 {
 	double s[10];
 	struct hmb_stability st, kept;
-	struct hmb_resolution res = { .family = "f", .runs = 2, .own = 0.01, .pooled = 0.02,
-				      .pooled_n = 30, .run_sigma = 0.02, .session = 0.01,
-				      .sigma = 0.017, .resolution = 0.047, .stable = 1 };
+	struct hmb_noise_out res = { .runs = 2, .docs = 1,
+				     .run = { .own = 0.01, .own_df = 1, .prior = 0.02, .prior_df = 1.5,
+					      .sigma = 0.017, .df = 2.5 },
+				     .sigma = 0.012, .df = 2.5, .resolution = 0.047, .stable = 1 };
 
 	for (int i = 0; i < 10; i++)
 		s[i] = 0.01 * (1.0 + 0.001 * jitter(i));
@@ -471,13 +392,13 @@ static void test_across_runs(void)
 	kept = st;
 	hmb_stability_resolution(&kept, NULL);
 	CHECK(kept.stable == 1 && !strcmp(kept.reason, st.reason));
-	res.runs = 1;
+	res.resolution = NAN; /* one run: no resolution, the samples' rule stands */
 	hmb_stability_resolution(&kept, &res);
 	CHECK(kept.stable == 1 && !strcmp(kept.reason, st.reason));
-	res.runs = 2;
+	res.resolution = 0.047;
 	hmb_stability_resolution(&kept, &res);
 	CHECK(kept.stable == 1 && strstr(kept.reason, "resolution +-4.7%, within +-5%: 2 runs") &&
-	      strstr(kept.reason, "its family's 2% over 30 figures"));
+	      strstr(kept.reason, "its own 1%, 1 df; alike 2%, worth 1.5 runs"));
 	res.stable = 0;
 	res.resolution = 0.12;
 	kept = st;
@@ -545,7 +466,6 @@ void hmb_test_stability_shape(void)
 	test_marks_shown();
 	test_slow_samples();
 	test_across_runs();
-	test_resolution();
 }
 
 void hmb_test_neighbours(void)
