@@ -123,9 +123,7 @@ struct hmb_record *managed_record(struct hmb_ctx *ctx, const char *name, size_t 
  * host and any other copy of it is invalidated; the data stays as it was. */
 void managed_host_writes_every_page(uint32_t *p, size_t words)
 {
-	volatile uint32_t *w = p;
-	for (size_t i = 0; i < words; i += PAGE_WORDS)
-		w[i] = w[i];
+	hmb_host_write_pages(p, words * 4);
 }
 
 int managed_check_words(const uint32_t *p, size_t bytes, uint32_t seed, uint32_t add, int host)
@@ -660,8 +658,8 @@ static int touch_prepare(struct hmb_ctx *ctx, void *st, int sample)
 	}
 	if (!(k->p = hmb_alloc(ctx, HMB_KIND_MANAGED, k->m->size)))
 		return -1;
-	if (k->host_first)
-		memset(k->p, 0, k->m->size);
+	if (k->host_first) /* fresh pages, first touched by the host (over threads) */
+		hmb_poison_host(k->p, k->m->size, 0);
 	return 0;
 }
 

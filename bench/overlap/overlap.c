@@ -170,7 +170,7 @@ static int setup(struct hmb_ctx *ctx, void *st)
 	struct overlap *o = k->o;
 
 	(void)ctx;
-	memset(o->out, 0xA5, o->size);
+	hmb_poison_host(o->out, o->size, 0xA5);
 	HMB_TRY(hipMemset(o->dev, 0xA5, o->size));
 	if (k->stage == D2H_ONLY || k->stage == KERNEL_ONLY)
 		HMB_TRY(hmb_launch_fill(o->dev, 0, o->size / 4, SEED, 0));

@@ -850,7 +850,7 @@ static void judge_rows(struct row *rows, size_t n, double threshold, struct tall
 	for (size_t i = 0; i < n; i++) {
 		struct row *r = &rows[i];
 		double ratio, change;
-		if (threshold < 0 || r->a->direction == 0 || r->a->value == 0)
+		if (threshold < 0 || r->a->direction == 0 || !(r->a->value > 0) || !(r->b->value > 0))
 			continue;
 		if (isnan(r->noise.p)) { /* no runs to know its noise by */
 			r->verdict = "?";

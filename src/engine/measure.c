@@ -237,8 +237,9 @@ fail:
  * are taken, or the sampling has taken what the module's own count would
  * have (and at least HMB_SAMPLING_BUDGET_S): a steady figure costs fewer
  * samples than before, a noisy one more, and no case takes much longer.
- * Where the module runs as one of N runs (--runs, `all`), the most samples
- * and the time are 1/N of that: the N runs pooled take about what one did. */
+ * Where the module runs as one of N runs (--runs, `all`), the least and the
+ * most samples and the time are 1/N of that: the N runs pooled take about
+ * what one did (a median of three a run at least). */
 struct sampling {
 	int warmup, reps;          /* reps: the module's count (or the fixed one) */
 	int adaptive, min, max;
@@ -251,6 +252,8 @@ struct sampling {
  * judge, and a median of 3 from a long-tailed case (first touch, migration),
  * moves from run to run with its slowest sample. */
 #define HMB_JUDGE_BUDGET_S 0.5
+/* The fewest samples a run of several takes: its median of three. */
+#define HMB_RUN_LEAST 3
 
 static struct sampling sampling_plan(const struct hmb_ctx *ctx, const struct hmb_timing *t)
 {
@@ -262,7 +265,12 @@ static struct sampling sampling_plan(const struct hmb_ctx *ctx, const struct hmb
 	p.min = p.max = p.reps;
 	p.share = ctx->opt->run_share > 1 ? ctx->opt->run_share : 1;
 	if (p.adaptive) {
-		p.min = p.reps < HMB_STABLE_MIN_SAMPLES ? p.reps : HMB_STABLE_MIN_SAMPLES;
+		/* one of several runs: its share of the least a figure needs, the
+		 * runs together as many as one run alone (HMB_RUN_LEAST at least) */
+		int least = (HMB_STABLE_MIN_SAMPLES + p.share - 1) / p.share;
+		if (least < HMB_RUN_LEAST)
+			least = HMB_RUN_LEAST;
+		p.min = p.reps < least ? p.reps : least;
 		p.max = (2 * p.reps + p.share - 1) / p.share;
 		if (p.max < p.min)
 			p.max = p.min;
@@ -284,7 +292,8 @@ static const char *enough(const struct hmb_record *r, const struct sampling *p, 
 						   : "the most samples (twice the module's count)";
 	if (n < p->min)
 		return NULL;
-	if (n < HMB_STABLE_MIN_SAMPLES && per_sample * HMB_STABLE_MIN_SAMPLES <= HMB_JUDGE_BUDGET_S)
+	if (n < HMB_STABLE_MIN_SAMPLES &&
+	    per_sample * HMB_STABLE_MIN_SAMPLES <= HMB_JUDGE_BUDGET_S / p->share)
 		return NULL;
 	if (hmb_stability_compute(r->samples, r->nsamples, &st) == 0 && st.has_ci &&
 	    st.half_width_rel <= HMB_STABLE_TARGET_REL)

@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "engine/fault.h"
 #include "platform/check.h"
@@ -19,19 +20,28 @@
 
 #define MAX_THREADS 16
 #define WORDS_PER_THREAD_MIN (4u << 20)
+#define PAGE_WORDS (4096 / 4)
 
 struct span {
 	uint32_t *w;
 	size_t first, end;
 	uint32_t seed, a, c;
-	int fill;
+	int fill;               /* 1: the pattern; 2: the word c; 3: a word a page; 0: check */
 	size_t bad;
 };
 
 static void *run_span(void *arg)
 {
 	struct span *s = arg;
-	if (s->fill) {
+	if (s->fill == 3) {
+		volatile uint32_t *v = s->w;
+		for (size_t i = (s->first + PAGE_WORDS - 1) / PAGE_WORDS * PAGE_WORDS; i < s->end;
+		     i += PAGE_WORDS)
+			v[i] = v[i];
+	} else if (s->fill == 2) {
+		for (size_t i = s->first; i < s->end; i++)
+			s->w[i] = s->c;
+	} else if (s->fill) {
 		for (size_t i = s->first; i < s->end; i++)
 			s->w[i] = hmb_pattern(i, s->seed);
 	} else {
@@ -98,6 +108,19 @@ static void corrupt_host(const void *p)
 void hmb_fill_host(void *p, size_t bytes, uint32_t seed)
 {
 	over_threads(p, bytes / 4, seed, 1, 0, 1);
+}
+
+void hmb_poison_host(void *p, size_t bytes, uint8_t byte)
+{
+	uint32_t word = 0x01010101u * byte;
+
+	over_threads(p, bytes / 4, 0, 1, word, 2);
+	memset((uint8_t *)p + bytes / 4 * 4, byte, bytes % 4);
+}
+
+void hmb_host_write_pages(void *p, size_t bytes)
+{
+	over_threads(p, bytes / 4, 0, 1, 0, 3);
 }
 
 size_t hmb_check_host(const void *p, size_t bytes, uint32_t seed, uint32_t add)

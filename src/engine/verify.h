@@ -13,6 +13,12 @@
 /* Host side: fill with the pattern; count the words that differ from
  * pattern + add (add: what a kernel added to every word, usually 0). */
 void hmb_fill_host(void *p, size_t bytes, uint32_t seed);
+/* Every byte of p set to byte (a destination poisoned before the copies
+ * that must overwrite it), over threads as the fill. */
+void hmb_poison_host(void *p, size_t bytes, uint8_t byte);
+/* The host writes every 4 KiB page of p once (a word, as it was), over
+ * threads: pages made the host's (managed memory) faster than one thread. */
+void hmb_host_write_pages(void *p, size_t bytes);
 size_t hmb_check_host(const void *p, size_t bytes, uint32_t seed, uint32_t add);
 /* The same for words that a kernel mapped x -> a * x + c (overlap's LCG steps). */
 size_t hmb_check_host_affine(const void *p, size_t bytes, uint32_t seed, uint32_t a, uint32_t c);

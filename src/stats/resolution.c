@@ -190,85 +190,138 @@ static double median_of(double *v, size_t n)
 	return median_sorted(v, n);
 }
 
-/* Are a and b of one module, GPU and figure? */
-static int same_group(const struct hmb_noise_in *a, const struct hmb_noise_in *b)
+/* The figures in the order their neighbours are looked for in: grouped by
+ * module, GPU and figure, then by case and size, so that a figure's
+ * neighbours are about it (the case paths that share the most elements are
+ * next to each other). */
+struct place {
+	const struct hmb_noise_in *f;
+	size_t i;
+};
+
+static int figure_cmp(const struct hmb_noise_in *a, const struct hmb_noise_in *b)
 {
-	return a->gpu == b->gpu && !strcmp(a->module, b->module) &&
-	       !strcmp(a->figure ? a->figure : "", b->figure ? b->figure : "");
+	int c = strcmp(a->module, b->module);
+
+	if (!c)
+		c = (a->gpu > b->gpu) - (a->gpu < b->gpu);
+	if (!c)
+		c = strcmp(a->figure ? a->figure : "", b->figure ? b->figure : "");
+	return c;
 }
 
-/* Are a and b alike enough to be neighbours: same module, GPU and figure,
- * their cases' first path element the same? Then how alike (*shared: the
- * path elements in common) and how far apart in size. */
-static int alike(const struct hmb_noise_in *a, const struct hmb_noise_in *b, int *shared,
-		 double *apart)
+static int by_place(const void *x, const void *y)
 {
-	const char *x = a->kase, *y = b->kase;
+	const struct place *a = x, *b = y;
+	int c = figure_cmp(a->f, b->f);
+
+	if (!c)
+		c = strcmp(a->f->kase, b->f->kase);
+	if (!c)
+		c = (a->f->size > b->f->size) - (a->f->size < b->f->size);
+	return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+/* How many leading path elements the cases of a and b share. */
+static int shared_path(const char *x, const char *y)
+{
 	int n = 0;
 
-	if (!same_group(a, b))
-		return 0;
 	for (;;) {
 		size_t lx = strcspn(x, "/"), ly = strcspn(y, "/");
 		if (lx != ly || strncmp(x, y, lx))
-			break;
+			return n;
 		n++;
 		if (!x[lx] || !y[ly])
-			break;
+			return n;
 		x += lx + 1;
 		y += ly + 1;
 	}
-	*shared = n;
-	*apart = fabs(log2((a->size > 0 ? a->size : 1) / (b->size > 0 ? b->size : 1)));
-	return n > 0;
 }
 
-struct near {
-	size_t j;
-	int shared;
-	double apart;
-};
-
-static int by_nearness(const void *x, const void *y)
+static double size_apart(const struct hmb_noise_in *a, const struct hmb_noise_in *b)
 {
-	const struct near *a = x, *b = y;
-
-	if (a->shared != b->shared)
-		return b->shared - a->shared;
-	return (a->apart > b->apart) - (a->apart < b->apart);
+	return fabs(log2((a->size > 0 ? a->size : 1) / (b->size > 0 ? b->size : 1)));
 }
 
-/* What the prior of figure i is a median of, from figure j. */
+/* What a figure's prior is a median of, from figure x: its variance (as it
+ * reads at its median) over its scale, or the variance itself. */
 static double ratio_of(const struct level *x, int with_scale)
 {
 	return with_scale ? at_median(x) / x->scale : at_median(x);
 }
 
-/* The median of ratio_of over figure i's nearest HMB_NOISE_NEIGHBOURS
- * neighbours that have one (NAN: fewer than two), and over its module. */
-static void medians_alike(const struct hmb_noise_in *in, const struct level *lv, size_t n,
-			  size_t i, int with_scale, struct near *cand, double *vals,
-			  double *neighbours, double *module)
+static int usable(const struct level *x, int with_scale)
 {
-	size_t m = 0, k = 0;
+	return has_var(x) && (!with_scale || x->scale > 0);
+}
 
-	for (size_t j = 0; j < n; j++) {
+/* How far from a figure its neighbours are looked for: the figures this many
+ * places either side of it in their order (its case's sizes and siblings). */
+#define LOOK 32
+
+/* The median of ratio_of over the HMB_NOISE_NEIGHBOURS neighbours nearest to
+ * the figure at place p of its group [from, to): those whose cases share the
+ * most path elements with its own (at least the first), then the nearest in
+ * size. NAN: fewer than two. */
+static double neighbours_median(const struct place *pl, size_t from, size_t to, size_t p,
+				const struct level *lv, int with_scale, double *vals)
+{
+	struct { int shared; double apart, ratio; } best[HMB_NOISE_NEIGHBOURS];
+	size_t m = 0, lo = p > from + LOOK ? p - LOOK : from, hi = p + LOOK < to ? p + LOOK + 1 : to;
+	const struct hmb_noise_in *me = pl[p].f;
+
+	for (size_t q = lo; q < hi; q++) {
 		int shared;
 		double apart;
-		if (j == i || !has_var(&lv[j]) || (with_scale && !(lv[j].scale > 0)) ||
-		    !same_group(&in[i], &in[j]))
+		size_t k;
+		if (q == p || !usable(&lv[pl[q].i], with_scale) ||
+		    (shared = shared_path(me->kase, pl[q].f->kase)) < 1)
 			continue;
-		vals[k++] = ratio_of(&lv[j], with_scale);
-		if (alike(&in[i], &in[j], &shared, &apart))
-			cand[m++] = (struct near){ j, shared, apart };
+		apart = size_apart(me, pl[q].f);
+		if (m == HMB_NOISE_NEIGHBOURS &&
+		    (shared < best[m - 1].shared ||
+		     (shared == best[m - 1].shared && apart >= best[m - 1].apart)))
+			continue;
+		/* kept best first: most shared, then nearest in size */
+		for (k = m < HMB_NOISE_NEIGHBOURS ? m++ : m - 1;
+		     k > 0 && (best[k - 1].shared < shared ||
+			       (best[k - 1].shared == shared && best[k - 1].apart > apart)); k--)
+			best[k] = best[k - 1];
+		best[k].shared = shared;
+		best[k].apart = apart;
+		best[k].ratio = ratio_of(&lv[pl[q].i], with_scale);
 	}
-	*module = median_of(vals, k);
-	qsort(cand, m, sizeof(*cand), by_nearness);
-	if (m > HMB_NOISE_NEIGHBOURS)
-		m = HMB_NOISE_NEIGHBOURS;
-	for (k = 0; k < m; k++)
-		vals[k] = ratio_of(&lv[cand[k].j], with_scale);
-	*neighbours = m >= 2 ? median_of(vals, m) : NAN;
+	for (size_t k = 0; k < m; k++)
+		vals[k] = best[k].ratio;
+	return m >= 2 ? median_of(vals, m) : NAN;
+}
+
+/* Each figure's prior from the figures alike (those set apart too: a
+ * neighbour that jumped says its neighbourhood jumps): the median ratio over
+ * its neighbours and over its group, geometric mean of the two, times its
+ * scale (where it has one: never below it); else the variance's. */
+static void priors(const struct place *pl, size_t n, struct level *lv, double *vals)
+{
+	for (size_t from = 0, to; from < n; from = to) {
+		double mod[2];
+		for (to = from + 1; to < n && !figure_cmp(pl[from].f, pl[to].f); to++)
+			;
+		for (int w = 0; w < 2; w++) {
+			size_t k = 0;
+			for (size_t q = from; q < to; q++)
+				if (usable(&lv[pl[q].i], w))
+					vals[k++] = ratio_of(&lv[pl[q].i], w);
+			mod[w] = median_of(vals, k);
+		}
+		for (size_t p = from; p < to; p++) {
+			struct level *x = &lv[pl[p].i];
+			int w = x->scale > 0;
+			double nb = neighbours_median(pl, from, to, p, lv, w, vals), k;
+			k = isnan(nb) ? mod[w] : isnan(mod[w]) ? nb : sqrt(nb * mod[w]);
+			x->prior = !w ? k : isnan(k) ? NAN : (k > 1 ? k : 1) * x->scale;
+		}
+	}
 }
 
 /* How many degrees of freedom the priors are worth (Smyth 2004, by moments):
@@ -317,32 +370,14 @@ static void set_apart(struct level *lv, size_t n)
 	}
 }
 
-/* Each figure's prior from the figures alike (those set apart too: a
- * neighbour that jumped says its neighbourhood jumps). */
-static void priors(const struct hmb_noise_in *in, struct level *lv, size_t n, struct near *cand,
-		   double *vals)
-{
-	for (size_t i = 0; i < n; i++) {
-		int with_scale = lv[i].scale > 0;
-		double nb, mod, k;
-		medians_alike(in, lv, n, i, with_scale, cand, vals, &nb, &mod);
-		k = isnan(nb) ? mod : isnan(mod) ? nb : sqrt(nb * mod);
-		if (!with_scale)
-			lv[i].prior = k;
-		else
-			lv[i].prior = isnan(k) ? NAN : (k > 1 ? k : 1) * lv[i].scale;
-	}
-}
-
 /* Each figure's prior, the level's weight for it (learned without the
  * figures set apart), and the figure's moderated variance and degrees of
  * freedom. */
-static void moderate(const struct hmb_noise_in *in, struct level *lv, size_t n)
+static void moderate(const struct place *pl, struct level *lv, size_t n)
 {
-	struct near *cand = hmb_xcalloc(n + 1, sizeof(*cand));
 	double *vals = hmb_xcalloc(n + 1, sizeof(*vals)), d0[2];
 
-	priors(in, lv, n, cand, vals);
+	priors(pl, n, lv, vals);
 	set_apart(lv, n);
 	d0[0] = prior_weight(lv, n, 0);
 	d0[1] = prior_weight(lv, n, 1);
@@ -362,7 +397,6 @@ static void moderate(const struct hmb_noise_in *in, struct level *lv, size_t n)
 			x->post_df = x->d0 + own;
 		}
 	}
-	free(cand);
 	free(vals);
 }
 
@@ -437,6 +471,7 @@ void hmb_noise_model(const struct hmb_noise_in *in, size_t n, struct hmb_noise_o
 	struct level *docs = hmb_xcalloc(n + 1, sizeof(*docs));
 	double *means, *sums;
 	size_t *counts, slots = 1;
+	struct place *pl;
 
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < in[i].nruns; k++)
@@ -457,13 +492,17 @@ void hmb_noise_model(const struct hmb_noise_in *in, size_t n, struct hmb_noise_o
 			docs[i].var = ss / docs[i].df;
 		}
 	}
-	moderate(in, runs, n);
+	pl = hmb_xcalloc(n + 1, sizeof(*pl));
+	for (size_t i = 0; i < n; i++)
+		pl[i] = (struct place){ &in[i], i };
+	qsort(pl, n, sizeof(*pl), by_place);
+	moderate(pl, runs, n);
 	/* the documents' means: the runs' noise over a document's runs is what
 	 * they would spread by if nothing moved between documents */
 	for (size_t i = 0; i < n; i++)
 		docs[i].scale = out[i].docs >= 2 && runs[i].post > 0
 					? runs[i].post * (double)out[i].docs / (double)out[i].runs : NAN;
-	moderate(in, docs, n);
+	moderate(pl, docs, n);
 	for (size_t i = 0; i < n; i++) {
 		struct hmb_noise_out *o = &out[i];
 		/* a document's mean spreads at least as its runs say */
@@ -484,6 +523,7 @@ void hmb_noise_model(const struct hmb_noise_in *in, size_t n, struct hmb_noise_o
 			o->stable = o->resolution <= HMB_RESOLUTION_STABLE_REL;
 		}
 	}
+	free(pl);
 	free(means);
 	free(sums);
 	free(counts);

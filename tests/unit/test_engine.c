@@ -441,13 +441,16 @@ static void test_adaptive_sampling(void)
 	r = synthetic_count(&opt, 1, 3, 100); /* 6 would take 0.6 s: the count's 3 */
 	CHECK(r->nsamples == 3);
 	hmb_record_free(r);
-	opt.run_share = 2;            /* one run of two: half the most samples */
+	opt.run_share = 2;            /* one run of two: half the least and the most */
 	r = synthetic_run(&opt, 1);
-	CHECK(r->nsamples == 10 && says(r, "adaptive (6 to 10 samples, one run of 2): stopped "
+	CHECK(r->nsamples == 10 && says(r, "adaptive (3 to 10 samples, one run of 2): stopped "
 					   "at 10, the most samples (its share"));
 	hmb_record_free(r);
 	r = synthetic_run(&opt, 0);   /* a steady figure stops where it did */
 	CHECK(r->nsamples == HMB_STABLE_MIN_SAMPLES);
+	hmb_record_free(r);
+	r = synthetic_count(&opt, 1, 3, 50); /* 6 of 50 ms: more than its share of 0.5 s */
+	CHECK(r->nsamples == 3 && says(r, "adaptive (3 to 3 samples, one run of 2)"));
 	hmb_record_free(r);
 	opt.run_share = 0;
 }
