@@ -83,7 +83,7 @@ def run_factor(rng, sigma, tail=True):
 
 
 def copies(n_sizes=18, kinds=("pageable", "pinned", "registered", "write-combined"),
-           directions=("h2d", "d2h"), reps=20, noise=0.2, seed=1, slower=None, runs=1,
+           directions=("h2d", "d2h"), reps=20, noise=0.2, seed=1, slower=None, runs=2,
            run_noise=None, doc_noise=None, api="async", tail=True):
     """memcpy-like results: every direction x kind x size, each sample the true
     time times a uniform factor in [1 - noise, 1 + noise]. slower maps a case
@@ -148,8 +148,9 @@ def every_time_slower(doc, factor):
     return doc
 
 
-def document(frame_path, results, hostname=None, reps=None):
-    """The frame document at frame_path with results (and host, settings) replaced."""
+def document(frame_path, results, hostname=None, reps=None, started=None):
+    """The frame document at frame_path with results (and host, settings, its start)
+    replaced."""
     with open(frame_path) as f:
         doc = json.load(f)
     doc = copy.deepcopy(doc)
@@ -158,6 +159,8 @@ def document(frame_path, results, hostname=None, reps=None):
         doc["host"]["hostname"] = hostname
     if reps:
         doc["settings"]["reps"] = reps
+    if started:
+        doc["started_utc"] = started
     return doc
 
 

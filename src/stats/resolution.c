@@ -167,6 +167,7 @@ struct level {
 	double var, df;    /* own variance (log) and its degrees of freedom; df 0: none */
 	double scale;      /* the variance the level's noise is a multiple of; NAN: none */
 	double prior, d0;  /* the prior and its weight */
+	double d0_most;    /* the most its prior can be worth: the degrees of freedom it rests on */
 	int apart;         /* its own variance is past what its prior allows: its own alone */
 	double post, post_df;
 };
@@ -265,9 +266,9 @@ static int usable(const struct level *x, int with_scale)
  * most path elements with its own (at least the first), then the nearest in
  * size. NAN: fewer than two. */
 static double neighbours_median(const struct place *pl, size_t from, size_t to, size_t p,
-				const struct level *lv, int with_scale, double *vals)
+				const struct level *lv, int with_scale, double *vals, double *df)
 {
-	struct { int shared; double apart, ratio; } best[HMB_NOISE_NEIGHBOURS];
+	struct { int shared; double apart, ratio, df; } best[HMB_NOISE_NEIGHBOURS];
 	size_t m = 0, lo = p > from + LOOK ? p - LOOK : from, hi = p + LOOK < to ? p + LOOK + 1 : to;
 	const struct hmb_noise_in *me = pl[p].f;
 
@@ -291,35 +292,46 @@ static double neighbours_median(const struct place *pl, size_t from, size_t to, 
 		best[k].shared = shared;
 		best[k].apart = apart;
 		best[k].ratio = ratio_of(&lv[pl[q].i], with_scale);
+		best[k].df = lv[pl[q].i].df;
 	}
-	for (size_t k = 0; k < m; k++)
+	*df = 0;
+	for (size_t k = 0; k < m; k++) {
 		vals[k] = best[k].ratio;
+		*df += best[k].df;
+	}
 	return m >= 2 ? median_of(vals, m) : NAN;
 }
 
 /* Each figure's prior from the figures alike (those set apart too: a
  * neighbour that jumped says its neighbourhood jumps): the median ratio over
- * its neighbours and over its group, geometric mean of the two, times its
- * scale (where it has one: never below it); else the variance's. */
+ * its neighbours (over its group where it has none) times its scale (where it
+ * has one: never below it); else the variance's. What it rests on says how
+ * much it can be worth (d0_most: the degrees of freedom of a variance read
+ * as well as it is). */
 static void priors(const struct place *pl, size_t n, struct level *lv, double *vals)
 {
 	for (size_t from = 0, to; from < n; from = to) {
-		double mod[2];
+		double mod[2], mod_df[2] = { 0, 0 };
 		for (to = from + 1; to < n && !figure_cmp(pl[from].f, pl[to].f); to++)
 			;
 		for (int w = 0; w < 2; w++) {
 			size_t k = 0;
 			for (size_t q = from; q < to; q++)
-				if (usable(&lv[pl[q].i], w))
+				if (usable(&lv[pl[q].i], w)) {
 					vals[k++] = ratio_of(&lv[pl[q].i], w);
+					mod_df[w] += lv[pl[q].i].df;
+				}
 			mod[w] = median_of(vals, k);
 		}
 		for (size_t p = from; p < to; p++) {
 			struct level *x = &lv[pl[p].i];
 			int w = x->scale > 0;
-			double nb = neighbours_median(pl, from, to, p, lv, w, vals), k;
-			k = isnan(nb) ? mod[w] : isnan(mod[w]) ? nb : sqrt(nb * mod[w]);
+			double nb_df, nb = neighbours_median(pl, from, to, p, lv, w, vals, &nb_df), k;
+			/* the prior's own error (its log's variance), from what it rests on */
+			double err = isnan(nb) ? hmb_trigamma(mod_df[w] / 2) : hmb_trigamma(nb_df / 2);
+			k = isnan(nb) ? mod[w] : nb;
 			x->prior = !w ? k : isnan(k) ? NAN : (k > 1 ? k : 1) * x->scale;
+			x->d0_most = isnan(k) ? 0 : 2 * trigamma_inverse(err);
 		}
 	}
 }
@@ -385,6 +397,9 @@ static void moderate(const struct place *pl, struct level *lv, size_t n)
 		struct level *x = &lv[i];
 		double own = has_var(x) ? x->df : 0, w = d0[x->scale > 0];
 		x->d0 = isnan(x->prior) || isnan(w) || x->apart ? 0 : w;
+		/* never worth more than the runs it rests on */
+		if (x->d0 > x->d0_most)
+			x->d0 = x->d0_most;
 		if (x->d0 == 0 && own == 0) {
 			x->post = NAN;
 			x->post_df = 0;

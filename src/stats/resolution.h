@@ -13,18 +13,21 @@
  *    prior from figures that behave alike in the same document (empirical
  *    Bayes, Smyth's moderated variances): the prior is the figure's own
  *    within-run noise (how much one run's value moves with its samples)
- *    scaled by how far run-to-run noise exceeds within-run noise, the
- *    median of that ratio over its neighbours (the same case at the nearest
- *    sizes, else the case path's siblings) and over its module, geometric
- *    mean of the two; for a figure without samples of its own (a metric),
- *    the neighbours' run-to-run variance. How many runs' worth the prior
- *    counts (prior_df) is learned from the document: how far the figures'
- *    own variances scatter around their priors beyond what their degrees of
- *    freedom explain.
+ *    scaled by how far run-to-run noise exceeds within-run noise over its
+ *    neighbours (the median over the HMB_NOISE_NEIGHBOURS figures of its
+ *    module nearest to it: its case at the nearest sizes, else the case
+ *    path's closest siblings; the module's median only where it has no
+ *    neighbours); for a figure without samples of its own (a metric), the
+ *    neighbours' run-to-run variance. How many runs' worth the prior counts
+ *    (prior_df) is learned from the document: how far the figures' own
+ *    variances scatter around their priors beyond what their degrees of
+ *    freedom explain, and never more than the runs the prior rests on. A
+ *    figure whose own variance is far beyond its prior (a run that jumped)
+ *    keeps its own.
  *  - documents (a merge): the documents' means are the runs of the level
  *    above, weighed the same way, their prior the runs' noise over the runs
- *    of a document scaled by how far the documents spread beyond it (module
- *    and neighbours, as above); never less than the runs say.
+ *    of a document scaled by how far the documents spread beyond it (over
+ *    its neighbours, as above); never less than the runs say.
  * The noise of the document's figure (its runs' mean) is the runs' over
  * their number (one document) or the documents' over theirs; the
  * resolution, the least change between two documents made alike that is
@@ -41,14 +44,15 @@
 
 #define HMB_RESOLUTION_CONFIDENCE 0.95
 #define HMB_RESOLUTION_STABLE_REL 0.05
-/* neighbours a figure's prior is taken over (the nearest of its case) */
-#define HMB_NOISE_NEIGHBOURS 2
+/* the neighbours a figure's prior is the median over: three, so that one
+ * neighbour that jumped does not move it */
+#define HMB_NOISE_NEIGHBOURS 3
 
 #define HMB_RESOLUTION_METHOD "runs' variance within each document weighed against a " \
-	"prior from the figures alike in the document (their run-to-run over within-run " \
-	"noise times the figure's within-run noise; its weight learned from the document); " \
-	"several documents: their means' spread weighed the same way; t quantile over " \
-	"the estimate's degrees of freedom"
+	"prior from the figure's nearest neighbours in its document (their run-to-run over " \
+	"within-run noise times the figure's within-run noise; its weight learned from the " \
+	"document); several documents: their means' spread weighed the same way; t quantile " \
+	"over the estimate's degrees of freedom"
 
 /* One figure of one document (a document, or a merge of several). */
 struct hmb_noise_in {
