@@ -305,9 +305,8 @@ static double neighbours_median(const struct place *pl, size_t from, size_t to, 
 /* Each figure's prior from the figures alike (those set apart too: a
  * neighbour that jumped says its neighbourhood jumps): the median ratio over
  * its neighbours (over its group where it has none) times its scale (where it
- * has one: never below it); else the variance's. What it rests on says how
- * much it can be worth (d0_most: the degrees of freedom of a variance read
- * as well as it is). */
+ * has one: never below it); else the variance's; and the degrees of freedom
+ * it rests on, the most it can be worth. */
 static void priors(const struct place *pl, size_t n, struct level *lv, double *vals)
 {
 	for (size_t from = 0, to; from < n; from = to) {
@@ -326,12 +325,11 @@ static void priors(const struct place *pl, size_t n, struct level *lv, double *v
 		for (size_t p = from; p < to; p++) {
 			struct level *x = &lv[pl[p].i];
 			int w = x->scale > 0;
-			double nb_df, nb = neighbours_median(pl, from, to, p, lv, w, vals, &nb_df), k;
-			/* the prior's own error (its log's variance), from what it rests on */
-			double err = isnan(nb) ? hmb_trigamma(mod_df[w] / 2) : hmb_trigamma(nb_df / 2);
-			k = isnan(nb) ? mod[w] : nb;
+			double nb_df, nb = neighbours_median(pl, from, to, p, lv, w, vals, &nb_df);
+			double k = isnan(nb) ? mod[w] : nb;
 			x->prior = !w ? k : isnan(k) ? NAN : (k > 1 ? k : 1) * x->scale;
-			x->d0_most = isnan(k) ? 0 : 2 * trigamma_inverse(err);
+			/* worth at most the degrees of freedom it rests on */
+			x->d0_most = isnan(k) ? 0 : isnan(nb) ? mod_df[w] : nb_df;
 		}
 	}
 }
