@@ -29,8 +29,8 @@ def compare(*args, timeout=120):
 def rows_wide(p):
     """The CSV table of compare --wide: the noise columns too."""
     table = list(csv.reader(io.StringIO(p.stdout)))
-    header = CSV_HEADER + ["noise", "noise_family", "noise_floor", "noise_rel", "noise_own_rel",
-                           "base_runs", "other_runs"] + ID_HEADER
+    header = CSV_HEADER + ["noise", "noise_rel", "noise_df", "base_runs", "other_runs",
+                           "base_documents", "other_documents"] + ID_HEADER
     assert table and table[0][:len(header)] == header, p.stdout[:500]
     return [dict(zip(table[0], r)) for r in table[1:]]
 
@@ -83,7 +83,7 @@ def overlap_result(scale=1.0, speedup=2.0, seed=3):
     s = [1e-3 * scale * rng.uniform(0.98, 1.02) for _ in range(20)]
     return synthetic.record("overlap", "pipeline/pinned/balanced",
                             {"size": 1 << 28, "chunks": 4, "streams": 2, "load": "balanced",
-                             "iters": 7}, s, metrics={"speedup": (speedup, "x")})
+                             "iters": 7}, s, metrics={"speedup": (speedup, "x")}, runs=2)
 
 
 def group(out, heading):
@@ -173,22 +173,20 @@ def test_real_regression_is_found_through_noise(docs):
                                             for s in ("64M", "128M", "256M", "512M")}
 
 
-def test_one_run_with_few_samples_is_judged_by_its_floor(docs):
-    """Three samples a side give no interval of the median: the family's floor
-    alone is the noise, and twice as slow is beyond it."""
-    a = docs("a.json", synthetic.copies(reps=3, noise=0.01))
-    b = docs("b.json", synthetic.copies(reps=3, noise=0.01, slower={"h2d/pinned/async": 2.0}))
+def test_one_run_with_few_samples_is_not_judged(docs):
+    """Three samples a side and one run: how a figure moves from one process to the next
+    is not known, so twice as slow is shown (0.5x) but not judged: '?', exit 0, and the
+    legend says why."""
+    a = docs("a.json", synthetic.copies(reps=3, noise=0.01, runs=1))
+    b = docs("b.json", synthetic.copies(reps=3, noise=0.01, runs=1,
+                                        slower={"h2d/pinned/async": 2.0}))
     p = hmb.run("--format", "csv", "--wide", "compare", a, b, "--threshold", "5")
     r = rows_wide(p)
     slowed = [x for x in r if "h2d/pinned/async" in x["result"]]
-    assert p.returncode == 1 and len(slowed) == 18, p.stderr
-    assert {x["noise"] for x in r} == {"floor"}
-    assert all(x["noise_own_rel"] == "0" for x in r)  # no interval, no shared GPU
-    assert [x["verdict"] for x in slowed[-8:]] == ["WORSE"] * 8  # 2 MiB and more
-    # the rest unflagged; pageable copies (floor 8%) cannot be judged at 5%
-    assert all(x["verdict"] in ("", "n.s.") or x["verdict"].startswith("?")
-               for x in r if x not in slowed)
-    assert all(x["verdict"].startswith("?") for x in r if "pageable" in x["result"])
+    assert p.returncode == 0 and len(slowed) == 18, p.stderr
+    assert all(x["verdict"] == "?" and x["noise"] == "" for x in r)
+    assert float(slowed[-1]["ratio"]) < 0.55
+    assert "no runs on either side" in p.stderr
 
 
 def test_csv_is_one_table_on_stdout(docs):
@@ -206,7 +204,8 @@ def test_csv_is_one_table_on_stdout(docs):
         assert x["verdict"] in ("", "WORSE", "better", "n.s.") or \
             re.fullmatch(r"\?[0-9.]+%", x["verdict"])
     # what is not the table went to stderr
-    assert "base  " in p.stderr and "only in" in p.stderr and "Noise model: floor" in p.stderr
+    assert "base  " in p.stderr and "only in" in p.stderr
+    assert "The noise is measured on the documents" in p.stderr
 
 
 def test_identity_order_and_one_side_only(docs):
@@ -234,7 +233,8 @@ def test_repeated_identities_are_reported_and_matched_in_order(docs):
     r = rows(p)
     assert p.returncode == 0, p.stderr
     assert [x["base"] for x in r if x["figure"] == "GB/s"] == ["1.048576", "0.524288"]
-    assert all(x["ratio"] == "1" and x["verdict"] == "" for x in r)
+    # one run each: not judged, so no verdict but '?' (no runs to know the noise by)
+    assert all(x["ratio"] == "1" and x["verdict"] in ("", "?") for x in r)
     assert re.search(r"a\.json: 1 figure\(s\) repeat an identity .*overlap copy-only/pinned",
                      p.stderr), p.stderr
     assert p.stderr.count("repeat an identity") == 1
@@ -406,7 +406,7 @@ def copy_result(params, scale=1.0, seed=1, nbytes=1 << 20, module="memcpy",
     import random
     rng = random.Random(seed)
     s = [1e-4 * scale * rng.uniform(0.99, 1.01) for _ in range(10)]
-    return synthetic.record(module, case, params, s, nbytes=nbytes)
+    return synthetic.record(module, case, params, s, nbytes=nbytes, runs=2)
 
 
 def matched(p):
@@ -724,7 +724,7 @@ def test_doubled_latency_is_worse_and_fails_the_threshold(docs):
         for case in ("latency/h2d", "latency/d2h"):
             for i in range(6):
                 s = [1e-4 * (1 + i) * scale_of(case) * rng.uniform(0.99, 1.01) for _ in range(30)]
-                out.append(synthetic.record("node", case, {"size": 4096 << i}, s, ops=10))
+                out.append(synthetic.record("node", case, {"size": 4096 << i}, s, ops=10, runs=2))
         return out
     base = docs("base.json", loops(lambda c: 1.0, 1))
     slow = docs("slow.json", loops(lambda c: 2.0 if c == "latency/h2d" else 1.0, 2))

@@ -115,7 +115,8 @@ def test_a_document_written_compact_reads_as_written_spaced(tmp_path, sample_doc
     head = p.stdout.splitlines()[0].split(",")
     ratio, pv = head.index("ratio"), head.index("p")
     cells = [next(csv.reader([r])) for r in rows]
-    assert all(c[ratio] == "1" and c[pv] == "1" for c in cells), p.stdout  # ratio 1, p 1
+    # ratio 1, p 1 (or none: a figure of one run has no noise to judge it by)
+    assert all(c[ratio] == "1" and c[pv] in ("1", "") for c in cells), p.stdout
     assert "all " in p.stderr and "figures of the base matched" in p.stderr, p.stderr
     shown = [hmb.run("show", f).stdout for f in (spaced, compact)]
     assert shown[0] == shown[1] and shown[0], shown

@@ -50,7 +50,7 @@ def no_gpu():
 def test_help_lists_every_command():
     modules = [line.split()[0] for line in run("list").stdout.splitlines()]
     cmds = help_commands()
-    builtins = ["list", "info", "all", "help", "compare", "show", "summary"]
+    builtins = ["list", "info", "all", "help", "compare", "show", "summary", "merge"]
     assert modules and set(builtins + modules) == set(cmds), cmds
 
 

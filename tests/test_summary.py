@@ -5,6 +5,7 @@ know which way is better; the GPU of a multi-GPU document; anomalies; Markdown a
 bad documents (one line, exit 2); compare printing the summary first; and the HTML
 report opened in headless Chromium (no console errors, every headline shown, a plot
 with a legend naming every system)."""
+import io
 import json
 import math
 import os
@@ -282,25 +283,27 @@ def test_a_node_says_what_its_figures_say_together(tmp_path):
 
 
 def test_the_resolution_line_counts_what_the_document_says():
-    """The summary's resolution line, against the document's own runs.resolution: how
-    many figures of several runs can show 5% and 10% between two documents like it, and
-    each family too noisy for 10% with its median resolution."""
+    """The summary's resolution line, against each record's resolution as show -f csv gives
+    it (the same model: stats/resolution.h): how many figures of several runs can show 5% and
+    10% between two documents like it, and each module too noisy for 10% with its median
+    resolution and what it was measured over."""
+    import csv
     path = hmb.ROOT / "results" / "nvidia-h100-pcie" / "resolution" / "a.json"
-    res = [r["runs"]["resolution"] for r in load(path)["results"]
-           if r["status"] == "ok" and (r.get("runs") or {}).get("resolution")]
+    rows = list(csv.DictReader(io.StringIO(hmb.run("-f", "csv", "show", path).stdout)))
+    res = [(r["module"], float(r["resolution_rel"])) for r in rows if r["resolution_rel"]]
     text = " ".join(summary(path).stdout.split())
-    five = sum(x["resolution_rel"] <= 0.05 for x in res)
-    ten = sum(x["resolution_rel"] <= 0.10 for x in res)
+    five = sum(x <= 0.05 for _, x in res)
+    ten = sum(x <= 0.10 for _, x in res)
     assert len(res) > 400 and five < ten < len(res)
     assert f"resolution: of {len(res)} figures, {five} can show a 5% change from one document " \
         f"to the next, {ten} 10%" in text, text
-    families = {}
-    for x in res:
-        families.setdefault(x["family"], []).append(x["resolution_rel"])
-    noisy = {f: statistics.median(v) for f, v in families.items() if statistics.median(v) > 0.10}
-    named = re.findall(r"([a-z][a-z ()]*?) (\d+)% \((?:session|runs)\)",
+    modules = {}
+    for m, x in res:
+        modules.setdefault(m, []).append(x)
+    noisy = {m: statistics.median(v) for m, v in modules.items() if statistics.median(v) > 0.10}
+    named = re.findall(r"([a-z]+) (\d+)% \(runs\)",
                        text.split("too noisy for 10%: ")[1].split(" marked headlines")[0])
-    assert {f.strip(): int(v) for f, v in named} == {f: round(100 * m) for f, m in noisy.items()}
+    assert noisy and {m: int(v) for m, v in named} == {m: round(100 * x) for m, x in noisy.items()}
 
 
 def test_one_run_says_its_resolution_is_not_measured(tmp_path, sample_doc):
@@ -1043,8 +1046,9 @@ def test_long_names_are_cut_never_clipped(tmp_path, browser):
 
 def test_ratios_are_coloured_only_beyond_both_documents_noise(tmp_path):
     """Two runs of one H100 back to back: every ratio within the noise, none painted
-    (a threshold of 5% alone paints 0.87x red); the H200's device copies (1.40x the
-    H100's, far beyond the noise) are painted better."""
+    (a threshold of 5% alone paints 0.87x red); against the 4xH200's document of one run
+    (its noise from one process to the next not measured) nothing is painted, and each
+    ratio says it is not judged."""
     same = summary("-f", "html", H100_RUNS, RESULTS / "nvidia-h100-pcie" / "resolution" /
                    "b.json").stdout
     ratios = re.findall(r'<span class="ratio([^"]*)" title="([^"]*)">([^<]*)<', same)
@@ -1053,9 +1057,10 @@ def test_ratios_are_coloured_only_beyond_both_documents_noise(tmp_path):
                for cls, title, text in ratios), ratios
     assert any(abs(float(text.split("x")[0]) - 1) > 0.05 for _, _, text in ratios)
     other = summary("-f", "html", H100_RUNS, H200_X4).stdout
-    rows = dict(re.findall(r"<tr><td>([^<]*)</td>.*?<span class=\"ratio([^\"]*)\"", other))
-    assert rows["d2d copy"] == " better", rows
-    assert rows["pinned h2d"] == "", rows
+    ratios = re.findall(r'<span class="ratio([^"]*)" title="([^"]*)">([^<]*)<', other)
+    assert len(ratios) > 10
+    assert all(cls == "" and "not judged" in title and text.endswith(" ?")
+               for cls, title, text in ratios), ratios
 
 
 def test_html_of_one_document_plots_and_scales(tmp_path):

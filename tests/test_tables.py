@@ -186,10 +186,14 @@ def test_show_prints_what_the_run_printed(stdout):
         shown
 
 
-def test_csv_says_each_results_mark_and_resolution():
-    """show -f csv: the mark, whether the result is stable, and its resolution, as the
-    document's runs.resolution and stability say."""
-    doc = RESULTS / "nvidia-h100-pcie" / "resolution" / "a.json"
+def test_csv_says_each_results_mark_and_resolution(tmp_path):
+    """show -f csv: the mark, whether the result is stable, and its resolution, as a
+    document this build wrote says them in runs.resolution and stability (a merge of two
+    committed documents of one H100)."""
+    doc = tmp_path / "merged.json"
+    p = hmb.run("merge", "-o", doc, RESULTS / "nvidia-h100-pcie" / "resolution" / "a.json",
+                RESULTS / "nvidia-h100-pcie" / "resolution" / "b.json")
+    assert p.returncode == 0, p.stderr
     rows = list(csv.DictReader(io.StringIO(show("--format", "csv", "show", doc))))
     results = json.loads(doc.read_text())["results"]
     assert len(rows) == len(results)

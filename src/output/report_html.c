@@ -108,7 +108,12 @@ static void summary_table(FILE *out, const struct hmb_sum *s)
 				if (isfinite(res))
 					fprintf(out, "%+.0f%%; %s both documents' noise (+-%.1f%% at 95%%)",
 						100 * (ratio - 1), change ? "beyond" : "within", 100 * res);
-				fprintf(out, "\">%s%s</span>", r, change ? "" : " n.s.");
+				else
+					fprintf(out, "%+.0f%%; not judged: a document of one run (its noise "
+						"from one process to the next is not measured)",
+						100 * (ratio - 1));
+				fprintf(out, "\">%s%s</span>", r,
+					change ? "" : isfinite(res) ? " n.s." : " ?");
 			}
 			fprintf(out, "</td>");
 		}

@@ -1,6 +1,6 @@
 """sitecustomize.py - the line tracer of tests/mutagen.py --map: with
 HMB_MUTAGEN_TRACE=DIR and this folder on PYTHONPATH, every Python process notes
-which lines of the project's scripts (hmb_*.py, noise_floor.py) it ran, and
+which lines of the project's scripts (hmb_*.py) it ran, and
 writes them at exit as DIR/PID.json ({"hmb_sweep.py": [lines]})."""
 import atexit
 import json
@@ -9,7 +9,7 @@ import sys
 import threading
 
 _DIR = os.environ.get("HMB_MUTAGEN_TRACE")
-_SCRIPTS = ("hmb_", "noise_floor")
+_SCRIPTS = ("hmb_",)
 
 
 def _install():

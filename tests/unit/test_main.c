@@ -754,7 +754,7 @@ int main(int argc, char **argv)
 		{ "significance", hmb_test_significance },
 		{ "runs: three runs of a module merged into one record per result",
 		  hmb_test_runs_merge },
-		{ "runs: each figure's resolution from its family's pooled runs and its own",
+		{ "runs: each figure's resolution from its runs and the figures alike",
 		  hmb_test_runs_resolution },
 		{ "merge: a document's records join the first's, tagged with their document",
 		  hmb_test_runs_merge_documents },
