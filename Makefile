@@ -26,9 +26,6 @@
 #   make WERROR=1          warnings as errors (CI and developers; a user's build warns)
 #   make layers            includes go one way through the source's layers (README.md,
 #                          Layout), no file circles: one line a problem
-#   make check-amd-layouts AMD_INCLUDE_ROOTS="/usr/include /other/usr/include"
-#                          the AMD telemetry's layout table against the real
-#                          rocm_smi.h / amdsmi.h under each root (no GPU, no ROCm)
 #   make install PREFIX=/usr/local DESTDIR=     make uninstall     make dist
 #   make portable          copy libcjson next to the binary (build/lib)
 #   make clean             remove the build folder (and what it remembers)
@@ -45,7 +42,7 @@ BUILD    ?= build
 VERSION  := $(shell sed -n 's/.*define HMB_VERSION "\(.*\)".*/\1/p' src/util/version.h)
 
 # Goals that need no compiler: these work on any machine.
-NO_BUILD_GOALS := clean dist uninstall check-amd-layouts layers emulated
+NO_BUILD_GOALS := clean dist uninstall layers emulated
 ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
   include mk/toolchain.mk
 endif
@@ -101,7 +98,7 @@ TEST_C  := $(wildcard tests/unit/*.c)
 
 LINK = $(LINKER) $(LDFLAGS) $(HMB_LDFLAGS) -o $@ $^ $(HMB_LDLIBS) $(PLATFORM_LIBS) $(LDLIBS)
 
-.PHONY: all test test-deps mutate mutagen clean portable man install uninstall dist check-amd-layouts layers emulated
+.PHONY: all test test-deps mutate mutagen clean portable man install uninstall dist layers emulated
 all: $(BIN) $(MANAGED_STATIC)
 
 ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
@@ -219,10 +216,6 @@ emulated:
 layers:
 	$(PYTHON) tests/check_layers.py .
 
-AMD_INCLUDE_ROOTS ?= /usr/include
-check-amd-layouts:
-	sh tests/check_amd_layouts.sh $(AMD_INCLUDE_ROOTS)
-
 # Copy the shared libraries that a bare GPU node may lack next to the binary
 # (build/lib, found through its rpath), so that build/ can be copied there.
 portable: $(BIN) $(MANAGED_STATIC)
@@ -268,8 +261,8 @@ FUZZ_LOAD    := $(FUZZ_BASE) src/doc/json_read.c src/doc/json_write.c src/doc/js
                 src/compare/compare.c src/engine/record.c src/engine/judge.c src/engine/options.c \
                 src/stats/stats.c \
                 src/system/host.c src/telemetry/telemetry.c src/telemetry/telemetry_nvml.c \
-                src/telemetry/telemetry_rocm_smi.c src/telemetry/telemetry_amdsmi.c \
-                src/telemetry/amd_gpu_metrics.c src/telemetry/amd_smi_layouts.c \
+                src/telemetry/telemetry_rocm_smi.c src/telemetry/amd_sample.c \
+                src/telemetry/amd_sysfs.c src/telemetry/amd_throttle.c \
                 src/doc/loaded.c src/stats/significance.c src/system/pcie_link.c \
                 src/system/memmodel.c src/engine/report.c src/stats/stability.c \
                 src/system/kfd.c src/output/summary.c src/output/summary_cmd.c \

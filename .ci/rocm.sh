@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The AMD build against the ROCm that nodes run today, with Debian's own
 # packages in a root of their own (the system's apt is never mixed with them):
-# a minimal sid root with HIP 6.4 (hipcc 7.0 on clang 21, rocm-smi 6.4,
-# amd-smi), then the same root moved to experimental's ROCm 7.2. In each: the
-# host code and the kernels for gfx90a, gfx942 and gfx950, the binary's start
-# on a machine without a GPU (--version, --help, info: exit 3), the telemetry
-# layouts against the real headers, and every no-GPU test.
+# a minimal sid root with HIP 6.4 (hipcc 7.0 on clang 21, rocm-smi 6.4),
+# then the same root moved to experimental's ROCm 7.2 (rocm-smi 7.2). In each:
+# the host code and the kernels for gfx90a, gfx942 and gfx950 (the AMD
+# telemetry against that rocm_smi.h), the binary's start on a machine without
+# a GPU (--version, --help, info: exit 3), and every no-GPU test.
 #
 #   .ci/rocm.sh              a fresh root (debootstrap, about 80 s), removed after
 #   ROCM_ROOT=DIR .ci/rocm.sh   that root, made if missing and kept (to iterate)
@@ -16,7 +16,7 @@ mirror=http://deb.debian.org/debian
 archs="gfx90a gfx942 gfx950"
 # The registry's snapshot can be older than a Release file's week of validity.
 apt_opts="-o Acquire::Check-Valid-Until=false -o APT::Install-Recommends=false -qq"
-packages="hipcc libamdhip64-dev librocm-smi-dev libamd-smi-dev gcc g++ make pkg-config \
+packages="hipcc libamdhip64-dev librocm-smi-dev gcc g++ make pkg-config \
 libdrm-dev libcjson-dev libnuma-dev python3 python3-pytest python3-pytest-xdist python3-jsonschema \
 help2man git"
 
@@ -61,7 +61,7 @@ rm -rf "$root/src"
 mkdir -p "$root/src"
 git ls-files -co --exclude-standard -z | tar --null -cf - -T - | tar -xf - -C "$root/src"
 
-# One suite: build, start without a GPU, layouts, tests. $1 names it.
+# One suite: build, start without a GPU, tests. $1 names it.
 suite() {
 	local name=$1 t0=$SECONDS
 	stage "$name: $(in_root 'hipconfig --version 2>/dev/null; echo " (hipcc $(dpkg-query -W -f="\${Version}" hipcc))"' | tr -d '\n')"
@@ -76,7 +76,12 @@ suite() {
 		rc=0; build-amd/hipmembench info >/dev/null 2>err || rc=$?
 		[ "$rc" -eq 3 ] || { echo "info without a GPU: exit $rc, not 3"; cat err; exit 1; }
 		echo "   without a GPU: --version, --help, and info (exit 3: $(tail -n 1 err))"'
-	in_root "cd /src && sh tests/check_amd_layouts.sh /usr/include"
+	# the AMD telemetry was built with this root's rocm_smi.h (its typed calls, and each
+	# entry point checked against the header's prototype), not without it
+	in_root 'cd /src && printf "%s\n" "#include \"telemetry/telemetry_amd.h\"" \
+		"_Static_assert(HMB_RSMI_HEADER, \"built without rocm_smi.h\");" \
+		"int major = rocm_smi_VERSION_MAJOR;" | cc -std=c11 -Isrc -I. -fsyntax-only -x c - &&
+		echo "   the AMD telemetry built with rocm_smi.h of $(dpkg-query -W -f="\${Version}" librocm-smi-dev)"'
 	t0=$SECONDS
 	in_root "set -o pipefail; cd /src && make WERROR=1 PLATFORM=amd OFFLOAD_ARCH='$archs' BUILD=build-amd -j2 EMULATED_TESTS=no TEST_JOBS=2 test 2>&1 | tail -n 3"
 	printf '   tests: %d s\n' $((SECONDS - t0))

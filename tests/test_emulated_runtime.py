@@ -1,7 +1,7 @@
 """test_emulated_runtime.py - what a user sees of the emulated binary (tests/test_emulated.py
 says what it is) beyond each module's figures: a module's several runs, the test hook's
 line, where host memory was and the memory policy the run was under, and the telemetry
-read from a stand-in management library (NVML; amdsmi through the unit tests), compiled
+read from a stand-in management library (NVML; rocm-smi through the unit tests), compiled
 here and found by the library path as the real one would be."""
 import ctypes
 import json
@@ -56,25 +56,43 @@ int nvmlDeviceGetComputeRunningProcesses_v3(void *dev, unsigned *count, void *bu
 }
 """
 
-# amdsmi 27.1.0 that knows one GPU, 0000:c3:1f.5 (amdsmi_bdf_t 0xc3fd), and has no
-# metrics to give (tests/unit/test_amd_layouts.c: test_amdsmi_open).
-FAKE_AMDSMI = r"""
+# librocm_smi64 as the AMD route calls it (src/telemetry/telemetry_rocm_smi.c): two GPUs,
+# the second at 0000:c3:1f.5 in partition 1 (bdfid bits 28-31), 51 C and 287 W average
+# there, no current socket power, a version of no rocm_smi.h (0.1.2), and the count of
+# rsmi_init less rsmi_shut_down (tests/unit/test_amd_telemetry.c: test_rsmi_open).
+FAKE_RSMI = r"""
 #include <stdint.h>
 #include <string.h>
-int amdsmi_get_lib_version(void *v)
+int hmb_standin_live;
+int rsmi_init(uint64_t flags) { (void)flags; hmb_standin_live++; return 0; }
+int rsmi_shut_down(void) { hmb_standin_live--; return 0; }
+int rsmi_num_monitor_devices(uint32_t *n) { *n = 2; return 0; }
+int rsmi_dev_pci_id_get(uint32_t dv, uint64_t *bdf)
 {
-	uint32_t x[3] = { 27, 1, 0 };
-	memcpy(v, x, sizeof(x));
+	if (dv > 1)
+		return 2;
+	*bdf = dv == 0 ? 0x0300 : (1ull << 28 | 0xc3 << 8 | 0x1f << 3 | 5);
 	return 0;
 }
-int amdsmi_get_gpu_metrics_info(void *dev, void *out) { (void)dev; (void)out; return 2; }
-int amdsmi_init(uint64_t flags) { (void)flags; return 0; }
-int amdsmi_shut_down(void) { return 0; }
-int amdsmi_get_processor_handle_from_bdf(uint64_t bdf, void **h)
+int rsmi_dev_temp_metric_get(uint32_t dv, uint32_t sensor, int metric, int64_t *t)
 {
-	if (bdf != 0xc3fd)
+	if (dv != 1 || sensor != 0 || metric != 0)
 		return 2;
-	*h = (void *)1;
+	*t = 51000;
+	return 0;
+}
+int rsmi_dev_current_socket_power_get(uint32_t dv, uint64_t *p) { (void)dv; (void)p; return 2; }
+int rsmi_dev_power_ave_get(uint32_t dv, uint32_t sensor, uint64_t *p)
+{
+	if (dv != 1 || sensor != 0)
+		return 2;
+	*p = 287000000;
+	return 0;
+}
+int rsmi_version_get(void *v)
+{
+	uint32_t x[3] = { 0, 1, 2 };
+	memcpy(v, x, sizeof(x));
 	return 0;
 }
 """
@@ -180,12 +198,15 @@ def test_nvml_power_and_the_other_process_on_the_gpu(tmp_path):
 
 
 @needs_cc
-def test_amdsmi_finds_the_gpu_by_its_bus_id(tmp_path):
-    """amdsmi's backend opened by the unit test against a stand-in libamd_smi."""
-    lib = stand_in(tmp_path, "libamd_smi.so.27", FAKE_AMDSMI)
-    name = "amdsmi: the GPU found by its PCI bus id (with a stand-in library)"
+def test_rocm_smi_finds_the_gpu_by_its_bus_id(tmp_path):
+    """The AMD route opened by the unit test against a stand-in librocm_smi64: the GPU
+    found by its bus id, its temperature and power from the library, the rest from a fake
+    sysfs tree; a GPU the library does not know read from sysfs alone; rsmi_shut_down
+    for each rsmi_init."""
+    lib = stand_in(tmp_path, "librocm_smi64.so.1", FAKE_RSMI)
+    name = "rocm-smi: the GPU found by its PCI bus id (with a stand-in library)"
     p = subprocess.run([str(hmb.UNIT), name], capture_output=True, text=True, timeout=60,
-                       env=dict(os.environ, LD_LIBRARY_PATH=str(lib), HMB_UNIT_AMDSMI_STANDIN="1"))
+                       env=dict(os.environ, LD_LIBRARY_PATH=str(lib), HMB_UNIT_RSMI_STANDIN="1"))
     assert p.returncode == 0 and f"ok   unit: {name}" in p.stdout, p.stdout + p.stderr
 
 

@@ -177,7 +177,8 @@ static void import_telemetry(struct hmb_telemetry *t, const cJSON *o)
 	    cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "processes_source")))
 		snprintf(t->procs_source, sizeof(t->procs_source), "%s",
 			 hmb_json_str(o, "processes_source"));
-	if (!t->available && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "reason")))
+	if ((!t->available || !t->reason[0]) &&
+	    cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "reason")))
 		snprintf(t->reason, sizeof(t->reason), "%s", hmb_json_str(o, "reason"));
 	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(o, "samples")) {
 		struct hmb_gpu_sample *x = hmb_telemetry_add(t);

@@ -456,7 +456,7 @@ static cJSON *telemetry_json(const struct hmb_report *rep)
 
 	hmb_json_add_str(o, "source", t->source);
 	cJSON_AddBoolToObject(o, "available", t->available != 0);
-	hmb_json_add_str(o, "reason", t->available ? NULL : t->reason);
+	hmb_json_add_str(o, "reason", t->reason);  /* with telemetry: what came from elsewhere */
 	hmb_json_add_str(o, "processes_source", t->procs_source);
 	a = cJSON_AddArrayToObject(o, "samples");
 	for (int i = 0; i < t->n; i++) {

@@ -46,8 +46,7 @@ void hmb_telemetry_open(struct hmb_telemetry *t, const char *pci_bus_id)
 #if defined(HMB_PLATFORM_NVIDIA)
 	static const struct hmb_telemetry_backend *const list[] = { &hmb_telemetry_nvml, NULL };
 #else
-	static const struct hmb_telemetry_backend *const list[] = { &hmb_telemetry_amdsmi,
-								    &hmb_telemetry_rocm_smi, NULL };
+	static const struct hmb_telemetry_backend *const list[] = { &hmb_telemetry_rocm_smi, NULL };
 #endif
 	char reasons[sizeof(t->reason)] = "";
 	size_t used = 0;

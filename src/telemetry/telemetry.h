@@ -1,7 +1,7 @@
 /*
  * telemetry.h - GPU state around each module, from the vendor's management
- * library loaded at run time (NVML on NVIDIA; amdsmi on AMD, rocm-smi where
- * amdsmi is missing), so that the
+ * library loaded at run time (NVML on NVIDIA; rocm-smi on AMD, with sysfs
+ * for what rocm-smi cannot read or where it is missing), so that the
  * binary runs where the library is missing and says so. A module whose
  * figures were taken while the GPU throttled, or with its PCIe link below
  * its maximum, is flagged.
@@ -35,8 +35,9 @@ struct hmb_gpu_sample {
 struct hmb_telemetry_backend;
 
 struct hmb_telemetry {
-	char source[16];               /* "nvml", "amdsmi", "rocm-smi", "" */
-	char reason[512];              /* why there is none, if none */
+	char source[16];               /* "nvml", "rocm-smi", "" */
+	char reason[512];              /* why there is none, if none; else what is
+					* read from elsewhere (AMD: sysfs) and why */
 	int available;
 	const struct hmb_telemetry_backend *backend;
 	void *lib;                     /* dlopen handle */
@@ -54,8 +55,7 @@ struct hmb_telemetry_backend {
 	void (*close)(struct hmb_telemetry *t);
 };
 
-extern const struct hmb_telemetry_backend hmb_telemetry_nvml, hmb_telemetry_amdsmi,
-	hmb_telemetry_rocm_smi;
+extern const struct hmb_telemetry_backend hmb_telemetry_nvml, hmb_telemetry_rocm_smi;
 
 /* Open the platform's library for the device at pci_bus_id. Never fails:
  * without a library, available is 0 and reason says why. */

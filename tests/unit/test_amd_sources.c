@@ -1,10 +1,10 @@
 /*
  * test_amd_sources.c - where the memory model's facts come from, on fake
- * sysfs trees and fake buffers: the KFD topology (host link type, SDMA
+ * sysfs trees: the KFD topology (host link type, SDMA
  * engines; keys of older and newer kernels), the PCIe link's maximum capped
- * by its upstream port, the GPU metrics table of amdsmi/rocm-smi (power,
- * throttle), allocating kinds that this platform lacks, and the device
- * object of the JSON document.
+ * by its upstream port, allocating kinds that this platform lacks, and the
+ * device object of the JSON document (the AMD telemetry's sources are in
+ * test_amd_telemetry.c).
  */
 #define _XOPEN_SOURCE 700
 #include <cjson/cJSON.h>
@@ -23,7 +23,6 @@
 #include "harness.h"
 #include "system/kfd.h"
 #include "system/memalloc.h"
-#include "telemetry/amd_gpu_metrics.h"
 
 /* Write `text` to root/<path made from fmt>, creating the directories on the way. */
 static void put(const char *root, const char *text, const char *fmt, ...)
@@ -205,71 +204,6 @@ void test_pcie_upstream_cap(void)
 	CHECK(l.gen == 1 && l.width == 8 && l.max_gen == 4 && l.max_width == 8);
 	CHECK_NEAR(l.peak_gbps, 15.754, 0.001);   /* gen4 x8, not the idle gen1 */
 	hmb_test_remove_tree(root);
-}
-
-/* Store a value at offset off of buf (a layout's field). */
-static void at16(unsigned char *buf, unsigned off, uint16_t v)
-{
-	memcpy(buf + off, &v, sizeof(v));
-}
-
-void test_gpu_metrics(void)
-{
-	static unsigned char buf[HMB_GPU_METRICS_BUFSIZE];
-	const struct hmb_metrics_layout *l = &hmb_rsmi_metrics_v6;
-	struct hmb_gpu_sample s;
-	uint64_t indep = 1ull << 0 | 1ull << 36;
-	uint32_t zero = 0, asic = 0x4;
-	char words[160];
-
-	/* ROCm 6 on MI300: current socket power, no average; a power limit and a
-	 * temperature throttle in the ASIC-independent bits. */
-	memset(buf, 0xff, sizeof(buf));
-	at16(buf, 0, 1024);                 /* structure_size */
-	buf[2] = 1;                         /* format and content revision */
-	buf[3] = 5;
-	at16(buf, l->temperature_hotspot, 71);
-	at16(buf, l->current_gfxclk, 2100);
-	at16(buf, l->current_uclk, 1300);
-	at16(buf, l->current_socket_power, 650);
-	at16(buf, l->pcie_link_width, 16);
-	at16(buf, l->pcie_link_speed, 320);
-	memcpy(buf + l->indep_throttle_status, &indep, sizeof(indep));
-	memset(&s, 0, sizeof(s));
-	s.power_w = s.temperature_c = s.sm_clock_mhz = s.mem_clock_mhz = -1;
-	s.throttle_mask = -1;
-	s.throttled = -1;
-	CHECK(hmb_gpu_metrics_decode(l, buf, &s) == 1);
-	CHECK(s.power_w == 650 && s.temperature_c == 71 && s.sm_clock_mhz == 2100);
-	CHECK(s.mem_clock_mhz == 1300 && s.link_gen == 5 && s.link_width == 16);
-	CHECK(s.throttled == 1 && strcmp(s.throttle, "power limit, temperature") == 0);
-	CHECK(s.throttle_mask == (long long)indep);
-
-	/* ROCm 5 library: the table ends before indep_throttle_status; an
-	 * average power and a zero ASIC-specific mask (nothing throttles). */
-	l = &hmb_rsmi_metrics_v5;
-	memset(buf, 0xff, sizeof(buf));
-	at16(buf, 0, 96);
-	at16(buf, l->temperature_edge, 40);
-	at16(buf, l->average_socket_power, 90);
-	memcpy(buf + l->throttle_status, &zero, sizeof(zero));
-	s.throttled = -1;
-	s.throttle[0] = '\0';
-	s.power_w = -1;
-	CHECK(hmb_gpu_metrics_decode(l, buf, &s) == 1);
-	CHECK(s.power_w == 90 && s.temperature_c == 40 && s.throttled == 0 && s.throttle_mask == 0);
-	/* ASIC-specific bits set: recorded, but their meaning is unknown. */
-	memcpy(buf + l->throttle_status, &asic, sizeof(asic));
-	CHECK(hmb_gpu_metrics_decode(l, buf, &s) == 1 && s.throttled == -1 &&
-	      strstr(s.throttle, "ASIC-specific"));
-
-	memset(buf, 0xff, sizeof(buf));
-	CHECK(hmb_gpu_metrics_decode(l, buf, &s) == 0);  /* nothing written */
-	CHECK(hmb_amd_throttle_words(0, words, sizeof(words)) == 0 && words[0] == '\0');
-	CHECK(hmb_amd_throttle_words(1ull << 57, words, sizeof(words)) == 0 &&
-	      strcmp(words, "FIT") == 0);
-	CHECK(hmb_amd_throttle_words(1ull << 17 | 1ull << 46, words, sizeof(words)) == 1 &&
-	      strcmp(words, "current limit, PROCHOT") == 0);
 }
 
 void test_kind_alloc(void)

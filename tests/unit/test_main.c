@@ -3,7 +3,7 @@
  * derived figures, options, the registry, the PCIe link probe and the JSON
  * document (built, then parsed back), significance tests; the memory model
  * of faked GPUs is in test_memmodel.c and test_amd_sources.c, the AMD
- * telemetry libraries' layouts in test_amd_layouts.c.
+ * telemetry route in test_amd_telemetry.c.
  *   unit_tests                     every test
  *   unit_tests --list              their names, one a line
  *   unit_tests NAME                that test only (exit 2 for an unknown name)
@@ -55,16 +55,18 @@ void test_kfd_partitions(void);
 void test_kfd_topology(void);
 void test_kfd_processes(void);
 void test_pcie_upstream_cap(void);
-void test_gpu_metrics(void);
 void test_kind_alloc(void);
 void test_json_memory_model(void);
 /* test_memkinds.c */
 void test_memkind_table(void);
 void test_memkind_host_pages(void);
-/* test_amd_layouts.c */
-void test_rsmi_layouts(void);
-void test_amdsmi_layouts(void);
-void test_amdsmi_open(void);
+/* test_amd_telemetry.c */
+void test_amd_sysfs(void);
+void test_amd_sysfs_alone(void);
+void test_amd_calls(void);
+void test_amd_throttle(void);
+void test_amd_reason_in_document(void);
+void test_rsmi_open(void);
 
 static void test_size_parsing(void)
 {
@@ -735,13 +737,15 @@ int main(int argc, char **argv)
 		{ "kfd topology: host link type and SDMA engines", test_kfd_topology },
 		{ "kfd: gpu_id and the processes with memory on the GPU", test_kfd_processes },
 		{ "pcie link: maximum capped by the upstream port", test_pcie_upstream_cap },
-		{ "gpu metrics (amdsmi, rocm-smi): power and throttle", test_gpu_metrics },
-		{ "rocm-smi: table layout by library version (5.x, 6.4, 7.2), others refused",
-		  test_rsmi_layouts },
-		{ "amdsmi: metrics layout by library version (27), others refused",
-		  test_amdsmi_layouts },
-		{ "amdsmi: the GPU found by its PCI bus id (with a stand-in library)",
-		  test_amdsmi_open },
+		{ "amd telemetry: clocks, temperature and power from sysfs", test_amd_sysfs },
+		{ "amd telemetry: without rocm-smi, every reading from sysfs", test_amd_sysfs_alone },
+		{ "amd telemetry: each reading from its rocm-smi call, else from sysfs",
+		  test_amd_calls },
+		{ "amd telemetry: throttle bits in words", test_amd_throttle },
+		{ "amd telemetry: the document says what came from sysfs",
+		  test_amd_reason_in_document },
+		{ "rocm-smi: the GPU found by its PCI bus id (with a stand-in library)",
+		  test_rsmi_open },
 		{ "memory kinds: allocation refused where the platform lacks them", test_kind_alloc },
 		{ "memory kinds: one table of names, flags and where each exists",
 		  test_memkind_table },
