@@ -14,6 +14,8 @@ import hmbdoc
 
 USAGE_ERRORS = [
     ("unknown command", "unknown command 'frobnicate'", ["frobnicate"]),
+    ("mistyped command", "unknown command 'memcyp'; nearest: memcpy (", ["memcyp"]),
+    ("mistyped option", "unknown option '--sizs'; nearest: --sizes (", ["--sizs", "4K", "memcpy"]),
     ("unknown option", "unknown option '--frob'", ["--frob", "memcpy"]),
     ("option without its value", "needs a value", ["memcpy", "--sizes"]),
     ("zero size", "greater than zero", ["--sizes", "0", "memcpy"]),

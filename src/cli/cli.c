@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "engine/module.h"
+#include "util/nearest.h"
 #include "util/text.h"
 #include "util/util.h"
 
@@ -158,8 +159,14 @@ static int find_long(struct hmb_parser *p, const char *name, size_t len, const s
 				used = sizeof(list) - 1;
 		}
 	snprintf(typed, sizeof(typed), "%.*s", (int)(len < 60 ? len : 60), name);
-	if (nmatch == 0)
-		return usage(p, "unknown option '--%s%s'", hmb_shown(typed), len > 60 ? "..." : "");
+	if (nmatch == 0) {
+		struct hmb_nearest near;
+		hmb_nearest_start(&near, typed);
+		for (size_t k = 0; k < p->nopts; k++)
+			hmb_nearest_offer(&near, p->opts[k].name);
+		return usage(p, "unknown option '--%s%s'; nearest: %s", hmb_shown(typed),
+			     len > 60 ? "..." : "", hmb_nearest_text(&near, "--", list, sizeof(list)));
+	}
 	if (nmatch > 1)
 		return usage(p, "option '--%s' is ambiguous: it could be %s", hmb_shown(typed), list);
 	*out = match;
@@ -423,8 +430,16 @@ static int short_options(struct hmb_parser *p, int argc, char **argv, int *i)
 		if (id < 0) {
 			char typed[8];
 			size_t n = hmb_utf8_seq((const unsigned char *)c, strlen(c));
+			char names[64];
+			size_t used = 0;
 			snprintf(typed, sizeof(typed), "%.*s", (int)(n ? n : 1), c);
-			return usage(p, "unknown option '-%s'", hmb_shown(typed));
+			for (int g = 0; g < HMB_G_COUNT && used < sizeof(names); g++)
+				if (hmb_global_options[g].short_name)
+					used += (size_t)snprintf(names + used, sizeof(names) - used,
+								 "%s-%c", used ? " " : "",
+								 hmb_global_options[g].short_name);
+			return usage(p, "unknown option '-%s'; the short options are %s",
+				     hmb_shown(typed), names);
 		}
 		if (!hmb_global_options[id].value) {
 			int rc = set_global(p, id, NULL);
@@ -492,36 +507,14 @@ static int check_help(struct hmb_parser *p)
 	if (c->nargs > 1)
 		return usage(p, "help takes one command; unexpected argument '%s'",
 			     hmb_shown(c->args[1]));
-	if (c->nargs == 1 && !find_command(p, c->args[0], &b))
-		return usage(p, "help: unknown command '%s'", hmb_shown(c->args[0]));
+	if (c->nargs == 1 && !find_command(p, c->args[0], &b)) {
+		char near[256];
+		return usage(p, "help: unknown command '%s'; nearest: %s", hmb_shown(c->args[0]),
+			     hmb_command_nearest(c->args[0], p->benches, near, sizeof(near)));
+	}
 	c->help = 1;
 	c->help_topic = c->nargs ? c->args[0] : NULL;
 	return 0;
-}
-
-/* Edit distance of a and b (each cut at 63 bytes). */
-static int distance(const char *a, const char *b)
-{
-	int row[64], la = (int)strlen(a), lb = (int)strlen(b);
-
-	la = la > 63 ? 63 : la;
-	lb = lb > 63 ? 63 : lb;
-	for (int j = 0; j <= lb; j++)
-		row[j] = j;
-	for (int i = 1; i <= la; i++) {
-		int diag = row[0];
-		row[0] = i;
-		for (int j = 1; j <= lb; j++) {
-			int up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	return row[lb];
 }
 
 /* Does a module run (the command's, or each of all's) have these cases? */
@@ -538,40 +531,27 @@ static int check_cases(struct hmb_parser *p)
 	const struct hmb_options *o = &c->opt;
 
 	for (int k = 0; k < o->ncases; k++) {
-		const char *best[3] = { NULL, NULL, NULL };
-		int dist[3] = { 0, 0, 0 }, known = 0, matched = 0;
-		char near[256];
-		size_t used = 0;
+		struct hmb_nearest near;
+		int known = 0, matched = 0;
+		char text[256];
 
+		hmb_nearest_start(&near, o->cases[k]);
 		for (int i = 0; p->benches[i] && !matched; i++) {
 			const struct hmb_bench *b = p->benches[i];
 			if (!case_candidate(c, b))
 				continue;
 			for (int j = 0; b->cases[j] && !matched; j++) {
-				int d = distance(o->cases[k], b->cases[j]), at = 3;
 				known = 1;
 				matched = fnmatch(o->cases[k], b->cases[j], 0) == 0;
-				while (at > 0 && (!best[at - 1] || d < dist[at - 1]))
-					at--;
-				if (at < 3) {
-					for (int m = 2; m > at; m--) {
-						best[m] = best[m - 1];
-						dist[m] = dist[m - 1];
-					}
-					best[at] = b->cases[j];
-					dist[at] = d;
-				}
+				hmb_nearest_offer(&near, b->cases[j]);
 			}
 		}
 		if (matched || !known)
 			continue;
-		near[0] = '\0';
-		for (int m = 0; m < 3 && best[m] && used < sizeof(near); m++)
-			used += (size_t)snprintf(near + used, sizeof(near) - used, "%s%s",
-						 m ? ", " : "", best[m]);
 		return usage(p, "--case: '%s' matches no case of %s; nearest: %s (hipmembench list "
 			     "--cases lists them all)", hmb_shown(o->cases[k]),
-			     c->kind == HMB_CMD_ALL ? "any module" : c->bench->name, near);
+			     c->kind == HMB_CMD_ALL ? "any module" : c->bench->name,
+			     hmb_nearest_text(&near, "", text, sizeof(text)));
 	}
 	return 0;
 }
@@ -738,8 +718,11 @@ static int check_command(struct hmb_parser *p)
 		return usage(p, "no command given; usage: hipmembench [options] <command> "
 			     "[module options]");
 	}
-	if (!(c->cmd = find_command(p, c->command, &c->bench)))
-		return usage(p, "unknown command '%s'", hmb_shown(c->command));
+	if (!(c->cmd = find_command(p, c->command, &c->bench))) {
+		char near[256];
+		return usage(p, "unknown command '%s'; nearest: %s", hmb_shown(c->command),
+			     hmb_command_nearest(c->command, p->benches, near, sizeof(near)));
+	}
 	c->kind = c->cmd->kind;
 	if (c->help && c->kind != HMB_CMD_HELP) {
 		c->help_topic = c->command;

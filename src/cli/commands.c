@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "cli/actions.h"
+#include "engine/module.h"
+#include "util/nearest.h"
 
 #define OPT(g) (1u << HMB_G_##g)
 
@@ -160,4 +162,17 @@ const struct hmb_command *hmb_command_find(const char *name)
 		if (strcmp(cmd->name, name) == 0)
 			return cmd;
 	return NULL;
+}
+
+const char *hmb_command_nearest(const char *name, const struct hmb_bench *const *benches,
+				char *buf, size_t len)
+{
+	struct hmb_nearest near;
+
+	hmb_nearest_start(&near, name);
+	for (const struct hmb_command *cmd = hmb_commands; cmd->name; cmd++)
+		hmb_nearest_offer(&near, cmd->name);
+	for (int i = 0; benches[i]; i++)
+		hmb_nearest_offer(&near, benches[i]->name);
+	return hmb_nearest_text(&near, "", buf, len);
 }

@@ -32,5 +32,9 @@ extern const struct hmb_command hmb_module_command;
 
 /* A command that is not a module, by name; NULL when none. */
 const struct hmb_command *hmb_command_find(const char *name);
+/* The commands and modules (of benches, NULL-terminated) nearest to name, for
+ * its refusal: "memcpy, vmm, merge". Returns buf. */
+const char *hmb_command_nearest(const char *name, const struct hmb_bench *const *benches,
+				char *buf, size_t len);
 
 #endif
