@@ -98,7 +98,9 @@ struct hmb_parser {
 	const struct hmb_bench *const *benches;
 	struct longopt *opts;
 	size_t nopts;
-	char *seen;                     /* seen[k]: opts[k] was given */
+	char *seen;                     /* seen[k]: module option opts[k] was given */
+	char *taken;                    /* taken[k]: opts[k] was given, first as first[k] */
+	const char **first;
 	char *err;
 	size_t errlen;
 };
@@ -125,6 +127,8 @@ static void build_table(struct hmb_parser *p)
 			n++;
 	p->opts = hmb_xcalloc(n, sizeof(*p->opts));
 	p->seen = hmb_xcalloc(n, 1);
+	p->taken = hmb_xcalloc(n, 1);
+	p->first = hmb_xcalloc(n, sizeof(*p->first));
 	for (int g = 0; g < HMB_G_COUNT; g++)
 		p->opts[p->nopts++] = (struct longopt){ hmb_global_options[g].name, g, NULL, NULL };
 	for (int i = 0; p->benches[i]; i++)
@@ -357,13 +361,34 @@ const struct hmb_global_option hmb_global_options[HMB_G_COUNT] = {
 	[HMB_G_VERSION] = { "version", 'V', NULL, "version", FIELD(version), 0, 0, NULL },
 };
 
+/* opts[k] given v (NULL: a flag). Given again, the same value is no harm;
+ * another is refused, as neither could be the one meant, but where each value
+ * counts (HMB_G_REPEATABLE). */
+static int repeated(struct hmb_parser *p, size_t k, const char *v)
+{
+	if (k < HMB_G_COUNT && (HMB_G_REPEATABLE & 1u << k))
+		return 0;
+	if (!p->taken[k]) {
+		p->taken[k] = 1;
+		p->first[k] = v;
+		return 0;
+	}
+	if (!v || !p->first[k] || strcmp(v, p->first[k]) == 0)
+		return 0;
+	return usage(p, "--%s given twice, as '%s' and as '%s': give it once", p->opts[k].name,
+		     hmb_shown(p->first[k]), hmb_shown(v));
+}
+
 /* Global option id given value v (NULL for a flag). */
 static int set_global(struct hmb_parser *p, int id, const char *v)
 {
 	const struct hmb_global_option *g = &hmb_global_options[id];
 	int *field = (int *)((char *)p->cli + g->field);
 	long n;
+	int rc = repeated(p, (size_t)id, v);
 
+	if (rc)
+		return rc;
 	p->cli->given |= 1u << id;
 	if (g->set)
 		return g->set(p, v);
@@ -384,6 +409,8 @@ static int set_option(struct hmb_parser *p, const struct longopt *lo, const char
 
 	if (lo->id >= 0)
 		return set_global(p, lo->id, v);
+	if (repeated(p, (size_t)(lo - p->opts), v))
+		return 2;
 	if (hmb_opt_validate(lo->decl, v ? v : "", why, sizeof(why)) != 0)
 		return usage(p, "%s", why);
 	p->seen[lo - p->opts] = 1;
@@ -772,7 +799,7 @@ static int check_command(struct hmb_parser *p)
 int hmb_cli_parse(int argc, char **argv, const struct hmb_bench *const *benches,
 		  struct hmb_cli *out, char *err, size_t errlen)
 {
-	struct hmb_parser p = { out, benches, NULL, 0, NULL, err, errlen };
+	struct hmb_parser p = { out, benches, NULL, 0, NULL, NULL, NULL, err, errlen };
 	int only_args = 0, rc = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -811,6 +838,8 @@ int hmb_cli_parse(int argc, char **argv, const struct hmb_bench *const *benches,
 		rc = check_command(&p);
 	free(p.opts);
 	free(p.seen);
+	free(p.taken);
+	free(p.first);
 	return rc;
 }
 
