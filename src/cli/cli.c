@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/documents.h"
 #include "engine/module.h"
 #include "util/nearest.h"
 #include "util/text.h"
@@ -726,9 +727,6 @@ static int check_summary(struct hmb_parser *p)
 			     "without it");
 	if (c->nargs < 1)
 		return usage(p, "summary needs at least one document");
-	for (int i = 0, stdin_seen = 0; i < c->nargs; i++)
-		if (strcmp(c->args[i], "-") == 0 && stdin_seen++)
-			return usage(p, "summary: '-' (standard input) can be given once");
 	return 0;
 }
 
@@ -755,6 +753,10 @@ static int check_command(struct hmb_parser *p)
 		c->help_topic = c->command;
 		return 0;
 	}
+	if (c->cmd->args == HMB_ARGS_DOCUMENTS &&
+	    hmb_documents_check(c->cmd, c->command, c->args, c->nargs, c->opt.output, p->err,
+				p->errlen))
+		return 2;
 	switch (c->kind) {
 	case HMB_CMD_HELP:
 		return check_help(p);
@@ -771,9 +773,6 @@ static int check_command(struct hmb_parser *p)
 				     c->opt.format == HMB_FORMAT_HTML ? "html" : "json");
 		if (c->nargs < 2)
 			return usage(p, "compare needs a base document and at least one other");
-		for (int i = 0, stdin_seen = 0; i < c->nargs; i++)
-			if (strcmp(c->args[i], "-") == 0 && stdin_seen++)
-				return usage(p, "compare: '-' (standard input) can be given once");
 		return 0;
 	case HMB_CMD_SHOW:
 		if ((rc = refuse_options(p)))

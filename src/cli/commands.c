@@ -103,6 +103,7 @@ const struct hmb_command hmb_commands[] = {
 			"documents' summary comes first.",
 		.options = OPT(FORMAT) | OPT(WIDE) | OPT(THRESHOLD) | OPT(GPU) | OPT(ALLOW_PARTIAL),
 		.args = HMB_ARGS_DOCUMENTS,
+		.same_document_twice = 1, /* a document against itself: its noise */
 		.run = hmb_run_compare,
 	},
 	{
@@ -143,6 +144,7 @@ const struct hmb_command hmb_commands[] = {
 			"whole (a temporary file renamed over it). all ends with the same summary.",
 		.options = OPT(FORMAT) | OPT(OUTPUT) | OPT(GPU),
 		.args = HMB_ARGS_DOCUMENTS,
+		.same_document_twice = 1, /* a column each, numbered: NAME, NAME#2 */
 		.run = hmb_run_summary,
 	},
 	{ .name = NULL },

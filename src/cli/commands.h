@@ -22,6 +22,7 @@ struct hmb_command {
 	unsigned options;              /* 1 << HMB_G_*: the global options it takes */
 	int module_options;            /* it takes the modules' options */
 	enum hmb_command_args args;
+	int same_document_twice;       /* HMB_ARGS_DOCUMENTS: one may be given twice */
 	int (*run)(struct hmb_cli *cli);
 };
 
