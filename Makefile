@@ -252,8 +252,9 @@ FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_CFLAGS  := -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Isrc -I. -Ifuzz -Wall -Wextra -Werror \
                 $(filter -D% -I%,$(CPPFLAGS) $(CFLAGS)) \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_BASE    := src/util/sizes.c src/util/text.c src/util/util.c
+FUZZ_BASE    := src/util/sizes.c src/util/text.c src/util/util.c src/util/nearest.c
 FUZZ_OPTIONS := $(FUZZ_BASE) src/cli/cli.c src/cli/commands.c src/cli/complete.c src/cli/help.c \
+                src/cli/documents.c \
                 src/engine/options.c src/compare/noise.c src/stats/significance.c \
                 src/stats/resolution.c
 FUZZ_LOAD    := $(FUZZ_BASE) src/doc/json_read.c src/doc/json_write.c src/doc/json_import.c \

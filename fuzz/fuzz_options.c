@@ -110,7 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			REQUIRE(o->format == HMB_FORMAT_JSON);
 		if (cli.help)
 			REQUIRE(hmb_help_print(devnull, cli.help_topic, benches) == 0);
-		if (cli.command)
+		if (cli.cmd) /* a command it knows (--version takes any word, unread) */
 			REQUIRE(hmb_complete_print(devnull, 1, &argv[cli.command_index], benches) == 0);
 	}
 	hmb_cli_free(&cli);

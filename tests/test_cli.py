@@ -14,6 +14,12 @@ import hmbdoc
 
 USAGE_ERRORS = [
     ("unknown command", "unknown command 'frobnicate'", ["frobnicate"]),
+    ("mistyped command", "unknown command 'memcyp'; nearest: memcpy (", ["memcyp"]),
+    ("mistyped option", "unknown option '--sizs'; nearest: --sizes (", ["--sizs", "4K", "memcpy"]),
+    ("option twice, two values", "--reps given twice, as '3' and as '4': give it once",
+     ["--reps", "3", "memcpy", "-r4"]),
+    ("module option twice, two values", "--streams given twice, as '2' and as '4'",
+     ["overlap", "--streams", "2", "--streams=4"]),
     ("unknown option", "unknown option '--frob'", ["--frob", "memcpy"]),
     ("option without its value", "needs a value", ["memcpy", "--sizes"]),
     ("zero size", "greater than zero", ["--sizes", "0", "memcpy"]),

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cli/help.h"
+#include "cli/gpus_here.h"
 #include "cli/registry.h"
 #include "compare/compare.h"
 #include "doc/atomic_file.h"
@@ -446,7 +447,10 @@ static int run_isolated(struct hmb_report *rep, const struct hmb_cli *cli)
 			if (code == EXIT_NO_GPU || code == EXIT_USAGE) {
 				free(slots.before);
 				free(topo);
-				status = emit(rep, code); /* incomplete */
+				/* incomplete; a command refused before anything was
+				 * measured leaves no document */
+				if (code == EXIT_NO_GPU || rep->head)
+					status = emit(rep, code);
 				hmb_report_free(rep);
 				return code;
 			}
@@ -489,6 +493,9 @@ int hmb_run_measure(struct hmb_cli *cli)
 	install_signal_handlers(!isolated);
 	if (hmb_fault_init(err, sizeof(err)) != 0)
 		hmb_usage_error("%s", err);
+	/* a dry run checks a batch job's settings where its GPUs may not be */
+	if (!o->dry_run && !o->child_output && hmb_gpus_here_check(o, err, sizeof(err)) != 0)
+		hmb_usage_error("%s", err);
 	if (o->output && hmb_output_writable(o->output, err, sizeof(err)) != 0)
 		hmb_usage_error("%s", err);
 	if (o->child_output) {
@@ -514,10 +521,6 @@ int hmb_run_measure(struct hmb_cli *cli)
 	hmb_telemetry_open(&rep.telemetry, rep.device.pci_bus_id);
 	link_from_telemetry(&rep);
 	hmb_device_interpret(&rep.device, o->peak_gbps); /* the link known now; --peak-gbps */
-	if (hmb_sizes_max(&o->sizes) > rep.device.total_mem)
-		hmb_usage_error("--sizes: %s is larger than the device's memory (%.1f GiB)",
-			    hmb_sz(hmb_sizes_max(&o->sizes)),
-			    (double)rep.device.total_mem / (1 << 30));
 	if (info) {
 		hmb_telemetry_sample(&rep.telemetry, "info", "now");
 		if (o->format == HMB_FORMAT_TABLE)

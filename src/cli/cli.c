@@ -10,7 +10,9 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/documents.h"
 #include "engine/module.h"
+#include "util/nearest.h"
 #include "util/text.h"
 #include "util/util.h"
 
@@ -97,7 +99,9 @@ struct hmb_parser {
 	const struct hmb_bench *const *benches;
 	struct longopt *opts;
 	size_t nopts;
-	char *seen;                     /* seen[k]: opts[k] was given */
+	char *seen;                     /* seen[k]: module option opts[k] was given */
+	char *taken;                    /* taken[k]: opts[k] was given, first as first[k] */
+	const char **first;
 	char *err;
 	size_t errlen;
 };
@@ -124,6 +128,8 @@ static void build_table(struct hmb_parser *p)
 			n++;
 	p->opts = hmb_xcalloc(n, sizeof(*p->opts));
 	p->seen = hmb_xcalloc(n, 1);
+	p->taken = hmb_xcalloc(n, 1);
+	p->first = hmb_xcalloc(n, sizeof(*p->first));
 	for (int g = 0; g < HMB_G_COUNT; g++)
 		p->opts[p->nopts++] = (struct longopt){ hmb_global_options[g].name, g, NULL, NULL };
 	for (int i = 0; p->benches[i]; i++)
@@ -158,8 +164,14 @@ static int find_long(struct hmb_parser *p, const char *name, size_t len, const s
 				used = sizeof(list) - 1;
 		}
 	snprintf(typed, sizeof(typed), "%.*s", (int)(len < 60 ? len : 60), name);
-	if (nmatch == 0)
-		return usage(p, "unknown option '--%s%s'", hmb_shown(typed), len > 60 ? "..." : "");
+	if (nmatch == 0) {
+		struct hmb_nearest near;
+		hmb_nearest_start(&near, typed);
+		for (size_t k = 0; k < p->nopts; k++)
+			hmb_nearest_offer(&near, p->opts[k].name);
+		return usage(p, "unknown option '--%s%s'; nearest: %s", hmb_shown(typed),
+			     len > 60 ? "..." : "", hmb_nearest_text(&near, "--", list, sizeof(list)));
+	}
 	if (nmatch > 1)
 		return usage(p, "option '--%s' is ambiguous: it could be %s", hmb_shown(typed), list);
 	*out = match;
@@ -350,13 +362,34 @@ const struct hmb_global_option hmb_global_options[HMB_G_COUNT] = {
 	[HMB_G_VERSION] = { "version", 'V', NULL, "version", FIELD(version), 0, 0, NULL },
 };
 
+/* opts[k] given v (NULL: a flag). Given again, the same value is no harm;
+ * another is refused, as neither could be the one meant, but where each value
+ * counts (HMB_G_REPEATABLE). */
+static int repeated(struct hmb_parser *p, size_t k, const char *v)
+{
+	if (k < HMB_G_COUNT && (HMB_G_REPEATABLE & 1u << k))
+		return 0;
+	if (!p->taken[k]) {
+		p->taken[k] = 1;
+		p->first[k] = v;
+		return 0;
+	}
+	if (!v || !p->first[k] || strcmp(v, p->first[k]) == 0)
+		return 0;
+	return usage(p, "--%s given twice, as '%s' and as '%s': give it once", p->opts[k].name,
+		     hmb_shown(p->first[k]), hmb_shown(v));
+}
+
 /* Global option id given value v (NULL for a flag). */
 static int set_global(struct hmb_parser *p, int id, const char *v)
 {
 	const struct hmb_global_option *g = &hmb_global_options[id];
 	int *field = (int *)((char *)p->cli + g->field);
 	long n;
+	int rc = repeated(p, (size_t)id, v);
 
+	if (rc)
+		return rc;
 	p->cli->given |= 1u << id;
 	if (g->set)
 		return g->set(p, v);
@@ -377,6 +410,8 @@ static int set_option(struct hmb_parser *p, const struct longopt *lo, const char
 
 	if (lo->id >= 0)
 		return set_global(p, lo->id, v);
+	if (repeated(p, (size_t)(lo - p->opts), v))
+		return 2;
 	if (hmb_opt_validate(lo->decl, v ? v : "", why, sizeof(why)) != 0)
 		return usage(p, "%s", why);
 	p->seen[lo - p->opts] = 1;
@@ -423,8 +458,16 @@ static int short_options(struct hmb_parser *p, int argc, char **argv, int *i)
 		if (id < 0) {
 			char typed[8];
 			size_t n = hmb_utf8_seq((const unsigned char *)c, strlen(c));
+			char names[64];
+			size_t used = 0;
 			snprintf(typed, sizeof(typed), "%.*s", (int)(n ? n : 1), c);
-			return usage(p, "unknown option '-%s'", hmb_shown(typed));
+			for (int g = 0; g < HMB_G_COUNT && used < sizeof(names); g++)
+				if (hmb_global_options[g].short_name)
+					used += (size_t)snprintf(names + used, sizeof(names) - used,
+								 "%s-%c", used ? " " : "",
+								 hmb_global_options[g].short_name);
+			return usage(p, "unknown option '-%s'; the short options are %s",
+				     hmb_shown(typed), names);
 		}
 		if (!hmb_global_options[id].value) {
 			int rc = set_global(p, id, NULL);
@@ -492,36 +535,14 @@ static int check_help(struct hmb_parser *p)
 	if (c->nargs > 1)
 		return usage(p, "help takes one command; unexpected argument '%s'",
 			     hmb_shown(c->args[1]));
-	if (c->nargs == 1 && !find_command(p, c->args[0], &b))
-		return usage(p, "help: unknown command '%s'", hmb_shown(c->args[0]));
+	if (c->nargs == 1 && !find_command(p, c->args[0], &b)) {
+		char near[256];
+		return usage(p, "help: unknown command '%s'; nearest: %s", hmb_shown(c->args[0]),
+			     hmb_command_nearest(c->args[0], p->benches, near, sizeof(near)));
+	}
 	c->help = 1;
 	c->help_topic = c->nargs ? c->args[0] : NULL;
 	return 0;
-}
-
-/* Edit distance of a and b (each cut at 63 bytes). */
-static int distance(const char *a, const char *b)
-{
-	int row[64], la = (int)strlen(a), lb = (int)strlen(b);
-
-	la = la > 63 ? 63 : la;
-	lb = lb > 63 ? 63 : lb;
-	for (int j = 0; j <= lb; j++)
-		row[j] = j;
-	for (int i = 1; i <= la; i++) {
-		int diag = row[0];
-		row[0] = i;
-		for (int j = 1; j <= lb; j++) {
-			int up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	return row[lb];
 }
 
 /* Does a module run (the command's, or each of all's) have these cases? */
@@ -538,40 +559,27 @@ static int check_cases(struct hmb_parser *p)
 	const struct hmb_options *o = &c->opt;
 
 	for (int k = 0; k < o->ncases; k++) {
-		const char *best[3] = { NULL, NULL, NULL };
-		int dist[3] = { 0, 0, 0 }, known = 0, matched = 0;
-		char near[256];
-		size_t used = 0;
+		struct hmb_nearest near;
+		int known = 0, matched = 0;
+		char text[256];
 
+		hmb_nearest_start(&near, o->cases[k]);
 		for (int i = 0; p->benches[i] && !matched; i++) {
 			const struct hmb_bench *b = p->benches[i];
 			if (!case_candidate(c, b))
 				continue;
 			for (int j = 0; b->cases[j] && !matched; j++) {
-				int d = distance(o->cases[k], b->cases[j]), at = 3;
 				known = 1;
 				matched = fnmatch(o->cases[k], b->cases[j], 0) == 0;
-				while (at > 0 && (!best[at - 1] || d < dist[at - 1]))
-					at--;
-				if (at < 3) {
-					for (int m = 2; m > at; m--) {
-						best[m] = best[m - 1];
-						dist[m] = dist[m - 1];
-					}
-					best[at] = b->cases[j];
-					dist[at] = d;
-				}
+				hmb_nearest_offer(&near, b->cases[j]);
 			}
 		}
 		if (matched || !known)
 			continue;
-		near[0] = '\0';
-		for (int m = 0; m < 3 && best[m] && used < sizeof(near); m++)
-			used += (size_t)snprintf(near + used, sizeof(near) - used, "%s%s",
-						 m ? ", " : "", best[m]);
 		return usage(p, "--case: '%s' matches no case of %s; nearest: %s (hipmembench list "
 			     "--cases lists them all)", hmb_shown(o->cases[k]),
-			     c->kind == HMB_CMD_ALL ? "any module" : c->bench->name, near);
+			     c->kind == HMB_CMD_ALL ? "any module" : c->bench->name,
+			     hmb_nearest_text(&near, "", text, sizeof(text)));
 	}
 	return 0;
 }
@@ -719,9 +727,6 @@ static int check_summary(struct hmb_parser *p)
 			     "without it");
 	if (c->nargs < 1)
 		return usage(p, "summary needs at least one document");
-	for (int i = 0, stdin_seen = 0; i < c->nargs; i++)
-		if (strcmp(c->args[i], "-") == 0 && stdin_seen++)
-			return usage(p, "summary: '-' (standard input) can be given once");
 	return 0;
 }
 
@@ -760,13 +765,20 @@ static int check_command(struct hmb_parser *p)
 		return usage(p, "no command given; usage: hipmembench [options] <command> "
 			     "[module options]");
 	}
-	if (!(c->cmd = find_command(p, c->command, &c->bench)))
-		return usage(p, "unknown command '%s'", hmb_shown(c->command));
+	if (!(c->cmd = find_command(p, c->command, &c->bench))) {
+		char near[256];
+		return usage(p, "unknown command '%s'; nearest: %s", hmb_shown(c->command),
+			     hmb_command_nearest(c->command, p->benches, near, sizeof(near)));
+	}
 	c->kind = c->cmd->kind;
 	if (c->help && c->kind != HMB_CMD_HELP) {
 		c->help_topic = c->command;
 		return 0;
 	}
+	if (c->cmd->args == HMB_ARGS_DOCUMENTS &&
+	    hmb_documents_check(c->cmd, c->command, c->args, c->nargs, c->opt.output, p->err,
+				p->errlen))
+		return 2;
 	switch (c->kind) {
 	case HMB_CMD_HELP:
 		return check_help(p);
@@ -783,9 +795,6 @@ static int check_command(struct hmb_parser *p)
 				     c->opt.format == HMB_FORMAT_HTML ? "html" : "json");
 		if (c->nargs < 2)
 			return usage(p, "compare needs a base document and at least one other");
-		for (int i = 0, stdin_seen = 0; i < c->nargs; i++)
-			if (strcmp(c->args[i], "-") == 0 && stdin_seen++)
-				return usage(p, "compare: '-' (standard input) can be given once");
 		return 0;
 	case HMB_CMD_SHOW:
 		if ((rc = refuse_options(p)))
@@ -813,7 +822,7 @@ static int check_command(struct hmb_parser *p)
 int hmb_cli_parse(int argc, char **argv, const struct hmb_bench *const *benches,
 		  struct hmb_cli *out, char *err, size_t errlen)
 {
-	struct hmb_parser p = { out, benches, NULL, 0, NULL, err, errlen };
+	struct hmb_parser p = { out, benches, NULL, 0, NULL, NULL, NULL, err, errlen };
 	int only_args = 0, rc = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -852,6 +861,8 @@ int hmb_cli_parse(int argc, char **argv, const struct hmb_bench *const *benches,
 		rc = check_command(&p);
 	free(p.opts);
 	free(p.seen);
+	free(p.taken);
+	free(p.first);
 	return rc;
 }
 

@@ -5,7 +5,8 @@
  * Options may come before or after the command; "--" ends them. Long options
  * may be abbreviated to a unique prefix and take their value as "--opt VALUE"
  * or "--opt=VALUE"; short ones as "-s VALUE" or "-sVALUE", and flags may be
- * grouped ("-qn"). An option given twice counts with its last value.
+ * grouped ("-qn"). An option given twice must be given the same value, but
+ * for those of HMB_G_REPEATABLE, where each value counts.
  */
 #ifndef HMB_CLI_H
 #define HMB_CLI_H
@@ -29,6 +30,10 @@ enum { HMB_G_DEVICE, HMB_G_OUTPUT, HMB_G_FORMAT, HMB_G_SIZES, HMB_G_REPS, HMB_G_
        HMB_G_NO_ISOLATION,
        HMB_G_RUNS, HMB_G_PEAK_GBPS, HMB_G_OVERSUBSCRIBE, HMB_G_THRESHOLD, HMB_G_GPU, HMB_G_WIDE,
        HMB_G_ALLOW_PARTIAL, HMB_G_HELP, HMB_G_VERSION, HMB_G_COUNT };
+
+/* The global options that may be given again with another value, each value
+ * counting (--case PATTERN); any other is given once, or again as it was. */
+#define HMB_G_REPEATABLE (1u << HMB_G_CASE)
 
 /* One global option: what the parser reads, the help prints and the shell
  * completes. A flag sets the int at `field` of struct hmb_cli to 1; a whole

@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "cli/actions.h"
+#include "engine/module.h"
+#include "util/nearest.h"
 
 #define OPT(g) (1u << HMB_G_##g)
 
@@ -111,6 +113,7 @@ const struct hmb_command hmb_commands[] = {
 			"documents' summary comes first.",
 		.options = OPT(FORMAT) | OPT(WIDE) | OPT(THRESHOLD) | OPT(GPU) | OPT(ALLOW_PARTIAL),
 		.args = HMB_ARGS_DOCUMENTS,
+		.same_document_twice = 1, /* a document against itself: its noise */
 		.run = hmb_run_compare,
 	},
 	{
@@ -151,6 +154,7 @@ const struct hmb_command hmb_commands[] = {
 			"whole (a temporary file renamed over it). all ends with the same summary.",
 		.options = OPT(FORMAT) | OPT(OUTPUT) | OPT(GPU),
 		.args = HMB_ARGS_DOCUMENTS,
+		.same_document_twice = 1, /* a column each, numbered: NAME, NAME#2 */
 		.run = hmb_run_summary,
 	},
 	{
@@ -191,4 +195,17 @@ const struct hmb_command *hmb_command_find(const char *name)
 		if (strcmp(cmd->name, name) == 0)
 			return cmd;
 	return NULL;
+}
+
+const char *hmb_command_nearest(const char *name, const struct hmb_bench *const *benches,
+				char *buf, size_t len)
+{
+	struct hmb_nearest near;
+
+	hmb_nearest_start(&near, name);
+	for (const struct hmb_command *cmd = hmb_commands; cmd->name; cmd++)
+		hmb_nearest_offer(&near, cmd->name);
+	for (int i = 0; benches[i]; i++)
+		hmb_nearest_offer(&near, benches[i]->name);
+	return hmb_nearest_text(&near, "", buf, len);
 }

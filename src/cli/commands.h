@@ -22,6 +22,7 @@ struct hmb_command {
 	unsigned options;              /* 1 << HMB_G_*: the global options it takes */
 	int module_options;            /* it takes the modules' options */
 	enum hmb_command_args args;
+	int same_document_twice;       /* HMB_ARGS_DOCUMENTS: one may be given twice */
 	int (*run)(struct hmb_cli *cli);
 };
 
@@ -32,5 +33,9 @@ extern const struct hmb_command hmb_module_command;
 
 /* A command that is not a module, by name; NULL when none. */
 const struct hmb_command *hmb_command_find(const char *name);
+/* The commands and modules (of benches, NULL-terminated) nearest to name, for
+ * its refusal: "memcpy, vmm, merge". Returns buf. */
+const char *hmb_command_nearest(const char *name, const struct hmb_bench *const *benches,
+				char *buf, size_t len);
 
 #endif

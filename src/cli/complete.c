@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "engine/module.h"
+#include "util/text.h"
 
 static const char *const args_names[] = {
 	[HMB_ARGS_NONE] = "-", [HMB_ARGS_COMMAND] = "command", [HMB_ARGS_DOCUMENTS] = "documents",
@@ -64,6 +65,13 @@ int hmb_complete_print(FILE *out, int argc, char **argv, const struct hmb_bench 
 			bench = benches[i];
 			cmd = &hmb_module_command;
 		}
+	if (argc > 0 && !cmd) {
+		char near[256];
+		fprintf(stderr, "hipmembench: %s: unknown command '%s'; nearest: %s\n",
+			HMB_COMPLETE_CMD, hmb_shown(argv[0]),
+			hmb_command_nearest(argv[0], benches, near, sizeof(near)));
+		return 2;
+	}
 	if (cmd)
 		options = cmd->options | 1u << HMB_G_HELP;
 	for (const struct hmb_command *c = hmb_commands; c->name; c++)

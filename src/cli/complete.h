@@ -18,7 +18,8 @@ struct hmb_bench;
 
 #define HMB_COMPLETE_CMD "__complete"
 
-/* argv: what follows __complete. The exit status: 0, or 2 (a line on stderr). */
+/* argv: what follows __complete. The exit status: 0, or 2 (a line on stderr:
+ * more than one word, or a command there is not). */
 int hmb_complete_print(FILE *out, int argc, char **argv, const struct hmb_bench *const *benches);
 
 #endif

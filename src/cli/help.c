@@ -88,7 +88,8 @@ static void global_help(FILE *out, const struct hmb_bench *const *benches)
 	}
 	fputc('\n', out);
 	wrap(out, 0, 0, "Options go before or after the command; a long option may be "
-	     "shortened to a unique prefix; an option given twice counts with its last value.");
+	     "shortened to a unique prefix; an option given twice must have the same value "
+	     "both times, but for one that says it is repeatable.");
 	fputc('\n', out);
 	wrap(out, 0, 0, "exit status: 0 ok, 1 a measurement failed, 2 usage error, 3 no usable "
 	     "GPU, 130/143 interrupted (results so far are written).");

@@ -15,6 +15,7 @@
 #include "doc/loaded.h"
 #include "output/summary.h"
 #include "stats/significance.h"
+#include "util/nearest.h"
 #include "util/numfmt.h"
 #include "util/text.h"
 #include "util/util.h"
@@ -1101,21 +1102,37 @@ static int report_matching(const struct hmb_loaded *base, const char *base_file,
 static int choose_gpus(struct hmb_loaded *docs, char **files, int nfiles, int want,
 		       int *with_gpu)
 {
-	int all_multi = 1, lowest;
+	int all_multi = 1, any_multi = 0, lowest;
 
-	for (int i = 0; i < nfiles; i++)
-		all_multi &= gpus_of(&docs[i], &lowest) > 1;
+	for (int i = 0; i < nfiles; i++) {
+		int n = gpus_of(&docs[i], &lowest);
+		all_multi &= n > 1;
+		any_multi |= n > 1;
+	}
 	*with_gpu = want < 0 && all_multi;
+	/* --gpu asks for a GPU of each document of several: refused, before a
+	 * line is printed, where one lacks it or none holds several */
+	if (want >= 0 && !any_multi) {
+		fprintf(stderr, "hipmembench: compare: --gpu %d: none of the documents holds results "
+			"of several GPUs\n", want);
+		return 2;
+	}
+	for (int i = 0; i < nfiles && want >= 0; i++)
+		if (gpus_of(&docs[i], &lowest) > 1 && !has_gpu(&docs[i], want)) {
+			char there[1024] = { 0 }, text[256];
+			for (size_t k = 0; k < docs[i].nres; k++)
+				if (docs[i].res[k].gpu >= 0 && docs[i].res[k].gpu < (int)sizeof(there))
+					there[docs[i].res[k].gpu] = 1;
+			fprintf(stderr, "hipmembench: compare: --gpu %d: %s has no results of GPU %d "
+				"(its GPUs: %s)\n", want, hmb_shown(files[i]), want,
+				hmb_numbers_text(there, (int)sizeof(there), text, sizeof(text)));
+			return 2;
+		}
 	for (int i = 0; i < nfiles; i++) {
 		int n = gpus_of(&docs[i], &lowest), pick = want >= 0 ? want : lowest;
 		size_t left = 0;
 		if (n < 2 || *with_gpu)
 			continue;
-		if (!has_gpu(&docs[i], pick)) {
-			fprintf(stderr, "hipmembench: compare: --gpu %d: %s has no results of GPU %d\n",
-				want, files[i], want);
-			return 2;
-		}
 		for (size_t k = 0; k < docs[i].n; k++) {
 			int g = docs[i].res[docs[i].fig[k].result].gpu;
 			docs[i].fig[k].skip = g >= 0 && g != pick;

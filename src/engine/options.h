@@ -81,8 +81,9 @@ struct hmb_options {
 
 /* A module option's raw text, or NULL when it was not given. */
 const char *hmb_opt_value(const struct hmb_options *o, const char *name);
-/* Set a module option; given again, the last value counts. 0, or -1 when
- * HMB_MAX_MODULE_OPTS different options are set already. */
+/* Set a module option; given again, the last value counts (the command line
+ * gives one value an option: cli.h). 0, or -1 when HMB_MAX_MODULE_OPTS
+ * different options are set already. */
 int hmb_opt_set(struct hmb_options *o, const char *name, const char *value);
 /* Validate a value for its declared type and limits; 0, or -1 with a
  * one-line reason that names the option. */

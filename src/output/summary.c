@@ -13,6 +13,7 @@
 #include "stats/resolution.h"
 #include "stats/significance.h"
 #include "stats/stats.h"
+#include "util/nearest.h"
 #include "util/sizes.h"
 #include "util/text.h"
 #include "util/util.h"
@@ -668,10 +669,41 @@ static int gpus_of(const struct hmb_sum_doc *d, int *lowest, int gpu, int *has)
 	return n > d->ndev ? n : d->ndev;
 }
 
+/* --gpu asks for a GPU of each document of several: 0, or -1 with err where
+ * one lacks it (naming the GPUs it holds) or none holds several. */
+static int gpu_check(const struct hmb_sum_doc *docs, int n, int gpu, char *err, size_t errlen)
+{
+	int lowest, has, any_multi = 0;
+
+	for (int i = 0; i < n && gpu >= 0; i++) {
+		char there[1024] = { 0 }, text[256];
+		if (gpus_of(&docs[i], &lowest, gpu, &has) < 2)
+			continue;
+		any_multi = 1;
+		if (has)
+			continue;
+		for (const struct hmb_record *r = docs[i].rep.head; r; r = r->next)
+			if (hmb_record_gpu(r) >= 0 && hmb_record_gpu(r) < (int)sizeof(there))
+				there[hmb_record_gpu(r)] = 1;
+		snprintf(err, errlen, "%s: no results of GPU %d (--gpu; its GPUs: %s)",
+			 hmb_shown(docs[i].path), gpu,
+			 hmb_numbers_text(there, (int)sizeof(there), text, sizeof(text)));
+		return -1;
+	}
+	if (gpu >= 0 && !any_multi) {
+		snprintf(err, errlen, "--gpu %d: none of the documents holds results of several GPUs",
+			 gpu);
+		return -1;
+	}
+	return 0;
+}
+
 int hmb_summary_build(const struct hmb_sum_doc *docs, int n, int gpu, struct hmb_sum *s,
 		      char *err, size_t errlen)
 {
 	memset(s, 0, sizeof(*s));
+	if (gpu_check(docs, n, gpu, err, errlen))
+		return -1;
 	s->n = n;
 	s->col = hmb_xcalloc((size_t)(n > 0 ? n : 1), sizeof(*s->col));
 	for (int i = 0; i < n; i++) {
@@ -681,11 +713,6 @@ int hmb_summary_build(const struct hmb_sum_doc *docs, int n, int gpu, struct hmb
 		int lowest, has, ngpus = gpus_of(d, &lowest, gpu, &has), sel;
 		c->doc = d;
 		c->ngpus = ngpus;
-		if (gpu >= 0 && ngpus > 1 && !has) {
-			snprintf(err, errlen, "%s: no results of GPU %d (--gpu)", hmb_shown(d->path), gpu);
-			hmb_summary_free(s);
-			return -1;
-		}
 		sel = gpu >= 0 && has ? gpu : lowest >= 0 ? lowest : 0;
 		c->gpu = ngpus > 1 ? sel : -1;
 		if ((dev = device_of(d, sel))) {

@@ -210,6 +210,14 @@ hipError_t hipMemGetInfo(size_t *free_bytes, size_t *total_bytes)
 	return hipSuccess;
 }
 
+hipError_t hipDeviceTotalMem(size_t *bytes, int device)
+{
+	if (!valid_device(device))
+		return fail(hipErrorInvalidDevice);
+	*bytes = device_bytes;
+	return hipSuccess;
+}
+
 hipError_t hipRuntimeGetVersion(int *version)
 {
 	*version = 1;

@@ -74,6 +74,7 @@ hipError_t hipDeviceReset(void);
 hipError_t hipDeviceGetPCIBusId(char *id, int len, int device);
 hipError_t hipDeviceGetName(char *name, int len, int device);
 hipError_t hipMemGetInfo(size_t *free_bytes, size_t *total_bytes);
+hipError_t hipDeviceTotalMem(size_t *bytes, int device);
 hipError_t hipRuntimeGetVersion(int *version);
 hipError_t hipDriverGetVersion(int *version);
 typedef struct hipFuncAttributes {

@@ -100,6 +100,15 @@ static inline hipError_t hipDeviceGetName(char *name, int len, int device)
 	return err;
 }
 
+static inline hipError_t hipDeviceTotalMem(size_t *bytes, int device)
+{
+	struct cudaDeviceProp prop;
+	hipError_t err = cudaGetDeviceProperties(&prop, device);
+	if (err == cudaSuccess)
+		*bytes = prop.totalGlobalMem;
+	return err;
+}
+
 /* ---- streams and events -------------------------------------------------- */
 typedef cudaStream_t hipStream_t;
 typedef cudaEvent_t hipEvent_t;

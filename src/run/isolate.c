@@ -301,7 +301,10 @@ static int hmb_child_take(const struct hmb_bench *b, struct hmb_report *rep,
 		hmb_report_module_run_beside(rep, cl->beside);
 	if (cl->run)
 		rep->runs[rep->nruns - 1].run = cl->run;
-	hmb_checkpoint(rep, 1);
+	/* a command line the module refused before anything was measured
+	 * leaves no document (cli/actions.c writes none either) */
+	if (code != 2 || rep->head)
+		hmb_checkpoint(rep, 1);
 	return WIFEXITED(wstatus) ? code : 128 + WTERMSIG(wstatus);
 }
 
