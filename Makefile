@@ -24,8 +24,9 @@
 #                          and no GPU compiler needed; its figures measure the host
 #                          (platform "emulated"); for tests of every module's code
 #   make WERROR=1          warnings as errors (CI and developers; a user's build warns)
-#   make layers            includes go one way through the source's layers (README.md,
-#                          Layout), no file circles: one line a problem
+#   make layers            includes go one way through the source's layers
+#                          (docs/development.md, Layout), no file circles: one line
+#                          a problem
 #   make check-amd-layouts AMD_INCLUDE_ROOTS="/usr/include /other/usr/include"
 #                          the AMD telemetry's layout table against the real
 #                          rocm_smi.h / amdsmi.h under each root (no GPU, no ROCm)
