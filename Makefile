@@ -24,8 +24,9 @@
 #                          and no GPU compiler needed; its figures measure the host
 #                          (platform "emulated"); for tests of every module's code
 #   make WERROR=1          warnings as errors (CI and developers; a user's build warns)
-#   make layers            includes go one way through the source's layers (README.md,
-#                          Layout), no file circles: one line a problem
+#   make layers            includes go one way through the source's layers
+#                          (docs/development.md, Layout), no file circles: one line
+#                          a problem
 #   make install PREFIX=/usr/local DESTDIR=     make uninstall     make dist
 #   make portable          copy libcjson next to the binary (build/lib)
 #   make clean             remove the build folder (and what it remembers)

@@ -28,7 +28,7 @@ def module_names():
 _gpu_reason = None
 
 
-NO_GPU_EXIT = 3  # `hipmembench info` where no GPU is usable (README: exit status)
+NO_GPU_EXIT = 3  # `hipmembench info` where no GPU is usable (docs/running.md: exit status)
 
 
 class BrokenInfo(Exception):

@@ -433,7 +433,7 @@ def test_gpu_all_quick(gpu, tmp_path):
     p = hmb.run("--quick", "--output", out, "all", timeout=600)
     assert p.returncode == 0, failed_reasons(out) + p.stderr[-2000:]
     doc = hmbdoc.assert_valid(out, modules=hmb.module_names(), no_failures=True, complete=True)
-    # the tables, then the summary of the document (README: Summary and report)
+    # the tables, then the summary of the document (docs/summary.md)
     tail = p.stdout.split("\nhipmembench summary: ", 1)[1]
     # one screen (HMB_SUMMARY_LINES, 40), and a list of reasons announced is there
     lines = tail.splitlines()

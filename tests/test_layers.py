@@ -2,7 +2,8 @@
 (tests/check_layers.py): the tree as it is passes, and each kind of wrong
 include, seeded into a copy of the tree, is named in one line, as is an
 include or a call from one module's folder (bench/MODULE/) into another's;
-the README's layout table says what each folder's README says it may include."""
+the layout table of docs/development.md says what each folder's README says it
+may include."""
 import pathlib
 import re
 import shutil
@@ -146,8 +147,8 @@ def test_a_tree_without_src_is_refused(tmp_path):
     assert (rc, lines) == (2, []) and err.startswith("check_layers: ")
 
 
-def test_the_readme_table_says_what_each_layer_may_include():
-    text = (REPO / "README.md").read_text().split("## Layout", 1)[1]
+def test_the_layout_table_says_what_each_layer_may_include():
+    text = (REPO / "docs" / "development.md").read_text().split("## Layout", 1)[1]
     rows = re.findall(r"^\| ((?:src/)?\w+)/ \| [^|]+ \| ([^|]+) \|$", text, re.M)
     table = {folder: {w.strip() for w in may.split(",")} - {"none"} for folder, may in rows}
     folders = [p.parent for p in REPO.glob("src/*/README.md")] + [REPO / "kernels", REPO / "bench"]

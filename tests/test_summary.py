@@ -374,7 +374,7 @@ def columns(out):
 
 
 def ratio_text(r):
-    """The summary's ratio, as the README describes it: above 1 better."""
+    """The summary's ratio, as docs/summary.md describes it: above 1 better."""
     return f"{r:.0f}x" if r >= 9.95 else f"{r:.1f}x" if r >= 0.095 else f".{100 * r:02.0f}x"
 
 

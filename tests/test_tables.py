@@ -248,15 +248,15 @@ def test_show_names_a_document_that_is_not_one(tmp_path):
     assert p.stderr.startswith("hipmembench: show: bad.json: not a hipmembench document")
 
 
-def test_readme_example_is_what_show_prints():
-    """README's example table: lines of show's output for the H100, in their order."""
-    text = (hmb.ROOT / "README.md").read_text()
+def test_docs_example_is_what_show_prints():
+    """docs/reading.md's example table: lines of show's output for the H100, in their order."""
+    text = (hmb.ROOT / "docs" / "reading.md").read_text()
     marker = "<!-- lines of `hipmembench show results/nvidia-h100-pcie/all.json`"
     block = text.split(marker, 1)[1].split("```\n", 1)[1].split("```", 1)[0]
     out = show("show", RESULTS / "nvidia-h100-pcie" / "all.json").splitlines()
     at = 0
     for line in filter(None, block.splitlines()):
-        assert line in out[at:], f"README shows {line!r}, show does not (after line {at})"
+        assert line in out[at:], f"docs/reading.md shows {line!r}, show does not (after line {at})"
         at = out.index(line, at) + 1
 
 

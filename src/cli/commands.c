@@ -59,7 +59,7 @@ const struct hmb_command hmb_commands[] = {
 			"each run with its environment. Every module runs twice (--runs N: N "
 			"times; --runs 1 or --quick: once), each run in a fresh process, the "
 			"modules taken in turn and the round again, each run sampling half the "
-			"time; a figure is stable only where the runs agree (README: stability). "
+			"time; a figure is stable only where the runs agree (docs/reading.md). "
 			"The tables come once, after the last run. It ends with the summary of "
 			"the headline figures (help summary), which the document keeps as its "
 			"\"summary\".",

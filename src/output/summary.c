@@ -20,8 +20,8 @@
 
 /* The headlines, in the order they print. Which way is better comes from
  * each figure's unit (hmb_unit_direction): GB/s and speedups higher, times
- * lower. Case names and parameters are those of results/ (README: what each
- * module measures). */
+ * lower. Case names and parameters are those of results/ (docs/modules.md:
+ * what each module measures). */
 const struct hmb_headline hmb_headlines[] = {
 	{ "pinned h2d", "memcpy", "h2d/pinned/async", "size=max", "GB/s", NULL,
 	  HMB_PEAK_RECORD, "hipMemcpyAsync from pinned host memory" },
