@@ -741,14 +741,10 @@ static int check_merge(struct hmb_parser *p)
 		return usage(p, "merge needs --output FILE (or - for standard output)");
 	if (c->nargs < 2)
 		return usage(p, "merge needs at least two documents");
-	for (int i = 0; i < c->nargs; i++) {
+	for (int i = 0; i < c->nargs; i++)
 		if (strcmp(c->args[i], "-") == 0)
 			return usage(p, "merge reads documents from files; '-' (standard input) is "
 				     "not one");
-		if (strcmp(c->args[i], c->opt.output) == 0)
-			return usage(p, "merge: the output %s is one of the documents merged: write "
-				     "the merge to another file", hmb_shown(c->opt.output));
-	}
 	return 0;
 }
 

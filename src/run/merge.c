@@ -214,6 +214,10 @@ int hmb_merge_command(int n, char **files, const struct hmb_options *opt, const 
 	int status = 0;
 
 	hmb_report_init(&rep, opt, "merge");
+	if (strcmp(output, "-") && hmb_output_writable(output, err, sizeof(err))) {
+		fprintf(stderr, "hipmembench: merge: %s\n", err);
+		status = EXIT_USAGE;
+	}
 	for (int i = 0, first = 0; i < n && !status; first += documents_in(docs[i]), i++) {
 		struct hmb_record *last = rep.tail;
 		if (!(docs[i] = parse(files[i], err, sizeof(err))) ||
