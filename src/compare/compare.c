@@ -1261,16 +1261,10 @@ int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o)
 		print_note(notes, f, line);
 	}
 	for (int i = 1; i < nfiles; i++) {
-		if (docs[i].schema_version != docs[0].schema_version)
-			fprintf(stderr, "hipmembench: compare: warning: %s has schema version %d, the "
-				"base %d\n", files[i], docs[i].schema_version, docs[0].schema_version);
-		if (strcmp(docs[i].settings, docs[0].settings))
-			fprintf(stderr, "hipmembench: compare: warning: settings differ (%s: %s; base: "
-				"%s): figures may not mean the same\n", files[i], docs[i].settings,
-				docs[0].settings);
-		if (strcmp(docs[i].xnack, docs[0].xnack))
-			fprintf(stderr, "hipmembench: compare: warning: XNACK mode differs (%s: %s; "
-				"base: %s)\n", files[i], docs[i].xnack, docs[0].xnack);
+		char differ[1400];
+		if (*hmb_loaded_differences(&docs[0], &docs[i], differ, sizeof(differ)))
+			fprintf(stderr, "hipmembench: compare: warning: %s differs from the base: %s\n",
+				files[i], differ);
 	}
 	id_columns_of(&docs[0], &idcols);
 	if (f == HMB_FORMAT_CSV) {

@@ -497,6 +497,8 @@ void hmb_doc_describe(struct hmb_loaded *out, const cJSON *doc)
 		 cJSON_IsObject(dev) ? hmb_shown(hmb_json_str(dev, "arch")) : "-",
 		 hmb_shown(hmb_json_str(doc, "platform")), hmb_json_num(rt, "runtime_version"),
 		 hmb_json_num(rt, "driver_version"));
+	snprintf(out->revision, sizeof(out->revision), "%s",
+		 hmb_shown(hmb_json_str(cJSON_GetObjectItemCaseSensitive(doc, "tool"), "git_revision")));
 	snprintf(out->settings, sizeof(out->settings), "command %s, sizes %s, reps %s, quick %s",
 		 hmb_shown(hmb_json_str(doc, "command")), sizes ? hmb_shown(sizes) : "?",
 		 reps_text(settings, reps, sizeof(reps)),

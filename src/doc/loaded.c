@@ -354,3 +354,31 @@ void hmb_loaded_free(struct hmb_loaded *l)
 		munmap(l->fig, l->cap * sizeof(*l->fig));
 	memset(l, 0, sizeof(*l));
 }
+
+const char *hmb_loaded_differences(const struct hmb_loaded *base, const struct hmb_loaded *other,
+				   char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (strcmp(base->revision, other->revision) && used < len)
+		used += (size_t)snprintf(buf + used, len - used, "%sanother build (%s, the base %s): "
+					 "a change in how a figure is measured reads as one of the "
+					 "machine", used ? "; " : "", *other->revision ? other->revision
+					 : "?", *base->revision ? base->revision : "?");
+	if (base->schema_version != other->schema_version && used < len)
+		used += (size_t)snprintf(buf + used, len - used, "%sschema version %d (the base %d): "
+					 "what one of them lacks is not compared", used ? "; " : "",
+					 other->schema_version, base->schema_version);
+	if (strcmp(base->settings, other->settings) && used < len)
+		used += (size_t)snprintf(buf + used, len - used, "%ssettings differ (%s; the base %s): "
+					 "figures may not mean the same (those of sizes one lacks are "
+					 "left out)", used ? "; " : "", other->settings,
+					 base->settings);
+	if (strcmp(base->xnack, other->xnack) && used < len)
+		snprintf(buf + used, len - used, "%sXNACK mode differs (%s; the base %s): managed "
+			 "and page-fault figures measure other paths", used ? "; " : "", other->xnack,
+			 base->xnack);
+	return buf;
+}
+

@@ -78,6 +78,7 @@ struct hmb_loaded {
 	int schema_version;
 	char system[512];          /* host, device, platform, runtime versions */
 	char settings[256];        /* what changes the meaning of a figure */
+	char revision[48];         /* the build that measured it (tool.git_revision) */
 	char xnack[192];           /* HSA_XNACK, arch xnack flag, managed access mode */
 	struct hmb_result *res;
 	size_t nres, rcap;
@@ -119,6 +120,11 @@ void hmb_loaded_param_text(struct hmb_loaded *l, struct hmb_param *p, const char
  * it now names; NULL where it was not renamed. */
 const char *hmb_loaded_current_name(const char *module, const char *name, const char *coherence,
 				    char *buf, size_t len, const char **kind);
+/* How other differs from base in what can change a figure's meaning, in
+ * one line for people ("" where nothing does): another build, schema
+ * version, settings or XNACK mode, each with what it may explain. */
+const char *hmb_loaded_differences(const struct hmb_loaded *base, const struct hmb_loaded *other,
+				   char *buf, size_t len);
 /* Which way is better for a unit: +1, -1 or 0. */
 int hmb_unit_direction(const char *unit);
 /* A number for people: whole numbers as integers (1048576, not 1.04858e+06),

@@ -725,6 +725,9 @@ int hmb_summary_build(const struct hmb_sum_doc *docs, int n, int gpu, struct hmb
 			fill_cell(&hmb_headlines[h], d, ngpus > 1 ? sel : -1, c,
 				  i ? &s->col[0].cell[h] : NULL, &c->cell[h]);
 		anomalies(d, c);
+		if (i)
+			hmb_loaded_differences(&docs[0].described, &d->described, c->differs,
+					       sizeof(c->differs));
 		short_name(d, ngpus, c->name, sizeof(c->name));
 		if (snprintf(c->system, sizeof(c->system), "%s: %s%s%s%s",
 			     *d->hostname ? d->hostname : "?", dev && *dev->name ? dev->name : "no device",

@@ -24,6 +24,7 @@
 #include <stdio.h>
 
 #include "engine/options.h"
+#include "doc/loaded.h"
 #include "engine/report.h"
 
 #define HMB_SUMMARY_LINES 40    /* one screen */
@@ -58,6 +59,7 @@ struct hmb_sum_meta {
 /* One document as the summary reads it (summary_read.c fills it). */
 struct hmb_sum_doc {
 	char *path;                     /* as named */
+	struct hmb_loaded described;    /* its description alone (hmb_doc_describe): no results */
 	struct hmb_report rep;          /* its records and telemetry samples */
 	struct hmb_sum_device dev[HMB_SUM_MAX_DEVICES];
 	int ndev;
@@ -133,6 +135,7 @@ struct hmb_sum_col {
 	const struct hmb_sum_doc *doc;
 	char name[12];                  /* short, for column heads and legends: "H200x2" */
 	char system[160];               /* host, device, link */
+	char differs[1400];             /* how it differs from the first (hmb_loaded_differences) */
 	int gpu;                        /* the GPU summarised; -1: one GPU */
 	int ngpus;
 	struct hmb_sum_cell cell[HMB_MAX_HEADLINES];

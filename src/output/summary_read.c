@@ -94,6 +94,8 @@ static void sum_metadata(struct hmb_sum_doc *d, const cJSON *doc)
 
 	memset(&l, 0, sizeof(l));
 	hmb_doc_describe(&l, doc);
+	l.schema_version = (int)hmb_json_num(doc, "schema_version");
+	d->described = l;
 	cJSON_ArrayForEach(w, line)
 		if (cJSON_IsString(w) && used < sizeof(cmd))
 			used += (size_t)snprintf(cmd + used, sizeof(cmd) - used, "%s%s", used ? " " : "",
