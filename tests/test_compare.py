@@ -757,3 +757,21 @@ def test_gpu_0_is_not_taken_for_no_gpu(docs, how):
                    for g in (0, 1) for s in ("4K", "8K")] +
                   [("memcpy h2d/pinned/async size=4K", "1")])
     assert got == want, p.stdout
+
+
+def test_documents_of_another_build_are_named_in_one_line(docs, tmp_path):
+    """Two documents of different builds, compared or summarised: one line says so and what
+    it may explain (a change of method reads as one of the machine)."""
+    a = docs("a.json", synthetic.copies(n_sizes=2))
+    doc = json.loads(a.read_text())
+    doc["tool"]["git_revision"] = "0123abc"
+    b = synthetic.write(tmp_path / "b.json", doc)
+    p = hmb.run("compare", a, b)
+    said = [line for line in p.stderr.splitlines() if "another build" in line]
+    assert len(said) == 1 and "0123abc" in said[0] and "method" in said[0], p.stderr
+    s = hmb.run("summary", a, b)
+    assert [line for line in s.stdout.splitlines() if "another build" in line] == \
+        ["note: Test#2 of another build (a change of method reads as one of the machine)"], \
+        s.stdout
+    q = hmb.run("compare", a, a)
+    assert "another build" not in q.stderr

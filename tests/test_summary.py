@@ -383,7 +383,10 @@ def test_committed_documents_side_by_side():
     p = summary(H100, H200_X2, H100_X2)
     assert p.returncode == 0, p.stderr
     lines = fits_one_screen(p.stdout)
-    assert re.match(r"figure +at +H100 +H200x2 +H100x2$", lines[1]), lines[1]
+    # documents of other builds than the first's, named in one line
+    assert lines[1] == "note: H200x2, H100x2 of another build (a change of method reads as one " \
+        "of the machine)", lines[1]
+    assert re.match(r"figure +at +H100 +H200x2 +H100x2$", lines[2]), lines[2]
     rows, want = columns(p.stdout), [expected(d) for d in docs]
     higher = {"GB/s": True, "ratio": True, "x": True, "us": False, "ns": False}
     for name, base in want[0].items():
@@ -435,8 +438,9 @@ def test_eight_committed_documents_fit_one_screen():
     p = hmb.run("summary", *[x.relative_to(hmb.ROOT) for x in paths], cwd=hmb.ROOT)
     assert p.returncode == 0, p.stderr
     lines = fits_one_screen(p.stdout)
-    assert lines[1].split() == ["figure", "H100", "H200x2", "H100x2", "H100#4", "H200x2#5",
-                                "H100x2#6", "H100#7", "H100#8"], lines[1]
+    assert lines[1].startswith("note: H200x2, H100x2, H200x2#5, H100x2#6 of another build")
+    assert lines[2].split() == ["figure", "H100", "H200x2", "H100x2", "H100#4", "H200x2#5",
+                                "H100x2#6", "H100#7", "H100#8"], lines[2]
     rows = columns(p.stdout)
     assert len(rows) == 23
     # the last column whole: the quick run's values at the base's sizes, each with its

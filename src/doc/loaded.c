@@ -363,8 +363,7 @@ const char *hmb_loaded_differences(const struct hmb_loaded *base, const struct h
 	buf[0] = '\0';
 	if (strcmp(base->revision, other->revision) && used < len)
 		used += (size_t)snprintf(buf + used, len - used, "%sanother build (%s, the base %s): "
-					 "a change in how a figure is measured reads as one of the "
-					 "machine", used ? "; " : "", *other->revision ? other->revision
+					 "a change of method reads as one of the machine", used ? "; " : "", *other->revision ? other->revision
 					 : "?", *base->revision ? base->revision : "?");
 	if (base->schema_version != other->schema_version && used < len)
 		used += (size_t)snprintf(buf + used, len - used, "%sschema version %d (the base %d): "

@@ -698,6 +698,39 @@ static int gpu_check(const struct hmb_sum_doc *docs, int n, int gpu, char *err, 
 	return 0;
 }
 
+/* Which documents differ from the first in what, and what that may explain,
+ * in one line (s->differs): their names after each kind of difference. */
+static void differences(struct hmb_sum *s)
+{
+	static const char *const what[] = {
+		"another build (a change of method reads as one of the machine)",
+		"another schema (what one lacks is not compared)",
+		"other settings (sizes or counts one lacks left out)",
+		"another XNACK mode (managed and fault figures measure other paths)" };
+	size_t used = 0;
+
+	s->differs[0] = '\0';
+	for (size_t k = 0; k < sizeof(what) / sizeof(what[0]); k++) {
+		int any = 0;
+		for (int i = 1; i < s->n && used < sizeof(s->differs); i++) {
+			const struct hmb_loaded *a = &s->col[0].doc->described, *b = &s->col[i].doc->described;
+			int differ = k == 0 ? strcmp(a->revision, b->revision) != 0
+				   : k == 1 ? a->schema_version != b->schema_version
+				   : k == 2 ? strcmp(a->settings, b->settings) != 0
+					    : strcmp(a->xnack, b->xnack) != 0;
+			if (!differ)
+				continue;
+			used += (size_t)snprintf(s->differs + used, sizeof(s->differs) - used, "%s%s",
+						 any++ ? ", " : used ? "; " : "", s->col[i].name);
+		}
+		if (any && used < sizeof(s->differs))
+			used += (size_t)snprintf(s->differs + used, sizeof(s->differs) - used, " of %s",
+						 what[k]);
+	}
+	if (used >= sizeof(s->differs))
+		hmb_utf8_trim(s->differs);
+}
+
 int hmb_summary_build(const struct hmb_sum_doc *docs, int n, int gpu, struct hmb_sum *s,
 		      char *err, size_t errlen)
 {
@@ -725,9 +758,6 @@ int hmb_summary_build(const struct hmb_sum_doc *docs, int n, int gpu, struct hmb
 			fill_cell(&hmb_headlines[h], d, ngpus > 1 ? sel : -1, c,
 				  i ? &s->col[0].cell[h] : NULL, &c->cell[h]);
 		anomalies(d, c);
-		if (i)
-			hmb_loaded_differences(&docs[0].described, &d->described, c->differs,
-					       sizeof(c->differs));
 		short_name(d, ngpus, c->name, sizeof(c->name));
 		if (snprintf(c->system, sizeof(c->system), "%s: %s%s%s%s",
 			     *d->hostname ? d->hostname : "?", dev && *dev->name ? dev->name : "no device",
@@ -745,6 +775,7 @@ int hmb_summary_build(const struct hmb_sum_doc *docs, int n, int gpu, struct hmb
 				strcat(s->col[i].name, num);
 				break;
 			}
+	differences(s);
 	return 0;
 }
 

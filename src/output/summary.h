@@ -135,7 +135,6 @@ struct hmb_sum_col {
 	const struct hmb_sum_doc *doc;
 	char name[12];                  /* short, for column heads and legends: "H200x2" */
 	char system[160];               /* host, device, link */
-	char differs[1400];             /* how it differs from the first (hmb_loaded_differences) */
 	int gpu;                        /* the GPU summarised; -1: one GPU */
 	int ngpus;
 	struct hmb_sum_cell cell[HMB_MAX_HEADLINES];
@@ -170,6 +169,9 @@ struct hmb_sum_col {
 struct hmb_sum {
 	int n;
 	struct hmb_sum_col *col;
+	/* what the others differ from the first in that can change a figure's
+	 * meaning (another build, schema, settings, XNACK mode): one line, "" none */
+	char differs[1024];
 };
 
 /* The summary of n documents (the first the base), GPU gpu of each that has

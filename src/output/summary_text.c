@@ -366,12 +366,13 @@ static void several_documents(struct screen *sc, const struct hmb_sum *s)
 
 	line(sc, "hipmembench summary of %d documents: after each value, its ratio to the first's "
 	     "(above 1: better)", s->n);
-	for (int i = 1; i < s->n; i++)
-		if (*s->col[i].differs) {
-			char head[40];
-			snprintf(head, sizeof(head), "note: %s: ", s->col[i].name);
-			wrapped(sc, head, 2, s->col[i].differs);
-		}
+	if (*s->differs) { /* one line: cut where it would not fit */
+		char note[sizeof(s->differs) + 8];
+		snprintf(note, sizeof(note), "note: %s", s->differs);
+		if (strlen(note) > HMB_SUMMARY_COLUMNS)
+			snprintf(note + cut_at_word(note, HMB_SUMMARY_COLUMNS - 4), 5, " ...");
+		line(sc, "%s", note);
+	}
 	if (s->n <= PER_BLOCK) {
 		block(sc, s, 1, s->n, 1);
 	} else { /* the sizes in a line of their own, the documents side by side */
@@ -454,14 +455,11 @@ void hmb_summary_markdown(FILE *out, const struct hmb_sum *s)
 	if (s->n > 1)
 		fprintf(out, "%d documents; beside each value of the others, its ratio to the "
 			"first's (above 1: better).\n\n", s->n);
-	for (int i = 1; i < s->n; i++)
-		if (*s->col[i].differs) {
-			fprintf(out, "Note: **");
-			md(out, s->col[i].name);
-			fprintf(out, "**: ");
-			md(out, s->col[i].differs);
-			fprintf(out, ".\n\n");
-		}
+	if (*s->differs) {
+		fprintf(out, "Note: ");
+		md(out, s->differs);
+		fprintf(out, ".\n\n");
+	}
 	fprintf(out, "| figure | unit |%s", s->n > 1 ? " at |" : "");
 	for (int i = 0; i < s->n; i++) {
 		fputc(' ', out);
