@@ -270,7 +270,7 @@ FUZZ_LOAD    := $(FUZZ_BASE) src/doc/json_read.c src/doc/json_write.c src/doc/js
                 src/system/kfd.c src/output/summary.c src/output/summary_cmd.c \
                 src/output/summary_text.c src/output/summary_node.c src/output/report_html.c \
                 src/output/svg.c \
-                src/doc/json_stream.c src/doc/load_fast.c src/doc/identity.c \
+                src/doc/identity.c \
                 src/compare/noise.c src/stats/resolution.c src/util/numfmt.c \
                 src/output/table.c src/output/table_groups.c src/output/node_tables.c \
                 src/system/topology_text.c src/system/topology.c fuzz/hip_stubs.c

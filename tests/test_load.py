@@ -1,6 +1,6 @@
-"""test_load.py - how compare reads a document: one result at a time, parsing only what
-it uses (src/doc/json_stream.c), yet refusing what cJSON refuses and reading what cJSON
-reads. Each document here is the sample document (json_write.c) with its text changed where
+"""test_load.py - how compare reads a document (src/doc/json_read.c, cJSON whole): it
+refuses what cJSON refuses, even where compare does not look, and reads what cJSON reads,
+however it is written. Each document here is the sample document (json_write.c) with its text changed where
 compare does not look (a result's observed states, its shape), or in how it is written."""
 import csv
 import json

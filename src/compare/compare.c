@@ -1171,7 +1171,7 @@ static void *run_step(void *arg)
 
 /* fn(d, i) for every document i, as many at a time as there are CPUs: each
  * document's step touches only what is its own (hmb_shown's buffers are per
- * thread, cJSON parses one at a time: json_stream.h). */
+ * thread, cJSON parses one at a time: json_read.c). */
 static void each_document(struct documents *d, int n, void (*fn)(struct documents *, int))
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);

@@ -1,8 +1,8 @@
 /*
  * json_read.c - documents read back for compare and the summary: the whole
- * file (a regular file or stdin, no NUL byte, at most DOC_MAX_BYTES), checked
- * before any use, one result at a time (json_stream.c, load_fast.c), so that
- * a document of 300 000 results reads in seconds.
+ * file (a regular file or stdin, no NUL byte, at most DOC_MAX_BYTES), parsed
+ * whole by cJSON and checked before any use: the document's own keys, then
+ * each result, then what compare and the summary read of them.
  */
 #define _DEFAULT_SOURCE /* MAP_POPULATE */
 #include "doc/json_read.h"
@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,8 +22,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "doc/json_stream.h"
-#include "doc/load_fast.h"
 #include "doc/loaded.h"
 #include "stats/resolution.h"
 #include "util/sizes.h"
@@ -513,6 +512,21 @@ void hmb_doc_describe(struct hmb_loaded *out, const cJSON *doc)
 		 cJSON_IsString(mode) ? hmb_shown(mode->valuestring) : "n/a");
 }
 
+/* cJSON notes where its last parse failed in a variable of its own, which
+ * every parse writes: documents read side by side (compare) parse one at a
+ * time. */
+static pthread_mutex_t parsing = PTHREAD_MUTEX_INITIALIZER;
+
+static cJSON *parse_locked(const char *text, size_t len, const char **end)
+{
+	cJSON *v;
+
+	pthread_mutex_lock(&parsing);
+	v = cJSON_ParseWithLengthOpts(text, len, end, 0);
+	pthread_mutex_unlock(&parsing);
+	return v;
+}
+
 /* text (len bytes) as a hipmembench document, checked (check_document); NULL
  * with a reason naming path. */
 cJSON *hmb_doc_parse(const char *path, const char *text, size_t len, char *err,
@@ -526,7 +540,7 @@ cJSON *hmb_doc_parse(const char *path, const char *text, size_t len, char *err,
 			  len ? "only white space" : "empty file");
 		return NULL;
 	}
-	doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	doc = parse_locked(text, len, &end);
 	if (!doc) {
 		load_fail(err, errlen, path, "not valid JSON (truncated or malformed near byte %ld "
 			  "of %zu)", end ? (long)(end - text) : -1L, len);
@@ -546,111 +560,32 @@ cJSON *hmb_doc_parse(const char *path, const char *text, size_t len, char *err,
 	return doc;
 }
 
-/* What compare reads of a result (check_result, load_result); the rest of
- * it is checked and skipped. */
-static const char *const result_keys[] = {
-	"module", "case", "status", "params", "metrics", "stats_s.median", "gbps_median",
-	"us_per_op_median", "stability.half_width_rel", "observed.gpu_shared_with",
-	"observed.ran_beside_gpus", "observed.host_link_shared_with_gpus", "runs", "samples_s", NULL
-};
-
-/* A result as the walker hands it over (json_stream.h): read straight from
- * its text where it has the usual shape (load_fast.c), else parsed, checked
- * and read here; until one is refused, whose reason is kept for after the
- * rest of the document is checked. */
-struct taking {
-	struct hmb_loaded *out;
-	const char *path;
-	int index, refused;
-	char why[1024];
-};
-
-static const char *take_result(const char *p, const char *end, void *arg)
-{
-	struct taking *t = arg;
-	const char *next = t->refused ? NULL : hmb_load_fast(t->out, p, end);
-	cJSON *r;
-
-	if (next) {
-		t->index++;
-		return next;
-	}
-	if (!(next = hmb_json_skip(p, end, 2)) || !(r = hmb_json_thin(p, (size_t)(next - p),
-								     result_keys)))
-		return NULL;
-	if (!t->refused && check_result(r, t->index, t->path, t->why, sizeof(t->why)) != 0)
-		t->refused = 1;
-	else if (!t->refused)
-		load_result(t->out, r);
-	t->index++;
-	cJSON_Delete(r);
-	return next;
-}
 
 int hmb_json_load(const char *path, struct hmb_loaded *out, char *err, size_t errlen)
 {
 	size_t len = 0;
 	char *text;
-	const char *end = NULL, *rest;
 	const cJSON *r;
-	cJSON *doc;
-	struct taking t = { out, path, 0, 0, "" };
-	int whole = 0, bad, mapped;
+	cJSON *doc = NULL;
+	int index = 0, mapped;
 
 	memset(out, 0, sizeof(*out));
 	if (!(text = map_whole(path, &len, &mapped, err, errlen)))
 		return -1;
-	if (skip_space(text, text + len) == text + len) {
-		load_fail(err, errlen, path, "%s, not a hipmembench document",
-			  len ? "only white space" : "empty file");
-		release_whole(text, len, mapped);
+	if (!has_nul(path, text, len, err, errlen))
+		doc = hmb_doc_parse(path, text, len, err, errlen);
+	release_whole(text, len, mapped);
+	if (!doc)
 		return -1;
-	}
-	/* results one at a time; where the walker gives up, the whole text at once */
-	if (!(doc = hmb_json_stream(text, len, "results", take_result, &t, &end))) {
-		hmb_loaded_free(out);
-		if (has_nul(path, text, len, err, errlen)) {
-			release_whole(text, len, mapped);
+	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results"))
+		if (check_result(r, index++, path, err, errlen) != 0) {
+			cJSON_Delete(doc);
 			return -1;
 		}
-		t.refused = 0;
-		whole = 1;
-		doc = hmb_json_parse(text, len, &end);
-	}
-	if (!doc) {
-		load_fail(err, errlen, path, "not valid JSON (truncated or malformed near byte %ld "
-			  "of %zu)", end ? (long)(end - text) : -1L, len);
-		release_whole(text, len, mapped);
-		hmb_loaded_free(out);
-		return -1;
-	}
-	rest = skip_space(end, text + len);
-	if (rest < text + len) {
-		if (!has_nul(path, text, len, err, errlen))
-			load_fail(err, errlen, path, "data after the JSON document at byte %zu of %zu "
-				  "(one document per file)", (size_t)(rest - text), len);
-		cJSON_Delete(doc);
-		release_whole(text, len, mapped);
-		hmb_loaded_free(out);
-		return -1;
-	}
-	release_whole(text, len, mapped);
-	/* the document's own keys first, then a result refused on the way */
-	bad = check_document(doc, path, err, errlen) != 0;
-	if (!bad && t.refused) {
-		snprintf(err, errlen, "%s", t.why);
-		bad = 1;
-	}
-	if (bad) {
-		cJSON_Delete(doc);
-		hmb_loaded_free(out); /* the results read before the one refused */
-		return -1;
-	}
 	out->schema_version = (int)cJSON_GetObjectItemCaseSensitive(doc, "schema_version")->valuedouble;
 	hmb_doc_describe(out, doc);
-	if (whole)
-		cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results"))
-			load_result(out, r);
+	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results"))
+		load_result(out, r);
 	cJSON_Delete(doc);
 	return 0;
 }

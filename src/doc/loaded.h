@@ -98,7 +98,7 @@ void *hmb_loaded_alloc(struct hmb_loaded *l, size_t size);
  * printable for people (hmb_shown). */
 const char *hmb_loaded_raw(struct hmb_loaded *l, const char *s);
 const char *hmb_loaded_shown(struct hmb_loaded *l, const char *s);
-/* Building a loaded document (json_read.c, load_fast.c). A new result (GPU -1,
+/* Building a loaded document (json_read.c). A new result (GPU -1,
  * no interval) and a new figure of the last result: */
 struct hmb_result *hmb_loaded_add_result(struct hmb_loaded *l, const char *module,
 					 const char *kase);

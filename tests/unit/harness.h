@@ -36,7 +36,6 @@ void hmb_test_numfmt(void);
 void hmb_test_text(void);
 void hmb_test_nearest(void);
 void hmb_test_svg_wrap(void);
-void hmb_test_load_fast_edge(void);
 int hmb_test_write_runs_json(const char *path);
 
 #endif

@@ -772,8 +772,6 @@ int main(int argc, char **argv)
 		{ "outside text: valid UTF-8 kept, every other byte shown as hex", hmb_test_text },
 		{ "refusals: the nearest names and the numbers there are", hmb_test_nearest },
 		{ "report plots: a long subtitle wraps onto up to four lines", hmb_test_svg_wrap },
-		{ "fast reader: no byte read past a result cut at a page's end",
-		  hmb_test_load_fast_edge },
 		{ "stability: the median's interval and the stable rule",
 		  hmb_test_stability_interval },
 		{ "stability: drift, bimodality and outliers", hmb_test_stability_shape },
