@@ -1,7 +1,9 @@
 #!/bin/bash
 # run.sh DIR - what made this folder: five `all` of one build back to back on one GPU
-# machine, each document's stdout and stderr beside it, then the GPU tests; every step
-# packed into DIR/w.tar.gz as it ends, so that a run cut short keeps what it made.
+# machine, then three `memcpy` (eight processes that copy against their own reference
+# loop), each document's stdout and stderr beside it, then the GPU tests where the call's
+# ten minutes allow; every step packed into DIR/w.tar.gz as it ends, so that a run cut
+# short keeps what it made.
 # Run from the top of a checkout where build/ holds the build (make portable).
 set -u
 dir=${1:?usage: run.sh DIR}
@@ -14,6 +16,12 @@ pack() { tar -C "$dir" -czf "$dir/w.tar.gz" w; }
 for i in 1 2 3 4 5; do
 	"$b" --output "$w/all$i.json" all > "$w/all$i.out" 2> "$w/all$i.err"
 	echo "all$i exit $? at $(( $(date +%s) - t0 )) s" >> "$w/log"
+	pack
+done
+for i in 6 7 8; do
+	[ $(( $(date +%s) - t0 )) -lt 520 ] || break
+	"$b" --output "$w/memcpy$i.json" memcpy > "$w/memcpy$i.out" 2> "$w/memcpy$i.err"
+	echo "memcpy$i exit $? at $(( $(date +%s) - t0 )) s" >> "$w/log"
 	pack
 done
 # the GPU tests where the time allows (the machine is lent for ten minutes a call)
