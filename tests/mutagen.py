@@ -1049,6 +1049,11 @@ def main():
         for m in sample:
             print(f"{m['id']:34} {m['file']}:{m['line']} {m['op']:6} {m['old']!r} -> {m['new']!r}")
         return 0
+    for need in ("hipmembench", "unit_tests"):
+        if not (mutate.SOURCE_BUILD / need).is_file():
+            print(f"mutagen: no {mutate.SOURCE_BUILD / need}: build it first "
+                  f"(make {mutate.SOURCE_BUILD.name}/{need})", file=sys.stderr)
+            return 2
     return run_sample(sample, args)
 
 

@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import math
+import random
 
 import pytest
 
@@ -120,6 +121,41 @@ def test_one_slow_run_widens_its_own_figure_not_its_neighbours(docs):
             assert float(s["resolution_rel"]) < 1.5 * float(r["resolution_rel"]), (r, s)
             far += 1
     assert far == 7
+
+
+def sized(seed, small_sigma, large_sigma):
+    """One case at twelve sizes, two runs each: the six small sizes' runs move by
+    small_sigma, the six large ones' by large_sigma (each sample within +-1% of its run);
+    every other size first, as a document need not hold them in order. At 2M the two
+    runs agree to the last digit."""
+    rng, out = random.Random(seed), []
+    for i in range(12):
+        size, sigma = 4096 << i, small_sigma if i < 6 else large_sigma
+        true = 5e-6 + size / 25e9
+        each = []
+        for _ in range(2):
+            run = true * math.exp(rng.gauss(0.0, sigma))
+            each.append([run * rng.uniform(0.99, 1.01) for _ in range(20)])
+        if i == 9:  # two runs that agree exactly: its prior says how wide it is
+            each[1] = list(each[0])
+        out.append(synthetic.record("memcpy", "h2d/pinned/async",
+                                    {"size": size, "direction": "h2d", "host_memory": "pinned"},
+                                    each[0], nbytes=size, runs=each))
+    return out[0::2] + out[1::2]  # not in the order of their sizes
+
+
+def test_the_figures_alike_are_those_of_the_nearest_sizes(docs):
+    """A copy whose small sizes move 8% from run to run and whose large ones 0.2%: each
+    figure's prior comes from the sizes beside it, so the large sizes two sizes or more from
+    the small ones keep a resolution several times narrower than theirs, the one whose runs
+    agree exactly too (its prior is its neighbours' in size, not the whole case's nor its
+    neighbours in the document)."""
+    rows, _ = judged(docs("a.json", sized(1, 0.08, 0.002)), docs("b.json", sized(2, 0.08, 0.002)))
+    res = {r["result"].split("size=")[1]: float(r["resolution_rel"])
+           for r in rows if r["figure"] == rows[0]["figure"]}
+    small = [res[k] for k in ("4K", "8K", "16K", "32K", "64K", "128K")]
+    far = [res[k] for k in ("1M", "2M", "4M", "8M")]  # two sizes or more from the small
+    assert min(small) > 0.1 and max(far) < 0.05, res
 
 
 def test_drift_between_documents_is_seen_by_replicates(docs, tmp_path):
