@@ -29,15 +29,6 @@ int hmb_unit_direction(const char *unit)
 	return 0; /* bytes, fractions: information */
 }
 
-const char *hmb_number_text(double v, char *buf, size_t len)
-{
-	if (v == floor(v) && fabs(v) < 1e15)
-		snprintf(buf, len, "%.0f", v);
-	else
-		snprintf(buf, len, "%g", v);
-	return buf;
-}
-
 /* Blocks double from 1 MiB to 64 MiB, in huge pages where the kernel gives
  * them (a page fault per 2 MiB rather than per 4 KiB). */
 #define ARENA_FIRST ((size_t)1 << 20)
@@ -247,8 +238,7 @@ static void number_texts(struct hmb_loaded *l, struct hmb_param *p, const char *
 			p->text = hmb_loaded_raw(l, hmb_number_text(v, buf, len));
 		return;
 	}
-	p->text = hmb_loaded_raw(l, v > 0 && hmb_is_bytes_name(name) ? hmb_bytes_text(v, buf, len) :
-				 hmb_number_text(v, buf, len));
+	p->text = hmb_loaded_raw(l, hmb_number_text(v, buf, len)); /* no whole byte count */
 	snprintf(buf, len, "n:%.17g", v);
 	p->exact = hmb_loaded_raw(l, buf);
 }

@@ -87,7 +87,7 @@ const char *hmb_param_value(const struct hmb_kv *kv, char *buf, size_t len)
 		return hmb_printable(kv->str ? kv->str : "", len > 4 ? len / 4 : 1, buf, len);
 	if (kv->type == HMB_KV_BOOL)
 		snprintf(buf, len, "%s", kv->num ? "yes" : "no");
-	else if (hmb_is_bytes_name(kv->key) && kv->num > 0)
+	else if (hmb_is_bytes_name(kv->key) && kv->num > 0 && kv->num == floor(kv->num))
 		hmb_bytes_text(kv->num, buf, len);
 	else
 		snprintf(buf, len, "%s", hmb_number_text(kv->num, num, sizeof(num)));

@@ -183,15 +183,13 @@ const char *hmb_format_size(size_t bytes, char *buf, size_t len)
 
 const char *hmb_bytes_text(double bytes, char *buf, size_t len)
 {
-	static const char units[] = "KMGTPE";
+	static const char units[] = "KMGT";
 	double a = fabs(bytes), v = a;
 	const char *sign = bytes < 0 ? "-" : "";
 	int u = -1;
 
-	if (!isfinite(bytes)) {
-		snprintf(buf, len, "%g", bytes);
-		return buf;
-	}
+	if (!(a <= (double)HMB_SIZE_LIMIT)) /* more than any GPU or host holds: the number */
+		return hmb_number_text(bytes, buf, len);
 	if (a == floor(a) && a >= 1024 && a <= (double)HMB_SIZE_LIMIT) {
 		char typed[32];
 		hmb_format_size((size_t)a, typed, sizeof(typed));
@@ -200,12 +198,12 @@ const char *hmb_bytes_text(double bytes, char *buf, size_t len)
 			return buf;
 		}
 	}
-	while (u < 5 && v >= 1024) {
+	while (u < 3 && v >= 1024) {
 		v /= 1024;
 		u++;
 	}
 	/* three significant digits: 1.59, 15.9, 159; 1023.6 of a unit is the next one's 1 */
-	if (u >= 0 && v >= 999.5 && u < 5) {
+	if (u >= 0 && v >= 999.5 && u < 3) {
 		v /= 1024;
 		u++;
 	}

@@ -27,7 +27,8 @@ const char *hmb_format_size(size_t bytes, char *buf, size_t len);
  * tables; never JSON or CSV, which keep every byte): as it would be typed
  * where that takes at most 4 digits (4K, 64M, 1536M, 12G), else 3
  * significant digits of the largest binary unit it fills (15.9G, 300K);
- * below 1K the number (16, 0.5). */
+ * below 1K the number (16, 0.5); above 64T, more than anything holds, the
+ * number as it is (hmb_number_text: 8e+40). */
 const char *hmb_bytes_text(double bytes, char *buf, size_t len);
 /* Does a parameter of this name hold a byte count: size, step, start,
  * stride, or a name with the word bytes (span_bytes, bytes_per_access)? The

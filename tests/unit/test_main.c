@@ -124,6 +124,9 @@ static void test_size_parsing(void)
 	CHECK(strcmp(hmb_bytes_text(1025, buf, sizeof(buf)), "1.00K") == 0);
 	CHECK(strcmp(hmb_bytes_text(16, buf, sizeof(buf)), "16") == 0);
 	CHECK(strcmp(hmb_bytes_text(0.5, buf, sizeof(buf)), "0.50") == 0);
+	CHECK(strcmp(hmb_bytes_text(64.0 * (1ull << 40), buf, sizeof(buf)), "64T") == 0);
+	CHECK(strcmp(hmb_bytes_text(8e40, buf, sizeof(buf)), "8e+40") == 0); /* beyond 64T */
+	CHECK(strcmp(hmb_bytes_text(18446744073709551616.0, buf, sizeof(buf)), "1.84467e+19") == 0);
 	CHECK(hmb_is_bytes_name("size") && hmb_is_bytes_name("step") && hmb_is_bytes_name("start") &&
 	      hmb_is_bytes_name("stride") && hmb_is_bytes_name("span_bytes") &&
 	      hmb_is_bytes_name("bytes_per_access") && hmb_is_bytes_name("stride_bytes"));
