@@ -46,7 +46,8 @@ def rows(p):
 
 def test_csv_has_a_column_for_each_part_of_the_identity(tmp_path):
     """compare -f csv: module, case, size (bytes) and each parameter in a column of its own,
-    the same as the result's label says, read with a CSV reader."""
+    the same as the result's label says (a byte count there in binary units, in the CSV
+    every byte), read with a CSV reader."""
     a = hmb.ROOT / "results" / "nvidia-h100-pcie" / "resolution" / "a.json"
     b = hmb.ROOT / "results" / "nvidia-h100-pcie" / "resolution" / "b.json"
     p = hmb.run("--format", "csv", "compare", a, b, "--threshold", "5")
@@ -63,6 +64,10 @@ def test_csv_has_a_column_for_each_part_of_the_identity(tmp_path):
             k, v = part.split("=", 1)
             if k == "size":
                 assert sizes.get(v, x["size"]) == x["size"], x
+            elif k in ("step", "start", "stride") or "bytes" in k:
+                m = re.fullmatch(r"(\d+)([KMGT]?)", v)
+                assert m and int(m.group(1)) << 10 * " KMGT".index(m.group(2) or " ") == \
+                    int(x[k]), (k, x)
             elif k in params:
                 assert x[k] == v or x[k].startswith(v), (k, x)
         if x["verdict"] and x["verdict"][0] == "?":

@@ -221,6 +221,17 @@ def test_each_module_runs_verifies_and_writes_a_valid_document(runs, name):
 
 
 @pytest.mark.parametrize("name", RUNS)
+def test_a_run_prints_the_tables_show_prints_of_its_document(runs, name):
+    """What a run printed on stdout is `show` of the document it wrote, line for line:
+    the same groups, headings, sizes in binary units, peaks and time per copy."""
+    p, _ = runs[name]
+    shown = subprocess.run([EMULATED, "show", str(runs.folder / f"{name}.json")],
+                           capture_output=True, text=True, timeout=120)
+    assert (shown.returncode, shown.stderr) == (0, "")
+    assert p.stdout == shown.stdout
+
+
+@pytest.mark.parametrize("name", RUNS)
 def test_each_module_gives_its_cases(runs, name):
     doc = runs[name][1]
     got = {r["case"] for r in doc["results"]}

@@ -152,7 +152,7 @@ int hmb_run_show(struct hmb_cli *cli)
 	if (cli->opt.format == HMB_FORMAT_CSV)
 		hmb_csv_print(stdout, rep.head, 1);
 	else
-		hmb_table_print(stdout, rep.head, cli->opt.wide);
+		hmb_table_print(stdout, &rep, rep.head, cli->opt.wide);
 	hmb_report_free(&rep);
 	if (of_all && cli->opt.format == HMB_FORMAT_TABLE && !cli->opt.wide) {
 		putchar('\n');
@@ -460,7 +460,7 @@ static int run_isolated(struct hmb_report *rep, const struct hmb_cli *cli)
 	free(topo);
 	/* several runs: the tables once, of the merged records */
 	if (cl.parent_table && rep->head) {
-		hmb_table_print(stdout, rep->head, rep->opt->wide);
+		hmb_table_print(stdout, rep, rep->head, rep->opt->wide);
 		fflush(stdout);
 	}
 	/* xnack and managed records against the ROCm guide's table (rocmguide.h):

@@ -17,6 +17,7 @@
 #include "stats/significance.h"
 #include "util/nearest.h"
 #include "util/numfmt.h"
+#include "util/sizes.h"
 #include "util/text.h"
 #include "util/util.h"
 
@@ -397,13 +398,13 @@ static void change_text(const struct hmb_figure *a, const struct hmb_figure *b, 
 	for (int i = 0; speeds[i]; i++)
 		speed |= !strcmp(a->unit, speeds[i]);
 	c = a->direction < 0 ? a->value / b->value : b->value / a->value;
-	hmb_fmt_f(factor, sizeof(factor), c < 9.995 ? 2 : 0, c);
+	hmb_fmt_ratio(factor, sizeof(factor), c);
 	if (a->direction == 0)
-		snprintf(buf, len, "%sx", factor);
+		snprintf(buf, len, "%s", factor);
 	else if (c >= 0.995 && c < 1.005)
 		snprintf(buf, len, "1.00x same");
 	else
-		snprintf(buf, len, "%sx %s", factor,
+		snprintf(buf, len, "%s %s", factor,
 			 c > 1 ? (speed ? "faster" : "better") : (speed ? "slower" : "worse"));
 }
 
@@ -434,11 +435,21 @@ static void fmt_num(char *buf, size_t len, enum hmb_format f, int table_digits, 
 		hmb_fmt_g(buf, len, table_digits, v);
 }
 
+/* A figure's value: a byte count in binary units for people (15.9G), every
+ * digit for CSV. */
+static void fmt_value(char *buf, size_t len, enum hmb_format f, const struct hmb_figure *x)
+{
+	if (f != HMB_FORMAT_CSV && !strcmp(x->unit, "bytes"))
+		hmb_bytes_text(x->value, buf, len);
+	else
+		fmt_num(buf, len, f, 4, x->value);
+}
+
 static void format_cells(enum hmb_format f, int wide, const struct row *r, struct cells *c)
 {
 	memset(c, 0, sizeof(*c));
-	fmt_num(c->base, sizeof(c->base), f, 4, r->a->value);
-	fmt_num(c->other, sizeof(c->other), f, 4, r->b->value);
+	fmt_value(c->base, sizeof(c->base), f, r->a);
+	fmt_value(c->other, sizeof(c->other), f, r->b);
 	change_text(r->a, r->b, c->change, sizeof(c->change));
 	if (!isnan(r->noise.p))
 		fmt_num(c->p, sizeof(c->p), f, 2, r->noise.p);

@@ -12,6 +12,7 @@
 #include "doc/json_read.h"
 #include "engine/judge.h"
 #include "engine/report.h"
+#include "system/device.h"
 #include "util/text.h"
 #include "util/util.h"
 
@@ -271,4 +272,28 @@ int hmb_report_device_arch(const struct hmb_report *rep, int ordinal, char *buf,
 		cJSON_Delete(d);
 	}
 	return found;
+}
+
+void hmb_report_gpu_peaks(const struct hmb_report *rep, int gpu, double *link_gbps,
+			  double *hbm_gbps)
+{
+	*link_gbps = *hbm_gbps = 0;
+	if (rep->have_device && (gpu < 0 || rep->device.ordinal == gpu)) {
+		*link_gbps = rep->device.model.peak_gbps > 0 ? rep->device.model.peak_gbps : 0;
+		*hbm_gbps = hmb_hbm_peak_gbps(rep->device.memory_clock_khz,
+					      rep->device.memory_bus_width_bits);
+		return;
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < rep->ndevice_json; i++) {
+			cJSON *d = cJSON_Parse(rep->device_json[i]);
+			int match = pass || gpu < 0 || hmb_json_num(d, "ordinal") == gpu;
+			if (match) {
+				*link_gbps = hmb_device_link_peak(d);
+				*hbm_gbps = hmb_device_hbm_peak(d);
+			}
+			cJSON_Delete(d);
+			if (match)
+				return;
+		}
 }

@@ -24,6 +24,7 @@
 
 #include "doc/loaded.h"
 #include "stats/resolution.h"
+#include "system/device.h"
 #include "util/sizes.h"
 #include "util/text.h"
 #include "util/util.h"
@@ -206,6 +207,23 @@ double hmb_json_num(const cJSON *o, const char *key)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
 	return cJSON_IsNumber(v) ? v->valuedouble : -1;
+}
+
+double hmb_device_link_peak(const cJSON *device)
+{
+	const cJSON *host = cJSON_GetObjectItemCaseSensitive(device, "host_link");
+	const cJSON *link = cJSON_GetObjectItemCaseSensitive(device, "pcie_link");
+
+	if (hmb_json_num(host, "peak_gbps") > 0)
+		return hmb_json_num(host, "peak_gbps");
+	return hmb_json_num(link, "peak_gbps_per_direction") > 0
+	       ? hmb_json_num(link, "peak_gbps_per_direction") : 0;
+}
+
+double hmb_device_hbm_peak(const cJSON *device)
+{
+	return hmb_hbm_peak_gbps(hmb_json_num(device, "memory_clock_khz"),
+				 hmb_json_num(device, "memory_bus_width_bits"));
 }
 
 /* Absent or null, or of the type is() checks. */
@@ -487,8 +505,24 @@ void hmb_doc_describe(struct hmb_loaded *out, const cJSON *doc)
 	const cJSON *ma = cJSON_IsObject(dev) ? cJSON_GetObjectItemCaseSensitive(dev, "managed_access")
 					      : NULL;
 	const cJSON *mode = cJSON_GetObjectItemCaseSensitive(ma, "mode");
-	char *sizes = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(settings, "sizes"));
-	char reps[32];
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(settings, "sizes"), *v;
+	char *sizes = NULL, reps[32];
+
+	/* the sizes as a person types them (64M,1G); anything else as it is */
+	for (v = cJSON_IsArray(list) ? list->child : NULL; v; v = v->next)
+		if (!cJSON_IsNumber(v) || !(v->valuedouble > 0))
+			break;
+	if (cJSON_IsArray(list) && !v && cJSON_GetArraySize(list) > 0) {
+		size_t n = (size_t)cJSON_GetArraySize(list) * 16 + 1, used = 0;
+		sizes = hmb_xcalloc(n, 1);
+		cJSON_ArrayForEach(v, list) {
+			char one[32];
+			used += (size_t)snprintf(sizes + used, n - used, "%s%s", used ? "," : "",
+						 hmb_bytes_text(v->valuedouble, one, sizeof(one)));
+		}
+	} else {
+		sizes = cJSON_PrintUnformatted(list);
+	}
 
 	snprintf(out->system, sizeof(out->system), "%s, %s (%s), %s, runtime %.0f, driver %.0f",
 		 hmb_shown(hmb_json_str(host, "hostname")),

@@ -22,5 +22,10 @@ void hmb_doc_describe(struct hmb_loaded *out, const cJSON *doc);
 /* A member's string ("?" where absent or not a string) or number (-1 where absent). */
 const char *hmb_json_str(const cJSON *o, const char *key);
 double hmb_json_num(const cJSON *o, const char *key);
+/* A device object's peaks, GB/s, 0 where it does not say: its host link's per
+ * direction (host_link.peak_gbps, else pcie_link.peak_gbps_per_direction) and
+ * its memory's (memory_clock_khz and memory_bus_width_bits: hmb_hbm_peak_gbps). */
+double hmb_device_link_peak(const cJSON *device);
+double hmb_device_hbm_peak(const cJSON *device);
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "util/sizes.h"
 #include "util/text.h"
 #include "util/util.h"
 
@@ -26,15 +27,6 @@ int hmb_unit_direction(const char *unit)
 		if (!strcmp(unit, lower[i]))
 			return -1;
 	return 0; /* bytes, fractions: information */
-}
-
-const char *hmb_number_text(double v, char *buf, size_t len)
-{
-	if (v == floor(v) && fabs(v) < 1e15)
-		snprintf(buf, len, "%.0f", v);
-	else
-		snprintf(buf, len, "%g", v);
-	return buf;
 }
 
 /* Blocks double from 1 MiB to 64 MiB, in huge pages where the kernel gives
@@ -231,26 +223,22 @@ static char *whole_text(const char *prefix, unsigned long long v, int negative, 
 }
 
 static void number_texts(struct hmb_loaded *l, struct hmb_param *p, const char *name, double v,
-			 const char *const *units, char *buf, size_t len)
+			 char *buf, size_t len)
 {
 	/* whole numbers up to 2^53 (sizes, counts): their digits, as "%.17g" and
-	 * hmb_number_text write them, and sizes as typed ("64M") */
+	 * hmb_number_text write them; byte counts for people ("64M", "15.9G") */
 	if (v == floor(v) && fabs(v) <= 9007199254740992.0 && !(v == 0 && signbit(v))) {
 		unsigned long long w = (unsigned long long)fabs(v);
-		int unit = -1, size = !strcmp(name, "size") && v >= 1;
 		p->exact = hmb_loaded_raw(l, whole_text("n:", w, v < 0, "", buf));
-		while (size && unit < 3 && w % 1024 == 0) {
-			w /= 1024;
-			unit++;
-		}
-		if (size || fabs(v) < 1e15)
-			p->text = hmb_loaded_raw(l, whole_text("", w, v < 0, unit < 0 ? "" : units[unit],
-							       buf));
+		if (v >= 1 && hmb_is_bytes_name(name))
+			p->text = hmb_loaded_raw(l, hmb_bytes_text(v, buf, len));
+		else if (fabs(v) < 1e15)
+			p->text = hmb_loaded_raw(l, whole_text("", w, v < 0, "", buf));
 		else
 			p->text = hmb_loaded_raw(l, hmb_number_text(v, buf, len));
 		return;
 	}
-	p->text = hmb_loaded_raw(l, hmb_number_text(v, buf, len));
+	p->text = hmb_loaded_raw(l, hmb_number_text(v, buf, len)); /* no whole byte count */
 	snprintf(buf, len, "n:%.17g", v);
 	p->exact = hmb_loaded_raw(l, buf);
 }
@@ -258,7 +246,6 @@ static void number_texts(struct hmb_loaded *l, struct hmb_param *p, const char *
 void hmb_loaded_param_number(struct hmb_loaded *l, struct hmb_param *p, const char *name,
 			     double v)
 {
-	static const char *const units[] = { "K", "M", "G", "T" };
 	struct hmb_number_memo *memo;
 	uint64_t bits;
 	char buf[64];
@@ -273,7 +260,7 @@ void hmb_loaded_param_number(struct hmb_loaded *l, struct hmb_param *p, const ch
 		p->exact = memo->exact;
 		return;
 	}
-	number_texts(l, p, name, v, units, buf, sizeof(buf));
+	number_texts(l, p, name, v, buf, sizeof(buf));
 	*memo = (struct hmb_number_memo){ p->name, p->text, p->exact, v };
 }
 

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/text.h" /* hmb_number_text, which the readers of documents share */
+
 /* One parameter of a result, as the document has it. */
 struct hmb_param {
 	const char *name;
@@ -127,8 +129,5 @@ const char *hmb_loaded_differences(const struct hmb_loaded *base, const struct h
 				   char *buf, size_t len);
 /* Which way is better for a unit: +1, -1 or 0. */
 int hmb_unit_direction(const char *unit);
-/* A number for people: whole numbers as integers (1048576, not 1.04858e+06),
- * others in %g. */
-const char *hmb_number_text(double v, char *buf, size_t len);
 
 #endif

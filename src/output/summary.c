@@ -14,6 +14,7 @@
 #include "stats/significance.h"
 #include "stats/stats.h"
 #include "util/nearest.h"
+#include "util/numfmt.h"
 #include "util/sizes.h"
 #include "util/text.h"
 #include "util/util.h"
@@ -24,54 +25,71 @@
  * what each module measures). */
 const struct hmb_headline hmb_headlines[] = {
 	{ "pinned h2d", "memcpy", "h2d/pinned/async", "size=max", "GB/s", NULL,
-	  HMB_PEAK_RECORD, "hipMemcpyAsync from pinned host memory" },
+	  "hipMemcpyAsync from pinned host memory" },
 	{ "pinned d2h", "memcpy", "d2h/pinned/async", "size=max", "GB/s", NULL,
-	  HMB_PEAK_RECORD, "hipMemcpyAsync to pinned host memory" },
+	  "hipMemcpyAsync to pinned host memory" },
 	{ "pinned bidir", "overlap", "bidirectional/concurrent", "size=max", "GB/s", NULL,
-	  HMB_PEAK_LINK_BOTH, "h2d and d2h at once, pinned" },
+	  "h2d and d2h at once, pinned" },
 	{ "pageable h2d", "memcpy", "h2d/pageable/async", "size=max", "GB/s", NULL,
-	  HMB_PEAK_RECORD, "hipMemcpyAsync from malloc'd memory" },
+	  "hipMemcpyAsync from malloc'd memory" },
 	{ "pageable d2h", "memcpy", "d2h/pageable/async", "size=max", "GB/s", NULL,
-	  HMB_PEAK_RECORD, "hipMemcpyAsync to malloc'd memory" },
+	  "hipMemcpyAsync to malloc'd memory" },
 	{ "d2d copy", "memcpy", "d2d/device/async", "size=max", "GB/s", NULL,
-	  HMB_PEAK_HBM_COPY, "device to device; peak: HBM's, halved" },
+	  "device to device; peak: HBM's, halved" },
 	{ "4K h2d latency", "memcpy", "h2d/pinned/async", "size=4096", "time", NULL,
-	  HMB_PEAK_NONE, "one small pinned copy, median" },
+	  "one small pinned copy, median" },
 	{ "4K d2h latency", "memcpy", "d2h/pinned/async", "size=4096", "time", NULL,
-	  HMB_PEAK_NONE, "one small pinned copy, median" },
+	  "one small pinned copy, median" },
 	{ "overlap efficiency", "overlap", "pipeline/pinned/balanced", "streams=max,chunks=max",
-	  "overlap_efficiency", NULL, HMB_PEAK_NONE, "copies hidden (1: all)" },
+	  "overlap_efficiency", NULL, "copies hidden (1: all)" },
 	{ "managed 1st touch", "managed", "touch/gpu-first", "size=max", "GB/s", NULL,
-	  HMB_PEAK_LINK, "fresh pages, the GPU first: made on fault" },
+	  "fresh pages, the GPU first: made on fault" },
 	{ "managed on demand", "managed", "on-demand/first-kernel", "size=max", "GB/s", NULL,
-	  HMB_PEAK_LINK, "pages on the host, a kernel: migrated on fault" },
+	  "pages on the host, a kernel: migrated on fault" },
 	{ "managed prefetch", "managed", "prefetch/prefetch-only", "size=max", "GB/s", NULL,
-	  HMB_PEAK_LINK, "hipMemPrefetchAsync to the GPU" },
+	  "hipMemPrefetchAsync to the GPU" },
 	{ "fault latency 4K", "xnack", "managed/fault-latency/stride=4K/random", "",
-	  "us_per_fault", NULL, HMB_PEAK_NONE, "one GPU page fault, random pages" },
+	  "us_per_fault", NULL, "one GPU page fault, random pages" },
 	{ "fault latency 64K", "xnack", "managed/fault-latency/stride=64K/random", "",
-	  "us_per_fault", NULL, HMB_PEAK_NONE, "one GPU page fault, random pages" },
+	  "us_per_fault", NULL, "one GPU page fault, random pages" },
 	{ "fault latency 2M", "xnack", "managed/fault-latency/stride=2M/random", "",
-	  "us_per_fault", NULL, HMB_PEAK_NONE, "one GPU page fault, random pages" },
+	  "us_per_fault", NULL, "one GPU page fault, random pages" },
 	{ "pool vs hipMalloc", "pool", "course/default-pool", "size=max",
-	  "speedup_over_hipMalloc", NULL, HMB_PEAK_NONE, "alloc, kernel, free loop: speedup" },
+	  "speedup_over_hipMalloc", NULL, "alloc, kernel, free loop: speedup" },
 	{ "VMM vs realloc", "vmm", "grow/vmm-extend/fixed-step", "size=max", "total_s",
-	  "grow/realloc-copy/fixed-step", HMB_PEAK_NONE, "growing a buffer: realloc+copy / VMM" },
-	{ "all GPUs h2d", "node", "host/h2d/all", "gpus>1", "GB/s", NULL, HMB_PEAK_LINK_GPUS,
+	  "grow/realloc-copy/fixed-step", "growing a buffer: realloc+copy / VMM" },
+	{ "all GPUs h2d", "node", "host/h2d/all", "gpus>1", "GB/s", NULL,
 	  "every GPU from its host memory at once" },
-	{ "all GPUs d2h", "node", "host/d2h/all", "gpus>1", "GB/s", NULL, HMB_PEAK_LINK_GPUS,
+	{ "all GPUs d2h", "node", "host/d2h/all", "gpus>1", "GB/s", NULL,
 	  "every GPU to its host memory at once" },
 	{ "all GPUs bidir", "node", "host/bidir/all", "gpus>1", "GB/s", NULL,
-	  HMB_PEAK_LINK_GPUS_BOTH, "every GPU both ways at once" },
-	{ "P2P copy", "node", "p2p/ce/write", "src=$gpu", "GB/s", NULL, HMB_PEAK_NONE,
+	  "every GPU both ways at once" },
+	{ "P2P copy", "node", "p2p/ce/write", "src=$gpu", "GB/s", NULL,
 	  "hipMemcpyPeerAsync, peer access on" },
-	{ "P2P bidir", "node", "p2p/ce/bidir-write", "src=$gpu", "GB/s", NULL, HMB_PEAK_NONE,
+	{ "P2P bidir", "node", "p2p/ce/bidir-write", "src=$gpu", "GB/s", NULL,
 	  "peer copies both ways at once" },
-	{ "peer latency", "node", "p2p/latency", "src=$gpu", "ns_per_load", NULL, HMB_PEAK_NONE,
+	{ "peer latency", "node", "p2p/latency", "src=$gpu", "ns_per_load", NULL,
 	  "one load from a peer's memory" },
 };
 
 const size_t hmb_nheadlines = sizeof(hmb_headlines) / sizeof(hmb_headlines[0]);
+
+/* The physical peak of a case's GB/s where it is not the record's own (memcpy's
+ * host copies and xnack's zero-copy reads carry their host link's): the
+ * headlines' peaks and the tables' peak %, declared once. */
+static const struct {
+	const char *module, *kase; /* kase: an fnmatch pattern */
+	enum hmb_sum_peak peak;
+} case_peaks[] = {
+	{ "memcpy", "d2d/*", HMB_PEAK_HBM_COPY },
+	{ "overlap", "bidirectional/concurrent", HMB_PEAK_LINK_BOTH },
+	{ "managed", "touch/gpu-first", HMB_PEAK_LINK },
+	{ "managed", "on-demand/first-kernel", HMB_PEAK_LINK },
+	{ "managed", "prefetch/prefetch-only", HMB_PEAK_LINK },
+	{ "node", "host/h2d/all", HMB_PEAK_LINK_GPUS },
+	{ "node", "host/d2h/all", HMB_PEAK_LINK_GPUS },
+	{ "node", "host/bidir/all", HMB_PEAK_LINK_GPUS_BOTH },
+};
 
 _Static_assert(sizeof(hmb_headlines) / sizeof(hmb_headlines[0]) <= HMB_MAX_HEADLINES,
 	       "HMB_MAX_HEADLINES is too small");
@@ -237,7 +255,7 @@ static void at_text(const struct hmb_record *r, const struct term *t, int nt, ch
 	buf[0] = '\0';
 	if (param_num(r, "size", &v) == 0 && v >= 1 && v < 9e15 && v == floor(v)) {
 		char s[32];
-		used += (size_t)snprintf(buf, len, "%s", hmb_format_size((size_t)v, s, sizeof(s)));
+		used += (size_t)snprintf(buf, len, "%s", hmb_bytes_text(v, s, sizeof(s)));
 	}
 	for (int i = 0; i < nt && used < len; i++) {
 		const struct hmb_kv *kv = hmb_kv_find(&r->params, t[i].name);
@@ -261,14 +279,16 @@ static const struct hmb_sum_device *device_of(const struct hmb_sum_doc *d, int g
 	return d->ndev ? &d->dev[0] : NULL;
 }
 
-/* The peak of a headline's figure in GB/s, or 0 where the document knows none. */
-static double peak_of(enum hmb_sum_peak kind, const struct hmb_record *r,
-		      const struct hmb_sum_col *c)
+double hmb_figure_peak_gbps(const struct hmb_record *r, double link, double hbm)
 {
-	double link = c->link_peak_gbps, gpus = 0;
+	enum hmb_sum_peak kind = HMB_PEAK_RECORD;
+	double gpus = 0;
 
+	for (size_t i = 0; i < sizeof(case_peaks) / sizeof(case_peaks[0]); i++)
+		if (!strcmp(r->module, case_peaks[i].module) && !fnmatch(case_peaks[i].kase, r->name, 0))
+			kind = case_peaks[i].peak;
 	switch (kind) {
-	case HMB_PEAK_RECORD: return r->peak_gbps;
+	case HMB_PEAK_RECORD: return r->peak_gbps > 0 ? r->peak_gbps : 0;
 	case HMB_PEAK_LINK: return link;
 	case HMB_PEAK_LINK_BOTH: return 2 * link;
 	case HMB_PEAK_LINK_GPUS:
@@ -277,7 +297,7 @@ static double peak_of(enum hmb_sum_peak kind, const struct hmb_record *r,
 			return 0;
 		return (kind == HMB_PEAK_LINK_GPUS_BOTH ? 2 : 1) * gpus * link;
 	case HMB_PEAK_HBM_COPY: /* a copy reads and writes each byte it counts */
-		return c->hbm_peak_gbps / 2;
+		return hbm / 2;
 	case HMB_PEAK_NONE: break;
 	}
 	return 0;
@@ -349,7 +369,7 @@ static void fill_cell(const struct hmb_headline *h, const struct hmb_sum_doc *d,
 	snprintf(c->unit, sizeof(c->unit), "%s", unit);
 	c->direction = hmb_unit_direction(c->unit);
 	if (!strcmp(c->unit, "GB/s")) {
-		c->peak_gbps = peak_of(h->peak, r, col);
+		c->peak_gbps = hmb_figure_peak_gbps(r, col->link_peak_gbps, col->hbm_peak_gbps);
 		c->fraction = c->peak_gbps > 0 ? v / c->peak_gbps : 0;
 	}
 	marks_of(r, c->mark, sizeof(c->mark));
@@ -422,18 +442,12 @@ const char *hmb_sum_ratio_text(const struct hmb_sum_cell *base, const struct hmb
 
 	if (!isfinite(r) || !c->direction)
 		snprintf(buf, len, "%s", "");
-	else if (r >= 99.5)
-		snprintf(buf, len, wide ? "%.0fx" : ">99x", r);
-	else if (r >= 9.95)
-		snprintf(buf, len, "%.0fx", r);
-	else if (wide)
-		snprintf(buf, len, r >= 0.0995 ? "%.2fx" : "%.2gx", r);
-	else if (r >= 0.095)
-		snprintf(buf, len, "%.1fx", r);
-	else if (r >= 0.005)
-		snprintf(buf, len, ".%02.0fx", 100 * r); /* 4 characters: ".04x" */
+	else if (!wide && r >= 99.5) /* the screen's 5 columns */
+		snprintf(buf, len, ">99x");
+	else if (!wide && r < 0.005)
+		snprintf(buf, len, "<0.01");
 	else
-		snprintf(buf, len, "<.01");
+		hmb_fmt_ratio(buf, len, r);
 	return buf;
 }
 
@@ -751,8 +765,7 @@ int hmb_summary_build(const struct hmb_sum_doc *docs, int n, int gpu, struct hmb
 		if ((dev = device_of(d, sel))) {
 			c->link_peak_gbps = dev->link_peak_gbps;
 			snprintf(c->link, sizeof(c->link), "%s", dev->link);
-			/* two transfers a clock over the memory bus */
-			c->hbm_peak_gbps = dev->memory_clock_khz * 1e3 * 2 * dev->memory_bus_bits / 8 / 1e9;
+			c->hbm_peak_gbps = dev->hbm_peak_gbps;
 		}
 		for (size_t h = 0; h < hmb_nheadlines; h++)
 			fill_cell(&hmb_headlines[h], d, ngpus > 1 ? sel : -1, c,

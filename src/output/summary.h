@@ -46,8 +46,7 @@ struct hmb_sum_device {
 	char name[128], arch[64];
 	double link_peak_gbps;          /* the host link's peak per direction; 0 unknown */
 	char link[64];                  /* "PCIe gen5 x16", or the link's kind */
-	double memory_clock_khz;        /* 0 unknown */
-	double memory_bus_bits;         /* 0 unknown */
+	double hbm_peak_gbps;           /* its memory's peak; 0 unknown */
 };
 
 /* A line of system metadata for people ("CPU", "Intel Xeon, 16 CPUs"). */
@@ -79,7 +78,8 @@ int hmb_sum_doc_parse(const char *text, size_t len, const char *name, struct hmb
 		      char *err, size_t errlen);
 void hmb_sum_doc_free(struct hmb_sum_doc *d);
 
-/* The physical peak a headline is a fraction of. */
+/* The physical peak a figure's GB/s is a fraction of, by its case (summary.c
+ * declares which case has which, for the headlines and the tables alike). */
 enum hmb_sum_peak {
 	HMB_PEAK_NONE,
 	HMB_PEAK_RECORD,      /* the record's own peak_gbps (memcpy: the host link) */
@@ -90,6 +90,11 @@ enum hmb_sum_peak {
 	HMB_PEAK_HBM_COPY,    /* device memory: a copy reads and writes each byte */
 };
 
+/* The physical peak of a record's GB/s, GB/s; 0 where none is known: its
+ * case's (a device copy: half of hbm_gbps, its GPU's memory; ...), else the
+ * record's own. link_gbps: its GPU's host link per direction (0 unknown). */
+double hmb_figure_peak_gbps(const struct hmb_record *r, double link_gbps, double hbm_gbps);
+
 /* One headline. params: comma-separated terms, each NAME=VALUE (a number or
  * text), NAME=max or NAME=min (the largest or smallest the document has),
  * NAME>NUMBER, or NAME=$gpu (the GPU summarised). figure: "GB/s", "time" (the
@@ -99,7 +104,6 @@ enum hmb_sum_peak {
 struct hmb_headline {
 	const char *name;               /* at most 18 characters */
 	const char *module, *kase, *params, *figure, *over;
-	enum hmb_sum_peak peak;
 	const char *about;              /* what it is, in a few words */
 };
 
@@ -204,7 +208,9 @@ const char *hmb_sum_not_ok_text(const struct hmb_sum_col *c, char *buf, size_t l
 const char *hmb_sum_not_ok_line(const struct hmb_sum_not_ok *g, char *buf, size_t len);
 
 /* Values for people: at most 4 characters for the columns of several
- * documents (wide 0), a few more for one; ratios "1.6x". */
+ * documents (wide 0), a few more for one; ratios as hmb_fmt_ratio writes
+ * them ("1.05x", "0.06x"), in those columns at most 5 characters (">99x",
+ * "<0.01"). */
 const char *hmb_sum_value_text(double v, int wide, char *buf, size_t len);
 const char *hmb_sum_ratio_text(const struct hmb_sum_cell *base, const struct hmb_sum_cell *c,
 			       int wide, char *buf, size_t len);

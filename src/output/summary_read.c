@@ -33,19 +33,14 @@ static void sum_device(const cJSON *o, struct hmb_sum_device *d)
 	d->ordinal = hmb_json_num(o, "ordinal") >= 0 ? (int)hmb_json_num(o, "ordinal") : 0;
 	snprintf(d->name, sizeof(d->name), "%s", text_of(o, "name") ? hmb_shown(text_of(o, "name")) : "");
 	snprintf(d->arch, sizeof(d->arch), "%s", text_of(o, "arch") ? hmb_shown(text_of(o, "arch")) : "");
-	d->link_peak_gbps = hmb_json_num(host, "peak_gbps") > 0 ? hmb_json_num(host, "peak_gbps")
-			    : hmb_json_num(link, "peak_gbps_per_direction") > 0
-			    ? hmb_json_num(link, "peak_gbps_per_direction") : 0;
+	d->link_peak_gbps = hmb_device_link_peak(o);
 	if ((!kind || !strcmp(kind, "pcie")) && hmb_json_num(link, "generation") > 0 &&
 	    hmb_json_num(link, "width") > 0)
 		snprintf(d->link, sizeof(d->link), "PCIe gen%.0f x%.0f", hmb_json_num(link, "generation"),
 			 hmb_json_num(link, "width"));
 	else if (kind)
 		snprintf(d->link, sizeof(d->link), "%s", hmb_shown(kind));
-	d->memory_clock_khz = hmb_json_num(o, "memory_clock_khz") > 0
-				     ? hmb_json_num(o, "memory_clock_khz") : 0;
-	d->memory_bus_bits = hmb_json_num(o, "memory_bus_width_bits") > 0
-			     ? hmb_json_num(o, "memory_bus_width_bits") : 0;
+	d->hbm_peak_gbps = hmb_device_hbm_peak(o);
 }
 
 static void sum_meta(struct hmb_sum_doc *d, const char *key, const char *fmt, ...)

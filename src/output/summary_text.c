@@ -4,9 +4,10 @@
  * One document: `figure value unit peak mark what`, a line per headline the
  * document has, then its anomalies. Several: a column per document (the
  * first the base), each other value followed by its ratio to the base's
- * (above 1 better, whichever way the unit counts), then a line per document
- * naming its system and anomalies; more than 8 documents print in blocks of
- * 8 columns, each led by the base. */
+ * (above 1 better, whichever way the unit counts: "1.05x", two decimals to
+ * show a 5% change), then a line per document naming its system and
+ * anomalies; more than 7 documents print in blocks of 7 columns, each led by
+ * the base. */
 #include "output/summary.h"
 
 #include <stdarg.h>
@@ -18,8 +19,9 @@
 
 #define LABEL 18          /* a headline's name */
 #define AT 7              /* the size the headline is compared at: "256M" */
-#define PER_BLOCK 7       /* documents side by side: 18 + 1 + 5 + 1 + 7 + 5 + 6 x 10 = 97 columns */
-#define PER_BLOCK_NO_AT 8 /* more: 18 + 1 + 5 + 6 + 7 x 10 = 100 columns, the sizes below */
+#define CELL 11           /* another document's value and its ratio: " 55.3 1.05x" */
+#define PER_BLOCK 6       /* documents side by side: 18 + 1 + 5 + 1 + 7 + 5 + 5 x 11 = 92 columns */
+#define PER_BLOCK_NO_AT 7 /* more: 18 + 1 + 5 + 6 + 6 x 11 = 96 columns, the sizes below */
 
 /* ---- the anomalies in words ----------------------------------------------- */
 
@@ -323,7 +325,7 @@ static void size_of_row(const struct hmb_sum *s, size_t h, char *buf, size_t len
 static void block(struct screen *sc, const struct hmb_sum *s, int from, int to, int with_at)
 {
 	char head[HMB_SUMMARY_COLUMNS + 16], v[32], r[32];
-	int at_cols = with_at ? 1 + AT - 1 : 0, width = LABEL + 1 + 5 + at_cols + 6 + 10 * (to - from);
+	int at_cols = with_at ? 1 + AT - 1 : 0, width = LABEL + 1 + 5 + at_cols + 6 + CELL * (to - from);
 
 	memset(head, ' ', sizeof(head));
 	memcpy(head, "figure", 6);
@@ -331,7 +333,7 @@ static void block(struct screen *sc, const struct hmb_sum *s, int from, int to, 
 		memcpy(head + LABEL + 1 + 5 + 1, "at", 2);
 	for (int i = -1; i < to - from; i++) {
 		const char *name = s->col[i < 0 ? 0 : from + i].name;
-		int end = LABEL + 1 + 5 + at_cols + 6 + 10 * (i + 1);
+		int end = LABEL + 1 + 5 + at_cols + 6 + CELL * (i + 1);
 		memcpy(head + end - strlen(name), name, strlen(name));
 	}
 	head[width] = '\0';
@@ -350,7 +352,7 @@ static void block(struct screen *sc, const struct hmb_sum *s, int from, int to, 
 				base->found ? hmb_sum_value_text(base->value, 0, v, sizeof(v)) : "-");
 		for (int i = from; i < to && used < (int)sizeof(row); i++) {
 			const struct hmb_sum_cell *x = &s->col[i].cell[h];
-			used += snprintf(row + used, sizeof(row) - (size_t)used, "%5s %-4s",
+			used += snprintf(row + used, sizeof(row) - (size_t)used, "%5s %-5s",
 					 x->found ? hmb_sum_value_text(x->value, 0, v, sizeof(v)) :
 					 *x->missing ? "n/a" : "-",
 					 hmb_sum_ratio_text(base, x, 0, r, sizeof(r)));

@@ -14,8 +14,10 @@
 #include <unistd.h>
 
 #include "doc/identity.h"
+#include "doc/json_import.h"
 #include "doc/loaded.h"
 #include "engine/report.h"
+#include "output/summary.h"
 #include "platform/hip.h"
 #include "system/topology.h"
 #include "util/sizes.h"
@@ -66,6 +68,17 @@ const char *hmb_figure_text(double v, char *buf, size_t len)
 	return buf;
 }
 
+const char *hmb_metric_text(const struct hmb_kv *kv, char *buf, size_t len)
+{
+	char v[64];
+
+	if (kv->unit && !strcmp(kv->unit, "bytes"))
+		return hmb_bytes_text(kv->num, buf, len);
+	snprintf(buf, len, "%s%s%s", hmb_figure_text(kv->num, v, sizeof(v)),
+		 kv->unit && *kv->unit ? " " : "", kv->unit ? kv->unit : "");
+	return buf;
+}
+
 const char *hmb_param_value(const struct hmb_kv *kv, char *buf, size_t len)
 {
 	char num[64];
@@ -74,9 +87,8 @@ const char *hmb_param_value(const struct hmb_kv *kv, char *buf, size_t len)
 		return hmb_printable(kv->str ? kv->str : "", len > 4 ? len / 4 : 1, buf, len);
 	if (kv->type == HMB_KV_BOOL)
 		snprintf(buf, len, "%s", kv->num ? "yes" : "no");
-	else if (strcmp(kv->key, "size") == 0 && kv->num >= 1 && kv->num < 9007199254740992.0 &&
-		 kv->num == floor(kv->num))
-		hmb_format_size((size_t)kv->num, buf, len);
+	else if (hmb_is_bytes_name(kv->key) && kv->num > 0 && kv->num == floor(kv->num))
+		hmb_bytes_text(kv->num, buf, len);
 	else
 		snprintf(buf, len, "%s", hmb_number_text(kv->num, num, sizeof(num)));
 	return buf;
@@ -100,9 +112,10 @@ int hmb_param_shown(const struct hmb_record *r, const struct hmb_kv *kv)
 }
 
 /* "size" is shown in its own column; other params as key=value (shown:
- * only those the default table shows). */
+ * only those the default table shows; exact: every byte of a byte count, for
+ * CSV, where people read them in binary units). */
 static void params_text(const struct hmb_record *r, char *buf, size_t len, char *size,
-			size_t slen, int shown)
+			size_t slen, int shown, int exact)
 {
 	size_t used = 0;
 	char v[4096];
@@ -118,11 +131,14 @@ static void params_text(const struct hmb_record *r, char *buf, size_t len, char 
 		if (used >= len || (shown && !hmb_param_shown(r, kv)))
 			continue;
 		used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "",
-					 hmb_shown(kv->key), hmb_param_value(kv, v, sizeof(v)));
+					 hmb_shown(kv->key), exact && kv->type == HMB_KV_NUM ?
+					 hmb_number_text(kv->num, v, sizeof(v)) :
+					 hmb_param_value(kv, v, sizeof(v)));
 	}
 }
 
-static void metrics_text(const struct hmb_record *r, char *buf, size_t len)
+/* key=value unit of each metric (exact: every byte of a byte count, for CSV). */
+static void metrics_text(const struct hmb_record *r, char *buf, size_t len, int exact)
 {
 	size_t used = 0;
 
@@ -134,9 +150,12 @@ static void metrics_text(const struct hmb_record *r, char *buf, size_t len)
 	for (size_t i = 0; i < r->metrics.n && used < len; i++) {
 		const struct hmb_kv *kv = &r->metrics.v[i];
 		char v[64];
-		used += (size_t)snprintf(buf + used, len - used, "%s%s=%s%s%s", used ? " " : "",
-					 kv->key, hmb_figure_text(kv->num, v, sizeof(v)),
-					 kv->unit && *kv->unit ? " " : "", kv->unit ? kv->unit : "");
+		char num[64];
+		if (exact)
+			snprintf(v, sizeof(v), "%s%s%s", hmb_figure_text(kv->num, num, sizeof(num)),
+				 kv->unit && *kv->unit ? " " : "", kv->unit ? kv->unit : "");
+		used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "", kv->key,
+					 exact ? v : hmb_metric_text(kv, v, sizeof(v)));
 	}
 }
 
@@ -209,8 +228,8 @@ void hmb_progress_print(FILE *out, const struct hmb_record *r)
 	size_t used, width = (size_t)progress_columns(out), cols = 0, cut = 0;
 
 	hmb_record_summarize(r, &s);
-	params_text(r, params, sizeof(params), size, sizeof(size), 1);
-	metrics_text(r, m, sizeof(m));
+	params_text(r, params, sizeof(params), size, sizeof(size), 1, 0);
+	metrics_text(r, m, sizeof(m), 0);
 	used = (size_t)snprintf(line, sizeof(line), "[%s] %s", hmb_shown(r->module),
 				hmb_shown(r->name));
 	if (strcmp(size, "-") != 0 && used < sizeof(line))
@@ -245,9 +264,11 @@ void hmb_progress_print(FILE *out, const struct hmb_record *r)
 }
 
 /* --wide: every record whole on one line, every parameter and figure. */
-static void table_print_wide(FILE *out, const struct hmb_record *first)
+static void table_print_wide(FILE *out, const struct hmb_report *rep,
+			     const struct hmb_record *first)
 {
 	const char *module = NULL;
+	struct hmb_table_peaks peaks = { .rep = rep };
 
 	for (const struct hmb_record *r = first; r; r = r->next) {
 		struct hmb_summary s;
@@ -261,8 +282,8 @@ static void table_print_wide(FILE *out, const struct hmb_record *first)
 				"peak", "us/op", "mark", "params / figures");
 		}
 		hmb_record_summarize(r, &s);
-		params_text(r, params, sizeof(params), size, sizeof(size), 0);
-		metrics_text(r, m, sizeof(m));
+		params_text(r, params, sizeof(params), size, sizeof(size), 0, 0);
+		metrics_text(r, m, sizeof(m), 0);
 		hmb_table_marks(r, &s, mark, sizeof(mark));
 		snprintf(med, sizeof(med), "-");
 		snprintf(best, sizeof(best), "-");
@@ -274,8 +295,8 @@ static void table_print_wide(FILE *out, const struct hmb_record *first)
 			snprintf(gb, sizeof(gb), "%.2f", s.gbps_median);
 			snprintf(gbb, sizeof(gbb), "%.2f", s.gbps_best);
 		}
-		if (s.peak_fraction > 0)
-			snprintf(peak, sizeof(peak), "%.0f%%", 100.0 * s.peak_fraction);
+		if (hmb_table_peak_share(&peaks, r, &s) > 0)
+			snprintf(peak, sizeof(peak), "%.0f%%", 100.0 * hmb_table_peak_share(&peaks, r, &s));
 		if (s.us_per_op_median > 0)
 			snprintf(op, sizeof(op), "%.3f", s.us_per_op_median);
 		fprintf(out, "%-34s %7s %12s %12s %9s %9s %6s %10s %-4s %s%s%s\n",
@@ -284,12 +305,35 @@ static void table_print_wide(FILE *out, const struct hmb_record *first)
 	}
 }
 
-void hmb_table_print(FILE *out, const struct hmb_record *first, int wide)
+void hmb_table_print(FILE *out, const struct hmb_report *rep, const struct hmb_record *first,
+		     int wide)
 {
 	if (wide)
-		table_print_wide(out, first);
+		table_print_wide(out, rep, first);
 	else
-		hmb_table_print_groups(out, first);
+		hmb_table_print_groups(out, rep, first);
+}
+
+double hmb_table_peak_share(struct hmb_table_peaks *p, const struct hmb_record *r,
+			    const struct hmb_summary *s)
+{
+	int gpu = hmb_record_gpu(r), at = gpu + 1;
+	double link = 0, hbm = 0, peak;
+
+	if (!(s->gbps_median > 0))
+		return 0;
+	if (p && p->rep && at >= 0 && at <= HMB_TOPO_MAX_GPUS) {
+		if (!p->known[at]) {
+			hmb_report_gpu_peaks(p->rep, gpu, &p->link[at], &p->hbm[at]);
+			p->known[at] = 1;
+		}
+		link = p->link[at];
+		hbm = p->hbm[at];
+	} else if (p && p->rep) {
+		hmb_report_gpu_peaks(p->rep, gpu, &link, &hbm);
+	}
+	peak = hmb_figure_peak_gbps(r, link, hbm);
+	return peak > 0 ? s->gbps_median / peak : 0;
 }
 
 static void csv_field(FILE *out, const char *s)
@@ -334,9 +378,9 @@ void hmb_csv_print(FILE *out, const struct hmb_record *first, int header)
 		char params[8192], sz[32], m[4096] = "";
 
 		hmb_record_summarize(r, &s);
-		params_text(r, params, sizeof(params), sz, sizeof(sz), 0);
+		params_text(r, params, sizeof(params), sz, sizeof(sz), 0, 1);
 		if (r->status == HMB_OK)
-			metrics_text(r, m, sizeof(m));
+			metrics_text(r, m, sizeof(m), 1);
 		csv_field(out, r->module);
 		fputc(',', out);
 		csv_field(out, r->name);

@@ -16,8 +16,11 @@ struct hmb_report;
 
 /* Human table and CSV of records from `first` to the end. The
  * table fits 120 columns (table_groups.c); wide: every record whole, every
- * parameter and figure on its line. Progress lines are cut to the terminal. */
-void hmb_table_print(FILE *out, const struct hmb_record *first, int wide);
+ * parameter and figure on its line. rep: the run or document the records are
+ * of, for the peaks of their GPUs (NULL: only the records' own). Progress
+ * lines are cut to the terminal. */
+void hmb_table_print(FILE *out, const struct hmb_report *rep, const struct hmb_record *first,
+		     int wide);
 void hmb_csv_print(FILE *out, const struct hmb_record *first, int header);
 void hmb_progress_print(FILE *out, const struct hmb_record *r);
 void hmb_info_print(FILE *out, const struct hmb_report *rep);
@@ -25,7 +28,23 @@ void hmb_info_print(FILE *out, const struct hmb_report *rep);
 void hmb_info_print_memory(FILE *out, const struct hmb_device *dev);
 
 /* The default table: records in groups under headings (table_groups.c). */
-void hmb_table_print_groups(FILE *out, const struct hmb_record *first);
+void hmb_table_print_groups(FILE *out, const struct hmb_report *rep,
+			    const struct hmb_record *first);
+
+/* The copies whose time per copy the memcpy tables give beside their GB/s:
+ * sizes up to this (1M), where a copy's latency matters more than its rate. */
+#define HMB_SMALL_COPY_MAX ((double)(1 << 20))
+
+/* The peaks a table's GPUs have (hmb_report_gpu_peaks), read once a GPU. */
+struct hmb_table_peaks {
+	const struct hmb_report *rep;  /* NULL: none but the records' own */
+	int known[HMB_TOPO_MAX_GPUS + 1];
+	double link[HMB_TOPO_MAX_GPUS + 1], hbm[HMB_TOPO_MAX_GPUS + 1];
+};
+/* A record's GB/s as a share of its physical peak (hmb_figure_peak_gbps, the
+ * summary's): 0 where it has none. */
+double hmb_table_peak_share(struct hmb_table_peaks *p, const struct hmb_record *r,
+			    const struct hmb_summary *s);
 /* The node module's topology and pairwise matrices, from its records from
  * first up to end (NULL: the last; node_tables.c); nothing where there are none. */
 void hmb_node_tables_print(FILE *out, const struct hmb_record *first,
@@ -42,8 +61,9 @@ int hmb_node_matrix(const struct hmb_record *first, const struct hmb_record *end
  * process used the GPU during its module. */
 void hmb_table_marks(const struct hmb_record *r, const struct hmb_summary *s, char *buf,
 		     size_t len);
-/* A parameter's value for people, printable: a size as typed (4K, 256M),
- * whole numbers whole (1048576, not 1.04858e+06), yes/no. */
+/* A parameter's value for people, printable: a byte count in binary units
+ * (4K, 256M, 15.9G: hmb_bytes_text, for the names hmb_is_bytes_name gives),
+ * other whole numbers whole (1048576, not 1.04858e+06), yes/no. */
 const char *hmb_param_value(const struct hmb_kv *kv, char *buf, size_t len);
 /* Is kv the GPU the record ran on (compare.h: params.device, node's gpu)? */
 int hmb_param_is_gpu(const struct hmb_record *r, const struct hmb_kv *kv);
@@ -55,6 +75,9 @@ int hmb_param_shown(const struct hmb_record *r, const struct hmb_kv *kv);
 /* A figure for people: whole numbers whole, others to about four
  * significant digits, never with an exponent above 0.001. */
 const char *hmb_figure_text(double v, char *buf, size_t len);
+/* A metric's value and unit for people: "1.25 x", "12.4 ms"; bytes in binary
+ * units, without the word ("15.9G"). */
+const char *hmb_metric_text(const struct hmb_kv *kv, char *buf, size_t len);
 /* Columns that text takes on a terminal: its UTF-8 characters. */
 size_t hmb_text_columns(const char *s);
 

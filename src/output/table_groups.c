@@ -14,9 +14,18 @@
  *   median      the figure: GB/s where the record moves bytes, else the time
  *   best        of a sample (or per operation, "us/op"), in the unit the
  *               heading names; best is the fastest sample
- *   peak %      GB/s as a share of the host link's peak
+ *   median us/copy  memcpy's copies of up to 1M (HMB_SMALL_COPY_MAX): the
+ *               median time of one copy beside its GB/s; blank for larger ones
+ *   peak %      GB/s as a share of the physical peak, where the summary has one
+ *               (hmb_figure_peak_gbps: the host link, a device copy's memory)
  *   mark        stability marks (stability.h), S: the GPU was shared
  *   METRIC      each derived figure in a column of its own, unit in the heading
+ *               (byte counts in binary units: 15.9G; B/s as GB/s)
+ *
+ * A heading is the parameter's or figure's name as the document spells it.
+ * Where a group's headings do not fit one line, one wider than its column's
+ * values goes on two lines, broken between words: its underscores shown as
+ * blanks ("touch one" over "page in"), so that no word is ever split.
  *
  * A reason (unsupported, failed) that not every row shares ends its row.
  * Figure columns that do not fit beside the others go into a second band of
@@ -26,10 +35,12 @@
  * whole on one line.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/report.h"
 #include "output/table.h"
+#include "util/sizes.h"
 #include "util/text.h"
 
 #define WIDTH 120      /* the longest line */
@@ -46,18 +57,20 @@
 /* What a group's median and best columns hold. */
 enum kind { K_NONE, K_GBPS, K_PER_OP, K_TIME };
 
-enum col_kind { C_GPU, C_CASE, C_PARAM, C_MEDIAN, C_BEST, C_PEAK, C_MARK, C_METRIC };
+enum col_kind { C_GPU, C_CASE, C_PARAM, C_MEDIAN, C_BEST, C_COPY, C_PEAK, C_MARK, C_METRIC };
 
 struct col {
 	enum col_kind kind;
 	const char *key;       /* C_PARAM, C_METRIC: its name */
 	char head[96];
 	size_t split;          /* where a heading too wide for its values breaks: 0 none */
-	double scale;          /* a time's seconds to the unit in the heading; else 1 */
+	double scale;          /* a time's seconds to the unit in the heading (B/s to GB/s); else 1 */
+	int bytes;             /* C_METRIC: a byte count, in binary units */
 	int width, left;       /* left: text, aligned left */
 };
 
 struct group {
+	struct hmb_table_peaks *peaks; /* of the records' GPUs */
 	const struct hmb_record *first;
 	size_t n;
 	enum kind kind;
@@ -221,7 +234,8 @@ static double metric_min(const struct group *g, const char *key)
 }
 
 /* A metric's heading: its name and unit (a time in the unit that suits
- * the column, "_s" off the name), the unit left out where the name says it. */
+ * the column, "_s" off the name; B/s as GB/s, "_Bps" off the name), the unit
+ * left out where the name says it. */
 static void metric_head(const struct group *g, struct col *c, const char *unit)
 {
 	char name[64];
@@ -230,7 +244,13 @@ static void metric_head(const struct group *g, struct col *c, const char *unit)
 	hmb_printable(c->key, 60, name, sizeof(name));
 	len = strlen(name);
 	c->scale = 1;
-	if (!strcmp(unit, "s")) {
+	c->bytes = !strcmp(unit, "bytes");
+	if (!strcmp(unit, "B/s")) { /* GB/s, as every rate of the tables */
+		if (len > 4 && !strcmp(name + len - 4, "_Bps"))
+			name[len - 4] = '\0';
+		c->scale = 1e-9;
+		snprintf(c->head, sizeof(c->head), "%s GB/s", name);
+	} else if (!strcmp(unit, "s")) {
 		const char *u = time_unit(metric_min(g, c->key), &c->scale);
 		if (len > 2 && !strcmp(name + len - 2, "_s"))
 			name[len - 2] = '\0';
@@ -243,6 +263,16 @@ static void metric_head(const struct group *g, struct col *c, const char *unit)
 		snprintf(c->head, sizeof(c->head), "%s %s", name, hmb_printable(unit, 24, u,
 										   sizeof(u)));
 	}
+}
+
+/* A copy small enough for its time per copy beside its GB/s (memcpy, sizes
+ * up to HMB_SMALL_COPY_MAX). */
+static int small_copy(const struct hmb_record *r)
+{
+	const struct hmb_kv *size = hmb_kv_find(&r->params, "size");
+
+	return !strcmp(r->module, "memcpy") && r->bytes > 0 && size && size->type == HMB_KV_NUM &&
+	       size->num > 0 && size->num <= HMB_SMALL_COPY_MAX;
 }
 
 /* One cell's text. */
@@ -276,16 +306,24 @@ static const char *cell(const struct group *g, const struct col *c, const struct
 			return "-";
 		return hmb_figure_text(v / (g->kind == K_PER_OP ? r->ops : 1) * c->scale, buf,
 				       len);
+	case C_COPY:
+		if (!s->has_stats || !small_copy(r))
+			return "";
+		return hmb_figure_text(s->stats.median / (r->ops > 0 ? r->ops : 1) * c->scale, buf,
+				       len);
 	case C_PEAK:
-		if (!(s->peak_fraction > 0))
+		v = hmb_table_peak_share(g->peaks, r, s);
+		if (!(v > 0))
 			return "-";
-		snprintf(buf, len, "%.0f", 100 * s->peak_fraction);
+		snprintf(buf, len, "%.0f", 100 * v);
 		return buf;
 	case C_MARK:
 		hmb_table_marks(r, s, buf, len);
 		return buf;
 	case C_METRIC:
 		kv = hmb_kv_find(&r->metrics, c->key);
+		if (kv && c->bytes)
+			return hmb_bytes_text(kv->num, buf, len);
 		return kv ? hmb_figure_text(kv->num * c->scale, buf, len) : "-";
 	}
 	return "-";
@@ -388,32 +426,40 @@ static int key_width(const struct group *g)
 	return w;
 }
 
-/* A heading wider than its column's values breaks in two lines, after an
- * '_' or at a blank, where the longer line is shortest (where the group's
- * headings do not fit on one line). */
+/* A heading wider than its column's values breaks in two lines between
+ * words, its underscores shown as blanks, at the blank where the longer line
+ * is shortest (where the group's headings do not fit on one line); a heading
+ * of one word stays whole. */
 static void split_head(struct col *c)
 {
-	int whole = (int)hmb_text_columns(c->head), best = whole;
+	char words[sizeof(c->head)];
+	int whole, best;
+	size_t cut = 0;
 
+	snprintf(words, sizeof(words), "%s", c->head);
+	for (char *p = words; *p; p++)
+		if (*p == '_')
+			*p = ' ';
+	whole = (int)hmb_text_columns(words);
+	best = whole;
 	c->split = 0;
-	for (size_t i = 1; c->head[i]; i++) {
-		size_t cut = c->head[i - 1] == '_' ? i : c->head[i] == ' ' ? i : 0;
-		int a, b;
-		if (!cut)
+	for (size_t i = 1; words[i]; i++) {
+		int a = 0, b;
+		if (words[i] != ' ' || words[i - 1] == ' ')
 			continue;
-		a = (int)cut;
-		for (size_t k = 0; k < cut; k++)
-			a -= ((unsigned char)c->head[k] & 0xC0) == 0x80;
-		b = whole - a - (c->head[i] == ' ');
+		for (size_t k = 0; k < i; k++)
+			a += ((unsigned char)words[k] & 0xC0) != 0x80;
+		b = whole - a - 1;
 		if ((a > b ? a : b) < best) {
 			best = a > b ? a : b;
-			c->split = cut;
+			cut = i;
 		}
 	}
-	if (best < c->width)
-		best = c->width;
-	if (c->split)
-		c->width = best;
+	if (!cut)
+		return;
+	memcpy(c->head, words, sizeof(words));
+	c->split = cut;
+	c->width = best > c->width ? best : c->width;
 }
 
 /* The heading's line `line` (0 the upper of two, 1 the lower or only one). */
@@ -467,24 +513,31 @@ static void measure(struct group *g)
 }
 
 /* Lay out the group of n records from first: its heading's parts and its columns. */
-static void layout(struct group *g, const struct hmb_record *first, size_t n)
+static void layout(struct group *g, struct hmb_table_peaks *peaks, const struct hmb_record *first,
+		   size_t n)
 {
 	const char *keys[MAX_KEYS], *units[MAX_KEYS];
 	const struct hmb_record *r;
 	int nkeys, stats = 0, peak = 0, reasons = 1;
-	double min = 0;
+	double min = 0, copy_min = 0;
 
 	memset(g, 0, sizeof(*g));
+	g->peaks = peaks;
 	g->first = first;
 	g->n = n;
 	r = first;
 	for (size_t i = 0; i < n; i++, r = r->next) {
 		struct hmb_summary s;
+		double op;
 		hmb_record_summarize(r, &s);
 		if (g->kind == K_NONE)
 			g->kind = kind_of(r);
 		stats |= s.has_stats;
-		peak |= s.peak_fraction > 0;
+		peak |= hmb_table_peak_share(peaks, r, &s) > 0;
+		op = s.stats.median / (r->ops > 0 ? r->ops : 1);
+		if (s.has_stats && small_copy(r) && kind_of(r) == K_GBPS && op > 0 &&
+		    (copy_min == 0 || op < copy_min))
+			copy_min = op;
 		if (s.has_stats && (min == 0 || s.stats.min / (r->ops > 0 ? r->ops : 1) < min))
 			min = s.stats.min / (r->ops > 0 ? r->ops : 1);
 		reasons &= r->status != HMB_OK && r->status == first->status &&
@@ -528,6 +581,12 @@ static void layout(struct group *g, const struct hmb_record *first, size_t n)
 		c = add_col(g, C_BEST, NULL, "");
 		snprintf(c->head, sizeof(c->head), "best %s", head);
 		c->scale = g->kind == K_GBPS ? 1 : scale;
+		if (g->kind == K_GBPS && copy_min > 0) {
+			u = time_unit(copy_min, &scale);
+			c = add_col(g, C_COPY, NULL, "");
+			snprintf(c->head, sizeof(c->head), "median %s/copy", u);
+			c->scale = scale;
+		}
 		if (peak)
 			add_col(g, C_PEAK, NULL, "peak %");
 		add_col(g, C_MARK, NULL, "mark")->left = 1;
@@ -788,15 +847,19 @@ static int joins(const struct group *g, const struct hmb_record *next, struct gr
 	    kind_of(next) != kind_of(g->first) || !same_size(g->first, next) ||
 	    !nested_metrics(g->first, g->n, next))
 		return 0;
-	layout(more, g->first, g->n + 1);
+	layout(more, g->peaks, g->first, g->n + 1);
 	return full_width(more) <= WIDTH && (!more->noverflow || more->kind == K_NONE);
 }
 
-void hmb_table_print_groups(FILE *out, const struct hmb_record *first)
+void hmb_table_print_groups(FILE *out, const struct hmb_report *rep,
+			    const struct hmb_record *first)
 {
 	const struct hmb_record *table = NULL;
+	struct hmb_table_peaks *peaks = calloc(1, sizeof(*peaks));
 	struct group g, more;
 
+	if (peaks)
+		peaks->rep = rep;
 	for (const struct hmb_record *r = first; r; r = nth(r, g.n)) {
 		if (!table || !same_table(table, r)) {
 			if (table && !strcmp(table->module, "node")) /* node's, after its table */
@@ -804,7 +867,7 @@ void hmb_table_print_groups(FILE *out, const struct hmb_record *first)
 			table = r;
 			fprintf(out, "\n== %s ==\n", hmb_shown(r->module));
 		}
-		layout(&g, r, case_run(r));
+		layout(&g, peaks, r, case_run(r));
 		/* cases of one record each, side by side while they fit */
 		while (case_run(r) == 1 && joins(&g, nth(r, g.n), &more))
 			g = more;
@@ -812,4 +875,5 @@ void hmb_table_print_groups(FILE *out, const struct hmb_record *first)
 	}
 	if (table && !strcmp(table->module, "node"))
 		hmb_node_tables_print(out, table, NULL);
+	free(peaks);
 }

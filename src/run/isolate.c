@@ -286,7 +286,7 @@ static int hmb_child_take(const struct hmb_bench *b, struct hmb_report *rep,
 	/* the module's table, from its document as `show` reads it, GPU tagged
 	 * (several runs: once, after the last run, by cli/actions.c) */
 	if (!cl->run && rep->opt->format == HMB_FORMAT_TABLE && (before ? before->next : rep->head)) {
-		hmb_table_print(stdout, before ? before->next : rep->head, rep->opt->wide);
+		hmb_table_print(stdout, rep, before ? before->next : rep->head, rep->opt->wide);
 		fflush(stdout);
 	}
 	hmb_report_add_module(rep, b->name);

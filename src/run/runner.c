@@ -177,7 +177,7 @@ void hmb_run_module(const struct hmb_bench *b, struct hmb_report *rep)
 	/* a module of `all` in a process of its own: `all` prints its table from
 	 * the document, as `show` would */
 	if (rep->opt->format == HMB_FORMAT_TABLE && first && !rep->opt->child_output) {
-		hmb_table_print(stdout, first, rep->opt->wide);
+		hmb_table_print(stdout, rep, first, rep->opt->wide);
 		fflush(stdout);
 	}
 	hmb_checkpoint(rep, 1);

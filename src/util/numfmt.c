@@ -7,6 +7,7 @@
  * rounding lies within a millionth of a half (a tie, or too close to tell
  * what printf's exact conversion gives), printf writes it. The text is the
  * same either way (tests/unit/test_numfmt.c checks it against printf).
+ * A ratio's one form for people (hmb_fmt_ratio) is made with them.
  */
 #include "util/numfmt.h"
 
@@ -139,5 +140,18 @@ const char *hmb_fmt_f(char *buf, size_t len, int decimals, double v)
 	return buf;
 use_printf:
 	snprintf(buf, len, "%.*f", decimals, v);
+	return buf;
+}
+
+const char *hmb_fmt_ratio(char *buf, size_t len, double r)
+{
+	char num[32];
+
+	if (!(r > 0) || !isfinite(r))
+		snprintf(buf, len, "-");
+	else if (r < 0.005)
+		snprintf(buf, len, "<0.01x");
+	else
+		snprintf(buf, len, "%sx", hmb_fmt_f(num, sizeof(num), r < 9.995 ? 2 : 0, r));
 	return buf;
 }

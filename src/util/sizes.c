@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,6 +179,53 @@ const char *hmb_format_size(size_t bytes, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%zu%c", bytes, units[u]);
 	return buf;
+}
+
+const char *hmb_bytes_text(double bytes, char *buf, size_t len)
+{
+	static const char units[] = "KMGT";
+	double a = fabs(bytes), v = a;
+	const char *sign = bytes < 0 ? "-" : "";
+	int u = -1;
+
+	if (!(a <= (double)HMB_SIZE_LIMIT)) /* more than any GPU or host holds: the number */
+		return hmb_number_text(bytes, buf, len);
+	if (a == floor(a) && a >= 1024 && a <= (double)HMB_SIZE_LIMIT) {
+		char typed[32];
+		hmb_format_size((size_t)a, typed, sizeof(typed));
+		if (strlen(typed) <= 5 && !isdigit((unsigned char)typed[strlen(typed) - 1])) {
+			snprintf(buf, len, "%s%s", sign, typed);
+			return buf;
+		}
+	}
+	while (u < 3 && v >= 1024) {
+		v /= 1024;
+		u++;
+	}
+	/* three significant digits: 1.59, 15.9, 159; 1023.6 of a unit is the next one's 1 */
+	if (u >= 0 && v >= 999.5 && u < 3) {
+		v /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, len, v == floor(v) ? "%s%.0f" : v >= 99.95 ? "%s%.0f" : v >= 9.995 ?
+			 "%s%.1f" : "%s%.2f", sign, v);
+	else
+		snprintf(buf, len, v >= 99.5 ? "%s%.0f%c" : v >= 9.995 ? "%s%.1f%c" : "%s%.2f%c",
+			 sign, v, units[u]);
+	return buf;
+}
+
+int hmb_is_bytes_name(const char *name)
+{
+	static const char *const sizes[] = { "size", "step", "start", "stride" };
+	const char *w = strstr(name, "bytes");
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (!strcmp(name, sizes[i]))
+			return 1;
+	/* the word bytes, not part of another ("bytes", "span_bytes", "bytes_per_access") */
+	return w && (w == name || w[-1] == '_') && (!w[5] || w[5] == '_');
 }
 
 size_t hmb_sizes_max(const struct hmb_sizes *s)

@@ -1,6 +1,8 @@
-/* text.c - outside text made safe to show: printable lines, valid UTF-8. */
+/* text.c - outside text made safe to show: printable lines, valid UTF-8; a
+ * number for people. */
 #include "util/text.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -112,4 +114,13 @@ char *hmb_utf8_valid(const char *text)
 	}
 	out[o] = '\0';
 	return out;
+}
+
+const char *hmb_number_text(double v, char *buf, size_t len)
+{
+	if (v == floor(v) && fabs(v) < 1e15)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%g", v);
+	return buf;
 }

@@ -1,6 +1,7 @@
 /*
  * text.h - outside text (arguments, file names, document strings) made safe
- * to show: one printable line for stderr, valid UTF-8 for JSON.
+ * to show: one printable line for stderr, valid UTF-8 for JSON; a number for
+ * people.
  */
 #ifndef HMB_TEXT_H
 #define HMB_TEXT_H
@@ -31,5 +32,9 @@ void hmb_utf8_trim(char *s);
 /* A copy of text (caller frees) that is valid UTF-8: every byte that does
  * not belong to a valid sequence becomes U+FFFD. */
 char *hmb_utf8_valid(const char *text);
+
+/* A number for people: whole numbers as integers (1048576, not 1.04858e+06),
+ * others in %g. */
+const char *hmb_number_text(double v, char *buf, size_t len);
 
 #endif

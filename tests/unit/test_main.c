@@ -113,6 +113,25 @@ static void test_size_parsing(void)
 	CHECK(strcmp(hmb_format_size(1000, buf, sizeof(buf)), "1000") == 0);
 	CHECK(strcmp(hmb_format_size(1536, buf, sizeof(buf)), "1536") == 0); /* not 1K */
 	CHECK(strcmp(hmb_format_size(1536u << 10, buf, sizeof(buf)), "1536K") == 0);
+	/* byte counts for people: as typed within 4 digits, else 3 significant digits */
+	CHECK(strcmp(hmb_bytes_text(67108864, buf, sizeof(buf)), "64M") == 0);
+	CHECK(strcmp(hmb_bytes_text(1536.0 * (1 << 20), buf, sizeof(buf)), "1536M") == 0);
+	CHECK(strcmp(hmb_bytes_text(12884901888.0, buf, sizeof(buf)), "12G") == 0);
+	CHECK(strcmp(hmb_bytes_text(17112760320.0, buf, sizeof(buf)), "15.9G") == 0);
+	CHECK(strcmp(hmb_bytes_text(126596677632.0, buf, sizeof(buf)), "118G") == 0);
+	CHECK(strcmp(hmb_bytes_text(307014.5, buf, sizeof(buf)), "300K") == 0);
+	CHECK(strcmp(hmb_bytes_text(1048575, buf, sizeof(buf)), "1.00M") == 0);
+	CHECK(strcmp(hmb_bytes_text(1025, buf, sizeof(buf)), "1.00K") == 0);
+	CHECK(strcmp(hmb_bytes_text(16, buf, sizeof(buf)), "16") == 0);
+	CHECK(strcmp(hmb_bytes_text(0.5, buf, sizeof(buf)), "0.50") == 0);
+	CHECK(strcmp(hmb_bytes_text(64.0 * (1ull << 40), buf, sizeof(buf)), "64T") == 0);
+	CHECK(strcmp(hmb_bytes_text(8e40, buf, sizeof(buf)), "8e+40") == 0); /* beyond 64T */
+	CHECK(strcmp(hmb_bytes_text(18446744073709551616.0, buf, sizeof(buf)), "1.84467e+19") == 0);
+	CHECK(hmb_is_bytes_name("size") && hmb_is_bytes_name("step") && hmb_is_bytes_name("start") &&
+	      hmb_is_bytes_name("stride") && hmb_is_bytes_name("span_bytes") &&
+	      hmb_is_bytes_name("bytes_per_access") && hmb_is_bytes_name("stride_bytes"));
+	CHECK(!hmb_is_bytes_name("sizes") && !hmb_is_bytes_name("grid_blocks") &&
+	      !hmb_is_bytes_name("touches") && !hmb_is_bytes_name("bytesize"));
 }
 
 static void test_stats(void)

@@ -1,7 +1,8 @@
 /*
  * test_numfmt.c - compare's fast "%.Ng" and "%.Nf" (src/util/numfmt.c) write
  * what printf writes: for a million values spread over every magnitude, for
- * ties and near-ties, powers of ten and the numbers either side of them.
+ * ties and near-ties, powers of ten and the numbers either side of them;
+ * and a ratio's one form for people (hmb_fmt_ratio): two decimals below 10.
  */
 #include <math.h>
 #include <stdio.h>
@@ -63,4 +64,15 @@ void hmb_test_numfmt(void)
 		bad += !same(0, 3, 2 * uniform());
 	}
 	CHECK(bad == 0);
+	/* ratios: enough digits for a 5% change, never a bare ".06x" */
+	{
+		static const struct { double r; const char *text; } ratios[] = {
+			{ 1.048, "1.05x" }, { 0.96, "0.96x" }, { 0.0589, "0.06x" }, { 1.0, "1.00x" },
+			{ 9.99, "9.99x" }, { 9.996, "10x" }, { 121.1, "121x" }, { 0.004, "<0.01x" },
+			{ 0, "-" }, { -2, "-" }, { NAN, "-" }, { INFINITY, "-" },
+		};
+		char buf[32];
+		for (size_t i = 0; i < sizeof(ratios) / sizeof(ratios[0]); i++)
+			CHECK(!strcmp(hmb_fmt_ratio(buf, sizeof(buf), ratios[i].r), ratios[i].text));
+	}
 }

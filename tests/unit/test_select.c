@@ -189,7 +189,7 @@ void test_report_and_csv(void)
 	CHECK(out != NULL);
 	if (!out)
 		return;
-	hmb_table_print(out, rep.head, 0);
+	hmb_table_print(out, &rep, rep.head, 0);
 	fclose(out);
 	{
 		/* under the case's heading: the column headings in ms, then 2 and 1 */
@@ -208,7 +208,7 @@ void test_report_and_csv(void)
 	CHECK(out != NULL);
 	if (!out)
 		return;
-	hmb_table_print(out, rep.head, 1);
+	hmb_table_print(out, &rep, rep.head, 1);
 	fclose(out);
 	{
 		const char *line = text ? strstr(text, "\nh2d/pinned/async ") : NULL;

@@ -309,7 +309,7 @@ static void test_marks_shown(void)
 	hmb_observe_str(b, "gpu_shared_with", "777");
 	a->next = b;
 	f = open_memstream(&text, &len);
-	hmb_table_print(f, a, 0);
+	hmb_table_print(f, NULL, a, 0);
 	hmb_progress_print(f, a);
 	hmb_progress_print(f, b);
 	fclose(f);

@@ -1,7 +1,8 @@
 /*
  * test_table.c - what people read of a run (table.c, table_groups.c): the
  * default table within 120 columns, a group's shared parameters once in its
- * heading, units in the column headings, whole numbers whole, the GPU as a
+ * heading, units in the column headings, whole numbers whole, byte counts in
+ * binary units, a small copy's time beside its GB/s, the GPU as a
  * column, figures that do not fit in a band of their own (a band's headings
  * on two lines only where one of its own breaks), varying parameters as key
  * columns up to 80 wide; progress lines cut to COLUMNS; the CSV's direction
@@ -24,7 +25,7 @@ static char *render(const struct hmb_record *first, int wide)
 
 	if (!f)
 		return NULL;
-	hmb_table_print(f, first, wide);
+	hmb_table_print(f, NULL, first, wide);
 	fclose(f);
 	return text;
 }
@@ -132,6 +133,7 @@ static void test_units_and_numbers(void)
 	hmb_metric(b, "speedup_over_hipMalloc", 24.0 / 5.5, "x");
 	hmb_metric(c, "total_s", 0.0015, "s");
 	hmb_metric(c, "peak_bytes", 17112760320.0, "bytes");
+	hmb_param_num(c, "step", 67108864);
 	text = render(a, 0);
 	CHECK(text && strstr(text, "us/op"));                 /* per operation */
 	CHECK(text && strstr(text, "  24") && strstr(text, " 5.500 "));
@@ -139,13 +141,36 @@ static void test_units_and_numbers(void)
 	CHECK(text && strstr(text, "size=4K touches=65536")); /* whole, in the heading */
 	CHECK(text && !strstr(text, "grid_blocks"));          /* geometry: --wide */
 	CHECK(text && strstr(text, "total") && strstr(text, " 1.500"));  /* ms, not 0.0015 s */
-	CHECK(text && strstr(text, "17112760320"));
+	CHECK(text && strstr(text, " 15.9G") && !strstr(text, "17112760320")); /* binary units */
 	CHECK(text && !strstr(text, "e+") && !strstr(text, "e-0"));
 	CHECK(longest(text) <= 120);
 	free(text);
 	text = render(a, 1);
 	CHECK(text && strstr(text, "grid_blocks=1048576") && !strstr(text, "e+"));
+	/* --wide for people too: the step and the peak in binary units */
+	CHECK(text && strstr(text, "step=64M") && strstr(text, "peak_bytes=15.9G") &&
+	      !strstr(text, "17112760320") && !strstr(text, "67108864"));
 	free(text);
+	{
+		/* the progress line as --wide; the CSV every byte */
+		size_t len = 0;
+		FILE *f;
+		text = NULL;
+		f = open_memstream(&text, &len);
+		CHECK(f != NULL);
+		if (f) {
+			setenv("COLUMNS", "300", 1);
+			hmb_progress_print(f, c);
+			unsetenv("COLUMNS");
+			hmb_csv_print(f, c, 1);
+			fclose(f);
+		}
+		CHECK(text && strstr(text, "[vmm] grow/realloc-copy/doubling") &&
+		      strstr(text, "peak_bytes=15.9G") && strstr(text, "step=64M"));
+		CHECK(text && strstr(text, "step=67108864") &&
+		      strstr(text, "peak_bytes=17112760320 bytes"));
+		free(text);
+	}
 	free_all(a);
 }
 
@@ -205,9 +230,11 @@ static void test_width(void)
 	hmb_record_status(v, HMB_FAILED, "hipMemcpyAsync failed");
 	text = render(r, 0);
 	CHECK(longest(text) <= 120);
-	for (int g = 0; g < 16; g++) {
-		snprintf(name, sizeof(name), "gpu%d_", g);
-		all &= strstr(text ? text : "", name) != NULL;
+	for (int g = 0; g < 16; g++) { /* its name whole, or its words on two lines */
+		char words[64];
+		snprintf(name, sizeof(name), "gpu%d_gbps", g);
+		snprintf(words, sizeof(words), "gpu%d gbps", g);
+		all &= strstr(text ? text : "", name) || strstr(text ? text : "", words);
 	}
 	CHECK(all);                                        /* every figure, in bands */
 	CHECK(text && strstr(text, "third one as well"));  /* the reason, whole */
@@ -432,21 +459,71 @@ static void test_band_heading_lines(void)
 
 	for (int k = 0; k < 8; k++) {  /* 8 x (2 + 13): the first band, 120 columns */
 		snprintf(name, sizeof(name), "w%d", k);
-		hmb_metric(r, name, 1234567890123.0 + k, "bytes"); /* heading "wK bytes" */
+		hmb_metric(r, name, 1234567890123.0 + k, "ops"); /* heading "wK ops" */
 	}
 	hmb_metric(r, "broken_in_two_heading", 1, "ratio");     /* heading 21, value 1 */
+	hmb_metric(r, "resident_thread_capacity", 2, "ratio");  /* shortest mid-word */
 	text = render(r, 0);
 	/* the first band's heading right under the group's */
-	CHECK(text && strstr(text, "\nhost/h2d/all\n       w0 bytes       w1 bytes"));
-	CHECK(text && strstr(text, "broken_in_") && strstr(text, "two_heading") &&
-	      !strstr(text, "broken_in_two_heading"));        /* the next band's: in two */
+	CHECK(text && strstr(text, "\nhost/h2d/all\n         w0 ops         w1 ops"));
+	/* the next band's: in two, between words, its underscores as blanks */
+	CHECK(text && strstr(text, "broken in") && strstr(text, "two heading") &&
+	      !strstr(text, "broken_in"));
+	/* never inside a word, though "resident thr" over "ead capacity" is shorter */
+	CHECK(text && (strstr(text, "resident thread") || strstr(text, "thread capacity")) &&
+	      !strstr(text, " thr\n") && !strstr(text, "thr "));
 	CHECK(longest(text) <= 120);
 	free(text);
 	free_all(r);
 }
 
+/* memcpy's copies up to 1M: the median time of one copy beside their GB/s, in
+ * the unit that suits the column; blank for larger copies. A rate in B/s reads
+ * as GB/s, as every rate of the tables. */
+static void test_time_per_copy(void)
+{
+	static const double sizes[] = { 4096, 1 << 20, 4 << 20 };
+	struct hmb_record *first = NULL, **at = &first;
+	const char *row;
+	char *text;
+
+	for (int i = 0; i < 3; i++) {
+		struct hmb_record *r = hmb_record_new("memcpy", "h2d/pinned/async");
+		hmb_param_num(r, "size", sizes[i]);
+		hmb_record_bytes(r, sizes[i]);
+		for (int k = 0; k < 6; k++)
+			hmb_sample(r, 2e-6 + sizes[i] / 50e9);
+		if (i == 2)
+			hmb_metric(r, "pinned_Bps", 14.5e9, "B/s");
+		*at = r;
+		at = &r->next;
+	}
+	text = render(first, 0);
+	CHECK(text && strstr(text, "  size  median GB/s  best GB/s  median us/copy  mark  "
+			     "pinned GB/s\n"));
+	row = text ? strstr(text, "\n    4K  ") : NULL;
+	CHECK(row && strstr(row, " 2.082  ") && strstr(row, " 2.082  ") < strchr(row + 1, '\n'));
+	row = text ? strstr(text, "\n    4M  ") : NULL;
+	CHECK(row && !strstr(row, "85.89") && strstr(row, "  14.50\n")); /* no time: 4M */
+	CHECK(text && !strstr(text, "14500000000") && !strstr(text, "_Bps"));
+	free(text);
+	free_all(first);
+	/* a sample of 1000 copies: the time of one copy, not of the sample */
+	first = hmb_record_new("memcpy", "h2d/pinned/many");
+	hmb_param_num(first, "size", 4096);
+	hmb_record_bytes(first, 4096 * 1000.0);
+	hmb_record_ops(first, 1000);
+	for (int k = 0; k < 6; k++)
+		hmb_sample(first, 2.5e-3);
+	text = render(first, 0);
+	CHECK(text && strstr(text, "median us/copy") && strstr(text, " 2.500\n"));
+	free(text);
+	free_all(first);
+}
+
 void hmb_test_table(void)
 {
+	test_time_per_copy();
 	test_key_columns_at_their_limit();
 	test_band_heading_lines();
 	test_headings();
