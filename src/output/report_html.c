@@ -1,7 +1,8 @@
 /* report_html.c - `summary -f html`: one self-contained HTML file (no
  * scripts, styles inline, nothing fetched) holding the summary table (each
- * ratio coloured only where the change is beyond both documents' noise:
- * hmb_sum_change) and anomalies, the systems side by side, then:
+ * ratio with compare's verdict on its figure, coloured only where compare
+ * flags it: src/compare/verdicts.c fills them, the report judges nothing)
+ * and anomalies, the systems side by side, then:
  *  - per module, charts against size on log-log axes (svg.h), each holding
  *    every kind of the module measured at MIN_SIZES sizes or more (memcpy:
  *    every host memory kind of a direction and API on one chart) of every
@@ -54,6 +55,74 @@ static void swatch(FILE *out, int col)
 
 /* ---- the summary table --------------------------------------------------- */
 
+/* What compare says of a figure (judged at threshold percent), for a tooltip. */
+static void verdict_title(FILE *out, const struct hmb_sum_verdict *v, double threshold)
+{
+	const char *t = v->text;
+
+	if (v->state == HMB_VERDICT_UNSET) {
+		fprintf(out, "not judged: compare reads the documents again from their files "
+			"(standard input is read once)");
+		return;
+	}
+	if (v->state == HMB_VERDICT_NO_ROW) {
+		fprintf(out, "not judged: compare pairs no figure of this document with it");
+		return;
+	}
+	if (!strcmp(t, "better") || !strcmp(t, "WORSE"))
+		fprintf(out, "compare: %s, moved by more than %g%% and beyond its noise", t,
+			threshold);
+	else if (!strcmp(t, "n.s."))
+		fprintf(out, "compare: n.s., moved by more than %g%% but within its noise", threshold);
+	else if (!strcmp(t, "?"))
+		fprintf(out, "compare: ?, not judged: no runs on either side (documents of one "
+			"run), its noise from one process to the next is not known");
+	else if (t[0] == '?')
+		fprintf(out, "compare: %s, cannot judge %g%%: this pair tells a change of %s or "
+			"more from noise (95%%)", t, threshold, t + 1);
+	else
+		fprintf(out, "compare: within %g%% (this pair tells %.2g%% from noise)", threshold,
+			100 * v->resolution);
+	if (isfinite(v->p))
+		fprintf(out, ", p %.2g", v->p);
+	fprintf(out, "; its row: ");
+	text(out, v->row);
+}
+
+/* The ratio of a headline of another document to the base's, and compare's
+ * verdict on its figure: green (better) or red (WORSE) only where compare
+ * flags it, compare's word otherwise (n.s., ?N%, ?). A headline taken over
+ * another case's figure (VMM against realloc) is no figure of compare's:
+ * its two figures' verdicts under it, and no colour. */
+static void ratio(FILE *out, const struct hmb_sum *s, const struct hmb_sum_cell *base,
+		  const struct hmb_sum_cell *x, const char *r)
+{
+	const struct hmb_sum_verdict *v = &x->verdict[0];
+	double change = 100 * (hmb_sum_ratio(base, x) - 1);
+
+	if (x->base) {
+		fprintf(out, " <span class=\"ratio\" title=\"%+.0f%%; a ratio of two figures, "
+			"each judged by compare apart\">%s</span><br><span class=\"parts\">", change,
+			r);
+		for (int k = 0; k < 2; k++) {
+			const struct hmb_record *rec = k ? x->base : x->rec;
+			const char *kind = strchr(rec->name, '/');
+			fprintf(out, "%s<span class=\"part\" title=\"", k ? ", " : "");
+			verdict_title(out, &x->verdict[k], s->threshold);
+			fprintf(out, "\">");
+			text(out, kind ? kind + 1 : rec->name);
+			fprintf(out, "%s%s</span>", *x->verdict[k].text ? " " : "", x->verdict[k].text);
+		}
+		fprintf(out, "</span>");
+		return;
+	}
+	fprintf(out, " <span class=\"ratio%s\" title=\"%+.0f%%; ", v->flag > 0 ? " better" :
+		v->flag < 0 ? " worse" : "", change);
+	verdict_title(out, v, s->threshold);
+	fprintf(out, "\">%s%s%s</span>", r, v->state == HMB_VERDICT_ROW && *v->text ? " " : "",
+		v->state == HMB_VERDICT_ROW ? v->text : "");
+}
+
 static void summary_table(FILE *out, const struct hmb_sum *s)
 {
 	char v[32], r[32];
@@ -79,7 +148,6 @@ static void summary_table(FILE *out, const struct hmb_sum *s)
 		fprintf(out, "</td>");
 		for (int i = 0; i < s->n; i++) {
 			const struct hmb_sum_cell *x = &s->col[i].cell[h];
-			double ratio = hmb_sum_ratio(base, x);
 			fprintf(out, "<td class=\"v\">");
 			if (!x->found) {
 				if (*x->missing) {
@@ -100,21 +168,8 @@ static void summary_table(FILE *out, const struct hmb_sum *s)
 				text(out, x->mark);
 				fprintf(out, "</span>");
 			}
-			if (i && *hmb_sum_ratio_text(base, x, 1, r, sizeof(r))) {
-				double res;
-				int change = hmb_sum_change(base, x, &res);
-				fprintf(out, " <span class=\"ratio%s\" title=\"", change > 0 ? " better" :
-					change < 0 ? " worse" : "");
-				if (isfinite(res))
-					fprintf(out, "%+.0f%%; %s both documents' noise (+-%.1f%% at 95%%)",
-						100 * (ratio - 1), change ? "beyond" : "within", 100 * res);
-				else
-					fprintf(out, "%+.0f%%; not judged: a document of one run (its noise "
-						"from one process to the next is not measured)",
-						100 * (ratio - 1));
-				fprintf(out, "\">%s%s</span>", r,
-					change ? "" : isfinite(res) ? " n.s." : " ?");
-			}
+			if (i && *hmb_sum_ratio_text(base, x, 1, r, sizeof(r)))
+				ratio(out, s, base, x, r);
 			fprintf(out, "</td>");
 		}
 		fprintf(out, "<td>");
@@ -125,10 +180,24 @@ static void summary_table(FILE *out, const struct hmb_sum *s)
 	}
 	fprintf(out, "</tbody></table>\n<p class=\"note\">value (share of the physical peak where "
 		"the document knows one), marks (~ unstable, ? too few samples, D drift, B "
-		"bimodal, o outliers, S another process on the GPU)%s.</p>\n",
-		s->n > 1 ? ", then the ratio to the first document's value: above 1 better, "
-		"whichever way the unit counts; green or red only where the change is beyond both "
-		"documents' run-to-run noise and 5% (as compare judges it), else marked n.s" : "");
+		"bimodal, o outliers, S another process on the GPU)");
+	if (s->n > 1 && s->threshold >= 0)
+		fprintf(out, ", then the ratio to the first document's value (above 1 better, "
+			"whichever way the unit counts) and compare's verdict on that figure, from "
+			"compare's own judgement (<code>compare --threshold %g</code>): "
+			"<span class=\"better\">better</span> or <span class=\"worse\">WORSE</span> "
+			"where it moved by more than %g%% and beyond its noise (false alarms held by "
+			"Benjamini-Hochberg over all the pair's figures); n.s.: by more than %g%%, "
+			"within the noise; ?N%%: this pair tells only a change of N%% or more from "
+			"noise; ?: no runs on either side, not judged; nothing: within %g%%. A "
+			"headline over two figures (VMM against realloc) shows each one's verdict. "
+			"The tooltips say more", s->threshold, s->threshold, s->threshold,
+			s->threshold);
+	else if (s->n > 1)
+		fprintf(out, ", then the ratio to the first document's value (above 1 better, "
+			"whichever way the unit counts), not judged: compare reads the documents "
+			"again from their files, and standard input is read once");
+	fprintf(out, ".</p>\n");
 }
 
 static void anomalies(FILE *out, const struct hmb_sum *s)
