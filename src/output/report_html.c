@@ -36,6 +36,7 @@ static const char style[] =
 	"vertical-align:top}th{background:#f4f4f4;text-align:left}td.v{text-align:right;"
 	"white-space:nowrap}.peak{color:#666}.mark{color:#b35900;font-weight:bold}"
 	".better{color:#1a7f37}.worse{color:#c62828}.plots{display:flex;flex-wrap:wrap;gap:12px}"
+	".parts{display:block;white-space:normal;font-size:12px;color:#555}"
 	"svg.plot{border:1px solid #eee;background:#fff;font:11px system-ui,sans-serif}"
 	"svg.plot .title{font-weight:bold;font-size:12px}svg.plot .grid{stroke:#e6e6e6}"
 	"svg.plot .tick{stroke:#888}svg.plot .frame{fill:none;stroke:#aaa}"
@@ -51,6 +52,23 @@ static void text(FILE *out, const char *s)
 static void swatch(FILE *out, int col)
 {
 	fprintf(out, "<span class=\"swatch\" style=\"background:%s\"></span>", hmb_svg_colour(col));
+}
+
+/* The first n parts of a case ("managed/fault-latency"; n -1: all), or its
+ * part n alone (one). */
+static void case_parts(const char *kase, int n, int one, char *buf, size_t len)
+{
+	const char *p = kase;
+
+	for (int k = 0; one && k < n && p; k++)
+		p = strchr(p, '/') ? strchr(p, '/') + 1 : NULL;
+	if (one) {
+		snprintf(buf, len, "%.*s", p ? (int)strcspn(p, "/") : 0, p ? p : "");
+		return;
+	}
+	for (int k = 0; n >= 0 && k < n && p; k++)
+		p = strchr(p, '/') ? strchr(p, '/') + 1 : NULL;
+	snprintf(buf, len, "%.*s", n < 0 || !p ? (int)strlen(kase) : (int)(p - kase - 1), kase);
 }
 
 /* ---- the summary table --------------------------------------------------- */
@@ -102,15 +120,15 @@ static void ratio(FILE *out, const struct hmb_sum *s, const struct hmb_sum_cell 
 
 	if (x->base) {
 		fprintf(out, " <span class=\"ratio\" title=\"%+.0f%%; a ratio of two figures, "
-			"each judged by compare apart\">%s</span><br><span class=\"parts\">", change,
-			r);
+			"each judged by compare apart\">%s</span><span class=\"parts\">", change, r);
 		for (int k = 0; k < 2; k++) {
 			const struct hmb_record *rec = k ? x->base : x->rec;
-			const char *kind = strchr(rec->name, '/');
+			char kind[64];
+			case_parts(rec->name, 1, 1, kind, sizeof(kind)); /* grow/vmm-extend/...: vmm-extend */
 			fprintf(out, "%s<span class=\"part\" title=\"", k ? ", " : "");
 			verdict_title(out, &x->verdict[k], s->threshold);
 			fprintf(out, "\">");
-			text(out, kind ? kind + 1 : rec->name);
+			text(out, *kind ? kind : rec->name);
 			fprintf(out, "%s%s</span>", *x->verdict[k].text ? " " : "", x->verdict[k].text);
 		}
 		fprintf(out, "</span>");
@@ -759,56 +777,47 @@ static int split_lines(const struct hmb_svg_series *ser, size_t ns, int *part)
 		}
 }
 
-/* The series of a chart as its parts (split_lines), each drawn: title
- * "NAME: WHAT" (" (k of n)" for several), the lines across on each; how
- * many drawn. like (may be NULL): the parts of another view of the same
- * kinds, whose series (nlike) this view's follow; plot: all but the title,
- * series and lines across. */
-static size_t draw_parts(FILE *out, const char *name, const char *what,
-			 struct hmb_svg_series *ser, size_t ns, const struct hmb_svg_plot *plot,
-			 const struct hmb_svg_series *like, const int *like_part, size_t nlike,
-			 int *part_out)
+/* The parts of the series of another view of a chart's kinds (the small
+ * sizes'): each on the part of the chart's series of its kind and document
+ * (like, like_part; the first where it has none). */
+static void parts_like(const struct hmb_svg_series *ser, size_t ns,
+		       const struct hmb_svg_series *like, const int *like_part, size_t nlike,
+		       int *part)
 {
-	int *part = hmb_xcalloc(ns + 1, sizeof(int)), nparts;
-	struct hmb_svg_series *on = hmb_xcalloc(ns + 1, sizeof(*on));
-	size_t drawn = 0;
+	for (size_t i = 0; i < ns; i++) {
+		part[i] = 0;
+		for (size_t j = 0; j < nlike; j++)
+			if (like[j].style == ser[i].style && like[j].colour == ser[i].colour)
+				part[i] = like_part[j];
+	}
+}
 
-	if (like) {
-		nparts = 1;
-		for (size_t i = 0; i < ns; i++) {
-			part[i] = 0;
-			for (size_t j = 0; j < nlike; j++)
-				if (like[j].style == ser[i].style && like[j].colour == ser[i].colour)
-					part[i] = like_part[j];
-			nparts = part[i] + 1 > nparts ? part[i] + 1 : nparts;
-		}
-	} else {
-		nparts = split_lines(ser, ns, part);
-	}
-	for (int k = 0; k < nparts; k++) {
-		struct hmb_svg_plot p = *plot;
-		char title[256];
-		size_t n = 0;
-		for (size_t i = 0; i < ns; i++)
-			if (part[i] == k)
-				on[n++] = ser[i];
-		if (!n)
-			continue;
-		if (nparts > 1)
-			snprintf(title, sizeof(title), "%s (%d of %d): %s", name, k + 1, nparts, what);
-		else
-			snprintf(title, sizeof(title), "%s: %s", name, what);
-		p.title = title;
-		p.s = on;
-		p.ns = n;
+/* Part k of nparts of a chart's series (part[i]: each one's), drawn: title
+ * "NAME: WHAT", "NAME (k of n): WHAT" for several; plot: all but the title
+ * and the series. 1 drawn, 0 where the part holds none. */
+static size_t draw_part(FILE *out, const char *name, const char *what,
+			const struct hmb_svg_series *ser, size_t ns, const int *part, int k,
+			int nparts, const struct hmb_svg_plot *plot)
+{
+	struct hmb_svg_series *on = hmb_xcalloc(ns + 1, sizeof(*on));
+	struct hmb_svg_plot p = *plot;
+	char title[256];
+	size_t n = 0;
+
+	for (size_t i = 0; i < ns; i++)
+		if (part[i] == k)
+			on[n++] = ser[i];
+	if (nparts > 1)
+		snprintf(title, sizeof(title), "%s (%d of %d): %s", name, k + 1, nparts, what);
+	else
+		snprintf(title, sizeof(title), "%s: %s", name, what);
+	p.title = title;
+	p.s = on;
+	p.ns = n;
+	if (n)
 		hmb_svg_curves(out, &p);
-		drawn++;
-	}
-	if (part_out)
-		memcpy(part_out, part, ns * sizeof(int));
 	free(on);
-	free(part);
-	return drawn;
+	return n > 0;
 }
 
 static void free_series(struct hmb_svg_series *ser, size_t ns)
@@ -818,31 +827,36 @@ static void free_series(struct hmb_svg_series *ser, size_t ns)
 	free(ser);
 }
 
+/* A chart against size, and for copies its small sizes' view beside each of
+ * its parts (the same kinds on both); how many drawn. */
 static size_t draw_chart(FILE *out, const struct hmb_sum *s, const struct bucket *b, size_t n,
 			 size_t at)
 {
-	struct hmb_svg_series *ser, *small;
+	struct hmb_svg_series *ser, *small = NULL;
 	struct hmb_svg_hline h[64];
 	char title[160], what[64];
-	size_t ns = chart_series(s, b, n, at, 0, &ser), drawn = 0, nsmall;
+	size_t ns = chart_series(s, b, n, at, 0, &ser), drawn = 0, nsmall = 0;
 	size_t nh = !strcmp(b[at].unit, "GB/s") ? peak_lines(s, b, n, at, h) : 0;
-	int *part = hmb_xcalloc(ns + 1, sizeof(int));
+	int *part = hmb_xcalloc(ns + 1, sizeof(int)), *small_part = NULL, nparts;
 
 	chart_title(b, n, at, title, sizeof(title));
 	snprintf(what, sizeof(what), "%s against size", b[at].unit);
-	if (ns)
-		drawn += draw_parts(out, title, what, ser, ns, &(struct hmb_svg_plot){
-			.ylabel = b[at].unit, .h = h, .nh = nh }, NULL, NULL, 0, part);
-	if (drawn && b[at].latency) {
-		/* the small sizes' view, its kinds on the parts of the chart's */
+	nparts = split_lines(ser, ns, part);
+	if (ns && b[at].latency) {
 		nsmall = chart_series(s, b, n, at, 1, &small);
-		if (nsmall)
-			drawn += draw_parts(out, title, "time per copy, small sizes", small, nsmall,
-					    &(struct hmb_svg_plot){ .ylabel = "us per copy" }, ser,
-					    part, ns, NULL);
-		free_series(small, nsmall);
+		small_part = hmb_xcalloc(nsmall + 1, sizeof(int));
+		parts_like(small, nsmall, ser, part, ns, small_part);
+	}
+	for (int k = 0; ns && k < nparts; k++) {
+		drawn += draw_part(out, title, what, ser, ns, part, k, nparts, &(struct hmb_svg_plot){
+			.ylabel = b[at].unit, .h = h, .nh = nh });
+		drawn += draw_part(out, title, "time per copy, small sizes", small, nsmall,
+				   small_part, k, nparts, &(struct hmb_svg_plot){
+					   .ylabel = "us per copy" });
 	}
 	free_series(ser, ns);
+	free_series(small, nsmall);
+	free(small_part);
 	free(part);
 	return drawn;
 }
@@ -893,23 +907,6 @@ struct fpoint {
 	double x, y;
 	char chart[96], line[160];
 };
-
-/* The first n parts of a case ("managed/fault-latency"; n -1: all), or its
- * part n alone (one). */
-static void case_parts(const char *kase, int n, int one, char *buf, size_t len)
-{
-	const char *p = kase;
-
-	for (int k = 0; one && k < n && p; k++)
-		p = strchr(p, '/') ? strchr(p, '/') + 1 : NULL;
-	if (one) {
-		snprintf(buf, len, "%.*s", p ? (int)strcspn(p, "/") : 0, p ? p : "");
-		return;
-	}
-	for (int k = 0; n >= 0 && k < n && p; k++)
-		p = strchr(p, '/') ? strchr(p, '/') + 1 : NULL;
-	snprintf(buf, len, "%.*s", n < 0 || !p ? (int)strlen(kase) : (int)(p - kase - 1), kase);
-}
 
 static const char *kv_text(const struct hmb_kv *kv, char *buf, size_t len)
 {
@@ -1141,10 +1138,15 @@ static size_t draw_figure_charts(FILE *out, const struct hmb_sum *s, const char 
 			snprintf(name, sizeof(name), "%s %s", c->module, p[i].chart);
 			if (ns) {
 				struct hmb_svg_hline h = { c->ref, -1, "" };
+				int *part = hmb_xcalloc(ns + 1, sizeof(int));
+				int nparts = split_lines(ser, ns, part);
 				snprintf(h.label, sizeof(h.label), "%s", c->ref_label ? c->ref_label : "");
-				drawn += draw_parts(out, name, c->what, ser, ns, &(struct hmb_svg_plot){
-					.ylabel = c->ylabel, .h = &h, .nh = c->ref != 0, .xcount = c->xcount,
-					.xlabel = c->xlabel, .ylinear = c->ylinear }, NULL, NULL, 0, NULL);
+				for (int k = 0; k < nparts; k++)
+					drawn += draw_part(out, name, c->what, ser, ns, part, k, nparts,
+							   &(struct hmb_svg_plot){ .ylabel = c->ylabel,
+							   .h = &h, .nh = c->ref != 0, .xcount = c->xcount,
+							   .xlabel = c->xlabel, .ylinear = c->ylinear });
+				free(part);
 			}
 			free_series(ser, ns);
 		}
@@ -1219,7 +1221,9 @@ static void curves(FILE *out, const struct hmb_sum *s)
 		}
 		fclose(charts);
 		if (here) {
-			fprintf(out, "<h3>");
+			fprintf(out, "<h3 id=\"module-");
+			text(out, modules[m]);
+			fprintf(out, "\">");
 			text(out, modules[m]);
 			fprintf(out, "</h3>\n<div class=\"plots\">\n%s</div>\n", text_of);
 		}
