@@ -1,5 +1,6 @@
 /* compare.c - matching figures across documents by their identity
- * (identity.c), and printing their ratios. */
+ * (identity.c), judging each change, and printing their ratios; the
+ * judgement is shared with the HTML report (hmb_compare_judge). */
 #include "compare/compare.h"
 
 #include <math.h>
