@@ -778,5 +778,8 @@ def test_documents_of_another_build_are_named_in_one_line(docs, tmp_path):
     assert [line for line in s.stdout.splitlines() if "another build" in line] == \
         ["note: Test#2 of another build (a change of method reads as one of the machine)"], \
         s.stdout
+    html = hmb.run("-f", "html", "summary", a, b).stdout
+    assert html.count("another build") == 1 and \
+        '<p class="note differs">note: Test#2 of another build' in html, html[:2000]
     q = hmb.run("compare", a, a)
     assert "another build" not in q.stderr

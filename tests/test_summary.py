@@ -5,6 +5,8 @@ know which way is better; the GPU of a multi-GPU document; anomalies; Markdown a
 bad documents (one line, exit 2); compare printing the summary first; and the HTML
 report opened in headless Chromium (no console errors, every headline shown, a plot
 with a legend naming every system)."""
+import csv
+import html
 import io
 import json
 import math
@@ -747,13 +749,28 @@ def rgb(css):
     return tuple(int(x) for x in re.findall(r"\d+", css)[:3])
 
 
+CHART_PART = re.compile(r" \((\d+) of (\d+)\):")
+
+
 def chart_series(browser):
-    """{chart title: [legend labels]} of the charts against size."""
+    """{chart title: [legend labels]} of the curves charts, a chart split in parts
+    ("NAME (1 of 2): WHAT") as one ("NAME: WHAT")."""
     from selenium.webdriver.common.by import By
     out = {}
     for svg in browser.find_elements(By.CSS_SELECTOR, "svg.plot.curves"):
-        title = svg.find_element(By.CSS_SELECTOR, "text.title").text
-        out[title] = [t.text for t in svg.find_elements(By.CSS_SELECTOR, "g.legend g.entry text")]
+        title = CHART_PART.sub(":", svg.find_element(By.CSS_SELECTOR, "text.title").text)
+        out.setdefault(title, []).extend(
+            t.text for t in svg.find_elements(By.CSS_SELECTOR, "g.legend g.entry text"))
+    return out
+
+
+def chart_parts(browser):
+    """{chart title: [its svg elements]}, a chart split in parts under one title."""
+    from selenium.webdriver.common.by import By
+    out = {}
+    for svg in browser.find_elements(By.CSS_SELECTOR, "svg.plot"):
+        title = CHART_PART.sub(":", svg.find_element(By.CSS_SELECTOR, "text.title").text)
+        out.setdefault(title, []).append(svg)
     return out
 
 
@@ -936,10 +953,17 @@ def test_report_of_the_h100_and_the_4xh200_in_chromium(tmp_path, browser):
         assert sorted(charts[f"memcpy {d}, hipMemcpyAsync: time per copy, small sizes"]) == \
             sorted(labels)
         assert len(charts[f"memcpy {d}, hipMemcpy: GB/s against size"]) == 8
-    svgs = {s.find_element(By.CSS_SELECTOR, "text.title").text: s
-            for s in browser.find_elements(By.CSS_SELECTOR, "svg.plot")}
+    parts = chart_parts(browser)
+    svgs = {t: v[0] for t, v in parts.items()}
+
+    def with_kind(title, kind):  # the part of a chart that holds a kind's lines
+        return next(svg for svg in parts[title] if any(
+            t.text.endswith(kind) for t in svg.find_elements(By.CSS_SELECTOR, "g.legend text")))
+
+    # nine lines, more than a chart holds: two charts, a kind's lines on one
+    assert len(parts["memcpy h2d, hipMemcpyAsync: GB/s against size"]) == 2
     # time per copy at small sizes: 4K to 1M, each point the copy's median time
-    small = svgs["memcpy h2d, hipMemcpyAsync: time per copy, small sizes"]
+    small = with_kind("memcpy h2d, hipMemcpyAsync: time per copy, small sizes", "pinned async")
     xt = [t.text for t in small.find_elements(By.CSS_SELECTOR, "text.xtick")]
     assert xt[0] == "4K" and xt[-1] == "1M", xt
     shown = {}
@@ -953,7 +977,7 @@ def test_report_of_the_h100_and_the_4xh200_in_chromium(tmp_path, browser):
                 size = {4096: "4K", 16384: "16K", 65536: "64K", 262144: "256K", 1 << 20: "1M"}
                 assert close(shown[(f"{name} pinned async", size[r["params"]["size"]])],
                              r["stats_s"]["median"] * 1e6, 0.01), (name, r["params"]["size"])
-    h2d = svgs["memcpy h2d, hipMemcpyAsync: GB/s against size"]
+    h2d = with_kind("memcpy h2d, hipMemcpyAsync: GB/s against size", "pinned async")
     # log2 sizes labelled 4K to 1G, log10 GB/s labelled at 1, 2, 5 x 10^k
     xt = [t.text for t in h2d.find_elements(By.CSS_SELECTOR, "text.xtick")]
     assert xt == ["4K", "16K", "64K", "256K", "1M", "4M", "16M", "64M", "256M", "1G"], xt
@@ -968,9 +992,10 @@ def test_report_of_the_h100_and_the_4xh200_in_chromium(tmp_path, browser):
     link = h100["device"]["host_link"]["peak_gbps"]
     assert peaks == [f"H100, H200x4 peak {link:.1f} GB/s"], peaks
     # the band: the H100's figures hold two runs, each series its band; the H200's one
-    bands = h2d.find_elements(By.CSS_SELECTOR, "polygon.band")
+    h2d_parts = parts["memcpy h2d, hipMemcpyAsync: GB/s against size"]
+    bands = [b for svg in h2d_parts for b in svg.find_elements(By.CSS_SELECTOR, "polygon.band")]
     colours = {rgb(e.value_of_css_property("stroke"))
-               for e in h2d.find_elements(By.CSS_SELECTOR, "g.series")}
+               for svg in h2d_parts for e in svg.find_elements(By.CSS_SELECTOR, "g.series")}
     h100_colour, h200_colour = (rgb(browser.find_element(
         By.CSS_SELECTOR, f"table.summary thead th:nth-child({k}) span.swatch").value_of_css_property(
         "background-color")) for k in (3, 4))
@@ -1051,23 +1076,346 @@ def test_long_names_are_cut_never_clipped(tmp_path, browser):
     assert f"H100 {long}" in tips
 
 
-def test_ratios_are_coloured_only_beyond_both_documents_noise(tmp_path):
-    """Two runs of one H100 back to back: every ratio within the noise, none painted
-    (a threshold of 5% alone paints 0.87x red); against the 4xH200's document of one run
-    (its noise from one process to the next not measured) nothing is painted, and each
-    ratio says it is not judged."""
-    same = summary("-f", "html", H100_RUNS, RESULTS / "nvidia-h100-pcie" / "resolution" /
-                   "b.json").stdout
-    ratios = re.findall(r'<span class="ratio([^"]*)" title="([^"]*)">([^<]*)<', same)
-    assert len(ratios) > 10
-    assert all(cls == "" and "within" in title and text.endswith("n.s.")
-               for cls, title, text in ratios), ratios
-    assert any(abs(float(text.split("x")[0]) - 1) > 0.05 for _, _, text in ratios)
-    other = summary("-f", "html", H100_RUNS, H200_X4).stdout
-    ratios = re.findall(r'<span class="ratio([^"]*)" title="([^"]*)">([^<]*)<', other)
-    assert len(ratios) > 10
-    assert all(cls == "" and "not judged" in title and text.endswith(" ?")
-               for cls, title, text in ratios), ratios
+# ---- the report's verdicts are compare's ------------------------------------------
+
+def main_figure(r):
+    """The name compare gives a record's own figure."""
+    return "GB/s" if r.get("gbps_median") else "us/op" if r.get("us_per_op_median") else "median"
+
+
+def headline_records(doc, gpu=0):
+    """{headline: [(record, compare's name of its figure)]}: the records each headline
+    of a single-GPU base reads, picked from the JSON as expected() picks them (two for
+    VMM against realloc)."""
+    out = {}
+
+    def put(name, r, figure=None):
+        if r:
+            out[name] = [(r, figure or main_figure(r))]
+
+    for name, case in (("pinned h2d", "h2d/pinned/async"), ("pinned d2h", "d2h/pinned/async"),
+                       ("pageable h2d", "h2d/pageable/async"), ("pageable d2h", "d2h/pageable/async"),
+                       ("d2d copy", "d2d/device/async")):
+        put(name, largest(ok(doc, "memcpy", case, gpu)))
+    put("pinned bidir", largest(ok(doc, "overlap", "bidirectional/concurrent", gpu)))
+    for d in ("h2d", "d2h"):
+        put(f"4K {d} latency", next((r for r in ok(doc, "memcpy", f"{d}/pinned/async", gpu)
+                                      if r["params"]["size"] == 4096), None))
+    pipes = ok(doc, "overlap", "pipeline/pinned/balanced", gpu)
+    if pipes:
+        put("overlap efficiency", max(pipes, key=lambda r: (r["params"]["streams"],
+                                                            r["params"]["chunks"])),
+            "overlap_efficiency")
+    for name, case in (("managed 1st touch", "touch/gpu-first"),
+                       ("managed on demand", "on-demand/first-kernel"),
+                       ("managed prefetch", "prefetch/prefetch-only")):
+        put(name, largest(ok(doc, "managed", case, gpu)))
+    for stride in ("4K", "64K", "2M"):
+        put(f"fault latency {stride}", next(iter(ok(
+            doc, "xnack", f"managed/fault-latency/stride={stride}/random", gpu)), None),
+            "us_per_fault")
+    put("pool vs hipMalloc", largest(ok(doc, "pool", "course/default-pool", gpu)),
+        "speedup_over_hipMalloc")
+    vmm, realloc = (largest(ok(doc, "vmm", f"grow/{v}/fixed-step", gpu))
+                    for v in ("vmm-extend", "realloc-copy"))
+    if vmm and realloc:
+        out["VMM vs realloc"] = [(vmm, "total_s"), (realloc, "total_s")]
+    return out
+
+
+def same_csv_value(text, v):
+    """Is a CSV field of compare's (every digit of a number, yes/no, text) the value v?"""
+    if isinstance(v, bool):
+        return text == ("yes" if v else "no")
+    if isinstance(v, (int, float)):
+        try:
+            return float(text) == float(v)
+        except ValueError:
+            return False
+    return text == str(v)
+
+
+def compare_verdicts(base, other, threshold=5):
+    """compare's CSV rows of other against base, at the threshold."""
+    p = hmb.run("-f", "csv", "compare", "--threshold", threshold, "--allow-partial", base, other)
+    assert p.returncode in (0, 1), p.stderr
+    return list(csv.DictReader(io.StringIO(p.stdout)))
+
+
+def compare_row(rows, r, figure):
+    """compare's row of record r's figure: its module, case, size and every identity
+    column equal to r's parameters (empty where r has none)."""
+    ids = [k for k in rows[0] if k not in COMPARE_COLUMNS]
+    found = [row for row in rows if row["module"] == r["module"] and row["case"] == r["case"]
+             and row["figure"] == figure and all(
+                 same_csv_value(row[k], r["params"][k]) if k in r["params"] else row[k] == ""
+                 for k in ids)]
+    assert len(found) == 1, (r["module"], r["case"], figure, len(found))
+    return found[0]
+
+
+COMPARE_COLUMNS = {"base_file", "other_file", "result", "figure", "unit", "base", "other",
+                   "ratio", "p", "verdict", "resolution_rel", "module", "case"}
+RATIO = re.compile(r'<span class="ratio( better| worse)?" title="([^"]*)">([^<]*)</span>')
+PART = re.compile(r'<span class="part" title="([^"]*)">([^<]*)</span>')
+
+
+def report_ratios(html):
+    """{headline: (class, text, title, [(part title, part text)])} of the second column."""
+    out = {}
+    for name, cells in re.findall(r"<tr><td>([^<]*)</td><td>[^<]*</td>(.*?)</tr>", html):
+        cell = re.findall(r'<td class="v">(.*?)</td>', cells)[1]
+        m = RATIO.search(cell)
+        if m:
+            out[name] = ((m.group(1) or "").strip(), m.group(3), m.group(2), PART.findall(cell))
+    return out
+
+
+def slowed(r, factor):
+    """r with every time of its samples and runs times factor (bandwidth over it)."""
+    for k in ("samples_s",):
+        r[k] = [t * factor for t in r[k]]
+    for k in ("min", "median", "mean", "max", "stddev"):
+        r["stats_s"][k] *= factor
+    for k in ("ci_low_s", "ci_high_s"):
+        r["stability"][k] *= factor
+    r["runs"]["median_s"] = [t * factor for t in r["runs"]["median_s"]]
+    for k in ("gbps_median", "gbps_best", "peak_fraction"):
+        if r.get(k):
+            r[k] /= factor
+    return r
+
+
+def with_changes(tmp_path):
+    """resolution/b.json with pinned h2d at 1G 1.6 times slower, pinned d2h 1.6 times
+    faster and pool's speedup at 256M halved: changes far beyond their noise."""
+    doc = load(H100_B)
+    for r in doc["results"]:
+        if r["status"] == "ok" and r["params"].get("size") == 1 << 30 and \
+                r["case"] in ("h2d/pinned/async", "d2h/pinned/async"):
+            slowed(r, 1.6 if r["case"].startswith("h2d") else 1 / 1.6)
+        if r["status"] == "ok" and r["case"] == "course/default-pool" and \
+                r["params"]["size"] == 1 << 28:
+            r["metrics"]["speedup_over_hipMalloc"]["value"] /= 2
+            r["runs"]["metrics"]["speedup_over_hipMalloc"] = [
+                v / 2 for v in r["runs"]["metrics"]["speedup_over_hipMalloc"]]
+    path = tmp_path / "changed.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+H100_B = RESULTS / "nvidia-h100-pcie" / "resolution" / "b.json"
+VERDICT_PAIRS = {
+    "two-runs-of-one-h100": lambda tmp: (H100_RUNS, H100_B),
+    "h100-and-4xh200": lambda tmp: (H100_RUNS, H200_X4),
+    "h100-and-older-h100": lambda tmp: (H100, H100_RUNS),
+    "4xh200-and-h100": lambda tmp: (H200_X4, H100),
+    "h100-and-changes": lambda tmp: (H100_RUNS, with_changes(tmp)),
+}
+
+
+@pytest.mark.parametrize("pair", VERDICT_PAIRS, ids=list(VERDICT_PAIRS))
+def test_the_reports_verdicts_are_compares(tmp_path, pair):
+    """compare's CSV at 5% and the report of the same two documents tell one story:
+    each headline's ratio green where compare says better, red where WORSE, uncoloured
+    otherwise and followed by compare's word (n.s., ?N%, ?; nothing within 5%); its
+    tooltip names compare's row. VMM against realloc, a ratio of two figures, shows
+    each one's verdict and no colour."""
+    base, other = VERDICT_PAIRS[pair](tmp_path)
+    rows = compare_verdicts(base, other)
+    p = summary("-f", "html", base, other)
+    assert p.returncode == 0, p.stderr
+    shown = report_ratios(p.stdout)
+    want = headline_records(load(base))
+    # a headline the other lacks at the base's identity has no ratio: "no figure at"
+    for name in set(want) - set(shown):
+        assert re.search(rf"<tr><td>{re.escape(name)}</td>.*?no figure at ", p.stdout), name
+        del want[name]
+    assert len(want) >= 15, (sorted(want), sorted(shown))
+    flagged = set()
+    for name, records in want.items():
+        cls, text, title, parts = shown[name]
+        verdicts = [compare_row(rows, r, figure) for r, figure in records]
+        if len(records) == 1:
+            v = verdicts[0]["verdict"]
+            assert cls == {"better": "better", "WORSE": "worse"}.get(v, ""), (name, cls, v)
+            assert re.fullmatch(r"[0-9.<>]+x" + (" " + re.escape(v) if v else ""), text), \
+                (name, text, v)
+            assert verdicts[0]["result"] in html.unescape(title), (name, title)
+            flagged |= {name} if cls else set()
+        else:
+            assert cls == "" and re.fullmatch(r"[0-9.<>]+x", text), (name, cls, text)
+            assert [t.rsplit(" ", 1)[-1] if " " in t else "" for _, t in parts] == \
+                [v["verdict"] for v in verdicts], (name, parts)
+    if pair == "h100-and-changes":
+        assert flagged == {"pinned h2d", "pinned d2h", "pool vs hipMalloc"}, flagged
+        assert shown["pinned h2d"][0] == "worse" and shown["pinned d2h"][0] == "better"
+    elif pair in ("h100-and-4xh200", "4xh200-and-h100"):  # one run: compare says '?'
+        assert all(v[1].endswith(" ?") for k, v in shown.items() if k in want and len(want[k]) == 1)
+    else:
+        assert not flagged, flagged
+    if pair == "two-runs-of-one-h100":  # compare cannot judge 5% for 4K faults: ?12%
+        assert re.fullmatch(r"0\.\d+x \?\d+%", shown["fault latency 4K"][1]), shown["fault latency 4K"]
+
+
+FRAMES_JS = """
+return Array.from(document.querySelectorAll('svg.plot')).map(svg => {
+  const f = svg.querySelector('rect.frame');
+  const b = f ? f.getBoundingClientRect() : null;
+  return {title: svg.querySelector('text.title').textContent,
+          width: svg.getBoundingClientRect().right,
+          frame: b ? [b.left, b.top, b.right, b.bottom] : null,
+          texts: Array.from(svg.querySelectorAll('text')).filter(t => t.textContent.trim()).map(t => {
+            const r = t.getBoundingClientRect();
+            return [t.textContent, r.left, r.top, r.right, r.bottom];
+          })};
+});
+"""
+GREEN, RED, INK = (26, 127, 55), (198, 40, 40), (34, 34, 34)  # report_html.c's style
+
+
+def points_of(svg):
+    """{(legend label, x as its tooltip says it): value} of a curves chart."""
+    from selenium.webdriver.common.by import By
+    out = {}
+    for t in svg.find_elements(By.CSS_SELECTOR, "g.series title"):
+        m = re.fullmatch(r"(.*): (-?[0-9.e+-]+) .*? at (\S+?)(, .*)?", t.get_attribute("textContent"))
+        assert m, t.get_attribute("textContent")
+        out[(m.group(1), m.group(3))] = float(m.group(2))
+    return out
+
+
+SIZES = {4096: "4K", 65536: "64K", 2 << 20: "2M"}
+
+
+def size_text(n):
+    """A size as the report writes it: 192M, 8G."""
+    for unit, shift in (("G", 30), ("M", 20), ("K", 10)):
+        if n >= 1 << shift and n % (1 << shift) == 0:
+            return f"{n >> shift}{unit}"
+    return str(n)
+
+
+def test_every_modules_headline_has_a_chart_in_chromium(tmp_path, browser):
+    """The report of two runs of one H100 (the second with three headlines changed
+    far beyond their noise) and a 4xH200 in Chromium, 1400 px wide: a chart of what
+    each module's headline varies with (overlap's efficiency against chunks, a line
+    per streams; a page fault's time by page size; pool's speedup per allocator;
+    each step of VMM's growth), each point the JSON's; no chart of more than 8 lines
+    (memcpy's, pool's and vmm's calls split, a kind's lines kept together); no text
+    across a plot's frame, none past the page's width; and each ratio of the summary
+    green, red or plain as compare's verdict on its figure says."""
+    from selenium.webdriver.common.by import By
+    changed = with_changes(tmp_path)
+    paths = (H100_RUNS, changed, H200_X4)
+    out = tmp_path / "report.html"
+    assert summary("-f", "html", "-o", out, *paths).returncode == 0
+    browser.set_window_size(1400, 1000)
+    browser.get(out.as_uri())
+    errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
+    assert not errors, errors
+    names = ("H100", "H100#2", "H200x4")
+    docs = [load(p) for p in paths]
+    check_plots_render(browser)
+    parts = chart_parts(browser)
+    series = chart_series(browser)
+    # at most 8 lines a chart; those of more split, a kind on one part
+    for title, svgs in parts.items():
+        for svg in svgs:
+            assert len(svg.find_elements(By.CSS_SELECTOR, "g.series")) <= 8, title
+    for title in ("memcpy h2d, hipMemcpyAsync: GB/s against size", "vmm call: us (median) against size",
+                  "pool course: us per op against size"):
+        assert len(parts[title]) >= 2, title
+        kinds = [{" ".join(t.text.split()[1:]) for t in svg.find_elements(
+            By.CSS_SELECTOR, "g.legend g.entry text")} for svg in parts[title]]
+        assert all(not (a & b) for i, a in enumerate(kinds) for b in kinds[i + 1:]), (title, kinds)
+    # overlap: efficiency against chunks, a line per streams of each document
+    for case in ("pipeline/pinned/copy-bound", "pipeline/pinned/balanced",
+                 "pipeline/pinned/compute-bound"):
+        (svg,) = parts[f"overlap {case}: copies hidden against chunks"]
+        assert [t.text for t in svg.find_elements(By.CSS_SELECTOR, "text.xtick")] == \
+            ["2", "4", "8", "16"]
+        shown = points_of(svg)
+        want = {(f"{n} streams={r['params']['streams']}", f"chunks={r['params']['chunks']}"):
+                metric(r, "overlap_efficiency") for n, doc in zip(names, docs)
+                for r in ok(doc, "overlap", case)}
+        assert shown.keys() == want.keys(), (case, sorted(shown), sorted(want))
+        assert all(abs(shown[k] - v) <= 0.0051 for k, v in want.items()), case
+        assert [t.text for t in svg.find_elements(By.CSS_SELECTOR, "g.peak text")] == \
+            ["1: every copy hidden behind the kernels"]
+    # xnack: a page fault's time by page size, a line per order
+    (svg,) = parts["xnack managed/fault-latency: time per page fault by page size"]
+    shown = points_of(svg)
+    want = {(f"{n} order={r['params']['order']}", SIZES[r["params"]["stride"]]):
+            metric(r, "us_per_fault") for n, doc in zip(names, docs)
+            for r in doc["results"] if r["status"] == "ok" and gpu_of(r) in (None, 0) and
+            re.fullmatch(r"managed/fault-latency/stride=\w+/(sequential|random)", r["case"])}
+    assert shown.keys() == want.keys() and len(want) == 18, (sorted(shown), sorted(want))
+    assert all(close(shown[k], v, 0.01) for k, v in want.items())
+    # pool: the speedup over hipMalloc of each allocator against size
+    for shape in ("course", "sync-each", "alloc-free"):
+        labels = series[f"pool {shape}: speedup over hipMalloc, per allocator"]
+        assert sorted(labels) == sorted(f"{n} {a}" for n in names for a in (
+            "hipMalloc-empty-heap", "default-pool", "default-pool-retain", "created-pool")), labels
+    # the changed document's course/default-pool at 256M: half the first's speedup
+    shown = {k: v for svg in parts["pool course: speedup over hipMalloc, per allocator"]
+             for k, v in points_of(svg).items()}
+    first, second = shown[("H100 default-pool", "256M")], shown[("H100#2 default-pool", "256M")]
+    assert 0.4 < second / first < 0.6, (first, second)
+    # vmm: each growth step against the size it reached, per policy
+    for policy, steps in (("fixed step", 127), ("doubling", 7)):
+        svgs = parts[f"vmm grow, {policy}: time of each growth step against the size reached"]
+        lines = [line for svg in svgs for line in svg.find_elements(By.CSS_SELECTOR,
+                                                                    "g.series polyline")]
+        assert len(lines) == 9 and all(len(x.get_attribute("points").split()) == steps
+                                       for x in lines), policy
+        xt = [t.text for svg in svgs for t in svg.find_elements(By.CSS_SELECTOR, "text.xtick")]
+        assert xt[0] == "128M" and xt[-1] == "8G", xt
+        # each step the median of its runs (the H100's two: their mean), in ms
+        shown = {k: v for svg in svgs for k, v in points_of(svg).items()}
+        (r,) = ok(docs[0], "vmm", "grow/vmm-extend/" + policy.replace(" ", "-"))
+        per, start = r["runs"]["samples"][0], r["params"]["start"]
+        checked = 0
+        for k in range(per):
+            reached = start + (k + 1) * r["params"]["step"] if "step" in r["params"] \
+                else start << (k + 1)
+            key = ("H100 vmm-extend", size_text(reached))
+            if key in shown:
+                want = 1e3 * (r["samples_s"][k] + r["samples_s"][per + k]) / 2
+                assert close(shown[key], want, 0.01), (policy, k, shown[key], want)
+                checked += 1
+        assert checked >= 6, (policy, checked)
+    # no text across a frame; every plot within the page's 1400 px
+    for p in browser.execute_script(FRAMES_JS):
+        assert p["width"] <= 1400, p["title"]
+        if not p["frame"]:
+            continue
+        fl, ft, fr, fb = p["frame"]
+        for text, l, t, r, b in p["texts"]:
+            inside = l >= fl - 0.5 and r <= fr + 0.5 and t >= ft - 0.5 and b <= fb + 0.5
+            apart = r <= fl + 0.5 or l >= fr - 0.5 or b <= ft + 0.5 or t >= fb - 0.5
+            assert inside or apart, (p["title"], text, (l, t, r, b), p["frame"])
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= 1400
+    # the summary's colours are compare's verdicts (compare of the same three documents)
+    p = hmb.run("-f", "csv", "compare", "--threshold", 5, "--allow-partial", *paths)
+    assert p.returncode == 1, p.stderr  # the changed document: WORSE
+    rows = list(csv.DictReader(io.StringIO(p.stdout)))
+    want = headline_records(docs[0])
+    seen = set()
+    for tr in browser.find_elements(By.CSS_SELECTOR, "table.summary tbody tr"):
+        name = tr.find_element(By.TAG_NAME, "td").text
+        if name not in want or len(want[name]) != 1:
+            continue
+        r, figure = want[name][0]
+        for k, other in ((1, changed), (2, H200_X4)):
+            cell = tr.find_elements(By.CSS_SELECTOR, "td.v")[k]
+            ratio = cell.find_element(By.CSS_SELECTOR, "span.ratio")
+            v = compare_row([x for x in rows if x["other_file"] == str(other)], r, figure)["verdict"]
+            colour = rgb(ratio.value_of_css_property("color"))
+            assert colour == {"better": GREEN, "WORSE": RED}.get(v, INK), (name, k, v, colour)
+            assert ratio.text.endswith(" " + v) if v else re.fullmatch(r"[0-9.]+x", ratio.text)
+            seen.add(v)
+    assert {"better", "WORSE", "?"} <= seen, seen
 
 
 def test_html_of_one_document_plots_and_scales(tmp_path):

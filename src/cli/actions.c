@@ -157,7 +157,7 @@ int hmb_run_show(struct hmb_cli *cli)
 	if (of_all && cli->opt.format == HMB_FORMAT_TABLE && !cli->opt.wide) {
 		putchar('\n');
 		fflush(stdout);
-		(void)hmb_summary_command(1, cli->args, HMB_FORMAT_TABLE, -1, NULL);
+		(void)hmb_summary_command(1, cli->args, HMB_FORMAT_TABLE, -1, NULL, NULL);
 	}
 	return hmb_finish_stdout(0);
 }
@@ -584,6 +584,8 @@ int hmb_run_merge(struct hmb_cli *cli)
 
 int hmb_run_summary(struct hmb_cli *cli)
 {
+	/* the report's verdicts are compare's own */
 	return hmb_finish_stdout(hmb_summary_command(cli->nargs, cli->args, cli->opt.format,
-						     cli->opt.compare_gpu, cli->opt.output));
+						     cli->opt.compare_gpu, cli->opt.output,
+						     hmb_compare_summary_verdicts));
 }

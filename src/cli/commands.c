@@ -149,8 +149,10 @@ const struct hmb_command hmb_commands[] = {
 			"value beside its ratio to the first's (above 1 better, whichever way the "
 			"unit counts). A document of several GPUs gives GPU 0's figures (--gpu N "
 			"picks another). -f markdown prints it as Markdown; -f html writes one "
-			"self-contained HTML report with the summary, a plot per case measured at "
-			"several sizes and the systems side by side. -o FILE writes it to FILE "
+			"self-contained HTML report with the summary (each ratio with compare's "
+			"verdict on its figure at 5%: green better, red WORSE, else its word), "
+			"charts of each module's headline and of its figures against size, and the "
+			"systems side by side. -o FILE writes it to FILE "
 			"whole (a temporary file renamed over it). all ends with the same summary.",
 		.options = OPT(FORMAT) | OPT(OUTPUT) | OPT(GPU),
 		.args = HMB_ARGS_DOCUMENTS,

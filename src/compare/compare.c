@@ -1,5 +1,6 @@
 /* compare.c - matching figures across documents by their identity
- * (identity.c), and printing their ratios. */
+ * (identity.c), judging each change, and printing their ratios; the
+ * judgement is shared with the HTML report (hmb_compare_judge). */
 #include "compare/compare.h"
 
 #include <math.h>
@@ -925,6 +926,36 @@ static void print_flagged(const struct hmb_loaded *base, const struct hmb_loaded
 	}
 }
 
+/* The rows of one OTHER against BASE, each with its noise and its verdict
+ * at the threshold (their counts in t): compare's judgement, the one its
+ * table prints and the report shows (hmb_compare_judge). The rows live as
+ * long as base; they point into other_noise. */
+static struct row *pair_rows(struct hmb_loaded *base, const struct hmb_noise_doc *base_noise,
+			     const struct hmb_loaded *other, const struct hmb_noise_doc *other_noise,
+			     const size_t *match, double threshold, size_t *nrows, struct tally *t)
+{
+	struct row *rows = hmb_loaded_alloc(base, (base->n + 1) * sizeof(*rows));
+	/* one machine: the two documents' runs measure one noise */
+	int same_machine = !strcmp(base->system, other->system);
+
+	*nrows = 0;
+	for (size_t i = 0; i < base->n; i++) {
+		struct row *r = &rows[*nrows];
+
+		if (match[i] == SIZE_MAX)
+			continue;
+		(*nrows)++;
+		r->a = &base->fig[i];
+		r->b = &other->fig[match[i]];
+		r->verdict = "";
+		r->cannot[0] = '\0';
+		hmb_noise_judge(base, base_noise, i, other, other_noise, match[i], same_machine,
+				&r->noise);
+	}
+	judge_rows(rows, *nrows, threshold, t);
+	return rows;
+}
+
 /* One OTHER against BASE: the rows, and the counts behind the exit status. */
 static void compare_pair(struct hmb_loaded *base, const char *base_file,
 			 const struct hmb_noise_doc *base_noise, const struct hmb_loaded *other,
@@ -933,26 +964,11 @@ static void compare_pair(struct hmb_loaded *base, const char *base_file,
 			 struct tally *t)
 {
 	enum hmb_format f = o->format;
-	struct row *rows = hmb_loaded_alloc(base, (base->n + 1) * sizeof(*rows));
-	size_t nrows = 0;
+	size_t nrows;
 	struct hmb_noise_doc *other_noise = hmb_noise_of(other);
-	/* one machine: the two documents' runs measure one noise */
-	int same_machine = !strcmp(base->system, other->system);
+	struct row *rows = pair_rows(base, base_noise, other, other_noise, match, o->threshold,
+				     &nrows, t);
 
-	for (size_t i = 0; i < base->n; i++) {
-		struct row *r = &rows[nrows];
-
-		if (match[i] == SIZE_MAX)
-			continue;
-		nrows++;
-		r->a = &base->fig[i];
-		r->b = &other->fig[match[i]];
-		r->verdict = "";
-		r->cannot[0] = '\0';
-		hmb_noise_judge(base, base_noise, i, other, other_noise, match[i], same_machine,
-				&r->noise);
-	}
-	judge_rows(rows, nrows, o->threshold, t);
 	if (f != HMB_FORMAT_CSV) {
 		size_t len = strlen(other_file) + strlen(base_file) + 8;
 		char *title = hmb_xcalloc(len, 1);
@@ -1109,9 +1125,10 @@ static int report_matching(const struct hmb_loaded *base, const char *base_file,
 /* Which GPU of each document takes part: with --gpu N, GPU N of every
  * document that holds several; else, where every document holds several, GPU
  * against GPU (the index is identity), and otherwise the lowest GPU of those
- * that hold several against the single-GPU documents. 0, or 2 with a line. */
+ * that hold several against the single-GPU documents. 0, or 2 with a line
+ * (quiet: without it, and without the note of what is left out). */
 static int choose_gpus(struct hmb_loaded *docs, char **files, int nfiles, int want,
-		       int *with_gpu)
+		       int *with_gpu, int quiet)
 {
 	int all_multi = 1, any_multi = 0, lowest;
 
@@ -1124,8 +1141,9 @@ static int choose_gpus(struct hmb_loaded *docs, char **files, int nfiles, int wa
 	/* --gpu asks for a GPU of each document of several: refused, before a
 	 * line is printed, where one lacks it or none holds several */
 	if (want >= 0 && !any_multi) {
-		fprintf(stderr, "hipmembench: compare: --gpu %d: none of the documents holds results "
-			"of several GPUs\n", want);
+		if (!quiet)
+			fprintf(stderr, "hipmembench: compare: --gpu %d: none of the documents holds "
+				"results of several GPUs\n", want);
 		return 2;
 	}
 	for (int i = 0; i < nfiles && want >= 0; i++)
@@ -1134,9 +1152,10 @@ static int choose_gpus(struct hmb_loaded *docs, char **files, int nfiles, int wa
 			for (size_t k = 0; k < docs[i].nres; k++)
 				if (docs[i].res[k].gpu >= 0 && docs[i].res[k].gpu < (int)sizeof(there))
 					there[docs[i].res[k].gpu] = 1;
-			fprintf(stderr, "hipmembench: compare: --gpu %d: %s has no results of GPU %d "
-				"(its GPUs: %s)\n", want, hmb_shown(files[i]), want,
-				hmb_numbers_text(there, (int)sizeof(there), text, sizeof(text)));
+			if (!quiet)
+				fprintf(stderr, "hipmembench: compare: --gpu %d: %s has no results of "
+					"GPU %d (its GPUs: %s)\n", want, hmb_shown(files[i]), want,
+					hmb_numbers_text(there, (int)sizeof(there), text, sizeof(text)));
 			return 2;
 		}
 	for (int i = 0; i < nfiles; i++) {
@@ -1149,9 +1168,10 @@ static int choose_gpus(struct hmb_loaded *docs, char **files, int nfiles, int wa
 			docs[i].fig[k].skip = g >= 0 && g != pick;
 			left += docs[i].fig[k].skip;
 		}
-		fprintf(stderr, "hipmembench: compare: %s holds %d GPUs' results: GPU %d compared, "
-			"%zu figures of the others left out%s\n", files[i], n, pick, left,
-			want < 0 ? " (--gpu N picks another)" : "");
+		if (!quiet)
+			fprintf(stderr, "hipmembench: compare: %s holds %d GPUs' results: GPU %d "
+				"compared, %zu figures of the others left out%s\n", files[i], n, pick,
+				left, want < 0 ? " (--gpu N picks another)" : "");
 	}
 	return 0;
 }
@@ -1218,44 +1238,86 @@ static void identify_step(struct documents *d, int i)
 	index_figures(&d->docs[i], &d->ids[i]);
 }
 
+/* The documents of a comparison, read, their GPUs chosen, identified, and
+ * the base's figures matched in each other's (match[i], i >= 1): what
+ * compare and its judgement share. */
+struct opened {
+	struct documents d;
+	size_t **match;
+	int partial;       /* fewer than half of the base's figures matched in one */
+};
+
+/* 0, or 2 (a document that cannot be read, a GPU that is not there), named
+ * on stderr unless quiet; quiet also leaves out what matched and what repeats. */
+static int open_documents(int nfiles, char **files, int gpu, int wide, int quiet,
+			  struct opened *o)
+{
+	struct documents *d = &o->d;
+
+	*d = (struct documents){ files, hmb_xcalloc((size_t)nfiles, sizeof(*d->docs)),
+				 hmb_xcalloc((size_t)nfiles, sizeof(*d->ids)),
+				 hmb_xcalloc((size_t)nfiles, sizeof(*d->err)),
+				 hmb_xcalloc((size_t)nfiles, sizeof(int)), 0 };
+	o->match = hmb_xcalloc((size_t)nfiles, sizeof(*o->match));
+	o->partial = 0;
+	/* read side by side; the first file that cannot be read is named */
+	each_document(d, nfiles, load_step);
+	for (int i = 0; i < nfiles; i++)
+		if (d->failed[i]) {
+			if (!quiet)
+				fprintf(stderr, "hipmembench: compare: %s\n", d->err[i]);
+			return 2;
+		}
+	if (choose_gpus(d->docs, files, nfiles, gpu, &d->with_gpu, quiet))
+		return 2;
+	each_document(d, nfiles, identify_step);
+	for (int i = 0; i < nfiles && !quiet; i++)
+		if (!i || strcmp(files[i], files[0]))
+			report_repeats(files[i], &d->docs[i], &d->ids[i]);
+	for (int i = 1; i < nfiles; i++) {
+		char *matched = hmb_xcalloc(d->docs[i].n + 1, 1);
+		o->match[i] = hmb_xcalloc(d->docs[0].n + 1, sizeof(**o->match));
+		match_figures(&d->docs[0], &d->docs[i], &d->ids[i], o->match[i], matched);
+		if (!quiet)
+			o->partial |= report_matching(&d->docs[0], files[0], &d->docs[i], files[i],
+						      o->match[i], matched, wide);
+		free(matched);
+	}
+	return 0;
+}
+
+static void close_documents(int nfiles, struct opened *o)
+{
+	for (int i = 0; i < nfiles; i++) {
+		free(o->match[i]);
+		hmb_loaded_free(&o->d.docs[i]);
+	}
+	free(o->d.ids);
+	free(o->match);
+	free(o->d.docs);
+	free(o->d.err);
+	free(o->d.failed);
+}
+
 int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o)
 {
-	struct hmb_loaded *docs = hmb_xcalloc((size_t)nfiles, sizeof(*docs));
-	struct identities *ids = hmb_xcalloc((size_t)nfiles, sizeof(*ids));
-	size_t **match = hmb_xcalloc((size_t)nfiles, sizeof(*match));
+	struct opened op;
 	struct tally t = { 0 };
 	struct hmb_noise_doc *base_noise;
 	struct id_columns idcols = { NULL, 0 };
 	enum hmb_format f = o->format;
 	FILE *notes = f == HMB_FORMAT_CSV ? stderr : stdout;
-	struct documents d = { files, docs, ids, hmb_xcalloc((size_t)nfiles, sizeof(*d.err)),
-			       hmb_xcalloc((size_t)nfiles, sizeof(int)), 0 };
-	int status = 0, with_gpu = 0, partial = 0;
+	struct hmb_loaded *docs;
+	size_t **match;
+	int status, with_gpu;
 
-	/* read side by side; the first file that cannot be read is named */
-	each_document(&d, nfiles, load_step);
-	for (int i = 0; i < nfiles; i++)
-		if (d.failed[i]) {
-			fprintf(stderr, "hipmembench: compare: %s\n", d.err[i]);
-			status = 2;
-			goto out;
-		}
-	if ((status = choose_gpus(docs, files, nfiles, o->gpu, &with_gpu)))
+	status = open_documents(nfiles, files, o->gpu, o->wide, 0, &op);
+	docs = op.d.docs;
+	match = op.match;
+	with_gpu = op.d.with_gpu;
+	if (status)
 		goto out;
-	d.with_gpu = with_gpu;
-	each_document(&d, nfiles, identify_step);
-	for (int i = 0; i < nfiles; i++)
-		if (!i || strcmp(files[i], files[0]))
-			report_repeats(files[i], &docs[i], &ids[i]);
-	for (int i = 1; i < nfiles; i++) {
-		char *matched = hmb_xcalloc(docs[i].n + 1, 1);
-		match[i] = hmb_xcalloc(docs[0].n + 1, sizeof(**match));
-		match_figures(&docs[0], &docs[i], &ids[i], match[i], matched);
-		partial |= report_matching(&docs[0], files[0], &docs[i], files[i], match[i],
-					   matched, o->wide);
-		free(matched);
-	}
-	if (partial && !o->allow_partial) {
+	if (op.partial && !o->allow_partial) {
 		fprintf(stderr, "hipmembench: compare: fewer than half of the base's figures "
 			"matched: these documents measure different things (--allow-partial "
 			"compares them anyway)\n");
@@ -1302,14 +1364,40 @@ int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o)
 	}
 out:
 	free(idcols.name);
-	for (int i = 0; i < nfiles; i++) {
-		free(match[i]);
-		hmb_loaded_free(&docs[i]);
-	}
-	free(ids);
-	free(match);
-	free(docs);
-	free(d.err);
-	free(d.failed);
+	close_documents(nfiles, &op);
 	return status;
+}
+
+/* ---- the judgement, shared with the report ---------------------------------- */
+
+int hmb_compare_judge(int nfiles, char **files, int gpu, double threshold,
+		      hmb_compare_judged_fn fn, void *arg)
+{
+	struct opened op;
+	struct tally t = { 0 };
+	struct hmb_noise_doc *base_noise;
+
+	if (open_documents(nfiles, files, gpu, 0, 1, &op)) {
+		close_documents(nfiles, &op);
+		return -1;
+	}
+	base_noise = hmb_noise_of(&op.d.docs[0]);
+	for (int i = 1; i < nfiles; i++) {
+		struct hmb_noise_doc *other_noise = hmb_noise_of(&op.d.docs[i]);
+		size_t nrows;
+		struct row *rows = pair_rows(&op.d.docs[0], base_noise, &op.d.docs[i], other_noise,
+					     op.match[i], threshold, &nrows, &t);
+		for (size_t k = 0; k < nrows; k++) {
+			const struct row *r = &rows[k];
+			struct hmb_compare_judged j = {
+				&op.d.docs[0], &op.d.docs[i], r->a, r->b, r->verdict,
+				r->noise.p, r->noise.resolution,
+			};
+			fn(arg, i, &j);
+		}
+		hmb_noise_doc_free(other_noise);
+	}
+	hmb_noise_doc_free(base_noise);
+	close_documents(nfiles, &op);
+	return 0;
 }

@@ -38,4 +38,28 @@ int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o);
  * part of the identity (GPU against GPU). */
 void hmb_compare_identify(struct hmb_loaded *l, int with_gpu);
 
+/* One figure of the base against its match in another document, judged. */
+struct hmb_compare_judged {
+	const struct hmb_loaded *base, *other;
+	const struct hmb_figure *a, *b; /* the base's figure, the other's */
+	const char *verdict;            /* as the table prints it: WORSE, better, n.s.,
+					 * ?N%, ? or "" (within the threshold, or no direction) */
+	double p, resolution;           /* NAN where not judged */
+};
+
+typedef void (*hmb_compare_judged_fn)(void *arg, int other, const struct hmb_compare_judged *j);
+
+/* compare's judgement, as `compare --threshold PCT --allow-partial FILES...`
+ * (gpu: --gpu N, -1 none) prints it, silently: fn is given every matched
+ * figure of each other document (other: its index in files, from 1), in the
+ * base's order. 0, or -1 where compare would refuse the documents. */
+int hmb_compare_judge(int nfiles, char **files, int gpu, double threshold,
+		      hmb_compare_judged_fn fn, void *arg);
+
+/* The judge the summary is given (output/summary.h: hmb_sum_judge_fn):
+ * each headline of the columns after the first gets compare's verdict on
+ * its figure (verdicts.c), so the report tells what compare tells. */
+struct hmb_sum;
+void hmb_compare_summary_verdicts(struct hmb_sum *s, int gpu, double threshold);
+
 #endif

@@ -1,7 +1,8 @@
 /* report_html.c - `summary -f html`: one self-contained HTML file (no
  * scripts, styles inline, nothing fetched) holding the summary table (each
- * ratio coloured only where the change is beyond both documents' noise:
- * hmb_sum_change) and anomalies, the systems side by side, then:
+ * ratio with compare's verdict on its figure, coloured only where compare
+ * flags it: src/compare/verdicts.c fills them, the report judges nothing)
+ * and anomalies, the systems side by side, then:
  *  - per module, charts against size on log-log axes (svg.h), each holding
  *    every kind of the module measured at MIN_SIZES sizes or more (memcpy:
  *    every host memory kind of a direction and API on one chart) of every
@@ -35,6 +36,7 @@ static const char style[] =
 	"vertical-align:top}th{background:#f4f4f4;text-align:left}td.v{text-align:right;"
 	"white-space:nowrap}.peak{color:#666}.mark{color:#b35900;font-weight:bold}"
 	".better{color:#1a7f37}.worse{color:#c62828}.plots{display:flex;flex-wrap:wrap;gap:12px}"
+	".parts{display:block;white-space:normal;font-size:12px;color:#555}"
 	"svg.plot{border:1px solid #eee;background:#fff;font:11px system-ui,sans-serif}"
 	"svg.plot .title{font-weight:bold;font-size:12px}svg.plot .grid{stroke:#e6e6e6}"
 	"svg.plot .tick{stroke:#888}svg.plot .frame{fill:none;stroke:#aaa}"
@@ -52,7 +54,92 @@ static void swatch(FILE *out, int col)
 	fprintf(out, "<span class=\"swatch\" style=\"background:%s\"></span>", hmb_svg_colour(col));
 }
 
+/* The first n parts of a case ("managed/fault-latency"; n -1: all), or its
+ * part n alone (one). */
+static void case_parts(const char *kase, int n, int one, char *buf, size_t len)
+{
+	const char *p = kase;
+
+	for (int k = 0; one && k < n && p; k++)
+		p = strchr(p, '/') ? strchr(p, '/') + 1 : NULL;
+	if (one) {
+		snprintf(buf, len, "%.*s", p ? (int)strcspn(p, "/") : 0, p ? p : "");
+		return;
+	}
+	for (int k = 0; n >= 0 && k < n && p; k++)
+		p = strchr(p, '/') ? strchr(p, '/') + 1 : NULL;
+	snprintf(buf, len, "%.*s", n < 0 || !p ? (int)strlen(kase) : (int)(p - kase - 1), kase);
+}
+
 /* ---- the summary table --------------------------------------------------- */
+
+/* What compare says of a figure (judged at threshold percent), for a tooltip. */
+static void verdict_title(FILE *out, const struct hmb_sum_verdict *v, double threshold)
+{
+	const char *t = v->text;
+
+	if (v->state == HMB_VERDICT_UNSET) {
+		fprintf(out, "not judged: compare reads the documents again from their files "
+			"(standard input is read once)");
+		return;
+	}
+	if (v->state == HMB_VERDICT_NO_ROW) {
+		fprintf(out, "not judged: compare pairs no figure of this document with it");
+		return;
+	}
+	if (!strcmp(t, "better") || !strcmp(t, "WORSE"))
+		fprintf(out, "compare: %s, moved by more than %g%% and beyond its noise", t,
+			threshold);
+	else if (!strcmp(t, "n.s."))
+		fprintf(out, "compare: n.s., moved by more than %g%% but within its noise", threshold);
+	else if (!strcmp(t, "?"))
+		fprintf(out, "compare: ?, not judged: no runs on either side (documents of one "
+			"run), its noise from one process to the next is not known");
+	else if (t[0] == '?')
+		fprintf(out, "compare: %s, cannot judge %g%%: this pair tells a change of %s or "
+			"more from noise (95%%)", t, threshold, t + 1);
+	else
+		fprintf(out, "compare: within %g%% (this pair tells %.2g%% from noise)", threshold,
+			100 * v->resolution);
+	if (isfinite(v->p))
+		fprintf(out, ", p %.2g", v->p);
+	fprintf(out, "; its row: ");
+	text(out, v->row);
+}
+
+/* The ratio of a headline of another document to the base's, and compare's
+ * verdict on its figure: green (better) or red (WORSE) only where compare
+ * flags it, compare's word otherwise (n.s., ?N%, ?). A headline taken over
+ * another case's figure (VMM against realloc) is no figure of compare's:
+ * its two figures' verdicts under it, and no colour. */
+static void ratio(FILE *out, const struct hmb_sum *s, const struct hmb_sum_cell *base,
+		  const struct hmb_sum_cell *x, const char *r)
+{
+	const struct hmb_sum_verdict *v = &x->verdict[0];
+	double change = 100 * (hmb_sum_ratio(base, x) - 1);
+
+	if (x->base) {
+		fprintf(out, " <span class=\"ratio\" title=\"%+.0f%%; a ratio of two figures, "
+			"each judged by compare apart\">%s</span><span class=\"parts\">", change, r);
+		for (int k = 0; k < 2; k++) {
+			const struct hmb_record *rec = k ? x->base : x->rec;
+			char kind[64];
+			case_parts(rec->name, 1, 1, kind, sizeof(kind)); /* grow/vmm-extend/...: vmm-extend */
+			fprintf(out, "%s<span class=\"part\" title=\"", k ? ", " : "");
+			verdict_title(out, &x->verdict[k], s->threshold);
+			fprintf(out, "\">");
+			text(out, *kind ? kind : rec->name);
+			fprintf(out, "%s%s</span>", *x->verdict[k].text ? " " : "", x->verdict[k].text);
+		}
+		fprintf(out, "</span>");
+		return;
+	}
+	fprintf(out, " <span class=\"ratio%s\" title=\"%+.0f%%; ", v->flag > 0 ? " better" :
+		v->flag < 0 ? " worse" : "", change);
+	verdict_title(out, v, s->threshold);
+	fprintf(out, "\">%s%s%s</span>", r, v->state == HMB_VERDICT_ROW && *v->text ? " " : "",
+		v->state == HMB_VERDICT_ROW ? v->text : "");
+}
 
 static void summary_table(FILE *out, const struct hmb_sum *s)
 {
@@ -79,7 +166,6 @@ static void summary_table(FILE *out, const struct hmb_sum *s)
 		fprintf(out, "</td>");
 		for (int i = 0; i < s->n; i++) {
 			const struct hmb_sum_cell *x = &s->col[i].cell[h];
-			double ratio = hmb_sum_ratio(base, x);
 			fprintf(out, "<td class=\"v\">");
 			if (!x->found) {
 				if (*x->missing) {
@@ -100,21 +186,8 @@ static void summary_table(FILE *out, const struct hmb_sum *s)
 				text(out, x->mark);
 				fprintf(out, "</span>");
 			}
-			if (i && *hmb_sum_ratio_text(base, x, 1, r, sizeof(r))) {
-				double res;
-				int change = hmb_sum_change(base, x, &res);
-				fprintf(out, " <span class=\"ratio%s\" title=\"", change > 0 ? " better" :
-					change < 0 ? " worse" : "");
-				if (isfinite(res))
-					fprintf(out, "%+.0f%%; %s both documents' noise (+-%.1f%% at 95%%)",
-						100 * (ratio - 1), change ? "beyond" : "within", 100 * res);
-				else
-					fprintf(out, "%+.0f%%; not judged: a document of one run (its noise "
-						"from one process to the next is not measured)",
-						100 * (ratio - 1));
-				fprintf(out, "\">%s%s</span>", r,
-					change ? "" : isfinite(res) ? " n.s." : " ?");
-			}
+			if (i && *hmb_sum_ratio_text(base, x, 1, r, sizeof(r)))
+				ratio(out, s, base, x, r);
 			fprintf(out, "</td>");
 		}
 		fprintf(out, "<td>");
@@ -125,10 +198,24 @@ static void summary_table(FILE *out, const struct hmb_sum *s)
 	}
 	fprintf(out, "</tbody></table>\n<p class=\"note\">value (share of the physical peak where "
 		"the document knows one), marks (~ unstable, ? too few samples, D drift, B "
-		"bimodal, o outliers, S another process on the GPU)%s.</p>\n",
-		s->n > 1 ? ", then the ratio to the first document's value: above 1 better, "
-		"whichever way the unit counts; green or red only where the change is beyond both "
-		"documents' run-to-run noise and 5% (as compare judges it), else marked n.s" : "");
+		"bimodal, o outliers, S another process on the GPU)");
+	if (s->n > 1 && s->threshold >= 0)
+		fprintf(out, ", then the ratio to the first document's value (above 1 better, "
+			"whichever way the unit counts) and compare's verdict on that figure, from "
+			"compare's own judgement (<code>compare --threshold %g</code>): "
+			"<span class=\"better\">better</span> or <span class=\"worse\">WORSE</span> "
+			"where it moved by more than %g%% and beyond its noise (false alarms held by "
+			"Benjamini-Hochberg over all the pair's figures); n.s.: by more than %g%%, "
+			"within the noise; ?N%%: this pair tells only a change of N%% or more from "
+			"noise; ?: no runs on either side, not judged; nothing: within %g%%. A "
+			"headline over two figures (VMM against realloc) shows each one's verdict. "
+			"The tooltips say more", s->threshold, s->threshold, s->threshold,
+			s->threshold);
+	else if (s->n > 1)
+		fprintf(out, ", then the ratio to the first document's value (above 1 better, "
+			"whichever way the unit counts), not judged: compare reads the documents "
+			"again from their files, and standard input is read once");
+	fprintf(out, ".</p>\n");
 }
 
 static void anomalies(FILE *out, const struct hmb_sum *s)
@@ -624,56 +711,479 @@ static void chart_title(const struct bucket *b, size_t n, size_t at, char *buf, 
 		snprintf(buf, len, "%s", b[at].module);
 }
 
+/* ---- at most HMB_SVG_MAX_LINES lines a chart ---------------------------------- */
+
+/* The part of a chart each of its series goes on (part[i]), none of more than
+ * HMB_SVG_MAX_LINES lines: a kind's lines (its style; a line a document) on
+ * one part where they fit one, the kinds in order, as few parts as can be and
+ * about as full as each other; a kind of more lines than a part holds gets
+ * parts of its own, its documents in order. How many parts. */
+static int split_lines(const struct hmb_svg_series *ser, size_t ns, int *part)
+{
+	int style[64], count[64], at[64], nst = 0;
+
+	for (size_t i = 0; i < ns; i++)
+		part[i] = 0;
+	if (ns <= HMB_SVG_MAX_LINES)
+		return 1;
+	for (size_t i = 0; i < ns; i++) { /* the kinds, by style */
+		int k;
+		for (k = 0; k < nst && style[k] != ser[i].style; k++)
+			;
+		if (k == nst && nst < 64) {
+			style[nst] = ser[i].style;
+			count[nst++] = 0;
+		}
+		if (k < nst)
+			count[k]++;
+	}
+	for (int i = 1; i < nst; i++)
+		for (int j = i; j > 0 && style[j - 1] > style[j]; j--) {
+			int t = style[j], c = count[j];
+			style[j] = style[j - 1];
+			count[j] = count[j - 1];
+			style[j - 1] = t;
+			count[j - 1] = c;
+		}
+	for (int parts = (int)((ns + HMB_SVG_MAX_LINES - 1) / HMB_SVG_MAX_LINES);; parts++)
+		for (int target = (int)(ns + (size_t)parts - 1) / parts; target <= HMB_SVG_MAX_LINES;
+		     target++) {
+			int used = 0, fill = 0;
+			for (int k = 0; k < nst; k++) {
+				if (count[k] > HMB_SVG_MAX_LINES) { /* parts of its own */
+					used += fill > 0;
+					at[k] = used;
+					used += (count[k] + HMB_SVG_MAX_LINES - 1) / HMB_SVG_MAX_LINES;
+					fill = 0;
+					continue;
+				}
+				if (fill && fill + count[k] > target) {
+					used++;
+					fill = 0;
+				}
+				at[k] = used;
+				fill += count[k];
+			}
+			if (used + (fill > 0) > parts)
+				continue;
+			for (int k = 0; k < nst; k++) {
+				size_t seen = 0;
+				for (size_t i = 0; i < ns; i++)
+					if (ser[i].style == style[k])
+						part[i] = at[k] + (count[k] > HMB_SVG_MAX_LINES
+								   ? (int)(seen++ / HMB_SVG_MAX_LINES) : 0);
+			}
+			return used + (fill > 0);
+		}
+}
+
+/* The parts of the series of another view of a chart's kinds (the small
+ * sizes'): each on the part of the chart's series of its kind and document
+ * (like, like_part; the first where it has none). */
+static void parts_like(const struct hmb_svg_series *ser, size_t ns,
+		       const struct hmb_svg_series *like, const int *like_part, size_t nlike,
+		       int *part)
+{
+	for (size_t i = 0; i < ns; i++) {
+		part[i] = 0;
+		for (size_t j = 0; j < nlike; j++)
+			if (like[j].style == ser[i].style && like[j].colour == ser[i].colour)
+				part[i] = like_part[j];
+	}
+}
+
+/* Part k of nparts of a chart's series (part[i]: each one's), drawn: title
+ * "NAME: WHAT", "NAME (k of n): WHAT" for several; plot: all but the title
+ * and the series. 1 drawn, 0 where the part holds none. */
+static size_t draw_part(FILE *out, const char *name, const char *what,
+			const struct hmb_svg_series *ser, size_t ns, const int *part, int k,
+			int nparts, const struct hmb_svg_plot *plot)
+{
+	struct hmb_svg_series *on = hmb_xcalloc(ns + 1, sizeof(*on));
+	struct hmb_svg_plot p = *plot;
+	char title[256];
+	size_t n = 0;
+
+	for (size_t i = 0; i < ns; i++)
+		if (part[i] == k)
+			on[n++] = ser[i];
+	if (nparts > 1)
+		snprintf(title, sizeof(title), "%s (%d of %d): %s", name, k + 1, nparts, what);
+	else
+		snprintf(title, sizeof(title), "%s: %s", name, what);
+	p.title = title;
+	p.s = on;
+	p.ns = n;
+	if (n)
+		hmb_svg_curves(out, &p);
+	free(on);
+	return n > 0;
+}
+
+static void free_series(struct hmb_svg_series *ser, size_t ns)
+{
+	for (size_t k = 0; k < ns; k++)
+		hmb_svg_series_free(&ser[k]);
+	free(ser);
+}
+
+/* A chart against size, and for copies its small sizes' view beside each of
+ * its parts (the same kinds on both); how many drawn. */
 static size_t draw_chart(FILE *out, const struct hmb_sum *s, const struct bucket *b, size_t n,
 			 size_t at)
 {
-	struct hmb_svg_series *ser;
+	struct hmb_svg_series *ser, *small = NULL;
 	struct hmb_svg_hline h[64];
-	char title[160], ttitle[200];
-	size_t ns = chart_series(s, b, n, at, 0, &ser), drawn = 0;
+	char title[160], what[64];
+	size_t ns = chart_series(s, b, n, at, 0, &ser), drawn = 0, nsmall = 0;
 	size_t nh = !strcmp(b[at].unit, "GB/s") ? peak_lines(s, b, n, at, h) : 0;
+	int *part = hmb_xcalloc(ns + 1, sizeof(int)), *small_part = NULL, nparts;
 
 	chart_title(b, n, at, title, sizeof(title));
-	if (ns) {
-		snprintf(ttitle, sizeof(ttitle), "%s: %s against size", title, b[at].unit);
-		hmb_svg_curves(out, &(struct hmb_svg_plot){ ttitle, b[at].unit, ser, ns, h, nh });
-		drawn++;
+	snprintf(what, sizeof(what), "%s against size", b[at].unit);
+	nparts = split_lines(ser, ns, part);
+	if (ns && b[at].latency) {
+		nsmall = chart_series(s, b, n, at, 1, &small);
+		small_part = hmb_xcalloc(nsmall + 1, sizeof(int));
+		parts_like(small, nsmall, ser, part, ns, small_part);
 	}
-	for (size_t k = 0; k < ns; k++)
-		hmb_svg_series_free(&ser[k]);
-	free(ser);
-	if (!drawn || !b[at].latency)
-		return drawn;
-	ns = chart_series(s, b, n, at, 1, &ser);
-	if (ns) {
-		snprintf(ttitle, sizeof(ttitle), "%s: time per copy, small sizes", title);
-		hmb_svg_curves(out, &(struct hmb_svg_plot){ ttitle, "us per copy", ser, ns, NULL, 0 });
-		drawn++;
+	for (int k = 0; ns && k < nparts; k++) {
+		drawn += draw_part(out, title, what, ser, ns, part, k, nparts, &(struct hmb_svg_plot){
+			.ylabel = b[at].unit, .h = h, .nh = nh });
+		drawn += draw_part(out, title, "time per copy, small sizes", small, nsmall,
+				   small_part, k, nparts, &(struct hmb_svg_plot){
+					   .ylabel = "us per copy" });
 	}
-	for (size_t k = 0; k < ns; k++)
-		hmb_svg_series_free(&ser[k]);
-	free(ser);
+	free_series(ser, ns);
+	free_series(small, nsmall);
+	free(small_part);
+	free(part);
 	return drawn;
 }
+
+/* ---- a module's headline against what it varies ------------------------------- */
+
+/* Charts of what a module's headline figure varies with besides size: a
+ * figure of the module's records (a metric; NULL: each sample, one step of a
+ * buffer's growth) against a parameter (NULL: the size the buffer grew to), a
+ * line per value of another parameter (or of the case's part line_part, from
+ * 0), a chart per case's first chart_parts parts (-1: the whole case) and
+ * value of chart_param. */
+static const struct figure_chart {
+	const char *module, *kase;
+	const char *figure, *x;
+	const char *xcount;             /* x counts this; NULL: bytes */
+	const char *xlabel;
+	const char *line;
+	int line_part;
+	int chart_parts;
+	const char *chart_param;
+	const char *what, *ylabel;
+	int ylinear;
+	double ref;                     /* a line across (0: none) */
+	const char *ref_label;
+} figure_charts[] = {
+	{ "overlap", "pipeline/*", "overlap_efficiency", "chunks", "chunks", "chunks (log2)",
+	  "streams", 0, -1, NULL, "copies hidden against chunks",
+	  "overlap efficiency", 1, 1, "1: every copy hidden behind the kernels" },
+	{ "xnack", "*/fault-latency/*", "us_per_fault", "stride", NULL,
+	  "page size: the stride between the pages touched (bytes, log2)", "order", 0, 2, NULL,
+	  "time per page fault by page size", "us per fault", 0, 0, NULL },
+	{ "xnack", "*/fault-throughput/*", "faults_per_s", "stride", NULL,
+	  "page size: the stride between the pages touched (bytes, log2)", "order", 0, 2, NULL,
+	  "page faults per second by page size", "faults/s", 0, 0, NULL },
+	{ "pool", "*", "speedup_over_hipMalloc", "size", NULL, NULL, NULL, 1, 1, NULL,
+	  "speedup over hipMalloc, per allocator", "x hipMalloc", 0, 1,
+	  "1: as fast as hipMalloc" },
+	{ "vmm", "grow/*", NULL, NULL, NULL, "buffer size after the step (bytes, log2)", NULL, 1,
+	  1, "policy", "time of each growth step against the size reached", "ms per step", 0, 0,
+	  NULL },
+};
+
+/* A point of a figure chart, on the GPU its column summarises. */
+struct fpoint {
+	int col;
+	const struct hmb_record *rec;
+	double x, y;
+	char chart[96], line[160];
+};
+
+static const char *kv_text(const struct hmb_kv *kv, char *buf, size_t len)
+{
+	if (!kv)
+		snprintf(buf, len, "-");
+	else if (kv->type == HMB_KV_STR)
+		snprintf(buf, len, "%.40s", kv->str);
+	else if (kv->type == HMB_KV_BOOL)
+		snprintf(buf, len, "%s", kv->num != 0 ? "yes" : "no");
+	else
+		hmb_number_text(kv->num, buf, len);
+	return buf;
+}
+
+static void add_fpoint(struct fpoint **p, size_t *n, size_t *cap, const struct fpoint *x)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		*p = hmb_xrealloc(*p, *cap * sizeof(**p));
+	}
+	(*p)[(*n)++] = *x;
+}
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The growth steps of a record of vmm's grow cases: each step's time (ms,
+ * the median over its runs) against the size the buffer reached. */
+static void growth_points(const struct hmb_record *r, struct fpoint *pt, struct fpoint **p,
+			  size_t *n, size_t *cap)
+{
+	const struct hmb_kv *start = hmb_kv_find(&r->params, "start");
+	const struct hmb_kv *size = hmb_kv_find(&r->params, "size");
+	const struct hmb_kv *step = hmb_kv_find(&r->params, "step");
+	size_t runs = r->runs && r->runs->count > 0 && r->runs->samples ? r->runs->count : 1;
+	size_t per, total = 0;
+	double v[HMB_RUNS_LOADED_MAX];
+
+	if (!start || !size || start->type != HMB_KV_NUM || size->type != HMB_KV_NUM ||
+	    !(start->num > 0) || !(size->num >= start->num))
+		return;
+	per = runs > 1 ? r->runs->samples[0] : r->nsamples;
+	for (size_t j = 0; j < runs; j++)
+		total += runs > 1 ? r->runs->samples[j] : r->nsamples;
+	for (size_t j = 1; j < runs; j++)
+		if (r->runs->samples[j] != per)
+			runs = 1; /* runs of other counts: the first alone */
+	if (total != r->nsamples || runs > HMB_RUNS_LOADED_MAX)
+		runs = 1;
+	for (size_t k = 0; k < per && k < r->nsamples; k++) {
+		double reached = step && step->type == HMB_KV_NUM && step->num > 0
+				 ? start->num + (double)(k + 1) * step->num
+				 : ldexp(start->num, (int)(k + 1 > 60 ? 60 : k + 1));
+		for (size_t j = 0; j < runs; j++)
+			v[j] = r->samples[j * per + k];
+		qsort(v, runs, sizeof(v[0]), by_value);
+		pt->x = fmin(reached, size->num);
+		pt->y = 1e3 * (runs % 2 ? v[runs / 2] : (v[runs / 2 - 1] + v[runs / 2]) / 2);
+		if (pt->y > 0)
+			add_fpoint(p, n, cap, pt);
+	}
+}
+
+/* The points of chart c of every document's records. */
+static size_t figure_points(const struct figure_chart *c, const struct hmb_sum *s,
+			    struct fpoint **p)
+{
+	size_t n = 0, cap = 0;
+
+	*p = NULL;
+	for (int col = 0; col < s->n; col++)
+		for (const struct hmb_record *r = s->col[col].doc->rep.head; r; r = r->next) {
+			struct fpoint pt = { col, r, 0, 0, "", "" };
+			const struct hmb_kv *m = c->figure ? hmb_kv_find(&r->metrics, c->figure) : NULL;
+			const struct hmb_kv *x = c->x ? hmb_kv_find(&r->params, c->x) : NULL;
+			int g = hmb_record_gpu(r);
+			char v[48];
+			if (r->status != HMB_OK || strcmp(r->module, c->module) ||
+			    fnmatch(c->kase, r->name, 0) ||
+			    (s->col[col].gpu >= 0 && g >= 0 && g != s->col[col].gpu) ||
+			    (c->figure && (!m || !isfinite(m->num))) ||
+			    (c->x && (!x || x->type != HMB_KV_NUM || !(x->num > 0))))
+				continue;
+			case_parts(r->name, c->chart_parts, 0, pt.chart, sizeof(pt.chart));
+			if (c->chart_param) {
+				size_t used = strlen(pt.chart);
+				snprintf(pt.chart + used, sizeof(pt.chart) - used, ", %s",
+					 kv_text(hmb_kv_find(&r->params, c->chart_param), v, sizeof(v)));
+			}
+			if (c->line)
+				snprintf(pt.line, sizeof(pt.line), "%s=%s", c->line,
+					 kv_text(hmb_kv_find(&r->params, c->line), v, sizeof(v)));
+			else
+				case_parts(r->name, c->line_part, 1, pt.line, sizeof(pt.line));
+			if (!c->figure) {
+				growth_points(r, &pt, p, &n, &cap);
+				continue;
+			}
+			pt.x = x->num;
+			pt.y = m->num;
+			add_fpoint(p, &n, &cap, &pt);
+		}
+	return n;
+}
+
+/* The parameters that set two points of one document, line and x of a
+ * chart apart (not context, not the x, not the GPU) added to each point's
+ * line, so that a line is one x once. */
+static void split_points(const struct figure_chart *c, struct fpoint *p, size_t n)
+{
+	const char *extra[8];
+	size_t ne = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++) {
+			const struct hmb_record *a = p[i].rec, *b = p[j].rec;
+			if (a == b || p[i].col != p[j].col || p[i].x != p[j].x ||
+			    strcmp(p[i].chart, p[j].chart) || strcmp(p[i].line, p[j].line))
+				continue;
+			for (size_t k = 0; k < a->params.n && ne < 8; k++) {
+				const struct hmb_kv *kv = &a->params.v[k];
+				size_t e;
+				if ((c->x && !strcmp(kv->key, c->x)) || hmb_param_is_gpu(a, kv) ||
+				    context(a, kv->key) || same_value(kv, hmb_kv_find(&b->params, kv->key)))
+					continue;
+				for (e = 0; e < ne && strcmp(extra[e], kv->key); e++)
+					;
+				if (e == ne)
+					extra[ne++] = kv->key;
+			}
+		}
+	for (size_t i = 0; i < n; i++)
+		for (size_t e = 0; e < ne; e++) {
+			size_t used = strlen(p[i].line);
+			char v[48];
+			snprintf(p[i].line + used, sizeof(p[i].line) - used, " %s=%s", extra[e],
+				 kv_text(hmb_kv_find(&p[i].rec->params, extra[e]), v, sizeof(v)));
+		}
+}
+
+/* Lines "NAME=VALUE ..." by their value where both are numbers (a stable
+ * order: qsort's is not, so the text decides a tie). */
+static int by_number(const void *x, const void *y)
+{
+	const char *a = *(const char *const *)x, *b = *(const char *const *)y;
+	const char *va = strchr(a, '='), *vb = strchr(b, '=');
+	char *ea, *eb;
+	double na = va ? strtod(va + 1, &ea) : 0, nb = vb ? strtod(vb + 1, &eb) : 0;
+
+	if (va && vb && ea != va + 1 && eb != vb + 1 && na != nb)
+		return (na > nb) - (na < nb);
+	return strcmp(a, b);
+}
+
+/* The figure charts of module m; how many drawn. */
+static size_t draw_figure_charts(FILE *out, const struct hmb_sum *s, const char *m)
+{
+	size_t drawn = 0;
+
+	for (size_t f = 0; f < sizeof(figure_charts) / sizeof(figure_charts[0]); f++) {
+		const struct figure_chart *c = &figure_charts[f];
+		struct fpoint *p;
+		size_t n;
+		const char **lines = NULL;
+		size_t nl = 0;
+		if (strcmp(c->module, m))
+			continue;
+		n = figure_points(c, s, &p);
+		split_points(c, p, n);
+		/* the lines of all its charts, each in one style on every chart: in
+		 * the order first measured, a parameter's numbers from the least */
+		for (size_t j = 0; j < n; j++) {
+			size_t l;
+			for (l = 0; l < nl && strcmp(lines[l], p[j].line); l++)
+				;
+			if (l == nl) {
+				lines = hmb_xrealloc(lines, (nl + 1) * sizeof(*lines));
+				lines[nl++] = p[j].line;
+			}
+		}
+		if (c->line)
+			qsort(lines, nl, sizeof(*lines), by_number);
+		for (size_t i = 0; i < n; i++) {
+			struct hmb_svg_series *ser = NULL;
+			size_t ns = 0;
+			char name[160];
+			int first = 1;
+			for (size_t j = 0; j < i && first; j++)
+				first = strcmp(p[j].chart, p[i].chart) != 0;
+			if (!first)
+				continue;
+			for (size_t j = i; j < n; j++) {
+				size_t l, k;
+				if (strcmp(p[j].chart, p[i].chart))
+					continue;
+				for (l = 0; l < nl && strcmp(lines[l], p[j].line); l++)
+					;
+				for (k = 0; k < ns && (ser[k].colour != p[j].col || ser[k].style != (int)l);
+				     k++)
+					;
+				if (k == ns) {
+					ser = hmb_xrealloc(ser, (ns + 1) * sizeof(*ser));
+					memset(&ser[ns], 0, sizeof(ser[ns]));
+					ser[ns].colour = p[j].col;
+					ser[ns].style = (int)l;
+					snprintf(ser[ns].label, sizeof(ser[ns].label), "%s %s",
+						 s->col[p[j].col].name, p[j].line);
+					ns++;
+				}
+				/* a line is one x once: a repeat of a result is left out */
+				for (l = 0; l < ser[k].n && ser[k].x[l] != p[j].x; l++)
+					;
+				if (l == ser[k].n)
+					hmb_svg_point(&ser[k], p[j].x, p[j].y, NAN, NAN);
+			}
+			/* a series of fewer points is no curve */
+			for (size_t k = 0; k < ns;) {
+				if (ser[k].n >= MIN_SIZES) {
+					k++;
+					continue;
+				}
+				hmb_svg_series_free(&ser[k]);
+				memmove(&ser[k], &ser[k + 1], (ns - k - 1) * sizeof(*ser));
+				ns--;
+			}
+			snprintf(name, sizeof(name), "%s %s", c->module, p[i].chart);
+			if (ns) {
+				struct hmb_svg_hline h = { c->ref, -1, "" };
+				int *part = hmb_xcalloc(ns + 1, sizeof(int));
+				int nparts = split_lines(ser, ns, part);
+				snprintf(h.label, sizeof(h.label), "%s", c->ref_label ? c->ref_label : "");
+				for (int k = 0; k < nparts; k++)
+					drawn += draw_part(out, name, c->what, ser, ns, part, k, nparts,
+							   &(struct hmb_svg_plot){ .ylabel = c->ylabel,
+							   .h = &h, .nh = c->ref != 0, .xcount = c->xcount,
+							   .xlabel = c->xlabel, .ylinear = c->ylinear });
+				free(part);
+			}
+			free_series(ser, ns);
+		}
+		free(lines);
+		free(p);
+	}
+	return drawn;
+}
+
+/* ---- a section per module ---------------------------------------------------- */
 
 static void curves(FILE *out, const struct hmb_sum *s)
 {
 	struct bucket *b = NULL;
-	size_t n = 0, drawn = 0;
-	const char *module = NULL;
+	size_t n = 0, drawn = 0, nmod = 0;
+	const char **modules = NULL;
 	int bands = 0;
 
 	for (int i = 0; i < s->n; i++)
-		for (const struct hmb_record *r = s->col[i].doc->rep.head; r; r = r->next)
+		for (const struct hmb_record *r = s->col[i].doc->rep.head; r; r = r->next) {
+			size_t k;
+			for (k = 0; k < nmod && strcmp(modules[k], r->module); k++)
+				;
+			if (k == nmod) { /* the modules in the order first measured */
+				modules = hmb_xrealloc(modules, (nmod + 1) * sizeof(*modules));
+				modules[nmod++] = r->module;
+			}
 			if (r->status == HMB_OK)
 				add_point(&b, &n, s, i, r);
+		}
 	for (size_t i = 0; i < n; i++) {
 		kinds_of(&b[i]);
 		for (size_t k = 0; k < b[i].n; k++)
 			bands |= b[i].p[k].sigma >= 0;
 	}
 	charts_of(b, n);
-	fprintf(out, "<h2 id=\"plots\">Against size</h2>\n<p class=\"note\">");
+	fprintf(out, "<h2 id=\"plots\">Charts per module</h2>\n<p class=\"note\">");
 	for (int i = 0; i < s->n; i++) {
 		fprintf(out, "%s", i ? " &nbsp; " : "");
 		swatch(out, i);
@@ -683,39 +1193,49 @@ static void curves(FILE *out, const struct hmb_sum *s)
 		if (s->col[i].gpu >= 0)
 			fprintf(out, " (GPU %d of %d)", s->col[i].gpu, s->col[i].ngpus);
 	}
-	fprintf(out, "<br>Per module, every kind measured at %d sizes or more on one chart, each "
-		"document in its colour, each kind in its marker and dash: the median against size, "
-		"both axes logarithmic; the dashed line across, the physical peak where the "
-		"document knows it%s. Copies also as time per copy up to %s.</p>\n",
-		MIN_SIZES, bands ? "; the band, +-1 sigma of the figure's run-to-run noise where the "
-		"document holds several runs (its runs.resolution.sigma_rel)" :
-		"; no band: no document holds several runs", "1M");
-	for (size_t i = 0; i < n; i++) {
-		int first = 1;
-		for (size_t j = 0; j < i && first; j++)
-			first = !same_chart(&b[j], &b[i]);
-		if (!first)
-			continue;
-		if (!module || strcmp(module, b[i].module)) {
-			size_t any = 0;
-			for (size_t j = i; j < n && !any; j++)
-				any = !strcmp(b[j].module, b[i].module) && has_curve(&b[j]);
-			if (!any)
-				continue;
-			fprintf(out, "%s<h3>", module ? "</div>\n" : "");
-			text(out, b[i].module);
-			fprintf(out, "</h3>\n<div class=\"plots\">\n");
-			module = b[i].module;
+	fprintf(out, "<br>Per module, every kind measured at %d sizes or more against size, each "
+		"document in its colour, each kind in its marker and dash: the median, both axes "
+		"logarithmic; the dashed line across, the physical peak where the document knows "
+		"it%s. Copies also as time per copy up to %s. Then what the module's headline "
+		"varies with: overlap's efficiency against chunks, a line per streams; the time "
+		"of a page fault by page size; pool's speedup over hipMalloc per allocator; each "
+		"step of VMM's growth. A chart holds at most %d lines: one of more is split, a "
+		"kind's lines kept together.</p>\n", MIN_SIZES, bands ? "; the band, +-1 sigma of "
+		"the figure's run-to-run noise where the document holds several runs (its "
+		"runs.resolution.sigma_rel)" : "; no band: no document holds several runs", "1M",
+		HMB_SVG_MAX_LINES);
+	for (size_t m = 0; m < nmod; m++) {
+		char *text_of = NULL;
+		size_t len = 0, here = 0;
+		FILE *charts = open_memstream(&text_of, &len);
+		if (!charts)
+			break;
+		/* what its headline varies with first, then against size */
+		here += draw_figure_charts(charts, s, modules[m]);
+		for (size_t i = 0; i < n; i++) {
+			int first = 1;
+			for (size_t j = 0; j < i && first; j++)
+				first = !same_chart(&b[j], &b[i]);
+			if (first && !strcmp(b[i].module, modules[m]))
+				here += draw_chart(charts, s, b, n, i);
 		}
-		drawn += draw_chart(out, s, b, n, i);
+		fclose(charts);
+		if (here) {
+			fprintf(out, "<h3 id=\"module-");
+			text(out, modules[m]);
+			fprintf(out, "\">");
+			text(out, modules[m]);
+			fprintf(out, "</h3>\n<div class=\"plots\">\n%s</div>\n", text_of);
+		}
+		drawn += here;
+		free(text_of);
 	}
-	if (module)
-		fprintf(out, "</div>\n");
 	if (!drawn)
 		fprintf(out, "<p>No case was measured at %d sizes or more.</p>\n", MIN_SIZES);
 	for (size_t i = 0; i < n; i++)
 		free(b[i].p);
 	free(b);
+	free(modules);
 }
 
 /* ---- the node: peer-to-peer and host copies with every GPU ------------------- */
@@ -891,7 +1411,13 @@ void hmb_report_html(FILE *out, const struct hmb_sum *s)
 		text(out, s->col[i].doc->path);
 		fprintf(out, ")");
 	}
-	fprintf(out, "</p>\n<h2 id=\"summary\">Summary</h2>\n");
+	fprintf(out, "</p>\n");
+	if (*s->differs) { /* as the text summary says it: what may explain a change */
+		fprintf(out, "<p class=\"note differs\">note: ");
+		text(out, s->differs);
+		fprintf(out, "</p>\n");
+	}
+	fprintf(out, "<h2 id=\"summary\">Summary</h2>\n");
 	summary_table(out, s);
 	anomalies(out, s);
 	systems(out, s);

@@ -11,7 +11,6 @@
 
 #include "doc/loaded.h"
 #include "stats/resolution.h"
-#include "stats/significance.h"
 #include "stats/stats.h"
 #include "util/nearest.h"
 #include "util/numfmt.h"
@@ -396,45 +395,6 @@ double hmb_sum_ratio(const struct hmb_sum_cell *base, const struct hmb_sum_cell 
 	return c->direction < 0 ? base->value / c->value : c->value / base->value;
 }
 
-/* A record's figure's noise from one document to the next, relative, one
- * sigma: its runs' (stats/resolution.h) where its document holds several,
- * else not known (NAN); *df, the least degrees of freedom seen. */
-static double record_noise(const struct hmb_record *r, double *df)
-{
-	if (!r || !r->runs || !r->runs->judged)
-		return NAN;
-	if (r->runs->res.df < *df)
-		*df = r->runs->res.df;
-	return r->runs->res.sigma;
-}
-
-static double cell_noise(const struct hmb_sum_cell *c, double *df)
-{
-	double n = record_noise(c->rec, df);
-
-	return c->base ? hypot(n, record_noise(c->base, df)) : n;
-}
-
-int hmb_sum_change(const struct hmb_sum_cell *base, const struct hmb_sum_cell *c,
-		   double *resolution)
-{
-	double r = hmb_sum_ratio(base, c), n, df = INFINITY, res;
-
-	if (resolution)
-		*resolution = NAN;
-	if (!isfinite(r) || !c->direction || !base->rec || !c->rec)
-		return 0;
-	n = hypot(cell_noise(base, &df), cell_noise(c, &df));
-	if (!(n > 0))
-		return 0;
-	res = hmb_student_t_quantile(1 - HMB_RESOLUTION_CONFIDENCE, df) * n;
-	if (resolution)
-		*resolution = res;
-	if (!(fabs(log(r)) > res) || !(fabs(r - 1) > HMB_RESOLUTION_STABLE_REL))
-		return 0;
-	return r > 1 ? 1 : -1;
-}
-
 const char *hmb_sum_ratio_text(const struct hmb_sum_cell *base, const struct hmb_sum_cell *c,
 			       int wide, char *buf, size_t len)
 {
@@ -749,6 +709,7 @@ int hmb_summary_build(const struct hmb_sum_doc *docs, int n, int gpu, struct hmb
 		      char *err, size_t errlen)
 {
 	memset(s, 0, sizeof(*s));
+	s->threshold = -1;
 	if (gpu_check(docs, n, gpu, err, errlen))
 		return -1;
 	s->n = n;

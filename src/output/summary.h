@@ -111,6 +111,24 @@ extern const struct hmb_headline hmb_headlines[];
 extern const size_t hmb_nheadlines;
 #define HMB_MAX_HEADLINES 32
 
+/* compare's verdict on one figure of a document against the base's (the
+ * judge the summary command is given fills it: src/compare/verdicts.c; the
+ * report shows it and judges nothing itself). */
+enum hmb_sum_verdict_state {
+	HMB_VERDICT_UNSET,    /* not judged: no judge ran (standard input, text) */
+	HMB_VERDICT_NO_ROW,   /* compare pairs no figure of the other with it */
+	HMB_VERDICT_ROW,      /* compare's row: its verdict in text */
+};
+
+struct hmb_sum_verdict {
+	enum hmb_sum_verdict_state state;
+	char text[16];        /* as compare prints it: WORSE, better, n.s., ?N%, ? or "" */
+	int flag;             /* +1 better, -1 WORSE (compare flags it), 0 neither */
+	double p;             /* the change's p under its noise; NAN: not judged */
+	double resolution;    /* the least change the pair tells from noise; NAN */
+	char row[224];        /* compare's row: its result's label and figure */
+};
+
 /* One headline of one document. */
 struct hmb_sum_cell {
 	const struct hmb_headline *h;   /* which one */
@@ -126,6 +144,9 @@ struct hmb_sum_cell {
 					   "" where the headline has no figure at all */
 	const struct hmb_record *rec;   /* where it comes from */
 	const struct hmb_record *base;  /* the `over` case's record */
+	/* compare's verdicts against the first document's cell (columns after the
+	 * first): on rec's figure, and on base's for a headline taken over another */
+	struct hmb_sum_verdict verdict[2];
 };
 
 /* One not-ok case, standing for those of the same module and reason. */
@@ -176,7 +197,15 @@ struct hmb_sum {
 	/* what the others differ from the first in that can change a figure's
 	 * meaning (another build, schema, settings, XNACK mode): one line, "" none */
 	char differs[1024];
+	double threshold;               /* percent the verdicts were judged at; -1: none */
 };
+
+/* What judges the headlines of the columns after the first against the
+ * first, filling their cells' verdicts: compare's own judgement
+ * (hmb_compare_summary_verdicts, given by the command line: compare
+ * includes output, never the other way). gpu: --gpu N, -1 none; threshold:
+ * percent. */
+typedef void (*hmb_sum_judge_fn)(struct hmb_sum *s, int gpu, double threshold);
 
 /* The summary of n documents (the first the base), GPU gpu of each that has
  * several (-1: the lowest). 0, or -1 with a line in err (a document without
@@ -216,18 +245,12 @@ const char *hmb_sum_ratio_text(const struct hmb_sum_cell *base, const struct hmb
 			       int wide, char *buf, size_t len);
 /* The other against the base, which way is better: above 1 better. */
 double hmb_sum_ratio(const struct hmb_sum_cell *base, const struct hmb_sum_cell *c);
-/* Is the change from base to c beyond both documents' noise: each record's
- * noise from its runs (stats/resolution.h), in quadrature, beyond t(0.975)
- * of the fewest degrees of freedom times that and beyond the 5% compare is
- * used at. +1 better, -1 worse, 0 within the noise or not judged (a document
- * of one run); *resolution (may be NULL): the least change of the log of
- * the ratio beyond that noise at 95%, NAN where not judged. */
-int hmb_sum_change(const struct hmb_sum_cell *base, const struct hmb_sum_cell *c,
-		   double *resolution);
 
-/* The command: `summary DOC...` (summary_cmd.c). Returns the exit status. */
+/* The command: `summary DOC...` (summary_cmd.c). judge (NULL: none) gives
+ * the HTML report compare's verdicts, at HMB_RESOLUTION_STABLE_REL (5%, the
+ * threshold compare is used at). Returns the exit status. */
 int hmb_summary_command(int nfiles, char **files, enum hmb_format format, int gpu,
-			const char *output);
+			const char *output, hmb_sum_judge_fn judge);
 /* compare's first part: the summary of its documents on out, where every one
  * can be read (else nothing: compare says what is wrong). */
 void hmb_summary_for_compare(FILE *out, int nfiles, char **files, enum hmb_format format,

@@ -1,5 +1,6 @@
 /* summary_cmd.c - where the summary is printed: `hipmembench summary DOC...`
- * (text, Markdown or HTML, on stdout or into -o FILE, written whole), the
+ * (text, Markdown or HTML, on stdout or into -o FILE, written whole; the HTML
+ * with compare's verdicts, from the judge it is given), the
  * summary compare prints before its table, and the one that ends `all`
  * (and goes into its document). summary.h says how to read it. */
 #include "output/summary.h"
@@ -11,6 +12,7 @@
 
 #include "doc/atomic_file.h"
 #include "doc/json_write.h"
+#include "stats/resolution.h"
 #include "util/text.h"
 #include "util/util.h"
 
@@ -52,7 +54,7 @@ static int write_to(const char *path, const struct hmb_sum *s, enum hmb_format f
 }
 
 int hmb_summary_command(int nfiles, char **files, enum hmb_format format, int gpu,
-			const char *output)
+			const char *output, hmb_sum_judge_fn judge)
 {
 	struct hmb_sum_doc *docs = hmb_xcalloc((size_t)nfiles, sizeof(*docs));
 	struct hmb_sum s;
@@ -75,6 +77,9 @@ int hmb_summary_command(int nfiles, char **files, enum hmb_format format, int gp
 		status = 2;
 		goto out;
 	}
+	/* the report's ratios carry compare's verdicts (the text gives none) */
+	if (judge && format == HMB_FORMAT_HTML && nfiles > 1)
+		judge(&s, gpu, 100 * HMB_RESOLUTION_STABLE_REL);
 	if (output && strcmp(output, "-"))
 		status = write_to(output, &s, format);
 	else

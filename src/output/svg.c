@@ -326,10 +326,54 @@ static void legend_layout(const struct hmb_svg_plot *p, struct legend *g)
 	}
 }
 
+/* The value axis: log10 from lo to hi, or linear in steps of step. */
+struct yaxis {
+	int linear;
+	double lo, hi, step;
+};
+
+static double y_px(const struct yaxis *a, double v)
+{
+	double f = a->linear ? (v - a->lo) / (a->hi - a->lo)
+			     : (log10(v) - log10(a->lo)) / (log10(a->hi) - log10(a->lo));
+	return C_TOP + C_PLOT_H - f * C_PLOT_H;
+}
+
+/* Can v be drawn on the axis (positive where logarithmic)? */
+static int drawable(const struct yaxis *a, double v)
+{
+	return isfinite(v) && (a->linear || v > 0);
+}
+
+static double nice_step(double v);
+
+/* The value axis over [ymin, ymax]: 1, 2, 5 x 10^k at its ends (log), or
+ * from 0 (or below) in nice steps (linear). */
+static void y_range(struct yaxis *a, double ymin, double ymax)
+{
+	if (a->linear) {
+		double lo = fmin(ymin, 0), hi = fmax(ymax, lo + 1e-12);
+		a->step = nice_step(hi - lo);
+		a->lo = a->step * floor(lo / a->step + 1e-9);
+		a->hi = a->step * ceil(hi / a->step - 1e-9);
+		if (a->hi <= a->lo)
+			a->hi = a->lo + a->step;
+		return;
+	}
+	a->lo = round_125(ymin, 0);
+	a->hi = round_125(ymax, 1);
+	if (a->hi <= a->lo)
+		a->hi = round_125(a->lo * 1.5, 1);
+}
+
+/* Markers on every few points of a series of many (every point of a short one). */
+#define MARKED_POINTS 24
+
 void hmb_svg_curves(FILE *out, const struct hmb_svg_plot *p)
 {
-	double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0, xlo, xhi, ylo, yhi, span;
+	double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = -INFINITY, xlo, xhi, span;
 	double plot_w = C_WIDTH - C_LEFT - C_RIGHT, last_label = -100;
+	struct yaxis ya = { p->ylinear, 0, 0, 0 };
 	size_t order[64];
 	struct legend g;
 	int height, step;
@@ -338,11 +382,13 @@ void hmb_svg_curves(FILE *out, const struct hmb_svg_plot *p)
 	for (size_t i = 0; i < p->ns; i++) {
 		sort_points(&p->s[i]);
 		for (size_t k = 0; k < p->s[i].n; k++) {
+			if (!(p->s[i].x[k] > 0) || !drawable(&ya, p->s[i].y[k]))
+				continue;
 			xmin = fmin(xmin, p->s[i].x[k]);
 			xmax = fmax(xmax, p->s[i].x[k]);
 			ymin = fmin(ymin, p->s[i].y[k]);
 			ymax = fmax(ymax, p->s[i].y[k]);
-			if (p->s[i].lo[k] > 0)
+			if (drawable(&ya, p->s[i].lo[k]))
 				ymin = fmin(ymin, p->s[i].lo[k]);
 			if (isfinite(p->s[i].hi[k]))
 				ymax = fmax(ymax, p->s[i].hi[k]);
@@ -350,26 +396,26 @@ void hmb_svg_curves(FILE *out, const struct hmb_svg_plot *p)
 	}
 	if (p->nh > 64)
 		return;
+	if (!(ymax >= ymin))
+		return; /* nothing to draw */
 	for (size_t i = 0; i < p->nh; i++)
-		if (p->h[i].y > 0 && isfinite(p->h[i].y)) {
+		if (drawable(&ya, p->h[i].y)) {
 			ymin = fmin(ymin, p->h[i].y);
-			ymax = fmax(ymax, p->h[i].y * 1.12); /* room for its label over it */
+			/* room for its label over it */
+			ymax = fmax(ymax, ya.linear ? p->h[i].y + 0.12 * (ymax - fmin(ymin, 0))
+						    : p->h[i].y * 1.12);
 		}
-	if (!(xmin > 0) || !(xmax >= xmin) || !(ymin > 0) || !(ymax >= ymin) || !isfinite(ymax) ||
-	    !isfinite(xmax))
+	if (!(xmin > 0) || !(xmax >= xmin) || !isfinite(ymax) || !isfinite(xmax))
 		return;
 	xlo = floor(log2(xmin));
 	xhi = ceil(log2(xmax));
 	if (xhi <= xlo)
 		xhi = xlo + 1;
-	ylo = round_125(ymin, 0);
-	yhi = round_125(ymax, 1);
-	if (yhi <= ylo)
-		yhi = round_125(ylo * 1.5, 1);
+	y_range(&ya, ymin, ymax);
 	legend_layout(p, &g);
 	height = C_TOP + C_PLOT_H + C_BELOW + g.nrows * C_ROW + PAD;
 #define PX(v) (C_LEFT + (log2(v) - xlo) / (xhi - xlo) * plot_w)
-#define PY(v) (C_TOP + C_PLOT_H - (log10(v) - log10(ylo)) / (log10(yhi) - log10(ylo)) * C_PLOT_H)
+#define PY(v) y_px(&ya, (v))
 	fprintf(out, "<svg class=\"plot curves\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
 		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">\n<title>", C_WIDTH, height,
 		C_WIDTH, height);
@@ -378,30 +424,42 @@ void hmb_svg_curves(FILE *out, const struct hmb_svg_plot *p)
 	snprintf(attrs, sizeof(attrs), "class=\"title\" x=\"%d\" y=\"20\"", PAD);
 	text_el(out, attrs, p->title, C_WIDTH - 2 * PAD, TITLE_FONT);
 	fprintf(out, "\n<g class=\"axes\">\n");
-	/* the value axis: a tick at every 1..9 x 10^k, a label and a grid line at
-	 * 1, 2 and 5 x 10^k (at 10^k alone over more than 2.5 decades) */
-	span = log10(yhi / ylo);
-	for (double e = pow(10, floor(log10(ylo))); e <= yhi * 1.0001; e *= 10)
-		for (int m = 1; m <= 9; m++) {
-			double v = m * e, y;
-			int label = m == 1 || (span <= 2.5 && (m == 2 || m == 5));
-			if (v < ylo * 0.9999 || v > yhi * 1.0001)
-				continue;
-			y = PY(v);
-			fprintf(out, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" class=\"tick\"/>",
-				C_LEFT - 4, C_LEFT, y, y);
-			if (label)
-				fprintf(out, "<line x1=\"%d\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" "
-					"class=\"grid\"/><text class=\"ytick\" x=\"%d\" y=\"%.1f\" "
-					"text-anchor=\"end\">%s</text>", C_LEFT, C_LEFT + plot_w, y, y,
-					C_LEFT - 6, y + 4, axis_number(v, buf, sizeof(buf)));
-			fputc('\n', out);
+	if (ya.linear) {
+		/* a label and a grid line at every step */
+		for (double v = ya.lo; v <= ya.hi + ya.step * 1e-6; v += ya.step) {
+			double y = PY(v), shown = fabs(v) < ya.step * 1e-6 ? 0 : v;
+			fprintf(out, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" class=\"tick\"/>"
+				"<line x1=\"%d\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>"
+				"<text class=\"ytick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
+				C_LEFT - 4, C_LEFT, y, y, C_LEFT, C_LEFT + plot_w, y, y, C_LEFT - 6,
+				y + 4, shown);
 		}
+	} else {
+		/* a tick at every 1..9 x 10^k, a label and a grid line at 1, 2 and 5 x
+		 * 10^k (at 10^k alone over more than 2.5 decades) */
+		span = log10(ya.hi / ya.lo);
+		for (double e = pow(10, floor(log10(ya.lo))); e <= ya.hi * 1.0001; e *= 10)
+			for (int m = 1; m <= 9; m++) {
+				double v = m * e, y;
+				int label = m == 1 || (span <= 2.5 && (m == 2 || m == 5));
+				if (v < ya.lo * 0.9999 || v > ya.hi * 1.0001)
+					continue;
+				y = PY(v);
+				fprintf(out, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" "
+					"class=\"tick\"/>", C_LEFT - 4, C_LEFT, y, y);
+				if (label)
+					fprintf(out, "<line x1=\"%d\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" "
+						"class=\"grid\"/><text class=\"ytick\" x=\"%d\" y=\"%.1f\" "
+						"text-anchor=\"end\">%s</text>", C_LEFT, C_LEFT + plot_w, y,
+						y, C_LEFT - 6, y + 4, axis_number(v, buf, sizeof(buf)));
+				fputc('\n', out);
+			}
+	}
 	fprintf(out, "<text x=\"16\" y=\"%d\" transform=\"rotate(-90 16 %d)\" "
 		"text-anchor=\"middle\">", C_TOP + C_PLOT_H / 2, C_TOP + C_PLOT_H / 2);
-	text_fit(out, p->ylabel, C_PLOT_H, FONT);
-	fprintf(out, " (log)</text>\n");
-	/* the size axis: a tick at every power of 2, a label every step of them from
+	text_fit(out, p->ylabel, C_PLOT_H - 40, FONT);
+	fprintf(out, "%s</text>\n", ya.linear ? "" : " (log)");
+	/* the x axis: a tick at every power of 2, a label every step of them from
 	 * the smallest, so that about ten fit */
 	step = xhi - xlo > 10 ? (int)ceil((xhi - xlo) / 10) : 1;
 	if (step > 1 && step % 2)
@@ -414,13 +472,15 @@ void hmb_svg_curves(FILE *out, const struct hmb_svg_plot *p)
 			fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" class=\"grid\"/>"
 				"<text class=\"xtick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s"
 				"</text>", x, x, C_TOP, C_TOP + C_PLOT_H, x, C_TOP + C_PLOT_H + 16,
-				hmb_format_size((size_t)1 << e, buf, sizeof(buf)));
+				p->xcount ? axis_number(ldexp(1, e), buf, sizeof(buf))
+					  : hmb_format_size((size_t)1 << e, buf, sizeof(buf)));
 		fputc('\n', out);
 	}
-	fprintf(out, "<text x=\"%.0f\" y=\"%d\" text-anchor=\"middle\">size (bytes, log2)</text>\n",
-		C_LEFT + plot_w / 2, C_TOP + C_PLOT_H + 32);
-	fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%d\" class=\"frame\"/>\n"
-		"</g>\n", C_LEFT, C_TOP, plot_w, C_PLOT_H);
+	fprintf(out, "<text x=\"%.0f\" y=\"%d\" text-anchor=\"middle\">", C_LEFT + plot_w / 2,
+		C_TOP + C_PLOT_H + 32);
+	text_fit(out, p->xlabel ? p->xlabel : "size (bytes, log2)", plot_w, FONT);
+	fprintf(out, "</text>\n<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%d\" "
+		"class=\"frame\"/>\n</g>\n", C_LEFT, C_TOP, plot_w, C_PLOT_H);
 	/* the lines across, each labelled at the left (where curves against size
 	 * are low): over the line, under it where the label before or the top is
 	 * too near, and on a white halo */
@@ -435,7 +495,7 @@ void hmb_svg_curves(FILE *out, const struct hmb_svg_plot *p)
 	for (size_t k = 0; k < p->nh; k++) {
 		const struct hmb_svg_hline *h = &p->h[order[k]];
 		double y, ly;
-		if (!(h->y > 0) || !isfinite(h->y))
+		if (!drawable(&ya, h->y))
 			continue;
 		y = PY(h->y);
 		ly = y - 4;
@@ -459,11 +519,11 @@ void hmb_svg_curves(FILE *out, const struct hmb_svg_plot *p)
 		size_t k = 0;
 		while (k < s->n) {
 			size_t a = k, b;
-			if (!(s->lo[k] > 0) || !isfinite(s->hi[k])) {
+			if (!drawable(&ya, s->lo[k]) || !isfinite(s->hi[k])) {
 				k++;
 				continue;
 			}
-			for (b = a; b < s->n && s->lo[b] > 0 && isfinite(s->hi[b]); b++)
+			for (b = a; b < s->n && drawable(&ya, s->lo[b]) && isfinite(s->hi[b]); b++)
 				;
 			if (b - a >= 2) {
 				fprintf(out, "<polygon class=\"band\" fill=\"%s\" fill-opacity=\"0.18\" "
@@ -482,19 +542,34 @@ void hmb_svg_curves(FILE *out, const struct hmb_svg_plot *p)
 	for (size_t i = 0; i < p->ns; i++) {
 		const struct hmb_svg_series *s = &p->s[i];
 		const char *c = hmb_svg_colour(s->colour);
+		size_t every = s->n > MARKED_POINTS ? (s->n + MARKED_POINTS - 1) / MARKED_POINTS : 1;
+		int first = 1;
 		fprintf(out, "<g class=\"series\" stroke=\"%s\" fill=\"%s\">\n<polyline fill=\"none\" "
 			"stroke-width=\"1.7\"%s points=\"", c, c, dash_attr(s->style, dash, sizeof(dash)));
 		for (size_t k = 0; k < s->n; k++)
-			fprintf(out, "%s%.1f,%.1f", k ? " " : "", PX(s->x[k]), PY(s->y[k]));
+			if (s->x[k] > 0 && drawable(&ya, s->y[k])) {
+				fprintf(out, "%s%.1f,%.1f", first ? "" : " ", PX(s->x[k]), PY(s->y[k]));
+				first = 0;
+			}
 		fprintf(out, "\"/>\n");
 		for (size_t k = 0; k < s->n; k++) {
-			const char *end = marker(out, s->style, PX(s->x[k]), PY(s->y[k]));
+			const char *end;
+			if (!(s->x[k] > 0) || !drawable(&ya, s->y[k]) ||
+			    (k % every && k + 1 != s->n))
+				continue;
+			end = marker(out, s->style, PX(s->x[k]), PY(s->y[k]));
 			fputs("<title>", out);
 			hmb_xml_text(out, s->label);
 			fprintf(out, ": %s ", value_text(s->y[k], buf, sizeof(buf)));
 			hmb_xml_text(out, p->ylabel);
-			fprintf(out, " at %s", hmb_format_size((size_t)s->x[k], buf, sizeof(buf)));
-			if (s->lo[k] > 0 && isfinite(s->hi[k]))
+			if (p->xcount) {
+				fputs(" at ", out);
+				hmb_xml_text(out, p->xcount);
+				fprintf(out, "=%g", s->x[k]);
+			} else {
+				fprintf(out, " at %s", hmb_format_size((size_t)s->x[k], buf, sizeof(buf)));
+			}
+			if (drawable(&ya, s->lo[k]) && isfinite(s->hi[k]))
 				fprintf(out, ", run-to-run +-%.1f%%",
 					50 * (s->hi[k] - s->lo[k]) / s->y[k]);
 			fprintf(out, "</title>%s\n", end);

@@ -1,6 +1,7 @@
 /*
  * svg.h - plots as inline SVG for the HTML report (svg.c): curves against
- * size on log-log axes, heatmaps of GPU pairs and stacked bars. Each is one
+ * size (or a count) on log-log axes (or a linear value axis), heatmaps of
+ * GPU pairs and stacked bars. Each is one
  * <svg class="plot KIND"> (KIND: curves, heatmap, bars) with its title in a
  * <text class="title">; a curves plot has a <g class="series"> per series
  * and a <g class="legend"> of one <g class="entry"> per series.
@@ -20,17 +21,21 @@
 
 #define HMB_SVG_CHAR_EM 0.62
 #define HMB_SVG_MAX_SEGS 16
+/* The most lines a curves plot is given: eight colours and as many markers
+ * tell them apart; a chart of more is split (report_html.c). */
+#define HMB_SVG_MAX_LINES 8
 
 /* The colour of document i (the same in every plot and table of a report). */
 const char *hmb_svg_colour(int i);
 
-/* ---- curves: y against size, log2 x, log10 y ---- */
+/* ---- curves: y against size (or a count), log2 x, log10 (or linear) y ---- */
 
 struct hmb_svg_series {
 	char label[224];
 	int colour;           /* the document's index (hmb_svg_colour) */
 	int style;            /* the kind's: marker and dash, the same for every document */
-	double *x, *y;        /* x: bytes, > 0; y > 0; in any order (drawn sorted by x) */
+	double *x, *y;        /* x: bytes (or a count), > 0; y > 0 (any: linear); in any
+			       * order (drawn sorted by x) */
 	double *lo, *hi;      /* the band around y at each point; NAN: none */
 	size_t n, cap;
 };
@@ -49,6 +54,9 @@ struct hmb_svg_plot {
 	size_t ns;
 	const struct hmb_svg_hline *h;
 	size_t nh;
+	const char *xcount;   /* x counts this ("chunks"), labelled 1, 2, 4, ...; NULL: bytes */
+	const char *xlabel;   /* the x axis' name; NULL: "size (bytes, log2)" */
+	int ylinear;          /* a linear value axis from 0 or below (values may be negative) */
 };
 
 /* Add a point to a series, with its band (lo, hi: NAN none). */
@@ -56,10 +64,11 @@ void hmb_svg_point(struct hmb_svg_series *s, double x, double y, double lo, doub
 void hmb_svg_series_free(struct hmb_svg_series *s);
 
 /* The plot as one <svg class="plot curves">: sizes on a log2 axis labelled
- * 4K, 16K, ... 1G, values on a log10 axis, a band under each series where its
- * points have one, the horizontal lines dashed with their labels, and the
- * legend under the plot, a column per document. Nothing where no point is
- * positive. */
+ * 4K, 16K, ... 1G (counts 1, 2, 4, ...), values on a log10 axis (or linear),
+ * a band under each series where its points have one, the horizontal lines
+ * dashed with their labels, and the legend under the plot, a column per
+ * document. A series of many points has a marker on every few. Nothing where
+ * no point can be drawn. */
 void hmb_svg_curves(FILE *out, const struct hmb_svg_plot *p);
 
 /* ---- a heatmap of GPU pairs ---- */

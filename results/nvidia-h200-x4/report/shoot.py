@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """shoot.py - screenshots of an HTML report as headless Chromium draws it.
 
-usage: shoot.py REPORT.html OUTDIR
+usage: shoot.py REPORT.html OUTDIR [PART...]
 
-Opens the report at 1400 px wide (the page's own width) and writes three PNGs of it
-to OUTDIR: report-top.png (the heading and the summary table), report-memcpy.png
-(the memcpy charts: bandwidth and time per copy against size) and report-node.png
-(the node's peer-copy heatmaps and host scaling, from the first document of several
-GPUs). Needs Chromium, its driver and Selenium (Debian: chromium chromium-driver
-python3-selenium) and Pillow (python3-pil)."""
+Opens the report at 1400 px wide (the page's own width) and writes a PNG of each
+PART to OUTDIR as report-PART.png: top (the heading, the summary table and its
+note), node (the node's peer-copy heatmaps and host scaling, from the first document
+of several GPUs), or a module's name (its section of charts: memcpy, overlap,
+managed, xnack, pool, vmm; node's module charts as node-module). Without PART: top,
+memcpy and node. Needs Chromium, its driver and Selenium (Debian: chromium
+chromium-driver python3-selenium) and Pillow (python3-pil)."""
 import pathlib
 import shutil
 import sys
@@ -21,11 +22,16 @@ from selenium.webdriver.chrome.service import Service
 WIDTH = 1400
 
 # each screenshot: from the top of the first element to the bottom of the last
-REGIONS = {
-    "report-top": ("h1", "table.summary"),
-    "report-memcpy": ("#plots", "h3 + div.plots"),
-    "report-node": ("#node", "#node ~ div.plots svg.plot.bars"),
+FIXED = {
+    "top": ("h1", "table.summary + p.note"),
+    "node": ("#node", "#node ~ div.plots svg.plot.bars"),
+    "node-module": ("#module-node", "#module-node + div.plots"),
 }
+
+
+def region(part):
+    return FIXED.get(part) or (f"#module-{part}", f"#module-{part} + div.plots")
+
 
 BOX = """
 const a = document.querySelector(arguments[0]), b = document.querySelector(arguments[1]);
@@ -36,9 +42,10 @@ return [ra.top + window.scrollY, rb.bottom + window.scrollY];
 
 
 def main(argv):
-    if len(argv) != 3:
+    if len(argv) < 3:
         sys.exit(__doc__.split("\n\n")[1])
     html, out = pathlib.Path(argv[1]).resolve(), pathlib.Path(argv[2])
+    parts = argv[3:] or ["top", "memcpy", "node"]
     out.mkdir(parents=True, exist_ok=True)
     options = Options()
     for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
@@ -53,7 +60,8 @@ def main(argv):
         whole = out / "page.png"
         driver.save_screenshot(str(whole))
         page = Image.open(whole)
-        for name, (first, last) in REGIONS.items():
+        for part in parts:
+            first, last = region(part)
             box = driver.execute_script(BOX, first, last)
             if not box:
                 print(f"shoot.py: {html}: no {first} .. {last}", file=sys.stderr)
@@ -61,9 +69,9 @@ def main(argv):
             top, bottom = max(0, int(box[0]) - 12), min(page.height, int(box[1]) + 16)
             shot = page.crop((0, top, min(page.width, WIDTH), bottom)).convert("RGB")
             # 256 colours: a sharp page at a fraction of the size
-            shot.quantize(256, method=Image.Quantize.MEDIANCUT).save(out / f"{name}.png",
+            shot.quantize(256, method=Image.Quantize.MEDIANCUT).save(out / f"report-{part}.png",
                                                                         optimize=True)
-            print(out / f"{name}.png")
+            print(out / f"report-{part}.png")
         whole.unlink()
     finally:
         driver.quit()
