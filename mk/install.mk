@@ -22,7 +22,7 @@ COMPLETION_NOTE := note: bash-completion does not look in $(BASHCOMPDIR): for co
   of hipmembench, add to ~/.bashrc: source $(BASHCOMPDIR)/hipmembench
 
 MAN     := $(BUILD)/hipmembench.1
-SCRIPTS := plot sweep gather fleet
+SCRIPTS := sweep gather fleet
 DOCS    := README.md LICENSE $(wildcard docs/schema.*)
 DIST    := hipmembench-$(VERSION)
 MISSING_HELP2MAN := help2man not found (it makes the man page from --help): install \

@@ -110,20 +110,6 @@ class Cli:
         except BadFile as e:
             self.fail(f"{path}: {e}")
 
-    def write_png(self, fig, path):
-        """A matplotlib figure as PNG at path, whole or not at all, then closed; one
-        line naming why not (exit 2)."""
-        import matplotlib.pyplot as plt  # the caller drew fig: matplotlib is loaded
-        try:
-            # tight: the file holds every label and legend, none cut off at its edge
-            write_whole(path, lambda f: fig.savefig(f, format="png", dpi=110,
-                                                    bbox_inches="tight", pad_inches=0.15),
-                        binary=True, suffix=".png")
-        except OSError as e:
-            self.fail(f"cannot write {path}: {e.strerror or e}")
-        finally:
-            plt.close(fig)
-
     def parser(self, **kw):
         """An argparse parser whose usage errors are one line and exit 2."""
         cli = self

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.xdist_group("test_install")
 REPO = pathlib.Path(__file__).resolve().parent.parent
 BIN = hmb.BIN
 PREFIX = "/usr"
-SCRIPTS = ("plot", "sweep", "gather", "fleet")
+SCRIPTS = ("sweep", "gather", "fleet")
 
 
 def make(*args):
