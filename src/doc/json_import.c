@@ -234,15 +234,12 @@ int hmb_json_import(struct hmb_report *rep, const char *path, char *err, size_t 
 	dev = cJSON_GetObjectItemCaseSensitive(doc, "device");
 	if (cJSON_IsObject(dev)) {
 		int seen = 0;
-		for (int i = 0; i < rep->ndevice_json; i++) {
-			cJSON *d = cJSON_Parse(rep->device_json[i]);
-			seen |= hmb_json_num(d, "ordinal") == hmb_json_num(dev, "ordinal");
-			cJSON_Delete(d);
-		}
+		for (int i = 0; i < rep->ndevices; i++)
+			seen |= hmb_json_num(rep->devices[i], "ordinal") == hmb_json_num(dev, "ordinal");
 		if (!seen) {
-			rep->device_json = hmb_xrealloc(rep->device_json, (size_t)(rep->ndevice_json + 1) *
-							sizeof(*rep->device_json));
-			rep->device_json[rep->ndevice_json++] = cJSON_PrintUnformatted(dev);
+			rep->devices = hmb_xrealloc(rep->devices, (size_t)(rep->ndevices + 1) *
+						    sizeof(*rep->devices));
+			rep->devices[rep->ndevices++] = cJSON_Duplicate(dev, 1);
 		}
 	}
 	hmb_json_import_doc(rep, doc);
@@ -261,15 +258,14 @@ int hmb_report_device_arch(const struct hmb_report *rep, int ordinal, char *buf,
 {
 	int found = -1;
 
-	for (int i = 0; i < rep->ndevice_json && found < 0; i++) {
-		cJSON *d = cJSON_Parse(rep->device_json[i]);
+	for (int i = 0; i < rep->ndevices && found < 0; i++) {
+		const cJSON *d = rep->devices[i];
 		const cJSON *arch = cJSON_GetObjectItemCaseSensitive(d, "arch");
 		if (cJSON_IsString(arch) && *arch->valuestring &&
 		    (ordinal < 0 || hmb_json_num(d, "ordinal") == ordinal)) {
 			snprintf(buf, len, "%s", arch->valuestring);
 			found = 0;
 		}
-		cJSON_Delete(d);
 	}
 	return found;
 }
@@ -285,15 +281,12 @@ void hmb_report_gpu_peaks(const struct hmb_report *rep, int gpu, double *link_gb
 		return;
 	}
 	for (int pass = 0; pass < 2; pass++)
-		for (int i = 0; i < rep->ndevice_json; i++) {
-			cJSON *d = cJSON_Parse(rep->device_json[i]);
-			int match = pass || gpu < 0 || hmb_json_num(d, "ordinal") == gpu;
-			if (match) {
+		for (int i = 0; i < rep->ndevices; i++) {
+			const cJSON *d = rep->devices[i];
+			if (pass || gpu < 0 || hmb_json_num(d, "ordinal") == gpu) {
 				*link_gbps = hmb_device_link_peak(d);
 				*hbm_gbps = hmb_device_hbm_peak(d);
-			}
-			cJSON_Delete(d);
-			if (match)
 				return;
+			}
 		}
 }

@@ -544,10 +544,9 @@ static cJSON *settings_json(const struct hmb_options *opt)
 	return o;
 }
 
-char *hmb_json_render(const struct hmb_report *rep)
+cJSON *hmb_json_doc(const struct hmb_report *rep)
 {
 	cJSON *doc = cJSON_CreateObject(), *t, *a, *env, *rt, *x;
-	char *text;
 
 	cJSON_AddNumberToObject(doc, "schema_version", HMB_SCHEMA_VERSION);
 	t = cJSON_AddObjectToObject(doc, "tool");
@@ -576,14 +575,14 @@ char *hmb_json_render(const struct hmb_report *rep)
 			 rep->device.driver_version > 0 ? rep->device.driver_version : -1);
 	if (rep->have_device)
 		cJSON_AddItemToObject(doc, "device", device_json(&rep->device));
-	else if (rep->ndevice_json && (x = cJSON_Parse(rep->device_json[0])))
+	else if (rep->ndevices && (x = cJSON_Duplicate(rep->devices[0], 1)))
 		cJSON_AddItemToObject(doc, "device", x);
 	else
 		cJSON_AddNullToObject(doc, "device");
-	if (rep->ndevice_json > 1) { /* --devices: every GPU measured */
+	if (rep->ndevices > 1) { /* --devices: every GPU measured */
 		a = cJSON_AddArrayToObject(doc, "devices");
-		for (int i = 0; i < rep->ndevice_json; i++)
-			if ((x = cJSON_Parse(rep->device_json[i])))
+		for (int i = 0; i < rep->ndevices; i++)
+			if ((x = cJSON_Duplicate(rep->devices[i], 1)))
 				cJSON_AddItemToArray(a, x);
 	}
 	env = cJSON_AddObjectToObject(doc, "environment");
@@ -622,8 +621,14 @@ char *hmb_json_render(const struct hmb_report *rep)
 	a = cJSON_AddArrayToObject(doc, "results");
 	for (const struct hmb_record *r = rep->head; r; r = r->next)
 		cJSON_AddItemToArray(a, hmb_json_record(r));
+	return doc;
+}
 
-	text = cJSON_Print(doc);
+char *hmb_json_render(const struct hmb_report *rep)
+{
+	cJSON *doc = hmb_json_doc(rep);
+	char *text = cJSON_Print(doc);
+
 	cJSON_Delete(doc);
 	return text;
 }

@@ -8,7 +8,8 @@
 struct hmb_kvlist;
 struct hmb_report;
 
-/* The document as text (caller frees), or NULL. */
+/* The document (caller deletes), and the same as text (caller frees), or NULL. */
+cJSON *hmb_json_doc(const struct hmb_report *rep);
 char *hmb_json_render(const struct hmb_report *rep);
 /* Write the document to path atomically (a new temporary file
  * PATH.tmp.PID.XXXXXX with the mode of the file it replaces, fsynced, renamed

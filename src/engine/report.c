@@ -6,6 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <cjson/cJSON.h>
+
 #include "util/util.h"
 
 void hmb_report_init(struct hmb_report *rep, const struct hmb_options *opt, const char *command)
@@ -49,11 +51,11 @@ void hmb_report_free(struct hmb_report *rep)
 	}
 	rep->head = rep->tail = NULL;
 	rep->count = 0;
-	for (int i = 0; i < rep->ndevice_json; i++)
-		free(rep->device_json[i]);
-	free(rep->device_json);
-	rep->device_json = NULL;
-	rep->ndevice_json = 0;
+	for (int i = 0; i < rep->ndevices; i++)
+		cJSON_Delete(rep->devices[i]);
+	free(rep->devices);
+	rep->devices = NULL;
+	rep->ndevices = 0;
 	free(rep->modules);
 	rep->modules = NULL;
 	rep->nmodules = 0;

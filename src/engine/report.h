@@ -60,8 +60,9 @@ struct hmb_report {
 	int nruns;
 	struct hmb_where where;         /* where this process and its memory were */
 	int have_where;
-	char **device_json;             /* all: each GPU's device object, from the modules' documents */
-	int ndevice_json;
+	struct cJSON **devices;         /* all: each GPU's device object, as the modules'
+	                                * documents hold it (parsed once, on import) */
+	int ndevices;
 	struct cJSON *summary_json;     /* all: the headline figures as the document holds them
 	                                * (output/summary.h), or NULL */
 	/* Called with each finished record (hmb_report_finish); NULL: none. */

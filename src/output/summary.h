@@ -73,9 +73,8 @@ struct hmb_sum_doc {
 /* Read a hipmembench document ("-": standard input): 0, or -1 with one line
  * in err naming the file. summary_read.c. */
 int hmb_sum_doc_load(const char *path, struct hmb_sum_doc *d, char *err, size_t errlen);
-/* The same from text in memory (name: what to call it). */
-int hmb_sum_doc_parse(const char *text, size_t len, const char *name, struct hmb_sum_doc *d,
-		      char *err, size_t errlen);
+/* The same from a document already in memory (name: what to call it). */
+void hmb_sum_doc_of(const cJSON *doc, const char *name, struct hmb_sum_doc *d);
 void hmb_sum_doc_free(struct hmb_sum_doc *d);
 
 /* The physical peak a figure's GB/s is a fraction of, by its case (summary.c

@@ -138,13 +138,15 @@ struct hmb_summary_run *hmb_summary_of_run(struct hmb_report *rep)
 	struct hmb_summary_run *run;
 	const char *name = rep->opt && rep->opt->output && strcmp(rep->opt->output, "-")
 			   ? rep->opt->output : "this run";
-	char *text, err[1024];
+	char err[1024];
+	cJSON *doc;
 
-	if (!rep->head || !(text = hmb_json_render(rep)))
+	if (!rep->head || !(doc = hmb_json_doc(rep)))
 		return NULL;
 	run = hmb_xcalloc(1, sizeof(*run));
-	if (hmb_sum_doc_parse(text, strlen(text), name, &run->doc, err, sizeof(err)) ||
-	    hmb_summary_build(&run->doc, 1, -1, &run->sum, err, sizeof(err))) {
+	hmb_sum_doc_of(doc, name, &run->doc);
+	cJSON_Delete(doc);
+	if (hmb_summary_build(&run->doc, 1, -1, &run->sum, err, sizeof(err))) {
 		fprintf(stderr, "hipmembench: no summary: %s\n", err);
 		hmb_sum_doc_free(&run->doc);
 		free(run);
@@ -152,7 +154,6 @@ struct hmb_summary_run *hmb_summary_of_run(struct hmb_report *rep)
 	} else {
 		rep->summary_json = run->sum.n ? hmb_summary_json(&run->sum.col[0]) : NULL;
 	}
-	free(text);
 	return run;
 }
 

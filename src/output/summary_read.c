@@ -140,11 +140,12 @@ static void sum_metadata(struct hmb_sum_doc *d, const cJSON *doc)
 		 ? or_dash(text_of(tel, "source")) : or_dash(text_of(tel, "reason")));
 }
 
-static int sum_doc_from(const cJSON *doc, const char *name, struct hmb_sum_doc *d)
+void hmb_sum_doc_of(const cJSON *doc, const char *name, struct hmb_sum_doc *d)
 {
 	const cJSON *devs = cJSON_GetObjectItemCaseSensitive(doc, "devices");
 	const cJSON *host = cJSON_GetObjectItemCaseSensitive(doc, "host"), *x;
 
+	memset(d, 0, sizeof(*d));
 	d->path = hmb_xstrdup(name);
 	hmb_json_import_doc(&d->rep, doc);
 	if (!cJSON_IsArray(devs) || !cJSON_GetArraySize(devs))
@@ -164,32 +165,23 @@ static int sum_doc_from(const cJSON *doc, const char *name, struct hmb_sum_doc *
 		 text_of(doc, "command") ? hmb_shown(text_of(doc, "command")) : "");
 	d->complete = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "complete"));
 	sum_metadata(d, doc);
-	return 0;
 }
 
-int hmb_sum_doc_parse(const char *text, size_t len, const char *name, struct hmb_sum_doc *d,
-		      char *err, size_t errlen)
-{
-	cJSON *doc;
-
-	memset(d, 0, sizeof(*d));
-	if (!(doc = hmb_doc_parse(name, text, len, err, errlen)))
-		return -1;
-	sum_doc_from(doc, name, d);
-	cJSON_Delete(doc);
-	return 0;
-}
 
 int hmb_sum_doc_load(const char *path, struct hmb_sum_doc *d, char *err, size_t errlen)
 {
 	size_t len = 0;
 	char *text;
-	int rc;
+	cJSON *doc;
 
 	memset(d, 0, sizeof(*d));
 	if (!(text = hmb_doc_read_whole(path, &len, err, errlen)))
 		return -1;
-	rc = hmb_sum_doc_parse(text, len, path, d, err, errlen);
+	doc = hmb_doc_parse(path, text, len, err, errlen);
 	free(text);
-	return rc;
+	if (!doc)
+		return -1;
+	hmb_sum_doc_of(doc, path, d);
+	cJSON_Delete(doc);
+	return 0;
 }

@@ -470,7 +470,7 @@ static void test_all_keeps_every_gpus_device(void)
 		CHECK(hmb_json_import(&back, path, err, sizeof(err)) == 0); /* the same GPU again */
 		hmb_report_free(&rep);
 	}
-	CHECK(back.ndevice_json == 20);
+	CHECK(back.ndevices == 20);
 	unlink(path);
 	hmb_report_free(&back);
 }

@@ -308,10 +308,10 @@ void test_mode_runs_json(void)
 	memset(&opt, 0, sizeof(opt));
 	hmb_report_init(&rep, &opt, "all");
 	CHECK(hmb_report_device_arch(&rep, -1, arch, sizeof(arch)) == -1);
-	rep.device_json = calloc(2, sizeof(*rep.device_json));
-	rep.device_json[0] = strdup("{\"ordinal\": 0, \"arch\": \"gfx90a:sramecc+:xnack-\"}");
-	rep.device_json[1] = strdup("{\"ordinal\": 1, \"arch\": \"gfx942:sramecc+:xnack+\"}");
-	rep.ndevice_json = 2;
+	rep.devices = calloc(2, sizeof(*rep.devices));
+	rep.devices[0] = cJSON_Parse("{\"ordinal\": 0, \"arch\": \"gfx90a:sramecc+:xnack-\"}");
+	rep.devices[1] = cJSON_Parse("{\"ordinal\": 1, \"arch\": \"gfx942:sramecc+:xnack+\"}");
+	rep.ndevices = 2;
 	CHECK(hmb_report_device_arch(&rep, 1, arch, sizeof(arch)) == 0 &&
 	      strcmp(arch, "gfx942:sramecc+:xnack+") == 0);
 	CHECK(hmb_report_device_arch(&rep, -1, arch, sizeof(arch)) == 0 &&
