@@ -11,8 +11,9 @@ The views: --help, --version, `help COMMAND` for every command, `list` and
 `all` (the plan on stderr, the table on stdout, the exit status, and the
 document with --format json -o -), each also with the test-only modules
 (HMB_TEST_MODULES=1). Blanked, since they change from one run or commit to the
-next: the document's started_utc, and the git revision (the document's
-tool.git_revision and the --version line). Nothing else is touched.
+next: the document's started_utc, the git revision (the document's
+tool.git_revision and the --version line) and the binary's path as it was run
+(the document's command_line). Nothing else is touched.
 """
 import json
 import os
@@ -23,6 +24,7 @@ import sys
 
 REV = "<revision>"
 UTC = "<started_utc>"
+BINARY = "<binary>"
 
 
 def run(binary, args, env):
@@ -30,9 +32,10 @@ def run(binary, args, env):
     return p.returncode, p.stdout, p.stderr
 
 
-def blank(data, revision):
-    """The bytes with what varies between runs and commits blanked."""
+def blank(data, revision, binary):
+    """The bytes with what varies between runs, commits and builds blanked."""
     text = data.decode("utf-8", "surrogateescape")
+    text = text.replace(binary, BINARY)
     if revision:
         text = text.replace(revision, REV)
     text = re.sub(r'("started_utc":\s*)"[^"]*"', r'\1"' + UTC + '"', text)
@@ -49,9 +52,9 @@ def capture(binary, out):
 
     def keep(name, args, env, streams=True):
         rc, stdout, stderr = run(binary, args, env)
-        (out / (name + ".out")).write_bytes(blank(stdout, revision))
+        (out / (name + ".out")).write_bytes(blank(stdout, revision, binary))
         if streams:
-            (out / (name + ".err")).write_bytes(blank(stderr, revision))
+            (out / (name + ".err")).write_bytes(blank(stderr, revision, binary))
             (out / (name + ".rc")).write_text(f"{rc}\n")
         return stdout
 

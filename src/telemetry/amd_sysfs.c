@@ -32,8 +32,9 @@ static int read_number(const char *dir, const char *name, double *v)
 	FILE *f;
 	int ok;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (!(f = fopen(path, "r")))
+	/* a path too long for the buffer is not opened cut short */
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path) ||
+	    !(f = fopen(path, "r")))
 		return -1;
 	ok = fscanf(f, "%lf", v) == 1;
 	fclose(f);
@@ -48,8 +49,8 @@ double hmb_amd_sysfs_clock_mhz(const char *dir, const char *table)
 
 	if (!dir)
 		return -1;
-	snprintf(path, sizeof(path), "%s/%s", dir, table);
-	if (!(f = fopen(path, "r")))
+	if (snprintf(path, sizeof(path), "%s/%s", dir, table) >= (int)sizeof(path) ||
+	    !(f = fopen(path, "r")))
 		return -1;
 	/* "0: 800Mhz", "1: 1700Mhz *", ...; "S: 19Mhz *" in deep sleep */
 	while (fgets(line, sizeof(line), f)) {
@@ -73,8 +74,8 @@ static int hwmon_dir(const char *dir, char *out, size_t len)
 
 	if (!dir)
 		return -1;
-	snprintf(path, sizeof(path), "%s/hwmon", dir);
-	if (!(d = opendir(path)))
+	if (snprintf(path, sizeof(path), "%s/hwmon", dir) >= (int)sizeof(path) ||
+	    !(d = opendir(path)))
 		return -1;
 	while (found < 0 && (e = readdir(d)))
 		if (strncmp(e->d_name, "hwmon", 5) == 0 &&
@@ -97,8 +98,9 @@ double hmb_amd_sysfs_temperature_c(const char *dir)
 			char path[PATH_LEN + 32];
 			FILE *f;
 			int match;
-			snprintf(path, sizeof(path), "%s/temp%d_label", hw, i);
-			if (!(f = fopen(path, "r")))
+			if (snprintf(path, sizeof(path), "%s/temp%d_label", hw, i) >=
+				    (int)sizeof(path) ||
+			    !(f = fopen(path, "r")))
 				continue;
 			match = fgets(label, sizeof(label), f) &&
 				strncmp(label, labels[k], strlen(labels[k])) == 0;
