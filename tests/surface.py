@@ -36,8 +36,9 @@ def blank(data, revision, binary):
     """The bytes with what varies between runs, commits and builds blanked."""
     text = data.decode("utf-8", "surrogateescape")
     text = text.replace(binary, BINARY)
-    if revision:
-        text = text.replace(revision, REV)
+    if revision:  # where the revision is named, not every word it may be ("unknown")
+        text = text.replace(f"({revision},", f"({REV},")
+        text = re.sub(r'("git_revision":\s*)"' + re.escape(revision) + '"', r'\1"' + REV + '"', text)
     text = re.sub(r'("started_utc":\s*)"[^"]*"', r'\1"' + UTC + '"', text)
     return text.encode("utf-8", "surrogateescape")
 
