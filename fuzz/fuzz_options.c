@@ -63,6 +63,7 @@ int hmb_run_list(struct hmb_cli *cli) { (void)cli; return never_run(); }
 int hmb_run_show(struct hmb_cli *cli) { (void)cli; return never_run(); }
 int hmb_run_compare(struct hmb_cli *cli) { (void)cli; return never_run(); }
 int hmb_run_summary(struct hmb_cli *cli) { (void)cli; return never_run(); }
+int hmb_run_merge(struct hmb_cli *cli) { (void)cli; return never_run(); }
 int hmb_run_measure(struct hmb_cli *cli) { (void)cli; return never_run(); }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

@@ -242,9 +242,3 @@ size_t hmb_device_free_mem(void)
 	return free_mem;
 }
 
-double hmb_hbm_peak_gbps(double memory_clock_khz, double memory_bus_bits)
-{
-	if (!(memory_clock_khz > 0) || !(memory_bus_bits > 0))
-		return 0;
-	return memory_clock_khz * 1e3 * 2 * memory_bus_bits / 8 / 1e9;
-}

@@ -63,9 +63,6 @@ struct hmb_device {
 	struct hmb_memmodel model; /* what all of the above means (memmodel.h) */
 };
 
-/* A GPU memory's peak, GB/s, from its clock (kHz) and bus width (bits): two
- * transfers a clock over the bus; 0 where either is unknown (not positive). */
-double hmb_hbm_peak_gbps(double memory_clock_khz, double memory_bus_bits);
 
 /* Open device `ordinal`: returns 0, or -1 with one line in err (no GPU,
  * ordinal out of range, runtime failure). */

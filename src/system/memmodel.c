@@ -743,3 +743,10 @@ const char *hmb_per_page_metric(enum hmb_access a, int latency)
 		return latency ? "us_per_page_over_link" : "pages_per_s_over_link";
 	return latency ? "us_per_fault" : "faults_per_s";
 }
+
+double hmb_hbm_peak_gbps(double memory_clock_khz, double memory_bus_bits)
+{
+	if (!(memory_clock_khz > 0) || !(memory_bus_bits > 0))
+		return 0;
+	return memory_clock_khz * 1e3 * 2 * memory_bus_bits / 8 / 1e9;
+}

@@ -213,4 +213,8 @@ const char *hmb_managed_figure_meaning(enum hmb_access a, enum hmb_managed_figur
  * queues (they then share queues and cannot all run at once); 0 otherwise. */
 int hmb_queue_warning(const struct hmb_memmodel *m, int streams, char *buf, size_t len);
 
+/* A GPU memory's peak, GB/s, from its clock (kHz) and bus width (bits): two
+ * transfers a clock over the bus; 0 where either is unknown (not positive). */
+double hmb_hbm_peak_gbps(double memory_clock_khz, double memory_bus_bits);
+
 #endif
