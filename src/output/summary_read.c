@@ -167,7 +167,6 @@ void hmb_sum_doc_of(const cJSON *doc, const char *name, struct hmb_sum_doc *d)
 	sum_metadata(d, doc);
 }
 
-
 int hmb_sum_doc_load(const char *path, struct hmb_sum_doc *d, char *err, size_t errlen)
 {
 	size_t len = 0;
