@@ -745,6 +745,7 @@ static int check_merge(struct hmb_parser *p)
 		if (strcmp(c->args[i], "-") == 0)
 			return usage(p, "merge reads documents from files; '-' (standard input) is "
 				     "not one");
+	c->opt.format = HMB_FORMAT_JSON; /* what it writes, to a file or to stdout */
 	return 0;
 }
 
