@@ -3,10 +3,11 @@ src/compare/noise.c): its runs, weighed against the figures alike in its documen
 document merges several (hipmembench merge), the spread between them. On made-up documents whose
 noise is known per figure: pairs made alike flag almost nothing; a steady figure beside noisy
 siblings keeps its own narrow resolution; one slow run widens its own figure, not its
-neighbours'; documents that drift apart are seen by replicates, not by one document a side;
+neighbours'; a figure's own samples scale its prior; one machine's two documents weigh their
+runs together; documents that drift apart are seen by replicates, not by one document a side;
 replicates catch a 10% change; a merge keeps every run with its document and refuses documents
-that are not replicates; documents of one run are not judged and say why; older committed
-documents still compare."""
+that are not replicates; documents of one run are not judged and say why; a figure too noisy
+for the threshold says what change it can tell; older committed documents still compare."""
 import csv
 import io
 import json
@@ -284,3 +285,69 @@ def test_help_compare_describes_the_model():
         assert words in flat, words
     for old in ("floor", "p < 0.01", "Welch", "session"):
         assert old not in flat, old
+
+
+def test_a_figure_too_noisy_for_the_threshold_says_what_it_can_tell(docs):
+    """Pageable copies that move 6% from run to run cannot show a 5% change: each such figure
+    says ?N%, N its resolution (the change it tells from noise), and the legend counts them;
+    pinned and registered copies (0.3%) are judged."""
+    rows, p = judged(docs("a.json", copies(80)), docs("b.json", copies(81)))
+    cannot = [r for r in rows if r["verdict"].startswith("?") and r["verdict"] != "?"]
+    assert len(cannot) >= 12 and all("/pageable/" in r["result"] for r in cannot), cannot
+    for r in cannot:
+        assert r["verdict"] == f"?{100 * float(r['resolution_rel']):.2g}%", r
+    wide = [r for r in rows if float(r["resolution_rel"]) > 0.05
+            and r["verdict"] not in ("WORSE", "better")]
+    assert wide == cannot
+    assert f"?N%: cannot judge 5%, this pair tells a change of N% or more from noise (95%): " \
+           f"{len(cannot)} figure(s)" in " ".join(p.stderr.split())
+
+
+
+def test_one_machine_weighs_both_sides_runs_together(docs):
+    """Two documents of one machine: both sides' runs weighed together, the figures alike
+    counted once ('pooled', and for most figures fewer degrees of freedom than where the
+    documents are of two machines, each side's noise its own, whose sum counts each side's
+    figures alike)."""
+    a, b = docs("a.json", copies(90)), docs("b.json", copies(91))
+    elsewhere = docs("c.json", copies(91), hostname="elsewhere")
+    one, _ = judged(a, b)
+    two, _ = judged(a, elsewhere)
+    assert len(one) == len(two) == 72
+    fewer = sum(float(x["noise_df"]) < float(y["noise_df"]) for x, y in zip(one, two))
+    assert fewer >= 54, [(x["noise_df"], y["noise_df"]) for x, y in zip(one, two)]
+    for other, pooled in ((b, True), (elsewhere, False)):
+        text = hmb.run("--wide", "compare", a, other, "--threshold", 5).stdout
+        rows = [line for line in text.splitlines() if line.startswith("memcpy ")]
+        assert len(rows) == 72 and all((" pooled, " in x) == pooled for x in rows), rows
+
+
+def alternating(seed, quiet, loud, run_over_within=1.0):
+    """One case at sixteen sizes, two runs each, twenty samples a run: the even sizes' samples
+    spread by quiet, the odd ones' by loud; each run moves from the truth by run_over_within
+    times its samples' spread."""
+    rng, out = random.Random(seed), []
+    for i in range(16):
+        size, w = 4096 << i, quiet if i % 2 == 0 else loud
+        true = 5e-6 + size / 25e9
+        each = []
+        for _ in range(2):
+            run = true * math.exp(rng.gauss(0.0, run_over_within * w))
+            each.append([run * math.exp(rng.gauss(0.0, w)) for _ in range(20)])
+        out.append(synthetic.record("memcpy", "h2d/pinned/async",
+                                    {"size": size, "direction": "h2d", "host_memory": "pinned"},
+                                    each[0], nbytes=size, runs=each))
+    return out
+
+
+
+def test_a_figure_s_own_samples_scale_its_prior(docs):
+    """Sizes whose samples spread ten times less than those of the sizes beside them (their
+    runs too): each figure's prior is its own samples' spread scaled by how far runs exceed
+    samples over its neighbours, so the quiet sizes keep a resolution several times narrower
+    than the loud ones between them, not their neighbours' noise."""
+    rows, _ = judged(docs("a.json", alternating(1, 0.002, 0.02, 0.3)),
+                     docs("b.json", alternating(2, 0.002, 0.02, 0.3)))
+    res = [float(r["resolution_rel"]) for r in rows]
+    quiet, loud = res[0::2], res[1::2]
+    assert len(res) == 16 and max(quiet) < 0.005 and min(loud) > 3 * max(quiet), res

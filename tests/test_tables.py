@@ -253,6 +253,26 @@ def test_csv_says_each_results_mark_and_resolution(tmp_path):
     assert judged > 400
 
 
+
+def test_show_marks_a_result_as_its_run_did(tmp_path):
+    """A document whose stability says otherwise than today's rule would (an older build's
+    rule, another threshold): show says stable or not, and marks it, as the document does."""
+    doc = json.loads((RESULTS / "nvidia-h100-pcie" / "resolution" / "a.json").read_text())
+    flipped = [r for r in doc["results"] if (r.get("stability") or {}).get("stable")
+               is not None][:40:2]
+    for r in flipped:
+        r["stability"]["stable"] = not r["stability"]["stable"]
+        r["stability"]["meets_target"] = r["stability"]["stable"]
+        r["stability"]["reason"] = "as its run judged it"
+    path = tmp_path / "flipped.json"
+    path.write_text(json.dumps(doc))
+    rows = list(csv.DictReader(io.StringIO(show("--format", "csv", "show", path))))
+    assert len(rows) == len(doc["results"]) and len(flipped) == 20
+    for row, r in zip(rows, doc["results"]):
+        if (r.get("stability") or {}).get("stable") is not None:
+            assert row["stable"] == ("yes" if r["stability"]["stable"] else "no"), (row, r)
+            assert row["mark"].startswith("~") == (not r["stability"]["stable"]), (row, r)
+
 def test_csv_keeps_every_column_and_says_the_direction():
     doc = RESULTS / "nvidia-h100-pcie" / "all.json"
     rows = list(csv.DictReader(io.StringIO(show("--format", "csv", "show", doc))))

@@ -828,30 +828,16 @@ static void print_note(FILE *to, enum hmb_format f, const char *text)
 		fprintf(to, "%s\n", text);
 }
 
-/* Benjamini-Hochberg over the rows with a direction and a p: sig[i] 1 where
- * row i is a discovery at false-discovery rate HMB_COMPARE_FDR. */
-static int by_p(const void *x, const void *y)
+/* The rows with a direction and a p that are discoveries at false-discovery
+ * rate HMB_COMPARE_FDR: sig[i] 1. */
+static void discoveries(const struct row *rows, size_t n, char *sig)
 {
-	double a = (*(const struct row *const *)x)->noise.p;
-	double b = (*(const struct row *const *)y)->noise.p;
-	return (a > b) - (a < b);
-}
-
-static void discoveries(struct row *rows, size_t n, char *sig)
-{
-	struct row **by = hmb_xcalloc(n + 1, sizeof(*by));
-	size_t m = 0, last = 0;
+	double *p = hmb_xcalloc(n + 1, sizeof(*p));
 
 	for (size_t i = 0; i < n; i++)
-		if (rows[i].a->direction != 0 && !isnan(rows[i].noise.p))
-			by[m++] = &rows[i];
-	qsort(by, m, sizeof(*by), by_p);
-	for (size_t j = 0; j < m; j++)
-		if (by[j]->noise.p <= HMB_COMPARE_FDR * (double)(j + 1) / (double)m)
-			last = j + 1;
-	for (size_t j = 0; j < last; j++)
-		sig[by[j] - rows] = 1;
-	free(by);
+		p[i] = rows[i].a->direction != 0 ? rows[i].noise.p : NAN;
+	hmb_fdr_discoveries(p, n, HMB_COMPARE_FDR, sig);
+	free(p);
 }
 
 /* The verdict of each row at the threshold (its counts in t). */

@@ -266,3 +266,29 @@ double hmb_welch_p(const double *a, size_t na, const double *b, size_t nb, doubl
 		return mb == ma ? 1.0 : 0.0;
 	return hmb_student_t_p((mb - ma) / sqrt(qa + qb), df);
 }
+
+static int by_p(const void *x, const void *y)
+{
+	double a = **(const double *const *)x, b = **(const double *const *)y;
+	return (a > b) - (a < b);
+}
+
+size_t hmb_fdr_discoveries(const double *p, size_t n, double q, char *found)
+{
+	const double **by = hmb_xcalloc(n + 1, sizeof(*by));
+	size_t m = 0, k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		found[i] = 0;
+		if (!isnan(p[i]))
+			by[m++] = &p[i];
+	}
+	qsort(by, m, sizeof(*by), by_p);
+	for (size_t j = 0; j < m; j++)
+		if (*by[j] <= q * (double)(j + 1) / (double)m)
+			k = j + 1;
+	for (size_t j = 0; j < k; j++)
+		found[by[j] - p] = 1;
+	free(by);
+	return k;
+}

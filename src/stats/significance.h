@@ -3,7 +3,8 @@
  * noise? The Mann-Whitney U test (no assumption about the shape of the
  * distribution; timings are skewed: the drift of a record's samples) and
  * Welch's t-test (a few runs a side, where ranks cannot reach a small p:
- * compare's run-to-run noise, noise.c).
+ * compare's run-to-run noise, noise.c); and over many figures at once, which
+ * of them moved (Benjamini-Hochberg: compare's verdicts).
  */
 #ifndef HMB_SIGNIFICANCE_H
 #define HMB_SIGNIFICANCE_H
@@ -41,5 +42,12 @@ double hmb_student_t_quantile(double p, double df);
  * with fewer than 2 values a side. */
 double hmb_welch_p(const double *a, size_t na, const double *b, size_t nb, double min_var,
 		   double *se);
+
+/* Benjamini-Hochberg (step-up) at false-discovery rate q over p[0..n), NaN
+ * p-values not counted: the k smallest p, where k is the largest rank with
+ * p(k) <= q k / m, are discoveries (found[i] 1), whatever the ranks below k.
+ * Returns k. Under independent tests, at most a share q of the discoveries
+ * are expected false. */
+size_t hmb_fdr_discoveries(const double *p, size_t n, double q, char *found);
 
 #endif

@@ -143,7 +143,7 @@ static struct hmb_record *two_runs(struct hmb_report *rep, const char *kase, dou
  * copies whose two runs are 0.4% apart (their samples 0.01% apart) are
  * stable; one whose runs are 20% apart is far noisier than those alike say:
  * its own runs stand, and it is unstable; a failed record and one of one run
- * are not judged. */
+ * are not judged, and failed records' runs move no other figure. */
 void hmb_test_runs_resolution(void)
 {
 	static const char *const kinds[] = { "h2d/pinned/async", "d2h/pinned/async",
@@ -151,7 +151,8 @@ void hmb_test_runs_resolution(void)
 	struct hmb_report rep;
 	struct hmb_options opt;
 	struct hmb_summary sum;
-	struct hmb_record *quiet[8], *noisy, *failed, *one;
+	struct hmb_record *quiet[8], *noisy, *failed[2], *one;
+	double before[9];
 
 	memset(&opt, 0, sizeof(opt));
 	hmb_report_init(&rep, &opt, "all");
@@ -159,8 +160,12 @@ void hmb_test_runs_resolution(void)
 		quiet[i] = two_runs(&rep, kinds[i % 4], 262144 << (i / 4), 10e-6,
 				    10e-6 * exp(0.004 * (i % 3 ? 1 : -1)));
 	noisy = two_runs(&rep, "d2d/device/async", 262144, 10e-6, 10e-6 * exp(0.2));
-	failed = two_runs(&rep, "d2h/device-uncached/async", 262144, 10e-6, 20e-6);
-	hmb_record_status(failed, HMB_FAILED, "it broke");
+	/* two failed copies beside the pinned ones in size, their runs twice as far apart */
+	for (int i = 0; i < 2; i++) {
+		failed[i] = two_runs(&rep, "h2d/pinned/async", 1048576 << i, 10e-6,
+				     10e-6 * exp(0.008));
+		hmb_record_status(failed[i], HMB_FAILED, "it broke");
+	}
 	one = two_runs(&rep, "h2d/pinned/sync", 262144, 10e-6, 10e-6);
 	one->runs->count = 1;
 	hmb_report_judge_resolution(&rep);
@@ -179,9 +184,19 @@ void hmb_test_runs_resolution(void)
 	hmb_record_summarize(noisy, &sum);
 	CHECK(sum.stability.stable == 0 && strstr(sum.stability.reason, "above +-5%"));
 
-	CHECK(!failed->runs->judged && !one->runs->judged);
+	CHECK(!failed[0]->runs->judged && !failed[1]->runs->judged && !one->runs->judged);
 	hmb_record_summarize(one, &sum); /* its samples' rule stands */
 	CHECK(sum.stability.stable == 1 && strstr(sum.stability.reason, "CI of the median"));
+
+	/* the failed record's runs move no other figure: as if it had none */
+	for (int i = 0; i < 8; i++)
+		before[i] = quiet[i]->runs->res.resolution;
+	before[8] = noisy->runs->res.resolution;
+	failed[0]->runs->count = failed[1]->runs->count = 0;
+	hmb_report_judge_resolution(&rep);
+	for (int i = 0; i < 8; i++)
+		CHECK(quiet[i]->runs->res.resolution == before[i]);
+	CHECK(noisy->runs->res.resolution == before[8]);
 	hmb_report_free(&rep);
 }
 

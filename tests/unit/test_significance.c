@@ -2,10 +2,12 @@
  * test_significance.c - the Mann-Whitney U test against values worked out by
  * full enumeration of the arrangements (exact cases) and by the textbook
  * formula (ties); Student's t and Welch's test against the incomplete beta
- * function worked out to 30 digits.
+ * function worked out to 30 digits; Benjamini-Hochberg against the worked
+ * example of its paper and cases a step-down or uncontrolled rule gets wrong.
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "harness.h"
 #include "stats/significance.h"
@@ -117,8 +119,37 @@ static void student_and_welch(void)
 	CHECK_NEAR(hmb_mean(b, 5), 6.0, 1e-15);
 }
 
+/* Benjamini and Hochberg (1995), section 3.2: fifteen p-values at q = 0.05,
+ * four discoveries (Bonferroni finds three); given out of order. */
+static void false_discoveries(void)
+{
+	const double paper[] = { 0.0459, 0.0001, 0.3240, 0.0095, 1.0, 0.0278, 0.0004, 0.4262,
+				 0.0201, 0.5719, 0.0019, 0.6528, 0.0298, 0.7590, 0.0344 };
+	const char paper_found[] = { 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0 };
+	/* step-up: the second smallest is above its bound (0.025), the third within its
+	 * own (0.0375), so all three are found */
+	const double up[] = { 0.9, 0.035, 0.001, 0.03 };
+	/* each below q, but one only within its bound: p <= q alone would find three */
+	const double each[] = { 0.04, 0.01, 0.045, 0.3 };
+	/* an unknown p is not a test: two counted, 0.02 within 0.05 / 2 */
+	const double unknown[] = { NAN, 0.02, NAN, 0.6 };
+	char found[N(paper)];
+
+	CHECK(hmb_fdr_discoveries(paper, N(paper), 0.05, found) == 4);
+	CHECK(memcmp(found, paper_found, N(paper)) == 0);
+	CHECK(hmb_fdr_discoveries(up, N(up), 0.05, found) == 3);
+	CHECK(!found[0] && found[1] && found[2] && found[3]);
+	CHECK(hmb_fdr_discoveries(each, N(each), 0.05, found) == 1);
+	CHECK(found[1] && !found[0] && !found[2] && !found[3]);
+	memset(found, 1, sizeof(found));
+	CHECK(hmb_fdr_discoveries(unknown, N(unknown), 0.05, found) == 1);
+	CHECK(found[1] && !found[0] && !found[2] && !found[3]);
+	CHECK(hmb_fdr_discoveries(unknown, 0, 0.05, found) == 0);
+}
+
 void hmb_test_significance(void)
 {
+	false_discoveries();
 	exact_cases();
 	approximate_cases();
 	exact_meets_approximation();
