@@ -62,7 +62,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	hmb_compare_identify(&doc, 1);
 	for (size_t i = 0; i < doc.n; i++)
 		REQUIRE(printable_line(doc.fig[i].label) && printable_line(doc.fig[i].name));
-	REQUIRE(printable_line(doc.system) && printable_line(doc.settings));
+	REQUIRE(printable_line(doc.about.system) && printable_line(doc.about.settings) &&
+		printable_line(doc.about.xnack) && printable_line(doc.about.revision));
 	unique = !has_duplicates(&doc);
 	hmb_loaded_free(&doc);
 	/* the table or CSV by the first byte, so that both are covered */

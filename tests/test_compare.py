@@ -764,22 +764,34 @@ def test_gpu_0_is_not_taken_for_no_gpu(docs, how):
     assert got == want, p.stdout
 
 
-def test_documents_of_another_build_are_named_in_one_line(docs, tmp_path):
-    """Two documents of different builds, compared or summarised: one line says so and what
-    it may explain (a change of method reads as one of the machine)."""
+@pytest.mark.parametrize("change, compare_says, summary_says, meaning", [
+    (lambda d: d["tool"].__setitem__("git_revision", "0123abc"), "another build (0123abc, ",
+     "another build", "a change of method reads as one of the machine"),
+    (lambda d: d.__setitem__("schema_version", d["schema_version"] + 1), "schema version ",
+     "another schema", "what one lacks is not compared"),
+    (lambda d: d["settings"].__setitem__("reps", 99), "settings differ (",
+     "other settings", "figures of sizes or counts one lacks are left out"),
+    (lambda d: d.setdefault("environment", {}).__setitem__("HSA_XNACK", "1"),
+     "XNACK mode differs (HSA_XNACK=1", "another XNACK mode",
+     "managed and page-fault figures measure other paths"),
+])
+def test_documents_that_differ_are_named_in_one_line(docs, tmp_path, change, compare_says,
+                                                     summary_says, meaning):
+    """Two documents of another build, schema, settings or XNACK mode, compared or
+    summarised: one line says so and what it may explain, in the same words in both."""
     a = docs("a.json", synthetic.copies(n_sizes=2))
     doc = json.loads(a.read_text())
-    doc["tool"]["git_revision"] = "0123abc"
+    change(doc)
     b = synthetic.write(tmp_path / "b.json", doc)
     p = hmb.run("compare", a, b)
-    said = [line for line in p.stderr.splitlines() if "another build" in line]
-    assert len(said) == 1 and "0123abc" in said[0] and "method" in said[0], p.stderr
+    said = [line for line in p.stderr.splitlines() if "differs from the base" in line]
+    assert len(said) == 1 and compare_says in said[0] and said[0].endswith(": " + meaning), \
+        p.stderr
     s = hmb.run("summary", a, b)
-    assert [line for line in s.stdout.splitlines() if "another build" in line] == \
-        ["note: Test#2 of another build (a change of method reads as one of the machine)"], \
-        s.stdout
+    assert [line for line in s.stdout.splitlines() if line.startswith("note: ")] == \
+        [f"note: Test#2 of {summary_says} ({meaning})"], s.stdout
     html = hmb.run("-f", "html", "summary", a, b).stdout
-    assert html.count("another build") == 1 and \
-        '<p class="note differs">note: Test#2 of another build' in html, html[:2000]
+    assert html.count(summary_says) == 1 and \
+        f'<p class="note differs">note: Test#2 of {summary_says}' in html, html[:2000]
     q = hmb.run("compare", a, a)
-    assert "another build" not in q.stderr
+    assert "differs from the base" not in q.stderr

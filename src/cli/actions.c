@@ -24,6 +24,7 @@
 #include "compare/compare.h"
 #include "doc/atomic_file.h"
 #include "doc/json_import.h"
+#include "doc/json_read.h"
 #include "doc/json_write.h"
 #include "doc/rocmguide.h"
 #include "engine/fault.h"
@@ -131,24 +132,19 @@ static int emit(struct hmb_report *rep, int status)
  * then its summary, which show prints too. */
 int hmb_run_show(struct hmb_cli *cli)
 {
-	struct hmb_loaded checked;
 	struct hmb_report rep;
 	char err[1024];
+	cJSON *doc;
 	int of_all;
 
-	/* the checks compare makes of a document, each failure named */
-	if (hmb_json_load(cli->args[0], &checked, err, sizeof(err)) != 0) {
+	if (!(doc = hmb_doc_load(cli->args[0], err, sizeof(err)))) {
 		fprintf(stderr, "hipmembench: show: %s\n", err);
 		return EXIT_USAGE;
 	}
-	of_all = !strncmp(checked.settings, "command all,", 12);
-	hmb_loaded_free(&checked);
+	of_all = !strcmp(hmb_json_str(doc, "command"), "all");
 	hmb_report_init(&rep, &cli->opt, cli->command);
-	if (hmb_json_import(&rep, cli->args[0], err, sizeof(err)) != 0) {
-		fprintf(stderr, "hipmembench: show: %s\n", err);
-		hmb_report_free(&rep);
-		return EXIT_USAGE;
-	}
+	hmb_json_import_document(&rep, doc);
+	cJSON_Delete(doc);
 	if (cli->opt.format == HMB_FORMAT_CSV)
 		hmb_csv_print(stdout, rep.head, 1);
 	else

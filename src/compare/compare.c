@@ -922,7 +922,7 @@ static struct row *pair_rows(struct hmb_loaded *base, const struct hmb_noise_doc
 {
 	struct row *rows = hmb_loaded_alloc(base, (base->n + 1) * sizeof(*rows));
 	/* one machine: the two documents' runs measure one noise */
-	int same_machine = !strcmp(base->system, other->system);
+	int same_machine = !strcmp(base->about.system, other->about.system);
 
 	*nrows = 0;
 	for (size_t i = 0; i < base->n; i++) {
@@ -1316,12 +1316,12 @@ int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o)
 		char line[1024];
 		snprintf(line, sizeof(line), "%s %s:", i ? "other" : "base ", files[i]);
 		print_note(notes, f, line);
-		snprintf(line, sizeof(line), "      %s", docs[i].system);
+		snprintf(line, sizeof(line), "      %s", docs[i].about.system);
 		print_note(notes, f, line);
 	}
 	for (int i = 1; i < nfiles; i++) {
 		char differ[1400];
-		if (*hmb_loaded_differences(&docs[0], &docs[i], differ, sizeof(differ)))
+		if (*hmb_doc_differences(&docs[0].about, &docs[i].about, differ, sizeof(differ)))
 			fprintf(stderr, "hipmembench: compare: warning: %s differs from the base: %s\n",
 				files[i], differ);
 	}

@@ -214,24 +214,11 @@ void hmb_json_import_doc(struct hmb_report *rep, const cJSON *doc)
 	hmb_report_judge_resolution(rep); /* the marks of several runs, as written */
 }
 
-int hmb_json_import(struct hmb_report *rep, const char *path, char *err, size_t errlen)
+void hmb_json_import_document(struct hmb_report *rep, const cJSON *doc)
 {
-	size_t len = 0;
-	char *text = hmb_doc_read_whole(path, &len, err, errlen);
-	const cJSON *dev;
-	cJSON *doc;
+	const cJSON *dev = cJSON_GetObjectItemCaseSensitive(doc, "device");
+	const cJSON *rt = cJSON_GetObjectItemCaseSensitive(doc, "runtime");
 
-	if (!text)
-		return -1;
-	doc = cJSON_ParseWithLength(text, len);
-	free(text);
-	if (!cJSON_IsObject(doc) ||
-	    !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(doc, "results"))) {
-		snprintf(err, errlen, "%s: not a complete hipmembench document", path);
-		cJSON_Delete(doc);
-		return -1;
-	}
-	dev = cJSON_GetObjectItemCaseSensitive(doc, "device");
 	if (cJSON_IsObject(dev)) {
 		int seen = 0;
 		for (int i = 0; i < rep->ndevices; i++)
@@ -243,13 +230,19 @@ int hmb_json_import(struct hmb_report *rep, const char *path, char *err, size_t 
 		}
 	}
 	hmb_json_import_doc(rep, doc);
-	{
-		const cJSON *rt = cJSON_GetObjectItemCaseSensitive(doc, "runtime");
-		if (hmb_json_num(rt, "runtime_version") > 0 && rep->device.runtime_version <= 0) {
-			rep->device.runtime_version = (int)hmb_json_num(rt, "runtime_version");
-			rep->device.driver_version = (int)hmb_json_num(rt, "driver_version");
-		}
+	if (hmb_json_num(rt, "runtime_version") > 0 && rep->device.runtime_version <= 0) {
+		rep->device.runtime_version = (int)hmb_json_num(rt, "runtime_version");
+		rep->device.driver_version = (int)hmb_json_num(rt, "driver_version");
 	}
+}
+
+int hmb_json_import(struct hmb_report *rep, const char *path, char *err, size_t errlen)
+{
+	cJSON *doc = hmb_doc_load(path, err, errlen);
+
+	if (!doc)
+		return -1;
+	hmb_json_import_document(rep, doc);
 	cJSON_Delete(doc);
 	return 0;
 }

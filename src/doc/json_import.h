@@ -11,7 +11,9 @@ struct hmb_report;
  * report: its records, its telemetry samples and, first time, its device.
  * 0, or -1 with a reason in err. */
 int hmb_json_import(struct hmb_report *rep, const char *path, char *err, size_t errlen);
-/* A parsed document's records and telemetry samples into the report. */
+/* The same of a document read (hmb_doc_load). */
+void hmb_json_import_document(struct hmb_report *rep, const cJSON *doc);
+/* A parsed document's records and telemetry samples alone into the report. */
 void hmb_json_import_doc(struct hmb_report *rep, const cJSON *doc);
 /* all: the arch name of GPU `ordinal` (-1: any) from the device objects the
  * modules' documents brought in. 0, or -1 where none has come yet. */

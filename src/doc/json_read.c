@@ -493,7 +493,7 @@ static void load_result(struct hmb_loaded *l, const cJSON *r)
 }
 
 /* The document's host, device and settings, for people (printable). */
-void hmb_doc_describe(struct hmb_loaded *out, const cJSON *doc)
+void hmb_doc_describe(struct hmb_doc_about *out, const cJSON *doc)
 {
 	const cJSON *dev = cJSON_GetObjectItemCaseSensitive(doc, "device");
 	const cJSON *host = cJSON_GetObjectItemCaseSensitive(doc, "host");
@@ -524,6 +524,7 @@ void hmb_doc_describe(struct hmb_loaded *out, const cJSON *doc)
 		sizes = cJSON_PrintUnformatted(list);
 	}
 
+	out->schema_version = (int)hmb_json_num(doc, "schema_version");
 	snprintf(out->system, sizeof(out->system), "%s, %s (%s), %s, runtime %.0f, driver %.0f",
 		 hmb_shown(hmb_json_str(host, "hostname")),
 		 cJSON_IsObject(dev) ? hmb_shown(hmb_json_str(dev, "name")) : "no device",
@@ -595,29 +596,30 @@ cJSON *hmb_doc_parse(const char *path, const char *text, size_t len, char *err,
 }
 
 
-int hmb_json_load(const char *path, struct hmb_loaded *out, char *err, size_t errlen)
+cJSON *hmb_doc_load(const char *path, char *err, size_t errlen)
 {
 	size_t len = 0;
-	char *text;
-	const cJSON *r;
+	int mapped;
+	char *text = map_whole(path, &len, &mapped, err, errlen);
 	cJSON *doc = NULL;
-	int index = 0, mapped;
 
-	memset(out, 0, sizeof(*out));
-	if (!(text = map_whole(path, &len, &mapped, err, errlen)))
-		return -1;
+	if (!text)
+		return NULL;
 	if (!has_nul(path, text, len, err, errlen))
 		doc = hmb_doc_parse(path, text, len, err, errlen);
 	release_whole(text, len, mapped);
-	if (!doc)
+	return doc;
+}
+
+int hmb_json_load(const char *path, struct hmb_loaded *out, char *err, size_t errlen)
+{
+	const cJSON *r;
+	cJSON *doc;
+
+	memset(out, 0, sizeof(*out));
+	if (!(doc = hmb_doc_load(path, err, errlen)))
 		return -1;
-	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results"))
-		if (check_result(r, index++, path, err, errlen) != 0) {
-			cJSON_Delete(doc);
-			return -1;
-		}
-	out->schema_version = (int)cJSON_GetObjectItemCaseSensitive(doc, "schema_version")->valuedouble;
-	hmb_doc_describe(out, doc);
+	hmb_doc_describe(&out->about, doc);
 	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results"))
 		load_result(out, r);
 	cJSON_Delete(doc);

@@ -8,7 +8,7 @@
 #include <cjson/cJSON.h>
 #include <stddef.h>
 
-struct hmb_loaded;
+struct hmb_doc_about;
 
 /* The whole file, NUL-terminated, without NUL bytes and of at most 512 MiB;
  * "-" reads stdin. NULL with a reason naming the file. */
@@ -16,9 +16,12 @@ char *hmb_doc_read_whole(const char *path, size_t *lenp, char *err, size_t errle
 /* text parsed as one hipmembench document and checked before any use; NULL
  * with a reason naming `name`. */
 cJSON *hmb_doc_parse(const char *name, const char *text, size_t len, char *err, size_t errlen);
-/* The document's host, device and settings, for people (printable), into
- * out's description. */
-void hmb_doc_describe(struct hmb_loaded *out, const cJSON *doc);
+/* The document at path ("-": stdin) read, parsed and checked as above: how
+ * every command reads one. NULL with a reason naming the file. */
+cJSON *hmb_doc_load(const char *path, char *err, size_t errlen);
+/* What the document says of its machine and run: its schema version, host,
+ * device and settings, for people (printable). */
+void hmb_doc_describe(struct hmb_doc_about *out, const cJSON *doc);
 /* A member's string ("?" where absent or not a string) or number (-1 where absent). */
 const char *hmb_json_str(const cJSON *o, const char *key);
 double hmb_json_num(const cJSON *o, const char *key);

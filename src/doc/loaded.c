@@ -342,29 +342,55 @@ void hmb_loaded_free(struct hmb_loaded *l)
 	memset(l, 0, sizeof(*l));
 }
 
-const char *hmb_loaded_differences(const struct hmb_loaded *base, const struct hmb_loaded *other,
-				   char *buf, size_t len)
+const char *const hmb_doc_difference_meaning[HMB_DIFFERENCES] = {
+	[HMB_DIFFERS_BUILD] = "a change of method reads as one of the machine",
+	[HMB_DIFFERS_SCHEMA] = "what one lacks is not compared",
+	[HMB_DIFFERS_SETTINGS] = "figures of sizes or counts one lacks are left out",
+	[HMB_DIFFERS_XNACK] = "managed and page-fault figures measure other paths",
+};
+
+int hmb_doc_differs(const struct hmb_doc_about *a, const struct hmb_doc_about *b,
+		    enum hmb_doc_difference k)
+{
+	switch (k) {
+	case HMB_DIFFERS_BUILD: return strcmp(a->revision, b->revision) != 0;
+	case HMB_DIFFERS_SCHEMA: return a->schema_version != b->schema_version;
+	case HMB_DIFFERS_SETTINGS: return strcmp(a->settings, b->settings) != 0;
+	case HMB_DIFFERS_XNACK: return strcmp(a->xnack, b->xnack) != 0;
+	default: return 0;
+	}
+}
+
+static const char *or_unknown(const char *s)
+{
+	return *s ? s : "?";
+}
+
+const char *hmb_doc_differences(const struct hmb_doc_about *base,
+				const struct hmb_doc_about *other, char *buf, size_t len)
 {
 	size_t used = 0;
 
 	buf[0] = '\0';
-	if (strcmp(base->revision, other->revision) && used < len)
-		used += (size_t)snprintf(buf + used, len - used, "%sanother build (%s, the base %s): "
-					 "a change of method reads as one of the machine", used ? "; " : "", *other->revision ? other->revision
-					 : "?", *base->revision ? base->revision : "?");
-	if (base->schema_version != other->schema_version && used < len)
-		used += (size_t)snprintf(buf + used, len - used, "%sschema version %d (the base %d): "
-					 "what one of them lacks is not compared", used ? "; " : "",
-					 other->schema_version, base->schema_version);
-	if (strcmp(base->settings, other->settings) && used < len)
-		used += (size_t)snprintf(buf + used, len - used, "%ssettings differ (%s; the base %s): "
-					 "figures may not mean the same (those of sizes one lacks are "
-					 "left out)", used ? "; " : "", other->settings,
-					 base->settings);
-	if (strcmp(base->xnack, other->xnack) && used < len)
-		snprintf(buf + used, len - used, "%sXNACK mode differs (%s; the base %s): managed "
-			 "and page-fault figures measure other paths", used ? "; " : "", other->xnack,
-			 base->xnack);
+	for (int k = 0; k < HMB_DIFFERENCES && used < len; k++) {
+		char what[800];
+		if (!hmb_doc_differs(base, other, k))
+			continue;
+		if (k == HMB_DIFFERS_BUILD)
+			snprintf(what, sizeof(what), "another build (%s, the base %s)",
+				 or_unknown(other->revision), or_unknown(base->revision));
+		else if (k == HMB_DIFFERS_SCHEMA)
+			snprintf(what, sizeof(what), "schema version %d (the base %d)",
+				 other->schema_version, base->schema_version);
+		else if (k == HMB_DIFFERS_SETTINGS)
+			snprintf(what, sizeof(what), "settings differ (%s; the base %s)",
+				 other->settings, base->settings);
+		else
+			snprintf(what, sizeof(what), "XNACK mode differs (%s; the base %s)",
+				 other->xnack, base->xnack);
+		used += (size_t)snprintf(buf + used, len - used, "%s%s: %s", used ? "; " : "", what,
+					 hmb_doc_difference_meaning[k]);
+	}
 	return buf;
 }
 

@@ -676,30 +676,24 @@ static int gpu_check(const struct hmb_sum_doc *docs, int n, int gpu, char *err, 
  * in one line (s->differs): their names after each kind of difference. */
 static void differences(struct hmb_sum *s)
 {
-	static const char *const what[] = {
-		"another build (a change of method reads as one of the machine)",
-		"another schema (what one lacks is not compared)",
-		"other settings (sizes or counts one lacks left out)",
-		"another XNACK mode (managed and fault figures measure other paths)" };
+	static const char *const what[HMB_DIFFERENCES] = {
+		[HMB_DIFFERS_BUILD] = "another build", [HMB_DIFFERS_SCHEMA] = "another schema",
+		[HMB_DIFFERS_SETTINGS] = "other settings", [HMB_DIFFERS_XNACK] = "another XNACK mode",
+	};
 	size_t used = 0;
 
 	s->differs[0] = '\0';
-	for (size_t k = 0; k < sizeof(what) / sizeof(what[0]); k++) {
+	for (int k = 0; k < HMB_DIFFERENCES; k++) {
 		int any = 0;
 		for (int i = 1; i < s->n && used < sizeof(s->differs); i++) {
-			const struct hmb_loaded *a = &s->col[0].doc->described, *b = &s->col[i].doc->described;
-			int differ = k == 0 ? strcmp(a->revision, b->revision) != 0
-				   : k == 1 ? a->schema_version != b->schema_version
-				   : k == 2 ? strcmp(a->settings, b->settings) != 0
-					    : strcmp(a->xnack, b->xnack) != 0;
-			if (!differ)
+			if (!hmb_doc_differs(&s->col[0].doc->about, &s->col[i].doc->about, k))
 				continue;
 			used += (size_t)snprintf(s->differs + used, sizeof(s->differs) - used, "%s%s",
 						 any++ ? ", " : used ? "; " : "", s->col[i].name);
 		}
 		if (any && used < sizeof(s->differs))
-			used += (size_t)snprintf(s->differs + used, sizeof(s->differs) - used, " of %s",
-						 what[k]);
+			used += (size_t)snprintf(s->differs + used, sizeof(s->differs) - used,
+						 " of %s (%s)", what[k], hmb_doc_difference_meaning[k]);
 	}
 	if (used >= sizeof(s->differs))
 		hmb_utf8_trim(s->differs);

@@ -58,7 +58,7 @@ struct hmb_sum_meta {
 /* One document as the summary reads it (summary_read.c fills it). */
 struct hmb_sum_doc {
 	char *path;                     /* as named */
-	struct hmb_loaded described;    /* its description alone (hmb_doc_describe): no results */
+	struct hmb_doc_about about;     /* what it says of its machine and run */
 	struct hmb_report rep;          /* its records and telemetry samples */
 	struct hmb_sum_device dev[HMB_SUM_MAX_DEVICES];
 	int ndev;

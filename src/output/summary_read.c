@@ -83,14 +83,10 @@ static void sum_metadata(struct hmb_sum_doc *d, const cJSON *doc)
 	const cJSON *hl = cJSON_GetObjectItemCaseSensitive(dev, "host_link");
 	const cJSON *tel = cJSON_GetObjectItemCaseSensitive(doc, "telemetry");
 	const cJSON *line = cJSON_GetObjectItemCaseSensitive(doc, "command_line"), *w;
-	struct hmb_loaded l;
 	char cmd[1024] = "", devs[512] = "";
 	size_t used = 0;
 
-	memset(&l, 0, sizeof(l));
-	hmb_doc_describe(&l, doc);
-	l.schema_version = (int)hmb_json_num(doc, "schema_version");
-	d->described = l;
+	hmb_doc_describe(&d->about, doc);
 	cJSON_ArrayForEach(w, line)
 		if (cJSON_IsString(w) && used < sizeof(cmd))
 			used += (size_t)snprintf(cmd + used, sizeof(cmd) - used, "%s%s", used ? " " : "",
@@ -99,7 +95,7 @@ static void sum_metadata(struct hmb_sum_doc *d, const cJSON *doc)
 	sum_meta(d, "host", "%s", or_dash(text_of(host, "hostname")));
 	sum_meta(d, "started", "%s", or_dash(text_of(doc, "started_utc")));
 	sum_meta(d, "command line", "%s", or_dash(cmd));
-	sum_meta(d, "settings", "%s", l.settings);
+	sum_meta(d, "settings", "%s", d->about.settings);
 	sum_meta(d, "complete", "%s%s", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "complete"))
 		 ? "yes" : "no", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "interrupted"))
 		 ? " (interrupted)" : "");
@@ -135,7 +131,7 @@ static void sum_metadata(struct hmb_sum_doc *d, const cJSON *doc)
 		 hmb_json_num(link, "max_generation"), hmb_json_num(link, "max_width"),
 		 d->ndev ? d->dev[0].link_peak_gbps : 0);
 	sum_meta(d, "copy engines", "%.0f", hmb_json_num(dev, "async_engine_count"));
-	sum_meta(d, "XNACK", "%s", l.xnack);
+	sum_meta(d, "XNACK", "%s", d->about.xnack);
 	sum_meta(d, "telemetry", "%s", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(tel, "available"))
 		 ? or_dash(text_of(tel, "source")) : or_dash(text_of(tel, "reason")));
 }
@@ -169,15 +165,9 @@ void hmb_sum_doc_of(const cJSON *doc, const char *name, struct hmb_sum_doc *d)
 
 int hmb_sum_doc_load(const char *path, struct hmb_sum_doc *d, char *err, size_t errlen)
 {
-	size_t len = 0;
-	char *text;
-	cJSON *doc;
+	cJSON *doc = hmb_doc_load(path, err, errlen);
 
 	memset(d, 0, sizeof(*d));
-	if (!(text = hmb_doc_read_whole(path, &len, err, errlen)))
-		return -1;
-	doc = hmb_doc_parse(path, text, len, err, errlen);
-	free(text);
 	if (!doc)
 		return -1;
 	hmb_sum_doc_of(doc, path, d);

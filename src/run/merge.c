@@ -28,7 +28,6 @@
 #include "doc/json_import.h"
 #include "doc/json_read.h"
 #include "doc/json_write.h"
-#include "doc/loaded.h"
 #include "engine/judge.h"
 #include "engine/report.h"
 #include "run/runs.h"
@@ -36,27 +35,6 @@
 #include "util/util.h"
 
 #define EXIT_USAGE 2
-
-/* Each document's text parsed, NULL where it cannot be read (err says why). */
-static cJSON *parse(const char *path, char *err, size_t errlen)
-{
-	struct hmb_loaded checked;
-	size_t len = 0;
-	char *text;
-	cJSON *doc;
-
-	/* the checks compare makes of a document, each failure named */
-	if (hmb_json_load(path, &checked, err, errlen) != 0)
-		return NULL;
-	hmb_loaded_free(&checked);
-	if (!(text = hmb_doc_read_whole(path, &len, err, errlen)))
-		return NULL;
-	doc = cJSON_ParseWithLength(text, len);
-	free(text);
-	if (!cJSON_IsObject(doc))
-		snprintf(err, errlen, "%s: not a JSON document", path);
-	return doc;
-}
 
 static const cJSON *at(const cJSON *o, const char *a, const char *b)
 {
@@ -220,13 +198,13 @@ int hmb_merge_command(int n, char **files, const struct hmb_options *opt, const 
 	}
 	for (int i = 0, first = 0; i < n && !status; first += documents_in(docs[i]), i++) {
 		struct hmb_record *last = rep.tail;
-		if (!(docs[i] = parse(files[i], err, sizeof(err))) ||
-		    (i && alike(docs[0], files[0], docs[i], files[i], err, sizeof(err))) ||
-		    hmb_json_import(&rep, files[i], err, sizeof(err))) {
+		if (!(docs[i] = hmb_doc_load(files[i], err, sizeof(err))) ||
+		    (i && alike(docs[0], files[0], docs[i], files[i], err, sizeof(err)))) {
 			fprintf(stderr, "hipmembench: merge: %s\n", err);
 			status = EXIT_USAGE;
 			break;
 		}
+		hmb_json_import_document(&rep, docs[i]);
 		hmb_runs_merge_document(&rep, i ? last : NULL, first);
 	}
 	if (!status) {
