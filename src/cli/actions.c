@@ -144,7 +144,6 @@ int hmb_run_show(struct hmb_cli *cli)
 	of_all = !strcmp(hmb_json_str(doc, "command"), "all");
 	hmb_report_init(&rep, &cli->opt, cli->command);
 	hmb_json_import_document(&rep, doc);
-	cJSON_Delete(doc);
 	if (cli->opt.format == HMB_FORMAT_CSV)
 		hmb_csv_print(stdout, rep.head, 1);
 	else
@@ -153,8 +152,9 @@ int hmb_run_show(struct hmb_cli *cli)
 	if (of_all && cli->opt.format == HMB_FORMAT_TABLE && !cli->opt.wide) {
 		putchar('\n');
 		fflush(stdout);
-		(void)hmb_summary_command(1, cli->args, HMB_FORMAT_TABLE, -1, NULL, NULL);
+		(void)hmb_summary_of_doc_print(stdout, doc, cli->args[0]);
 	}
+	cJSON_Delete(doc);
 	return hmb_finish_stdout(0);
 }
 

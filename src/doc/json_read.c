@@ -88,7 +88,9 @@ static void close_input(FILE *f)
 		fclose(f);
 }
 
-char *hmb_doc_read_whole(const char *path, size_t *lenp, char *err, size_t errlen)
+/* The whole file, NUL-terminated, without NUL bytes and of at most 512 MiB;
+ * "-" reads stdin. NULL with a reason naming the file. */
+static char *read_whole(const char *path, size_t *lenp, char *err, size_t errlen)
 {
 	FILE *f = open_input(path, err, errlen);
 	char *buf = NULL, *nul;
@@ -157,13 +159,13 @@ static char *map_whole(const char *path, size_t *lenp, int *mapped, char *err, s
 	*mapped = 0;
 	if (strcmp(path, "-") == 0 ||
 	    (fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0)
-		return hmb_doc_read_whole(path, lenp, err, errlen);
+		return read_whole(path, lenp, err, errlen);
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
 	    (size_t)st.st_size > DOC_MAX_BYTES ||
 	    (p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0)) ==
 		    MAP_FAILED) {
 		close(fd);
-		return hmb_doc_read_whole(path, lenp, err, errlen);
+		return read_whole(path, lenp, err, errlen);
 	}
 	close(fd);
 	*lenp = (size_t)st.st_size;
@@ -564,7 +566,7 @@ static cJSON *parse_locked(const char *text, size_t len, const char **end)
 
 /* text (len bytes) as a hipmembench document, checked (check_document); NULL
  * with a reason naming path. */
-cJSON *hmb_doc_parse(const char *path, const char *text, size_t len, char *err,
+static cJSON *parse_document(const char *path, const char *text, size_t len, char *err,
 			     size_t errlen)
 {
 	const char *end = NULL, *rest;
@@ -606,7 +608,7 @@ cJSON *hmb_doc_load(const char *path, char *err, size_t errlen)
 	if (!text)
 		return NULL;
 	if (!has_nul(path, text, len, err, errlen))
-		doc = hmb_doc_parse(path, text, len, err, errlen);
+		doc = parse_document(path, text, len, err, errlen);
 	release_whole(text, len, mapped);
 	return doc;
 }

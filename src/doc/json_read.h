@@ -1,6 +1,6 @@
 /*
- * json_read.h - reading documents back (json_read.c): what compare reads is
- * hmb_json_load (loaded.h); these are the steps the summary shares.
+ * json_read.h - reading documents back (json_read.c): every command reads one
+ * with hmb_doc_load; what compare reads of it is hmb_json_load (loaded.h).
  */
 #ifndef HMB_JSON_READ_H
 #define HMB_JSON_READ_H
@@ -10,14 +10,9 @@
 
 struct hmb_doc_about;
 
-/* The whole file, NUL-terminated, without NUL bytes and of at most 512 MiB;
- * "-" reads stdin. NULL with a reason naming the file. */
-char *hmb_doc_read_whole(const char *path, size_t *lenp, char *err, size_t errlen);
-/* text parsed as one hipmembench document and checked before any use; NULL
- * with a reason naming `name`. */
-cJSON *hmb_doc_parse(const char *name, const char *text, size_t len, char *err, size_t errlen);
-/* The document at path ("-": stdin) read, parsed and checked as above: how
- * every command reads one. NULL with a reason naming the file. */
+/* The document at path ("-": stdin) read whole (NUL-free, at most 512 MiB),
+ * parsed as one hipmembench document and checked before any use: how every
+ * command reads one. NULL with a reason naming the file. */
 cJSON *hmb_doc_load(const char *path, char *err, size_t errlen);
 /* What the document says of its machine and run: its schema version, host,
  * device and settings, for people (printable). */

@@ -250,6 +250,9 @@ double hmb_sum_ratio(const struct hmb_sum_cell *base, const struct hmb_sum_cell 
  * threshold compare is used at). Returns the exit status. */
 int hmb_summary_command(int nfiles, char **files, enum hmb_format format, int gpu,
 			const char *output, hmb_sum_judge_fn judge);
+/* show's last part for a document of `all`: its summary (as `summary DOC`
+ * prints it) from the document already read. Returns the exit status. */
+int hmb_summary_of_doc_print(FILE *out, const cJSON *doc, const char *name);
 /* compare's first part: the summary of its documents on out, where every one
  * can be read (else nothing: compare says what is wrong). */
 void hmb_summary_for_compare(FILE *out, int nfiles, char **files, enum hmb_format format,

@@ -92,6 +92,25 @@ out:
 	return status;
 }
 
+int hmb_summary_of_doc_print(FILE *out, const cJSON *doc, const char *name)
+{
+	struct hmb_sum_doc d;
+	struct hmb_sum s;
+	char err[1024];
+	int status = 0;
+
+	hmb_sum_doc_of(doc, name, &d);
+	if (hmb_summary_build(&d, 1, -1, &s, err, sizeof(err))) {
+		fprintf(stderr, "hipmembench: summary: %s\n", err);
+		status = 2;
+	} else {
+		render(out, &s, HMB_FORMAT_TABLE);
+		hmb_summary_free(&s);
+	}
+	hmb_sum_doc_free(&d);
+	return status;
+}
+
 void hmb_summary_for_compare(FILE *out, int nfiles, char **files, enum hmb_format format,
 			     int gpu)
 {
