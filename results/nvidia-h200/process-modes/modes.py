@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """modes.py DIR - each figure of DIR's documents, by how its process was placed (U: unbound,
 T: CPU 4, Q: CPUs 4-7): the five processes' medians over their median, and their spread
-(max/min - 1)."""
+(max/min - 1). In these module documents a case and its size name one figure."""
 import glob, json, os, statistics as st, sys
 from collections import defaultdict
 
