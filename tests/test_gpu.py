@@ -529,11 +529,13 @@ def test_gpu_runs_merge_each_run_into_one_record_per_result(gpu, tmp_path):
     assert "[memcpy] run 3 of 3" in p.stderr
 
 
-def test_gpu_all_runs_each_module_twice_a_round_apart(gpu, tmp_path):
-    """all: each module in two processes by default, the modules taken in turn (memcpy,
-    pool, node, then again), each run sampling half the time of one (observed.sampling)
-    and the two runs merged into one record per result holding both medians, the tables
-    and node's latency matrix printed once; --runs 1 and --quick: one process a module."""
+def test_gpu_all_runs_each_module_its_count_in_rounds_there_and_back(gpu, tmp_path):
+    """all: each module in two processes by default, three where it asks (pool, node),
+    the modules taken in turn and every other round in the reverse order (memcpy, pool,
+    node, then node, pool, memcpy, then pool, node), each run sampling its share of the
+    time of one (observed.sampling) and the runs merged into one record per result
+    holding every median, the tables and node's latency matrix printed once; --runs 1
+    and --quick: one process a module."""
     out, once = tmp_path / "twice.json", tmp_path / "once.json"
     sel = ["--case", "h2d/pinned/async", "--case", "course/default-pool", "--case",
            "device/latency", "--sizes", "1M"]
@@ -541,14 +543,15 @@ def test_gpu_all_runs_each_module_twice_a_round_apart(gpu, tmp_path):
     assert p.returncode == 0, p.stderr[-2000:]
     doc = hmbdoc.assert_valid(out, complete=True)
     assert [(m["module"], m["run"]) for m in doc["module_runs"]] == \
-        [("memcpy", 1), ("pool", 1), ("node", 1), ("memcpy", 2), ("pool", 2), ("node", 2)], \
-        doc["module_runs"]
+        [("memcpy", 1), ("pool", 1), ("node", 1), ("node", 2), ("pool", 2), ("memcpy", 2),
+         ("pool", 3), ("node", 3)], doc["module_runs"]
     # (device/latency: a record for each GPU of the node)
     assert sorted({r["case"] for r in doc["results"]}) == ["course/default-pool",
                                                            "device/latency", "h2d/pinned/async"]
     for r in doc["results"]:
-        assert r["runs"]["count"] == 2 and len(r["samples_s"]) == sum(r["runs"]["samples"])
-        assert "one run of 2" in r["observed"]["sampling"], r["observed"]["sampling"]
+        n = 2 if r["module"] == "memcpy" else 3
+        assert r["runs"]["count"] == n and len(r["samples_s"]) == sum(r["runs"]["samples"])
+        assert f"one run of {n}" in r["observed"]["sampling"], r["observed"]["sampling"]
     assert p.stdout.count("== memcpy ==") == 1 and p.stdout.count("== pool ==") == 1, p.stdout
     # node's latency once: as its matrix (one GPU), or as device/latency's table (a GPU a
     # row, where no peer chase was selected)

@@ -409,5 +409,7 @@ const struct hmb_bench hmb_bench_node = {
 		"The table format adds the topology and the pairwise figures as matrices (rows\n"
 		"source, columns destination). On one GPU the pairwise cases are unsupported.",
 	.cases = cases,
+	/* peer access and host paths move from process to process; a run is short */
+	.all_runs = 3,
 	.run = run,
 };

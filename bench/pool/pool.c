@@ -368,5 +368,8 @@ const struct hmb_bench hmb_bench_pool = {
 		"all, before and after hipMemPoolTrimTo. Every block is checked at the end.",
 	.cases = cases,
 	.on_request = on_request,
+	/* allocation calls run fast or slow by process (the host's state): three
+	 * processes see it where two often land alike */
+	.all_runs = 3,
 	.run = run,
 };

@@ -538,5 +538,7 @@ const struct hmb_bench hmb_bench_vmm = {
 		"both ways; \"unsupported\" where the device cannot export descriptors.",
 	.cases = cases,
 	.on_request = on_request,
+	/* host-side calls that move from process to process; a run is short */
+	.all_runs = 3,
 	.run = run,
 };

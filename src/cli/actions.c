@@ -307,11 +307,22 @@ static struct hmb_topology *host_topology(int ndev)
 	return t;
 }
 
-/* The slots of a module's runs: the record before each one's first run. */
+/* The slots of a module's runs: the record before each one's first run;
+ * base[i], where module i's slots start (SIZE_MAX: not run yet). */
 struct slots {
 	struct hmb_record **before;
 	size_t n, next;
+	size_t base[HMB_MAX_BENCHES];
 };
+
+/* How many processes module b runs in: --runs N, else in `all` the module's
+ * own count (hmb_bench.all_runs) where it asks for more than the default. */
+static int runs_of(const struct hmb_bench *b, const struct hmb_options *o)
+{
+	int n = o->runs > 1 ? o->runs : 1;
+
+	return o->runs_by_module && b->all_runs > n ? b->all_runs : n;
+}
 
 static struct hmb_record **slot_at(struct slots *s, size_t i, int first_round)
 {
@@ -392,32 +403,45 @@ static int run_on_devices(const struct hmb_bench *b, struct hmb_report *rep,
 	return stop;
 }
 
+/* Is module b one that this command runs? */
+static int runs_here(const struct hmb_bench *b, const struct hmb_cli *cli,
+		     const struct hmb_options *o)
+{
+	return (cli->kind != HMB_CMD_MODULE || b == cli->bench) && hmb_bench_selected(b, o);
+}
+
 /* all (or one module with --devices or --runs), each module in a process of
  * its own (isolate.c); with --devices on each GPU, GPUs that share nothing a
  * module uses at the same time (--together, run/schedule.h), node-level
- * modules once; with several runs (--runs; `all`: two by default) the whole
- * round again, so that a module's runs lie a round apart in time and a state
- * of the machine that lasts a module's run shows as runs that disagree
+ * modules once; with several runs (--runs; `all`: each module's own count,
+ * two or more) the modules again in rounds, every other round in the reverse
+ * order, so that a module's runs lie apart in time, its first and last as
+ * far apart as the rounds allow, and a state of the machine that lasts a
+ * module's run, or drifts over the document, shows as runs that disagree
  * (runs.c). This process never opens the GPU. */
 static int run_isolated(struct hmb_report *rep, const struct hmb_cli *cli)
 {
 	struct hmb_cmdline cl = { cli->opt.argc, cli->opt.argv, cli->command_index, -1, 0, NULL,
 				  NULL, 0, 0, NULL, 0, NULL, NULL };
 	int devices[HMB_SCHED_MAX], ndev = device_list(rep->opt, devices, HMB_SCHED_MAX);
-	int nruns = rep->opt->runs > 1 ? rep->opt->runs : 1, status = 0;
+	int nruns = 1, nbench = 0, status = 0;
 	struct hmb_topology *topo = host_topology(ndev);
 	/* each module run's place: the record before its first run's records */
-	struct slots slots = { NULL, 0, 0 };
+	struct slots slots = { NULL, 0, 0, { 0 } };
 
+	for (nbench = 0; hmb_benches[nbench]; nbench++) {
+		slots.base[nbench] = SIZE_MAX;
+		if (runs_here(hmb_benches[nbench], cli, rep->opt) &&
+		    runs_of(hmb_benches[nbench], rep->opt) > nruns)
+			nruns = runs_of(hmb_benches[nbench], rep->opt);
+	}
 	cl.tag_device = ndev > 1;
-	cl.runs = nruns;
 	cl.parent_table = nruns > 1 && rep->opt->format == HMB_FORMAT_TABLE;
 	if (ndev > 1) {
 		struct hmb_sched_module mods[32];
 		int nmods = 0;
 		for (int i = 0; hmb_benches[i] && nmods < 32; i++)
-			if ((cli->kind != HMB_CMD_MODULE || hmb_benches[i] == cli->bench) &&
-			    hmb_bench_selected(hmb_benches[i], rep->opt))
+			if (runs_here(hmb_benches[i], cli, rep->opt))
 				mods[nmods++] = (struct hmb_sched_module){
 					hmb_benches[i]->name, hmb_benches[i]->host_link,
 					hmb_benches[i]->node_level, -1 };
@@ -425,20 +449,25 @@ static int run_isolated(struct hmb_report *rep, const struct hmb_cli *cli)
 				   rep->opt->together, mods, nmods);
 	}
 	for (int k = 0; k < nruns && !hmb_interrupted(); k++) {
-		slots.next = 0;
-		for (int i = 0; hmb_benches[i] && !hmb_interrupted(); i++) {
+		for (int j = 0; j < nbench && !hmb_interrupted(); j++) {
+			int i = k % 2 ? nbench - 1 - j : j, runs, code = 0;
 			const struct hmb_bench *b = hmb_benches[i];
-			int code = 0;
-			if ((cli->kind == HMB_CMD_MODULE && b != cli->bench) ||
-			    !hmb_bench_selected(b, rep->opt))
+			if (!runs_here(b, cli, rep->opt) || k >= (runs = runs_of(b, rep->opt)))
 				continue;
-			cl.run = nruns > 1 ? k + 1 : 0;
+			/* a module the first round did not reach is not run again */
+			if (k == 0)
+				slots.base[i] = slots.next;
+			else if (slots.base[i] == SIZE_MAX)
+				continue;
+			slots.next = slots.base[i];
+			cl.run = runs > 1 ? k + 1 : 0;
+			cl.runs = runs;
 			if (b->node_level || ndev == 0) {
 				static const int here = -1;
-				code = run_on_devices(b, rep, &cl, NULL, &here, 1, &slots, k, nruns);
+				code = run_on_devices(b, rep, &cl, NULL, &here, 1, &slots, k, runs);
 			} else {
 				code = run_on_devices(b, rep, &cl, topo, devices, ndev, &slots, k,
-						      nruns);
+						      runs);
 			}
 			if (code == EXIT_NO_GPU || code == EXIT_USAGE) {
 				free(slots.before);

@@ -334,8 +334,10 @@ const struct hmb_global_option hmb_global_options[HMB_G_COUNT] = {
 				 "(for debugging; modules may then change each other's figures)",
 				 FIELD(opt.no_isolation), 0, 0, NULL },
 	[HMB_G_RUNS] = { "runs", 0, "N", "all and the modules: each module N times (1 to 100; "
-			 "all: 2 unless --quick), each in a process of its own, the modules taken "
-			 "in turn and each run sampling 1/N of the time; a result keeps every "
+			 "all: 2, or more where a module's figures move from process to process "
+			 "and its run is short, unless --quick), each in a process of its own, "
+			 "the modules taken in turn, there and back, and each run sampling 1/N of "
+			 "the time; a result keeps every "
 			 "run's median beside the pooled samples and is stable only where the runs "
 			 "agree within 1%; compare judges a change against how much a figure "
 			 "moves from run to run (--runs 3 on both sides for a gate)",
@@ -681,17 +683,21 @@ static int check_run(struct hmb_parser *p)
 	if (o->runs > 1 && (c->given & 1u << HMB_G_NO_ISOLATION))
 		return usage(p, "--runs runs each module in processes of its own: it does not go "
 			     "with --no-isolation");
-	/* all: every module twice, each run in a process of its own, so that a
-	 * figure marked stable is one that two processes agree on (the samples
-	 * of one process are tight where the next process reads 10% apart) */
+	/* all: every module at least twice, each run in a process of its own, so
+	 * that a figure marked stable is one that several processes agree on (the
+	 * samples of one process are tight where the next process reads 10%
+	 * apart); a module may ask for more (hmb_bench.all_runs) */
 	if (c->kind == HMB_CMD_ALL && !(c->given & 1u << HMB_G_RUNS) && !o->quick &&
-	    !o->no_isolation)
+	    !o->no_isolation) {
 		o->runs = HMB_ALL_RUNS;
+		o->runs_by_module = 1;
+	}
 	if (o->child_output) {
 		/* a module of `all` in its own process: the parent's command line,
 		 * with the parent's choice of GPU, one run; checked there already */
 		o->devices = NULL;
 		o->runs = 1;
+		o->runs_by_module = 0;
 		return 0;
 	}
 	for (size_t k = HMB_G_COUNT; k < p->nopts; k++)

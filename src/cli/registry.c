@@ -8,7 +8,7 @@ extern const struct hmb_bench hmb_bench_memcpy, hmb_bench_overlap, hmb_bench_man
 	hmb_bench_xnack, hmb_bench_pool, hmb_bench_vmm, hmb_bench_leak, hmb_bench_probe;
 extern const struct hmb_bench hmb_bench_node;
 
-const struct hmb_bench *hmb_benches[] = {
+const struct hmb_bench *hmb_benches[HMB_MAX_BENCHES] = {
 	&hmb_bench_memcpy,
 	&hmb_bench_overlap,
 	&hmb_bench_managed,

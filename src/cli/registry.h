@@ -4,7 +4,9 @@
 
 #include "engine/module.h"
 
-extern const struct hmb_bench *hmb_benches[]; /* NULL-terminated */
+/* Room for the modules, the test-only ones and the NULL that ends them. */
+#define HMB_MAX_BENCHES 10
+extern const struct hmb_bench *hmb_benches[HMB_MAX_BENCHES]; /* NULL-terminated */
 
 /* Adds the test-only modules (bench/selftest/selftest.c) when HMB_TEST_MODULES=1. */
 void hmb_registry_init(void);

@@ -57,6 +57,11 @@ struct hmb_bench {
 	int host_link;             /* moves data over the host link: with --devices, runs
 				    * beside no GPU that shares it (run/schedule.h) */
 	int oversubscribe;         /* allocates managed memory: --oversubscribe applies */
+	/* How many processes `all` runs it in without --runs (0: HMB_ALL_RUNS). A
+	 * module whose run is short and whose figures move from process to
+	 * process (host-side calls, page faults) takes more: its resolution then
+	 * rests on more than one degree of freedom. */
+	int all_runs;
 	/* Its options together (each one alone is checked by type and limits): 0,
 	 * or -1 with one line naming the options; NULL: nothing to check. */
 	int (*check)(const struct hmb_options *opt, char *err, size_t errlen);

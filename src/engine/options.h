@@ -68,6 +68,8 @@ struct hmb_options {
 	int ncases;
 	int no_isolation;          /* all: every module in this process (debugging) */
 	int runs;                  /* --runs N: each module N times, each in its own process */
+	int runs_by_module;        /* all without --runs: each module its own count, at
+				    * least runs (hmb_bench.all_runs) */
 	const char *child_output;  /* a module run for `all`: its document here (cli.c) */
 	int child_table;           /* such a module prints its table (0: the parent does) */
 	int child_beside;          /* such a module runs beside others on other GPUs */
