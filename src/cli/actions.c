@@ -208,6 +208,15 @@ static void plan_module(const struct hmb_bench *b, const struct hmb_report *rep,
 	hmb_mode_plan(b->name, &in, p);
 }
 
+/* How many processes module b runs in: --runs N, else in `all` the module's
+ * own count (hmb_bench.all_runs) where it asks for more than the default. */
+static int runs_of(const struct hmb_bench *b, const struct hmb_options *o)
+{
+	int n = o->runs > 1 ? o->runs : 1;
+
+	return o->runs_by_module && b->all_runs > n ? b->all_runs : n;
+}
+
 /* --dry-run: the modules that would run, with their settings; no GPU. The
  * plan goes to stdout only where stdout is the table. */
 static int dry_run(struct hmb_report *rep, const struct hmb_cli *cli)
@@ -228,7 +237,8 @@ static int dry_run(struct hmb_report *rep, const struct hmb_cli *cli)
 	else
 		fprintf(out, ", warmup module defaults%s", o->quick ? ", quick" : "");
 	if (o->runs > 1)
-		fprintf(out, ", each module %d times, each in a process of its own", o->runs);
+		fprintf(out, ", each module %d times%s, each in a process of its own", o->runs,
+			o->runs_by_module ? " or more (below)" : "");
 	if (o->devices)
 		fprintf(out, ", GPUs %s (--together %s)", hmb_shown(o->devices),
 			hmb_together_name(o->together));
@@ -241,7 +251,11 @@ static int dry_run(struct hmb_report *rep, const struct hmb_cli *cli)
 		    !hmb_bench_selected(b, o))
 			continue;
 		hmb_report_add_module(rep, b->name);
-		fprintf(out, "  would run %-8s %s\n", b->name, b->summary);
+		if (runs_of(b, o) > (o->runs > 1 ? o->runs : 1))
+			fprintf(out, "  would run %-8s %d times: %s\n", b->name, runs_of(b, o),
+				b->summary);
+		else
+			fprintf(out, "  would run %-8s %s\n", b->name, b->summary);
 		/* --case: the cases of the module that it selects */
 		for (int k = 0; o->ncases && b->cases && b->cases[k]; k++)
 			of++;
@@ -315,14 +329,6 @@ struct slots {
 	size_t base[HMB_MAX_BENCHES];
 };
 
-/* How many processes module b runs in: --runs N, else in `all` the module's
- * own count (hmb_bench.all_runs) where it asks for more than the default. */
-static int runs_of(const struct hmb_bench *b, const struct hmb_options *o)
-{
-	int n = o->runs > 1 ? o->runs : 1;
-
-	return o->runs_by_module && b->all_runs > n ? b->all_runs : n;
-}
 
 static struct hmb_record **slot_at(struct slots *s, size_t i, int first_round)
 {
