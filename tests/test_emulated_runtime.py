@@ -131,6 +131,26 @@ def test_module_with_several_runs_runs_each_in_a_process_and_prints_one_table(tm
     assert p.stdout.count("h2d/pinned/async size=1M") == 1, p.stdout
 
 
+def test_all_runs_each_module_its_own_count_there_and_back(tmp_path):
+    """all without --runs: memcpy in two processes, pool in the three it asks for, the
+    second round in the reverse order (a module's first and last runs as far apart as the
+    rounds allow), the third with pool alone; each record holds every run of its module,
+    each run sampling its share."""
+    out = tmp_path / "doc.json"
+    p = emulated("--sizes", "4K", "--case", "h2d/pinned/async", "--case",
+                 "alloc-free/default-pool", "-o", str(out), "all")
+    assert p.returncode == 0, p.stderr[-2000:]
+    doc = json.loads(out.read_text())
+    assert [(r["module"], r["run"]) for r in doc["module_runs"]] == \
+        [("memcpy", 1), ("pool", 1), ("pool", 2), ("memcpy", 2), ("pool", 3)], doc["module_runs"]
+    runs = {r["module"]: r["runs"] for r in doc["results"]}
+    assert runs["memcpy"]["count"] == 2 and runs["pool"]["count"] == 3, runs
+    assert [r["observed"]["sampling"].split(", ")[1].split(")")[0] for r in doc["results"]] == \
+        ["one run of 2", "one run of 3"], doc["results"]
+    assert p.stderr.count("[pool] run ") == 3 and p.stderr.count("[memcpy] run ") == 2
+    assert "[pool] run 3 of 3" in p.stderr
+
+
 def test_fault_hook_line_only_where_the_hook_is_set():
     """HMB_FAULT=op:0 (report only) gives the module's line with free memory before and
     after; without the hook there is no such line."""
