@@ -558,8 +558,25 @@ static const char *const cases[] = {
 	"bidirectional/concurrent", NULL,
 };
 
+/* Its figures on the summary's screen (its pinned copies both ways beside
+ * memcpy's one way), and their peaks (engine/headline.h). */
+static const struct hmb_headline headlines[] = {
+	{ "pinned bidir", "bidirectional/concurrent", "size=max", "GB/s", NULL,
+	  "h2d and d2h at once, pinned", .after = "pinned d2h" },
+	{ "overlap efficiency", "pipeline/pinned/balanced", "streams=max,chunks=max",
+	  "overlap_efficiency", NULL, "copies hidden (1: all)", NULL },
+	{ .name = NULL },
+};
+
+static const struct hmb_case_peak peaks[] = {
+	{ "bidirectional/concurrent", HMB_PEAK_LINK_BOTH },
+	{ .kase = NULL },
+};
+
 const struct hmb_bench hmb_bench_overlap = {
 	.name = "overlap",
+	.headlines = headlines,
+	.peaks = peaks,
 	.summary = "async copies overlapping kernels across streams: pinned vs pageable, "
 		   "bidirectional copies",
 	.host_link = 1,

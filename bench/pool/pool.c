@@ -350,8 +350,16 @@ static const char *const cases[] = {
 /* A growth fills device memory step by step (seconds): only when asked for. */
 static const char *const on_request[] = { "grow/*", NULL };
 
+/* Its figure on the summary's screen (engine/headline.h). */
+static const struct hmb_headline headlines[] = {
+	{ "pool vs hipMalloc", "course/default-pool", "size=max", "speedup_over_hipMalloc", NULL,
+	  "alloc, kernel, free loop: speedup", NULL },
+	{ .name = NULL },
+};
+
 const struct hmb_bench hmb_bench_pool = {
 	.name = "pool",
+	.headlines = headlines,
 	.summary = "hipMallocAsync/hipFreeAsync from pools vs hipMalloc/hipFree in a loop",
 	.needs = HMB_NEEDS_POOLS,
 	.options = options,

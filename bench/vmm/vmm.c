@@ -514,9 +514,17 @@ static int check(const struct hmb_options *o, char *err, size_t errlen)
 	return -1;
 }
 
+/* Its figure on the summary's screen (engine/headline.h). */
+static const struct hmb_headline headlines[] = {
+	{ "VMM vs realloc", "grow/vmm-extend/fixed-step", "size=max", "total_s",
+	  "grow/realloc-copy/fixed-step", "growing a buffer: realloc+copy / VMM", NULL },
+	{ .name = NULL },
+};
+
 const struct hmb_bench hmb_bench_vmm = {
 	.check = check,
 	.name = "vmm",
+	.headlines = headlines,
 	.summary = "growing a buffer with hipMemCreate/AddressReserve/Map/SetAccess vs "
 		   "realloc+copy",
 	.needs = HMB_NEEDS_VMM,

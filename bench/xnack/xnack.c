@@ -729,8 +729,20 @@ static int run(struct hmb_ctx *ctx)
 	return 0;
 }
 
+/* Its figures on the summary's screen (engine/headline.h). */
+static const struct hmb_headline headlines[] = {
+	{ "fault latency 4K", "managed/fault-latency/stride=4K/random", "", "us_per_fault", NULL,
+	  "one GPU page fault, random pages", NULL },
+	{ "fault latency 64K", "managed/fault-latency/stride=64K/random", "", "us_per_fault", NULL,
+	  "one GPU page fault, random pages", NULL },
+	{ "fault latency 2M", "managed/fault-latency/stride=2M/random", "", "us_per_fault", NULL,
+	  "one GPU page fault, random pages", NULL },
+	{ .name = NULL },
+};
+
 const struct hmb_bench hmb_bench_xnack = {
 	.name = "xnack",
+	.headlines = headlines,
 	.oversubscribe = 1,
 	.summary = "GPU page faults: latency (one at a time) and throughput (all at once), "
 		   "XNACK/HMM on AMD, demand paging on NVIDIA; zero-copy as the contrast",

@@ -153,14 +153,14 @@ static void summary_table(FILE *out, const struct hmb_sum *s)
 		fprintf(out, "</th>");
 	}
 	fprintf(out, "<th>what</th></tr></thead>\n<tbody>\n");
-	for (size_t h = 0; h < hmb_nheadlines; h++) {
+	for (size_t h = 0; h < s->nheadlines; h++) {
 		const struct hmb_sum_cell *base = &s->col[0].cell[h], *any = NULL;
 		for (int i = 0; i < s->n && !any; i++)
 			any = s->col[i].cell[h].found ? &s->col[i].cell[h] : NULL;
 		if (!any)
 			continue;
 		fprintf(out, "<tr><td>");
-		text(out, hmb_headlines[h].name);
+		text(out, s->headline[h].h->name);
 		fprintf(out, "</td><td>");
 		text(out, any->unit);
 		fprintf(out, "</td>");
@@ -193,7 +193,7 @@ static void summary_table(FILE *out, const struct hmb_sum *s)
 		fprintf(out, "<td>");
 		text(out, base->found ? base->at : any->at);
 		fprintf(out, "%s", *(base->found ? base->at : any->at) ? "; " : "");
-		text(out, hmb_headlines[h].about);
+		text(out, s->headline[h].h->about);
 		fprintf(out, "</td></tr>\n");
 	}
 	fprintf(out, "</tbody></table>\n<p class=\"note\">value (share of the physical peak where "

@@ -664,6 +664,7 @@ static int write_sample(const char *path)
 	int rc;
 
 	sample_report(&rep, &opt);
+	rep.benches = hmb_benches; /* as the command line sets it: the modules' headlines */
 	/* the processes on the GPU after the module: this run and another */
 	{
 		struct hmb_gpu_sample *g = hmb_telemetry_add(&rep.telemetry);
