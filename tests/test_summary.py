@@ -524,6 +524,37 @@ def test_one_document_names_its_anomalies(tmp_path, sample_doc):
     assert "    failed memcpy d2h/pinned/async: hipMemcpyAsync(...) failed: out of memory" in p.stdout
 
 
+def test_a_module_declares_the_headline_the_summary_prints(tmp_path, sample_doc):
+    """The probe, a test-only module (HMB_TEST_MODULES=1), declares a headline of
+    its own in bench/selftest/: the summary of a document of its records prints it
+    (text, Markdown, the report) with its figure; without the module, no such line.
+    The modules' own declarations, not a table of the summary's, make the lines."""
+    name, case, params, figure, what = hmb.declared_headline("bench/selftest/selftest.c",
+                                                             "probe_headlines")
+    assert (params, figure) == ("", "time")
+    samples = [2e-6 * (1 + 0.01 * i) for i in range(10)]
+    doc = synthetic.document(sample_doc, [
+        synthetic.record("probe", case, {}, samples),
+        synthetic.record("probe", "free-memory", {}, [1e-3] * 10)])
+    path = synthetic.write(tmp_path / "probe.json", doc)
+    env = {k: v for k, v in os.environ.items() if k != "HMB_TEST_MODULES"}
+    with_probe = dict(env, HMB_TEST_MODULES="1")
+    p = hmb.run("summary", path, env=with_probe)
+    assert p.returncode == 0, p.stderr
+    rows = [line for line in p.stdout.splitlines() if line.startswith(name + " ")]
+    assert len(rows) == 1, p.stdout
+    value, unit = rows[0][len(name):].split()[:2]
+    assert unit == "us" and float(value) == pytest.approx(1e6 * statistics.median(samples),
+                                                          rel=0.01), rows
+    assert rows[0].endswith(what), rows
+    md = hmb.run("summary", "-f", "markdown", path, env=with_probe)
+    assert f"| {name} | us |" in md.stdout and what in md.stdout, md.stdout
+    report = hmb.run("summary", "-f", "html", path, env=with_probe)
+    assert f"<tr><td>{html.escape(name)}</td>" in report.stdout
+    p = hmb.run("summary", path, env=env)
+    assert p.returncode == 0 and name not in p.stdout, p.stdout
+
+
 # ---- bad input, formats, compare ------------------------------------------------
 
 @pytest.mark.parametrize("what", ["missing", "folder", "truncated", "foreign", "empty", "fifo"])
