@@ -880,10 +880,19 @@ static const struct hmb_case_peak peaks[] = {
 	{ .kase = NULL },
 };
 
+/* Its charts against size in the report: the kernels' cases on one
+ * (engine/chart.h). */
+static const struct hmb_chart_group chart_groups[] = {
+	{ "*/first-kernel", "kernels on managed memory", 0 },
+	{ "*/second-kernel", "kernels on managed memory", 0 },
+	{ .kase = NULL },
+};
+
 const struct hmb_bench hmb_bench_managed = {
 	.name = "managed",
 	.headlines = headlines,
 	.peaks = peaks,
+	.chart_groups = chart_groups,
 	.oversubscribe = 1,
 	.summary = "hipMallocManaged with and without hipMemPrefetchAsync and hipMemAdvise",
 	.host_link = 1,

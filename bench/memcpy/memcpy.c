@@ -530,10 +530,20 @@ static const struct hmb_case_peak peaks[] = {
 	{ .kase = NULL },
 };
 
+/* Its charts against size in the report: every host memory kind of a
+ * direction and API on one (engine/chart.h). */
+static const struct hmb_chart_group chart_groups[] = {
+	{ "d2d/*", "d2d", 1 },
+	{ "*/*/sync", "%s, hipMemcpy", 1 },
+	{ "*", "%s, hipMemcpyAsync", 1 },
+	{ .kase = NULL },
+};
+
 const struct hmb_bench hmb_bench_memcpy = {
 	.name = "memcpy",
 	.headlines = headlines,
 	.peaks = peaks,
+	.chart_groups = chart_groups,
 	.summary = "copy bandwidth and latency: pageable, pinned, registered and "
 		   "write-combined host memory (AMD: coherent, non-coherent, uncached, "
 		   "fine-grained device); h2d, d2h, d2d; sync and async; a reference loop",

@@ -357,9 +357,19 @@ static const struct hmb_headline headlines[] = {
 	{ .name = NULL },
 };
 
+/* Its headline's chart in the report: a line per allocator (engine/chart.h). */
+static const struct hmb_chart charts[] = {
+	{ .kase = "*", .figure = "speedup_over_hipMalloc", .x = "size", .line_part = 1,
+	  .chart_parts = 1, .what = "speedup over hipMalloc, per allocator",
+	  .ylabel = "x hipMalloc", .ref = 1, .ref_label = "1: as fast as hipMalloc" },
+	{ .kase = NULL },
+};
+
 const struct hmb_bench hmb_bench_pool = {
 	.name = "pool",
 	.headlines = headlines,
+	.charts = charts,
+	.charts_about = "pool's speedup over hipMalloc per allocator",
 	.summary = "hipMallocAsync/hipFreeAsync from pools vs hipMalloc/hipFree in a loop",
 	.needs = HMB_NEEDS_POOLS,
 	.options = options,

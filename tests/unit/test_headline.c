@@ -1,9 +1,10 @@
 /*
- * test_headline.c - the headlines and peaks the modules declare
- * (engine/headline.h) and how they are read: each headline names a case of
- * its module and shows once, in the module table's order except one that
- * follows another module's, right behind it; a case's peak is the one its
- * module declares, and its GB/s reads against that.
+ * test_headline.c - the headlines, peaks and charts the modules declare
+ * (engine/headline.h, engine/chart.h) and how they are read: each headline
+ * names a case of its module and shows once, in the module table's order
+ * except one that follows another module's, right behind it; a case's peak is
+ * the one its module declares, and its GB/s reads against that; each chart
+ * holds cases its module declares.
  */
 #include <fnmatch.h>
 #include <string.h>
@@ -127,4 +128,21 @@ void test_declared_peaks(void)
 		CHECK_NEAR(hmb_figure_peak_gbps(NULL, r, 50, 2000), 7, 1e-9);
 		hmb_record_free(r);
 	}
+}
+
+/* Every chart group and chart of a module holds cases it declares, and a
+ * module with headline charts says what they show. */
+void test_declared_charts(void)
+{
+	int charts = 0;
+
+	for (int i = 0; hmb_benches[i]; i++) {
+		const struct hmb_bench *b = hmb_benches[i];
+		for (const struct hmb_chart_group *g = b->chart_groups; g && g->kase; g++)
+			CHECK(declares_case(b, g->kase) && g->chart && *g->chart);
+		for (const struct hmb_chart *c = b->charts; c && c->kase; c++, charts++)
+			CHECK(declares_case(b, c->kase) && c->what && c->ylabel);
+		CHECK(!b->charts == !b->charts_about);
+	}
+	CHECK(charts > 0);
 }

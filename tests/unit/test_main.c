@@ -692,6 +692,7 @@ static int write_sample(const char *path)
 
 void test_declared_headlines(void); /* test_headline.c */
 void test_declared_peaks(void);  /* test_headline.c */
+void test_declared_charts(void); /* test_headline.c */
 void test_kernel_geometry(void); /* test_geometry.c */
 void test_host_verify(void);     /* test_verify.c */
 void test_verify_result(void);   /* test_verify.c */
@@ -735,6 +736,7 @@ int main(int argc, char **argv)
 		{ "registry", test_registry },
 		{ "headlines: each module's own, in the summary's order", test_declared_headlines },
 		{ "peaks: the one a module declares for a case", test_declared_peaks },
+		{ "charts: each module's own, of the cases it declares", test_declared_charts },
 		{ "pcie link from sysfs", test_pcie_link },
 		{ "json document", test_json_document },
 		{ "telemetry: 500 samples kept, written and read back", test_telemetry_keeps_every_sample },
