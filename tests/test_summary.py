@@ -419,6 +419,36 @@ def test_the_html_note_names_the_noise_band_only_for_a_document_of_several_runs(
     assert seen == {True, False}
 
 
+def declared_charts():
+    """The charts of what each module's headline varies with, as its folder declares
+    them (src/engine/chart.h): {module: ([what of each chart], charts_about)}."""
+    out = {}
+    for src in sorted((hmb.ROOT / "bench").glob("*/*.c")):
+        text = src.read_text()
+        table = re.search(r"static const struct hmb_chart charts\[\] = \{(.*?)\n\};", text, re.S)
+        about = re.search(r'\.charts_about = "([^"]+)"', text)
+        if table or about:
+            out[src.parent.name] = (re.findall(r'\.what = "([^"]+)"', table.group(1)),
+                                    about.group(1))
+    return out
+
+
+def test_the_report_draws_the_charts_each_module_declares():
+    """Each chart a module declares is drawn in that module's section of the report,
+    and the note names what they show, in the order the modules run."""
+    declared = declared_charts()
+    assert declared and all(whats for whats, _ in declared.values()), declared
+    p = summary("-f", "html", H100)
+    assert p.returncode == 0, p.stderr
+    for module, (whats, _) in declared.items():
+        section = p.stdout.split(f'<h3 id="module-{module}">')[1].split("<h3 ")[0]
+        for what in whats:
+            assert what in section, (module, what)
+    order = [m for m in hmb.module_names() if m in declared]
+    assert ("Then what the module's headline varies with: " +
+            "; ".join(declared[m][1] for m in order) + ".") in p.stdout
+
+
 @pytest.mark.parametrize("n", [2, 3])
 def test_the_same_system_twice_is_numbered_by_its_column(n):
     """The same document n times: its short name, then NAME#2 (and NAME#3), so
