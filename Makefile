@@ -261,6 +261,7 @@ FUZZ_OPTIONS := $(FUZZ_BASE) src/cli/cli.c src/cli/commands.c src/cli/complete.c
 FUZZ_LOAD    := $(FUZZ_BASE) src/doc/json_read.c src/doc/json_write.c src/doc/json_import.c \
                 src/doc/atomic_file.c src/output/summary_read.c src/output/summary_json.c \
                 src/compare/compare.c src/engine/record.c src/engine/judge.c src/engine/options.c \
+                src/engine/headline.c \
                 src/stats/stats.c \
                 src/system/host.c src/telemetry/telemetry.c src/telemetry/telemetry_nvml.c \
                 src/telemetry/telemetry_rocm_smi.c src/telemetry/amd_sample.c \

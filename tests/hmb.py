@@ -21,6 +21,16 @@ def run(*args, timeout=120, **kw):
                           timeout=timeout, **kw)
 
 
+def declared_headline(source, table):
+    """The first row of a module's table of headlines (src/engine/headline.h), as its
+    folder declares it: name, case, params, figure and what it is."""
+    text = (ROOT / source).read_text()
+    m = re.search(table + r'\[\] = \{\s*\{ "([^"]+)", "([^"]+)", "([^"]*)", "([^"]+)", NULL,'
+                  r'\s*"([^"]+)"', text)
+    assert m, f"no {table} in {source}"
+    return m.groups()
+
+
 def module_names():
     return [line.split()[0] for line in run("list").stdout.splitlines() if line.strip()]
 

@@ -709,7 +709,8 @@ def test_node_names_what_a_gpu_without_virtual_memory_management_cannot_measure(
 
 def test_the_isolation_test_modules_plant_and_probe(tmp_path):
     """The modules of the isolation test (HMB_TEST_MODULES=1): leak fills 1 GiB it never
-    frees; probe times and verifies a fill kernel."""
+    frees; probe times and verifies a fill kernel, the headline it declares in all's
+    summary."""
     p, doc = run_emulated(tmp_path, ["--case", "planted", "--case", "free-memory", "--case",
                                      "launch-sync", "--reps", "2", "all"], HMB_TEST_MODULES="1")
     assert p.returncode == 0, p.stderr[-2000:]
@@ -718,6 +719,10 @@ def test_the_isolation_test_modules_plant_and_probe(tmp_path):
     assert rs["planted"]["observed"]["device_bytes_leaked"] == 1 << 30
     assert rs["launch-sync"]["status"] == "ok" and rs["launch-sync"]["observed"]["verified"]
     assert rs["free-memory"]["observed"]["free_device_bytes"] == 2048 << 20
+    # all's summary holds the headline the probe declares in its folder
+    name, case = hmb.declared_headline("bench/selftest/selftest.c", "probe_headlines")[:2]
+    figures = {f["name"]: f for f in doc["summary"]["figures"]}
+    assert (figures[name]["module"], figures[name]["case"]) == ("probe", case), figures
 
 
 def test_memcpy_untouched_gives_back_each_samples_fresh_buffer(tmp_path):

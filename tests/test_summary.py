@@ -419,6 +419,36 @@ def test_the_html_note_names_the_noise_band_only_for_a_document_of_several_runs(
     assert seen == {True, False}
 
 
+def declared_charts():
+    """The charts of what each module's headline varies with, as its folder declares
+    them (src/engine/chart.h): {module: ([what of each chart], charts_about)}."""
+    out = {}
+    for src in sorted((hmb.ROOT / "bench").glob("*/*.c")):
+        text = src.read_text()
+        table = re.search(r"static const struct hmb_chart charts\[\] = \{(.*?)\n\};", text, re.S)
+        about = re.search(r'\.charts_about = "([^"]+)"', text)
+        if table or about:
+            out[src.parent.name] = (re.findall(r'\.what = "([^"]+)"', table.group(1)),
+                                    about.group(1))
+    return out
+
+
+def test_the_report_draws_the_charts_each_module_declares():
+    """Each chart a module declares is drawn in that module's section of the report,
+    and the note names what they show, in the order the modules run."""
+    declared = declared_charts()
+    assert declared and all(whats for whats, _ in declared.values()), declared
+    p = summary("-f", "html", H100)
+    assert p.returncode == 0, p.stderr
+    for module, (whats, _) in declared.items():
+        section = p.stdout.split(f'<h3 id="module-{module}">')[1].split("<h3 ")[0]
+        for what in whats:
+            assert what in section, (module, what)
+    order = [m for m in hmb.module_names() if m in declared]
+    assert ("Then what the module's headline varies with: " +
+            "; ".join(declared[m][1] for m in order) + ".") in p.stdout
+
+
 @pytest.mark.parametrize("n", [2, 3])
 def test_the_same_system_twice_is_numbered_by_its_column(n):
     """The same document n times: its short name, then NAME#2 (and NAME#3), so
@@ -522,6 +552,37 @@ def test_one_document_names_its_anomalies(tmp_path, sample_doc):
     assert "telemetry: THROTTLED after memcpy (hw thermal slowdown)" in p.stdout, p.stdout
     assert "cases not ok: 1 failed, 0 unsupported, 0 skipped of 3" in p.stdout
     assert "    failed memcpy d2h/pinned/async: hipMemcpyAsync(...) failed: out of memory" in p.stdout
+
+
+def test_a_module_declares_the_headline_the_summary_prints(tmp_path, sample_doc):
+    """The probe, a test-only module (HMB_TEST_MODULES=1), declares a headline of
+    its own in bench/selftest/: the summary of a document of its records prints it
+    (text, Markdown, the report) with its figure; without the module, no such line.
+    The modules' own declarations, not a table of the summary's, make the lines."""
+    name, case, params, figure, what = hmb.declared_headline("bench/selftest/selftest.c",
+                                                             "probe_headlines")
+    assert (params, figure) == ("", "time")
+    samples = [2e-6 * (1 + 0.01 * i) for i in range(10)]
+    doc = synthetic.document(sample_doc, [
+        synthetic.record("probe", case, {}, samples),
+        synthetic.record("probe", "free-memory", {}, [1e-3] * 10)])
+    path = synthetic.write(tmp_path / "probe.json", doc)
+    env = {k: v for k, v in os.environ.items() if k != "HMB_TEST_MODULES"}
+    with_probe = dict(env, HMB_TEST_MODULES="1")
+    p = hmb.run("summary", path, env=with_probe)
+    assert p.returncode == 0, p.stderr
+    rows = [line for line in p.stdout.splitlines() if line.startswith(name + " ")]
+    assert len(rows) == 1, p.stdout
+    value, unit = rows[0][len(name):].split()[:2]
+    assert unit == "us" and float(value) == pytest.approx(1e6 * statistics.median(samples),
+                                                          rel=0.01), rows
+    assert rows[0].endswith(what), rows
+    md = hmb.run("summary", "-f", "markdown", path, env=with_probe)
+    assert f"| {name} | us |" in md.stdout and what in md.stdout, md.stdout
+    report = hmb.run("summary", "-f", "html", path, env=with_probe)
+    assert f"<tr><td>{html.escape(name)}</td>" in report.stdout
+    p = hmb.run("summary", path, env=env)
+    assert p.returncode == 0 and name not in p.stdout, p.stdout
 
 
 # ---- bad input, formats, compare ------------------------------------------------

@@ -861,8 +861,38 @@ static const struct hmb_opt_decl options[] = {
 	{ NULL, 0, NULL, NULL, 0, 0, 0 },
 };
 
+/* Its figures on the summary's screen, and their peaks: the host link the
+ * pages cross (engine/headline.h). */
+static const struct hmb_headline headlines[] = {
+	{ "managed 1st touch", "touch/gpu-first", "size=max", "GB/s", NULL,
+	  "fresh pages, the GPU first: made on fault", NULL },
+	{ "managed on demand", "on-demand/first-kernel", "size=max", "GB/s", NULL,
+	  "pages on the host, a kernel: migrated on fault", NULL },
+	{ "managed prefetch", "prefetch/prefetch-only", "size=max", "GB/s", NULL,
+	  "hipMemPrefetchAsync to the GPU", NULL },
+	{ .name = NULL },
+};
+
+static const struct hmb_case_peak peaks[] = {
+	{ "touch/gpu-first", HMB_PEAK_LINK },
+	{ "on-demand/first-kernel", HMB_PEAK_LINK },
+	{ "prefetch/prefetch-only", HMB_PEAK_LINK },
+	{ .kase = NULL },
+};
+
+/* Its charts against size in the report: the kernels' cases on one
+ * (engine/chart.h). */
+static const struct hmb_chart_group chart_groups[] = {
+	{ "*/first-kernel", "kernels on managed memory", 0 },
+	{ "*/second-kernel", "kernels on managed memory", 0 },
+	{ .kase = NULL },
+};
+
 const struct hmb_bench hmb_bench_managed = {
 	.name = "managed",
+	.headlines = headlines,
+	.peaks = peaks,
+	.chart_groups = chart_groups,
 	.oversubscribe = 1,
 	.summary = "hipMallocManaged with and without hipMemPrefetchAsync and hipMemAdvise",
 	.host_link = 1,

@@ -505,8 +505,45 @@ static const char *const on_request[] = {
 	"*/hugetlb-*/*", "hugetlb-*/*", "pin/*", "batch/*", NULL,
 };
 
+/* Its figures on the summary's screen, and the peak of its device copies
+ * (engine/headline.h): every other case's is its record's own, the host link. */
+static const struct hmb_headline headlines[] = {
+	{ "pinned h2d", "h2d/pinned/async", "size=max", "GB/s", NULL,
+	  "hipMemcpyAsync from pinned host memory", NULL },
+	{ "pinned d2h", "d2h/pinned/async", "size=max", "GB/s", NULL,
+	  "hipMemcpyAsync to pinned host memory", NULL },
+	{ "pageable h2d", "h2d/pageable/async", "size=max", "GB/s", NULL,
+	  "hipMemcpyAsync from malloc'd memory", NULL },
+	{ "pageable d2h", "d2h/pageable/async", "size=max", "GB/s", NULL,
+	  "hipMemcpyAsync to malloc'd memory", NULL },
+	{ "d2d copy", "d2d/device/async", "size=max", "GB/s", NULL,
+	  "device to device; peak: HBM's, halved", NULL },
+	{ "4K h2d latency", "h2d/pinned/async", "size=4096", "time", NULL,
+	  "one small pinned copy, median", NULL },
+	{ "4K d2h latency", "d2h/pinned/async", "size=4096", "time", NULL,
+	  "one small pinned copy, median", NULL },
+	{ .name = NULL },
+};
+
+static const struct hmb_case_peak peaks[] = {
+	{ "d2d/*", HMB_PEAK_HBM_COPY },
+	{ .kase = NULL },
+};
+
+/* Its charts against size in the report: every host memory kind of a
+ * direction and API on one (engine/chart.h). */
+static const struct hmb_chart_group chart_groups[] = {
+	{ "d2d/*", "d2d", 1 },
+	{ "*/*/sync", "%s, hipMemcpy", 1 },
+	{ "*", "%s, hipMemcpyAsync", 1 },
+	{ .kase = NULL },
+};
+
 const struct hmb_bench hmb_bench_memcpy = {
 	.name = "memcpy",
+	.headlines = headlines,
+	.peaks = peaks,
+	.chart_groups = chart_groups,
 	.summary = "copy bandwidth and latency: pageable, pinned, registered and "
 		   "write-combined host memory (AMD: coherent, non-coherent, uncached, "
 		   "fine-grained device); h2d, d2h, d2d; sync and async; a reference loop",

@@ -375,8 +375,35 @@ static const struct hmb_opt_decl options[] = {
 	{ .name = NULL },
 };
 
+/* Its figures on the summary's screen, and the peaks of every GPU's host
+ * copies at once: that many host links (engine/headline.h). */
+static const struct hmb_headline headlines[] = {
+	{ "all GPUs h2d", "host/h2d/all", "gpus>1", "GB/s", NULL,
+	  "every GPU from its host memory at once", NULL },
+	{ "all GPUs d2h", "host/d2h/all", "gpus>1", "GB/s", NULL,
+	  "every GPU to its host memory at once", NULL },
+	{ "all GPUs bidir", "host/bidir/all", "gpus>1", "GB/s", NULL,
+	  "every GPU both ways at once", NULL },
+	{ "P2P copy", "p2p/ce/write", "src=$gpu", "GB/s", NULL,
+	  "hipMemcpyPeerAsync, peer access on", NULL },
+	{ "P2P bidir", "p2p/ce/bidir-write", "src=$gpu", "GB/s", NULL,
+	  "peer copies both ways at once", NULL },
+	{ "peer latency", "p2p/latency", "src=$gpu", "ns_per_load", NULL,
+	  "one load from a peer's memory", NULL },
+	{ .name = NULL },
+};
+
+static const struct hmb_case_peak peaks[] = {
+	{ "host/h2d/all", HMB_PEAK_LINK_GPUS },
+	{ "host/d2h/all", HMB_PEAK_LINK_GPUS },
+	{ "host/bidir/all", HMB_PEAK_LINK_GPUS_BOTH },
+	{ .kase = NULL },
+};
+
 const struct hmb_bench hmb_bench_node = {
 	.name = "node",
+	.headlines = headlines,
+	.peaks = peaks,
 	.node_level = 1,
 	.summary = "every GPU at once: aggregate and NUMA-placed host bandwidth, a peer-to-peer "
 		   "matrix, latencies, what peer access costs hipMalloc vs VMM",

@@ -558,8 +558,36 @@ static const char *const cases[] = {
 	"bidirectional/concurrent", NULL,
 };
 
+/* Its figures on the summary's screen (its pinned copies both ways beside
+ * memcpy's one way), and their peaks (engine/headline.h). */
+static const struct hmb_headline headlines[] = {
+	{ "pinned bidir", "bidirectional/concurrent", "size=max", "GB/s", NULL,
+	  "h2d and d2h at once, pinned", .after = "pinned d2h" },
+	{ "overlap efficiency", "pipeline/pinned/balanced", "streams=max,chunks=max",
+	  "overlap_efficiency", NULL, "copies hidden (1: all)", NULL },
+	{ .name = NULL },
+};
+
+static const struct hmb_case_peak peaks[] = {
+	{ "bidirectional/concurrent", HMB_PEAK_LINK_BOTH },
+	{ .kase = NULL },
+};
+
+/* Its headline's chart in the report (engine/chart.h). */
+static const struct hmb_chart charts[] = {
+	{ .kase = "pipeline/*", .figure = "overlap_efficiency", .x = "chunks", .xcount = "chunks",
+	  .xlabel = "chunks (log2)", .line = "streams", .chart_parts = -1,
+	  .what = "copies hidden against chunks", .ylabel = "overlap efficiency", .ylinear = 1,
+	  .ref = 1, .ref_label = "1: every copy hidden behind the kernels" },
+	{ .kase = NULL },
+};
+
 const struct hmb_bench hmb_bench_overlap = {
 	.name = "overlap",
+	.headlines = headlines,
+	.peaks = peaks,
+	.charts = charts,
+	.charts_about = "overlap's efficiency against chunks, a line per streams",
 	.summary = "async copies overlapping kernels across streams: pinned vs pageable, "
 		   "bidirectional copies",
 	.host_link = 1,

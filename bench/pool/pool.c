@@ -350,8 +350,26 @@ static const char *const cases[] = {
 /* A growth fills device memory step by step (seconds): only when asked for. */
 static const char *const on_request[] = { "grow/*", NULL };
 
+/* Its figure on the summary's screen (engine/headline.h). */
+static const struct hmb_headline headlines[] = {
+	{ "pool vs hipMalloc", "course/default-pool", "size=max", "speedup_over_hipMalloc", NULL,
+	  "alloc, kernel, free loop: speedup", NULL },
+	{ .name = NULL },
+};
+
+/* Its headline's chart in the report: a line per allocator (engine/chart.h). */
+static const struct hmb_chart charts[] = {
+	{ .kase = "*", .figure = "speedup_over_hipMalloc", .x = "size", .line_part = 1,
+	  .chart_parts = 1, .what = "speedup over hipMalloc, per allocator",
+	  .ylabel = "x hipMalloc", .ref = 1, .ref_label = "1: as fast as hipMalloc" },
+	{ .kase = NULL },
+};
+
 const struct hmb_bench hmb_bench_pool = {
 	.name = "pool",
+	.headlines = headlines,
+	.charts = charts,
+	.charts_about = "pool's speedup over hipMalloc per allocator",
 	.summary = "hipMallocAsync/hipFreeAsync from pools vs hipMalloc/hipFree in a loop",
 	.needs = HMB_NEEDS_POOLS,
 	.options = options,

@@ -96,6 +96,14 @@ static int probe(struct hmb_ctx *ctx)
 static const char *const leak_cases[] = { "planted", NULL };
 static const char *const probe_cases[] = { "free-memory", "launch-sync", NULL };
 
+/* A headline of its own, for the test that the summary prints what a module
+ * declares (engine/headline.h; tests/test_summary.py). */
+static const struct hmb_headline probe_headlines[] = {
+	{ "probe launch+sync", "launch-sync", "", "time", NULL,
+	  "test only: a fill kernel launched and waited for", NULL },
+	{ .name = NULL },
+};
+
 const struct hmb_bench hmb_bench_leak = {
 	.name = "leak",
 	.summary = "test only: leaves memory, an attached stream and a pool setting behind",
@@ -109,5 +117,6 @@ const struct hmb_bench hmb_bench_probe = {
 	.summary = "test only: what the next module finds (free memory, launch + sync)",
 	.help = "Exists for the isolation test (HMB_TEST_MODULES=1).",
 	.cases = probe_cases,
+	.headlines = probe_headlines,
 	.run = probe,
 };

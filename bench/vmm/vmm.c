@@ -514,9 +514,28 @@ static int check(const struct hmb_options *o, char *err, size_t errlen)
 	return -1;
 }
 
+/* Its figure on the summary's screen (engine/headline.h). */
+static const struct hmb_headline headlines[] = {
+	{ "VMM vs realloc", "grow/vmm-extend/fixed-step", "size=max", "total_s",
+	  "grow/realloc-copy/fixed-step", "growing a buffer: realloc+copy / VMM", NULL },
+	{ .name = NULL },
+};
+
+/* Its headline's chart in the report: each growth step's time (no figure: its
+ * samples) against the size reached, a line per variant (engine/chart.h). */
+static const struct hmb_chart charts[] = {
+	{ .kase = "grow/*", .xlabel = "buffer size after the step (bytes, log2)", .line_part = 1,
+	  .chart_parts = 1, .chart_param = "policy",
+	  .what = "time of each growth step against the size reached", .ylabel = "ms per step" },
+	{ .kase = NULL },
+};
+
 const struct hmb_bench hmb_bench_vmm = {
 	.check = check,
 	.name = "vmm",
+	.headlines = headlines,
+	.charts = charts,
+	.charts_about = "each step of VMM's growth",
 	.summary = "growing a buffer with hipMemCreate/AddressReserve/Map/SetAccess vs "
 		   "realloc+copy",
 	.needs = HMB_NEEDS_VMM,

@@ -729,8 +729,35 @@ static int run(struct hmb_ctx *ctx)
 	return 0;
 }
 
+/* Its figures on the summary's screen (engine/headline.h). */
+static const struct hmb_headline headlines[] = {
+	{ "fault latency 4K", "managed/fault-latency/stride=4K/random", "", "us_per_fault", NULL,
+	  "one GPU page fault, random pages", NULL },
+	{ "fault latency 64K", "managed/fault-latency/stride=64K/random", "", "us_per_fault", NULL,
+	  "one GPU page fault, random pages", NULL },
+	{ "fault latency 2M", "managed/fault-latency/stride=2M/random", "", "us_per_fault", NULL,
+	  "one GPU page fault, random pages", NULL },
+	{ .name = NULL },
+};
+
+/* Its headlines' charts in the report: a chart per memory (engine/chart.h). */
+static const struct hmb_chart charts[] = {
+	{ .kase = "*/fault-latency/*", .figure = "us_per_fault", .x = "stride",
+	  .xlabel = "page size: the stride between the pages touched (bytes, log2)",
+	  .line = "order", .chart_parts = 2, .what = "time per page fault by page size",
+	  .ylabel = "us per fault" },
+	{ .kase = "*/fault-throughput/*", .figure = "faults_per_s", .x = "stride",
+	  .xlabel = "page size: the stride between the pages touched (bytes, log2)",
+	  .line = "order", .chart_parts = 2, .what = "page faults per second by page size",
+	  .ylabel = "faults/s" },
+	{ .kase = NULL },
+};
+
 const struct hmb_bench hmb_bench_xnack = {
 	.name = "xnack",
+	.headlines = headlines,
+	.charts = charts,
+	.charts_about = "the time of a page fault by page size",
 	.oversubscribe = 1,
 	.summary = "GPU page faults: latency (one at a time) and throughput (all at once), "
 		   "XNACK/HMM on AMD, demand paging on NVIDIA; zero-copy as the contrast",

@@ -143,6 +143,7 @@ int hmb_run_show(struct hmb_cli *cli)
 	}
 	of_all = !strcmp(hmb_json_str(doc, "command"), "all");
 	hmb_report_init(&rep, &cli->opt, cli->command);
+	rep.benches = hmb_benches;
 	hmb_json_import_document(&rep, doc);
 	if (cli->opt.format == HMB_FORMAT_CSV)
 		hmb_csv_print(stdout, rep.head, 1);
@@ -152,7 +153,7 @@ int hmb_run_show(struct hmb_cli *cli)
 	if (of_all && cli->opt.format == HMB_FORMAT_TABLE && !cli->opt.wide) {
 		putchar('\n');
 		fflush(stdout);
-		(void)hmb_summary_of_doc_print(stdout, doc, cli->args[0]);
+		(void)hmb_summary_of_doc_print(stdout, doc, cli->args[0], hmb_benches);
 	}
 	cJSON_Delete(doc);
 	return hmb_finish_stdout(0);
@@ -537,6 +538,7 @@ int hmb_run_measure(struct hmb_cli *cli)
 			o->format = HMB_FORMAT_NONE;
 	}
 	hmb_report_init(&rep, o, cli->command);
+	rep.benches = hmb_benches;
 	if (o->dry_run)
 		return dry_run(&rep, cli);
 	if (isolated)
@@ -602,7 +604,7 @@ int hmb_run_list(struct hmb_cli *cli)
 int hmb_run_compare(struct hmb_cli *cli)
 {
 	struct hmb_compare_options co = { cli->opt.format, cli->opt.threshold, cli->opt.compare_gpu,
-					  cli->opt.allow_partial, cli->opt.wide };
+					  cli->opt.allow_partial, cli->opt.wide, hmb_benches };
 
 	return hmb_finish_stdout(hmb_compare(cli->nargs, cli->args, &co));
 }
@@ -616,7 +618,7 @@ int hmb_run_merge(struct hmb_cli *cli)
 int hmb_run_summary(struct hmb_cli *cli)
 {
 	/* the report's verdicts are compare's own */
-	return hmb_finish_stdout(hmb_summary_command(cli->nargs, cli->args, cli->opt.format,
-						     cli->opt.compare_gpu, cli->opt.output,
-						     hmb_compare_summary_verdicts));
+	return hmb_finish_stdout(hmb_summary_command(cli->nargs, cli->args, hmb_benches,
+						     cli->opt.format, cli->opt.compare_gpu,
+						     cli->opt.output, hmb_compare_summary_verdicts));
 }

@@ -1311,7 +1311,7 @@ int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o)
 		goto out;
 	}
 	/* the documents' summary first (summary.h) */
-	hmb_summary_for_compare(stdout, nfiles, files, f, o->gpu);
+	hmb_summary_for_compare(stdout, nfiles, files, o->benches, f, o->gpu);
 	for (int i = 0; i < nfiles; i++) {
 		char line[1024];
 		snprintf(line, sizeof(line), "%s %s:", i ? "other" : "base ", files[i]);

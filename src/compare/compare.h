@@ -16,6 +16,8 @@
 #include "doc/loaded.h"
 #include "engine/options.h"
 
+struct hmb_bench;
+
 /* A figure is worse (or better) when it moved by more than the threshold and
  * beyond its noise (noise.h): its p within Benjamini-Hochberg's bound for this
  * false-discovery rate over all the figures of the pair that have a direction
@@ -28,6 +30,8 @@ struct hmb_compare_options {
 	int gpu;            /* --gpu N: that GPU of a multi-GPU document; -1: the default */
 	int allow_partial;  /* go on when fewer than half of the base's figures match */
 	int wide;           /* every figure with every parameter, no width limit */
+	const struct hmb_bench *const *benches; /* the modules: the headlines of the
+						 * summary printed first (summary.h) */
 };
 
 /* Returns the exit status: 0, 1 (a figure worse than threshold) or 2 (a file

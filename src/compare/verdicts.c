@@ -81,7 +81,7 @@ static void take(void *arg, int other, const struct hmb_compare_judged *j)
 
 	if (other >= s->n)
 		return;
-	for (size_t h = 0; h < hmb_nheadlines; h++) {
+	for (size_t h = 0; h < s->nheadlines; h++) {
 		const struct hmb_sum_cell *base = &s->col[0].cell[h];
 		struct hmb_sum_cell *c = &s->col[other].cell[h];
 		const struct hmb_record *mine[2] = { base->rec, base->base };
@@ -119,7 +119,7 @@ void hmb_compare_summary_verdicts(struct hmb_sum *s, int gpu, double threshold)
 	}
 	if (!stdin_read && s->n > 1) {
 		for (int i = 1; i < s->n; i++)
-			for (size_t h = 0; h < hmb_nheadlines; h++)
+			for (size_t h = 0; h < s->nheadlines; h++)
 				for (int k = 0; k < 2; k++)
 					s->col[i].cell[h].verdict[k] = (struct hmb_sum_verdict){
 						HMB_VERDICT_NO_ROW, "", 0, NAN, NAN, "" };
@@ -127,7 +127,7 @@ void hmb_compare_summary_verdicts(struct hmb_sum *s, int gpu, double threshold)
 			s->threshold = threshold;
 		else /* compare refuses them: no verdict at all */
 			for (int i = 1; i < s->n; i++)
-				for (size_t h = 0; h < hmb_nheadlines; h++)
+				for (size_t h = 0; h < s->nheadlines; h++)
 					memset(s->col[i].cell[h].verdict, 0,
 					       sizeof(s->col[i].cell[h].verdict));
 	}

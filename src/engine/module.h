@@ -3,9 +3,11 @@
  * the few helpers that every module needs (HIP calls fail through
  * platform/check.h).
  *
- * A module is a table entry { name, summary, needs, options, run }. run()
- * declares its cases as records (record.h) and returns 0, or -1 when it could
- * not go on (the reason is in the last HIP error or a failed record).
+ * A module is a table entry { name, summary, needs, options, run, ... }, with
+ * how its figures read (headline.h: its headlines and peaks; chart.h: its
+ * charts in the HTML report). run() declares its cases as records (record.h)
+ * and returns 0, or -1 when it could not go on (the reason is in the last HIP
+ * error or a failed record).
  */
 #ifndef HMB_MODULE_H
 #define HMB_MODULE_H
@@ -13,6 +15,8 @@
 #include <stddef.h>
 
 #include "engine/alloc.h"
+#include "engine/chart.h"
+#include "engine/headline.h"
 #include "engine/options.h"
 #include "engine/record.h"
 #include "platform/check.h"
@@ -57,6 +61,16 @@ struct hmb_bench {
 	int host_link;             /* moves data over the host link: with --devices, runs
 				    * beside no GPU that shares it (run/schedule.h) */
 	int oversubscribe;         /* allocates managed memory: --oversubscribe applies */
+	/* Its figures on the summary's screen and the peaks its cases' GB/s are
+	 * read against where not the record's own (headline.h); each may be NULL. */
+	const struct hmb_headline *headlines;
+	const struct hmb_case_peak *peaks;
+	/* Its charts in the HTML report beside its figures against size
+	 * (chart.h), and what its headline charts show, in a few words, for the
+	 * report's introduction; each may be NULL. */
+	const struct hmb_chart_group *chart_groups;
+	const struct hmb_chart *charts;
+	const char *charts_about;
 	/* How many processes `all` runs it in without --runs (0: HMB_ALL_RUNS). A
 	 * module whose run is short and whose figures move from process to
 	 * process (host-side calls, page faults) takes more: its resolution then

@@ -19,6 +19,7 @@
 
 struct hmb_sum;
 struct hmb_report;
+struct hmb_bench;
 
 /* A record is finished: the one way a record reaches the output while a run
  * goes on. The runner's (run/runner.c) prints its progress line and keeps
@@ -65,6 +66,10 @@ struct hmb_report {
 	int ndevices;
 	struct cJSON *summary_json;     /* all: the headline figures as the document holds them
 	                                * (output/summary.h), or NULL */
+	/* The modules (NULL-terminated), for how their records' figures read
+	 * (headline.h: the tables' peaks, all's summary); set by the command
+	 * line. NULL: none declared, each record's own peak. */
+	const struct hmb_bench *const *benches;
 	/* Called with each finished record (hmb_report_finish); NULL: none. */
 	hmb_progress_fn *progress;
 };

@@ -3,10 +3,12 @@
  * ratio with compare's verdict on its figure, coloured only where compare
  * flags it: src/compare/verdicts.c fills them, the report judges nothing)
  * and anomalies, the systems side by side, then:
- *  - per module, charts against size on log-log axes (svg.h), each holding
- *    every kind of the module measured at MIN_SIZES sizes or more (memcpy:
- *    every host memory kind of a direction and API on one chart) of every
- *    document, on the GPU its column summarises: each document in its colour
+ *  - per module, the charts of what its headline varies with and charts
+ *    against size on log-log axes (svg.h), as the module declares them
+ *    (engine/chart.h), each holding every kind of the module measured at
+ *    MIN_SIZES sizes or more (memcpy: every host memory kind of a direction
+ *    and API on one chart) of every document, on the GPU its column
+ *    summarises: each document in its colour
  *    (the same everywhere in the report), each kind in its marker and dash;
  *    the physical peak as a dashed line where the document knows it; a band
  *    of +-1 sigma of the figure's run-to-run noise where the document holds
@@ -24,6 +26,7 @@
 
 #include "doc/identity.h"
 #include "doc/loaded.h"
+#include "engine/module.h"
 #include "output/svg.h"
 #include "output/table.h"
 #include "stats/resolution.h"
@@ -153,14 +156,14 @@ static void summary_table(FILE *out, const struct hmb_sum *s)
 		fprintf(out, "</th>");
 	}
 	fprintf(out, "<th>what</th></tr></thead>\n<tbody>\n");
-	for (size_t h = 0; h < hmb_nheadlines; h++) {
+	for (size_t h = 0; h < s->nheadlines; h++) {
 		const struct hmb_sum_cell *base = &s->col[0].cell[h], *any = NULL;
 		for (int i = 0; i < s->n && !any; i++)
 			any = s->col[i].cell[h].found ? &s->col[i].cell[h] : NULL;
 		if (!any)
 			continue;
 		fprintf(out, "<tr><td>");
-		text(out, hmb_headlines[h].name);
+		text(out, s->headline[h].h->name);
 		fprintf(out, "</td><td>");
 		text(out, any->unit);
 		fprintf(out, "</td>");
@@ -193,7 +196,7 @@ static void summary_table(FILE *out, const struct hmb_sum *s)
 		fprintf(out, "<td>");
 		text(out, base->found ? base->at : any->at);
 		fprintf(out, "%s", *(base->found ? base->at : any->at) ? "; " : "");
-		text(out, hmb_headlines[h].about);
+		text(out, s->headline[h].h->about);
 		fprintf(out, "</td></tr>\n");
 	}
 	fprintf(out, "</tbody></table>\n<p class=\"note\">value (share of the physical peak where "
@@ -314,20 +317,9 @@ struct bucket {
 	size_t n, cap;
 };
 
-/* Which cases share a chart: the first pattern a case of a module matches
- * names its chart ("%s": the case's first part). A module that is not here
- * has one chart per unit where its kinds fit one (MAX_KINDS), else one per
- * first part of its cases. */
-static const struct grouping {
-	const char *module, *kase, *chart;
-	int latency;
-} groupings[] = {
-	{ "memcpy", "d2d/*", "d2d", 1 },
-	{ "memcpy", "*/*/sync", "%s, hipMemcpy", 1 },
-	{ "memcpy", "*", "%s, hipMemcpyAsync", 1 },
-	{ "managed", "*/first-kernel", "kernels on managed memory", 0 },
-	{ "managed", "*/second-kernel", "kernels on managed memory", 0 },
-};
+/* Which cases share a chart: the module's chart groups (engine/chart.h); a
+ * module that declares none has one chart per unit where its kinds fit one
+ * (MAX_KINDS), else one per first part of its cases. */
 #define MAX_KINDS 8
 #define MIN_SIZES 3                 /* a curve: fewer sizes are no curve */
 #define SMALL_SIZE (1 << 20)        /* the latency view: sizes up to this */
@@ -361,14 +353,25 @@ static double y_of(const struct hmb_record *r, char *unit, size_t len)
 	return s.us_per_op_median > 0 ? s.us_per_op_median : s.stats.median * 1e6;
 }
 
+/* The module of the summary's modules (s->benches) of this name; NULL: none. */
+static const struct hmb_bench *bench_of(const struct hmb_sum *s, const char *module)
+{
+	for (int i = 0; s->benches && s->benches[i]; i++)
+		if (!strcmp(s->benches[i]->name, module))
+			return s->benches[i];
+	return NULL;
+}
+
 /* The physical peak of a record's GB/s as the document knows it: its own
- * (memcpy: the host link), or for a device copy its GPU's memory, halved (a
- * copy reads and writes each byte). */
-static double peak_of(const struct hmb_sum_col *c, const struct hmb_record *r)
+ * (memcpy: the host link), or for a device copy as its module declares one
+ * (engine/headline.h) its GPU's memory, halved (a copy reads and writes each
+ * byte). */
+static double peak_of(const struct hmb_sum *s, const struct hmb_sum_col *c,
+		      const struct hmb_record *r)
 {
 	if (r->peak_gbps > 0)
 		return r->peak_gbps;
-	if (!strcmp(r->module, "memcpy") && !strncmp(r->name, "d2d/", 4))
+	if (hmb_case_peak(s->benches, r->module, r->name) == HMB_PEAK_HBM_COPY)
 		return c->hbm_peak_gbps / 2;
 	return 0;
 }
@@ -403,7 +406,7 @@ static void add_point(struct bucket **buckets, size_t *n, const struct hmb_sum *
 	}
 	b->p[b->n++] = (struct point){ col, r, size->num, y,
 				       r->runs && r->runs->judged ? r->runs->res.sigma : NAN,
-				       peak_of(&s->col[col], r), "" };
+				       peak_of(s, &s->col[col], r), "" };
 }
 
 static int same_value(const struct hmb_kv *a, const struct hmb_kv *b)
@@ -492,16 +495,17 @@ static size_t module_kinds(const struct bucket *b, size_t n, size_t at)
 }
 
 /* The chart each bucket goes on. */
-static void charts_of(struct bucket *b, size_t n)
+static void charts_of(const struct hmb_sum *s, struct bucket *b, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
+		const struct hmb_bench *m = bench_of(s, b[i].module);
 		const char *pattern = NULL;
 		size_t first = strcspn(b[i].kase, "/");
-		for (size_t k = 0; k < sizeof(groupings) / sizeof(groupings[0]) && !pattern; k++)
-			if (!strcmp(groupings[k].module, b[i].module) &&
-			    !fnmatch(groupings[k].kase, b[i].kase, 0)) {
-				pattern = groupings[k].chart;
-				b[i].latency = groupings[k].latency && !strcmp(b[i].unit, "GB/s");
+		for (const struct hmb_chart_group *g = m ? m->chart_groups : NULL;
+		     g && g->kase && !pattern; g++)
+			if (!fnmatch(g->kase, b[i].kase, 0)) {
+				pattern = g->chart;
+				b[i].latency = g->latency && !strcmp(b[i].unit, "GB/s");
 			}
 		if (!pattern)
 			pattern = module_kinds(b, n, i) > MAX_KINDS ? "%s" : "";
@@ -863,42 +867,8 @@ static size_t draw_chart(FILE *out, const struct hmb_sum *s, const struct bucket
 
 /* ---- a module's headline against what it varies ------------------------------- */
 
-/* Charts of what a module's headline figure varies with besides size: a
- * figure of the module's records (a metric; NULL: each sample, one step of a
- * buffer's growth) against a parameter (NULL: the size the buffer grew to), a
- * line per value of another parameter (or of the case's part line_part, from
- * 0), a chart per case's first chart_parts parts (-1: the whole case) and
- * value of chart_param. */
-static const struct figure_chart {
-	const char *module, *kase;
-	const char *figure, *x;
-	const char *xcount;             /* x counts this; NULL: bytes */
-	const char *xlabel;
-	const char *line;
-	int line_part;
-	int chart_parts;
-	const char *chart_param;
-	const char *what, *ylabel;
-	int ylinear;
-	double ref;                     /* a line across (0: none) */
-	const char *ref_label;
-} figure_charts[] = {
-	{ "overlap", "pipeline/*", "overlap_efficiency", "chunks", "chunks", "chunks (log2)",
-	  "streams", 0, -1, NULL, "copies hidden against chunks",
-	  "overlap efficiency", 1, 1, "1: every copy hidden behind the kernels" },
-	{ "xnack", "*/fault-latency/*", "us_per_fault", "stride", NULL,
-	  "page size: the stride between the pages touched (bytes, log2)", "order", 0, 2, NULL,
-	  "time per page fault by page size", "us per fault", 0, 0, NULL },
-	{ "xnack", "*/fault-throughput/*", "faults_per_s", "stride", NULL,
-	  "page size: the stride between the pages touched (bytes, log2)", "order", 0, 2, NULL,
-	  "page faults per second by page size", "faults/s", 0, 0, NULL },
-	{ "pool", "*", "speedup_over_hipMalloc", "size", NULL, NULL, NULL, 1, 1, NULL,
-	  "speedup over hipMalloc, per allocator", "x hipMalloc", 0, 1,
-	  "1: as fast as hipMalloc" },
-	{ "vmm", "grow/*", NULL, NULL, NULL, "buffer size after the step (bytes, log2)", NULL, 1,
-	  1, "policy", "time of each growth step against the size reached", "ms per step", 0, 0,
-	  NULL },
-};
+/* Charts of what a module's headline figure varies with besides size: the
+ * module's charts (engine/chart.h). */
 
 /* A point of a figure chart, on the GPU its column summarises. */
 struct fpoint {
@@ -973,8 +943,8 @@ static void growth_points(const struct hmb_record *r, struct fpoint *pt, struct 
 	}
 }
 
-/* The points of chart c of every document's records. */
-static size_t figure_points(const struct figure_chart *c, const struct hmb_sum *s,
+/* The points of chart c of module mod of every document's records. */
+static size_t figure_points(const struct hmb_chart *c, const char *mod, const struct hmb_sum *s,
 			    struct fpoint **p)
 {
 	size_t n = 0, cap = 0;
@@ -987,7 +957,7 @@ static size_t figure_points(const struct figure_chart *c, const struct hmb_sum *
 			const struct hmb_kv *x = c->x ? hmb_kv_find(&r->params, c->x) : NULL;
 			int g = hmb_record_gpu(r);
 			char v[48];
-			if (r->status != HMB_OK || strcmp(r->module, c->module) ||
+			if (r->status != HMB_OK || strcmp(r->module, mod) ||
 			    fnmatch(c->kase, r->name, 0) ||
 			    (s->col[col].gpu >= 0 && g >= 0 && g != s->col[col].gpu) ||
 			    (c->figure && (!m || !isfinite(m->num))) ||
@@ -1018,7 +988,7 @@ static size_t figure_points(const struct figure_chart *c, const struct hmb_sum *
 /* The parameters that set two points of one document, line and x of a
  * chart apart (not context, not the x, not the GPU) added to each point's
  * line, so that a line is one x once. */
-static void split_points(const struct figure_chart *c, struct fpoint *p, size_t n)
+static void split_points(const struct hmb_chart *c, struct fpoint *p, size_t n)
 {
 	const char *extra[8];
 	size_t ne = 0;
@@ -1067,17 +1037,15 @@ static int by_number(const void *x, const void *y)
 /* The figure charts of module m; how many drawn. */
 static size_t draw_figure_charts(FILE *out, const struct hmb_sum *s, const char *m)
 {
+	const struct hmb_bench *b = bench_of(s, m);
 	size_t drawn = 0;
 
-	for (size_t f = 0; f < sizeof(figure_charts) / sizeof(figure_charts[0]); f++) {
-		const struct figure_chart *c = &figure_charts[f];
+	for (const struct hmb_chart *c = b ? b->charts : NULL; c && c->kase; c++) {
 		struct fpoint *p;
 		size_t n;
 		const char **lines = NULL;
 		size_t nl = 0;
-		if (strcmp(c->module, m))
-			continue;
-		n = figure_points(c, s, &p);
+		n = figure_points(c, m, s, &p);
 		split_points(c, p, n);
 		/* the lines of all its charts, each in one style on every chart: in
 		 * the order first measured, a parameter's numbers from the least */
@@ -1135,7 +1103,7 @@ static size_t draw_figure_charts(FILE *out, const struct hmb_sum *s, const char 
 				memmove(&ser[k], &ser[k + 1], (ns - k - 1) * sizeof(*ser));
 				ns--;
 			}
-			snprintf(name, sizeof(name), "%s %s", c->module, p[i].chart);
+			snprintf(name, sizeof(name), "%s %s", m, p[i].chart);
 			if (ns) {
 				struct hmb_svg_hline h = { c->ref, -1, "" };
 				int *part = hmb_xcalloc(ns + 1, sizeof(int));
@@ -1157,6 +1125,21 @@ static size_t draw_figure_charts(FILE *out, const struct hmb_sum *s, const char 
 }
 
 /* ---- a section per module ---------------------------------------------------- */
+
+/* What the modules' headline charts show, for the note above the charts, in
+ * the module table's order; nothing where none has any. */
+static void charts_about(FILE *out, const struct hmb_sum *s)
+{
+	int any = 0;
+
+	for (int i = 0; s->benches && s->benches[i]; i++)
+		if (s->benches[i]->charts_about) {
+			fprintf(out, "%s", any++ ? "; " : " Then what the module's headline varies with: ");
+			text(out, s->benches[i]->charts_about);
+		}
+	if (any)
+		fprintf(out, ".");
+}
 
 static void curves(FILE *out, const struct hmb_sum *s)
 {
@@ -1182,7 +1165,7 @@ static void curves(FILE *out, const struct hmb_sum *s)
 		for (size_t k = 0; k < b[i].n; k++)
 			bands |= b[i].p[k].sigma >= 0;
 	}
-	charts_of(b, n);
+	charts_of(s, b, n);
 	fprintf(out, "<h2 id=\"plots\">Charts per module</h2>\n<p class=\"note\">");
 	for (int i = 0; i < s->n; i++) {
 		fprintf(out, "%s", i ? " &nbsp; " : "");
@@ -1196,14 +1179,13 @@ static void curves(FILE *out, const struct hmb_sum *s)
 	fprintf(out, "<br>Per module, every kind measured at %d sizes or more against size, each "
 		"document in its colour, each kind in its marker and dash: the median, both axes "
 		"logarithmic; the dashed line across, the physical peak where the document knows "
-		"it%s. Copies also as time per copy up to %s. Then what the module's headline "
-		"varies with: overlap's efficiency against chunks, a line per streams; the time "
-		"of a page fault by page size; pool's speedup over hipMalloc per allocator; each "
-		"step of VMM's growth. A chart holds at most %d lines: one of more is split, a "
-		"kind's lines kept together.</p>\n", MIN_SIZES, bands ? "; the band, +-1 sigma of "
-		"the figure's run-to-run noise where the document holds several runs (its "
-		"runs.resolution.sigma_rel)" : "; no band: no document holds several runs", "1M",
-		HMB_SVG_MAX_LINES);
+		"it%s. Copies also as time per copy up to %s.", MIN_SIZES, bands ? "; the band, "
+		"+-1 sigma of the figure's run-to-run noise where the document holds several runs "
+		"(its runs.resolution.sigma_rel)" : "; no band: no document holds several runs",
+		"1M");
+	charts_about(out, s);
+	fprintf(out, " A chart holds at most %d lines: one of more is split, a kind's lines kept "
+		"together.</p>\n", HMB_SVG_MAX_LINES);
 	for (size_t m = 0; m < nmod; m++) {
 		char *text_of = NULL;
 		size_t len = 0, here = 0;

@@ -1,6 +1,6 @@
-/* summary.c - the headline figures, declared once, and how each is picked
- * from a document's records; the anomalies of a document. summary.h says how
- * to read the result. */
+/* summary.c - how each headline figure the modules declare
+ * (engine/headline.h) is picked from a document's records; the anomalies of a
+ * document. summary.h says how to read the result. */
 #include "output/summary.h"
 
 #include <fnmatch.h>
@@ -17,81 +17,6 @@
 #include "util/sizes.h"
 #include "util/text.h"
 #include "util/util.h"
-
-/* The headlines, in the order they print. Which way is better comes from
- * each figure's unit (hmb_unit_direction): GB/s and speedups higher, times
- * lower. Case names and parameters are those of results/ (docs/modules.md:
- * what each module measures). */
-const struct hmb_headline hmb_headlines[] = {
-	{ "pinned h2d", "memcpy", "h2d/pinned/async", "size=max", "GB/s", NULL,
-	  "hipMemcpyAsync from pinned host memory" },
-	{ "pinned d2h", "memcpy", "d2h/pinned/async", "size=max", "GB/s", NULL,
-	  "hipMemcpyAsync to pinned host memory" },
-	{ "pinned bidir", "overlap", "bidirectional/concurrent", "size=max", "GB/s", NULL,
-	  "h2d and d2h at once, pinned" },
-	{ "pageable h2d", "memcpy", "h2d/pageable/async", "size=max", "GB/s", NULL,
-	  "hipMemcpyAsync from malloc'd memory" },
-	{ "pageable d2h", "memcpy", "d2h/pageable/async", "size=max", "GB/s", NULL,
-	  "hipMemcpyAsync to malloc'd memory" },
-	{ "d2d copy", "memcpy", "d2d/device/async", "size=max", "GB/s", NULL,
-	  "device to device; peak: HBM's, halved" },
-	{ "4K h2d latency", "memcpy", "h2d/pinned/async", "size=4096", "time", NULL,
-	  "one small pinned copy, median" },
-	{ "4K d2h latency", "memcpy", "d2h/pinned/async", "size=4096", "time", NULL,
-	  "one small pinned copy, median" },
-	{ "overlap efficiency", "overlap", "pipeline/pinned/balanced", "streams=max,chunks=max",
-	  "overlap_efficiency", NULL, "copies hidden (1: all)" },
-	{ "managed 1st touch", "managed", "touch/gpu-first", "size=max", "GB/s", NULL,
-	  "fresh pages, the GPU first: made on fault" },
-	{ "managed on demand", "managed", "on-demand/first-kernel", "size=max", "GB/s", NULL,
-	  "pages on the host, a kernel: migrated on fault" },
-	{ "managed prefetch", "managed", "prefetch/prefetch-only", "size=max", "GB/s", NULL,
-	  "hipMemPrefetchAsync to the GPU" },
-	{ "fault latency 4K", "xnack", "managed/fault-latency/stride=4K/random", "",
-	  "us_per_fault", NULL, "one GPU page fault, random pages" },
-	{ "fault latency 64K", "xnack", "managed/fault-latency/stride=64K/random", "",
-	  "us_per_fault", NULL, "one GPU page fault, random pages" },
-	{ "fault latency 2M", "xnack", "managed/fault-latency/stride=2M/random", "",
-	  "us_per_fault", NULL, "one GPU page fault, random pages" },
-	{ "pool vs hipMalloc", "pool", "course/default-pool", "size=max",
-	  "speedup_over_hipMalloc", NULL, "alloc, kernel, free loop: speedup" },
-	{ "VMM vs realloc", "vmm", "grow/vmm-extend/fixed-step", "size=max", "total_s",
-	  "grow/realloc-copy/fixed-step", "growing a buffer: realloc+copy / VMM" },
-	{ "all GPUs h2d", "node", "host/h2d/all", "gpus>1", "GB/s", NULL,
-	  "every GPU from its host memory at once" },
-	{ "all GPUs d2h", "node", "host/d2h/all", "gpus>1", "GB/s", NULL,
-	  "every GPU to its host memory at once" },
-	{ "all GPUs bidir", "node", "host/bidir/all", "gpus>1", "GB/s", NULL,
-	  "every GPU both ways at once" },
-	{ "P2P copy", "node", "p2p/ce/write", "src=$gpu", "GB/s", NULL,
-	  "hipMemcpyPeerAsync, peer access on" },
-	{ "P2P bidir", "node", "p2p/ce/bidir-write", "src=$gpu", "GB/s", NULL,
-	  "peer copies both ways at once" },
-	{ "peer latency", "node", "p2p/latency", "src=$gpu", "ns_per_load", NULL,
-	  "one load from a peer's memory" },
-};
-
-const size_t hmb_nheadlines = sizeof(hmb_headlines) / sizeof(hmb_headlines[0]);
-
-/* The physical peak of a case's GB/s where it is not the record's own (memcpy's
- * host copies and xnack's zero-copy reads carry their host link's): the
- * headlines' peaks and the tables' peak %, declared once. */
-static const struct {
-	const char *module, *kase; /* kase: an fnmatch pattern */
-	enum hmb_sum_peak peak;
-} case_peaks[] = {
-	{ "memcpy", "d2d/*", HMB_PEAK_HBM_COPY },
-	{ "overlap", "bidirectional/concurrent", HMB_PEAK_LINK_BOTH },
-	{ "managed", "touch/gpu-first", HMB_PEAK_LINK },
-	{ "managed", "on-demand/first-kernel", HMB_PEAK_LINK },
-	{ "managed", "prefetch/prefetch-only", HMB_PEAK_LINK },
-	{ "node", "host/h2d/all", HMB_PEAK_LINK_GPUS },
-	{ "node", "host/d2h/all", HMB_PEAK_LINK_GPUS },
-	{ "node", "host/bidir/all", HMB_PEAK_LINK_GPUS_BOTH },
-};
-
-_Static_assert(sizeof(hmb_headlines) / sizeof(hmb_headlines[0]) <= HMB_MAX_HEADLINES,
-	       "HMB_MAX_HEADLINES is too small");
 
 /* ---- picking a headline's record ------------------------------------------ */
 
@@ -278,14 +203,12 @@ static const struct hmb_sum_device *device_of(const struct hmb_sum_doc *d, int g
 	return d->ndev ? &d->dev[0] : NULL;
 }
 
-double hmb_figure_peak_gbps(const struct hmb_record *r, double link, double hbm)
+double hmb_figure_peak_gbps(const struct hmb_bench *const *benches, const struct hmb_record *r,
+			    double link, double hbm)
 {
-	enum hmb_sum_peak kind = HMB_PEAK_RECORD;
+	enum hmb_peak kind = hmb_case_peak(benches, r->module, r->name);
 	double gpus = 0;
 
-	for (size_t i = 0; i < sizeof(case_peaks) / sizeof(case_peaks[0]); i++)
-		if (!strcmp(r->module, case_peaks[i].module) && !fnmatch(case_peaks[i].kase, r->name, 0))
-			kind = case_peaks[i].peak;
 	switch (kind) {
 	case HMB_PEAK_RECORD: return r->peak_gbps > 0 ? r->peak_gbps : 0;
 	case HMB_PEAK_LINK: return link;
@@ -328,10 +251,11 @@ static const struct hmb_record *pick_like(const struct hmb_sum_doc *d, const str
 /* A headline's cell: like NULL, the document's own pick (the largest size, ...);
  * else the base's identity (like, and its `over` record like_over), so that every
  * column of a summary holds the same figure, or says which it lacks. */
-static void fill_cell(const struct hmb_headline *h, const struct hmb_sum_doc *d, int gpu,
-		      const struct hmb_sum_col *col, const struct hmb_sum_cell *like,
-		      struct hmb_sum_cell *c)
+static void fill_cell(const struct hmb_sum *s, const struct hmb_module_headline *mh,
+		      const struct hmb_sum_doc *d, int gpu, const struct hmb_sum_col *col,
+		      const struct hmb_sum_cell *like, struct hmb_sum_cell *c)
 {
+	const struct hmb_headline *h = mh->h;
 	struct term t[8];
 	int nt = parse_terms(h->params, t, 8);
 	const struct hmb_record *r, *b = NULL;
@@ -345,14 +269,14 @@ static void fill_cell(const struct hmb_headline *h, const struct hmb_sum_doc *d,
 		if (!r)
 			snprintf(c->missing, sizeof(c->missing), "%s", like->at);
 	} else {
-		r = pick(d, h->module, h->kase, t, nt, h->figure, gpu);
+		r = pick(d, mh->module, h->kase, t, nt, h->figure, gpu);
 	}
 	if (!r || figure_of(r, h->figure, &v, &unit))
 		return;
 	if (h->over) {
 		const char *bu;
 		b = like && like->found ? pick_like(d, like->base, t, nt, h->figure, gpu)
-					: pick(d, h->module, h->over, t, nt, h->figure, gpu);
+					: pick(d, mh->module, h->over, t, nt, h->figure, gpu);
 		if (!b || figure_of(b, h->figure, &bv, &bu) || !(v > 0) || !(bv > 0)) {
 			if (like && like->found)
 				snprintf(c->missing, sizeof(c->missing), "%s", like->at);
@@ -368,7 +292,8 @@ static void fill_cell(const struct hmb_headline *h, const struct hmb_sum_doc *d,
 	snprintf(c->unit, sizeof(c->unit), "%s", unit);
 	c->direction = hmb_unit_direction(c->unit);
 	if (!strcmp(c->unit, "GB/s")) {
-		c->peak_gbps = hmb_figure_peak_gbps(r, col->link_peak_gbps, col->hbm_peak_gbps);
+		c->peak_gbps = hmb_figure_peak_gbps(s->benches, r, col->link_peak_gbps,
+						    col->hbm_peak_gbps);
 		c->fraction = c->peak_gbps > 0 ? v / c->peak_gbps : 0;
 	}
 	marks_of(r, c->mark, sizeof(c->mark));
@@ -699,13 +624,16 @@ static void differences(struct hmb_sum *s)
 		hmb_utf8_trim(s->differs);
 }
 
-int hmb_summary_build(const struct hmb_sum_doc *docs, int n, int gpu, struct hmb_sum *s,
+int hmb_summary_build(const struct hmb_sum_doc *docs, int n,
+		      const struct hmb_bench *const *benches, int gpu, struct hmb_sum *s,
 		      char *err, size_t errlen)
 {
 	memset(s, 0, sizeof(*s));
 	s->threshold = -1;
 	if (gpu_check(docs, n, gpu, err, errlen))
 		return -1;
+	s->benches = benches;
+	s->nheadlines = hmb_headlines_of(benches, s->headline, HMB_MAX_HEADLINES);
 	s->n = n;
 	s->col = hmb_xcalloc((size_t)(n > 0 ? n : 1), sizeof(*s->col));
 	for (int i = 0; i < n; i++) {
@@ -722,8 +650,8 @@ int hmb_summary_build(const struct hmb_sum_doc *docs, int n, int gpu, struct hmb
 			snprintf(c->link, sizeof(c->link), "%s", dev->link);
 			c->hbm_peak_gbps = dev->hbm_peak_gbps;
 		}
-		for (size_t h = 0; h < hmb_nheadlines; h++)
-			fill_cell(&hmb_headlines[h], d, ngpus > 1 ? sel : -1, c,
+		for (size_t h = 0; h < s->nheadlines; h++)
+			fill_cell(s, &s->headline[h], d, ngpus > 1 ? sel : -1, c,
 				  i ? &s->col[0].cell[h] : NULL, &c->cell[h]);
 		anomalies(d, c);
 		short_name(d, ngpus, c->name, sizeof(c->name));

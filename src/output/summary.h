@@ -2,13 +2,14 @@
  * summary.h - one screen of a node's headline figures: `hipmembench summary
  * DOC...`, the end of `all`, the start of `compare`, and the HTML report.
  *
- * The headlines are one table (summary.c: name, module, case pattern,
- * parameters, figure, the peak it is a fraction of); which way is better
- * comes from the figure's unit (hmb_unit_direction, loaded.h). A document is
- * read into the records the tables print (summary_read.c: hmb_sum_doc_load), so a
- * figure, its peak fraction and its stability marks are derived as the
- * tables derive them. Several documents give one column each, the first the
- * base: every other value with its ratio to the base's, above 1 better.
+ * The headlines and the peak each case's GB/s is a fraction of are what the
+ * modules declare (engine/headline.h), handed down from the command line's
+ * module table; which way is better comes from the figure's unit
+ * (hmb_unit_direction, loaded.h). A document is read into the records the
+ * tables print (summary_read.c: hmb_sum_doc_load), so a figure, its peak
+ * fraction and its stability marks are derived as the tables derive them.
+ * Several documents give one column each, the first the base: every other
+ * value with its ratio to the base's, above 1 better.
  *
  * Reading the text: `figure value unit peak mark what` per headline (peak:
  * the share of the physical peak where the document knows one; mark: the
@@ -25,6 +26,7 @@
 
 #include "engine/options.h"
 #include "doc/loaded.h"
+#include "engine/headline.h"
 #include "engine/report.h"
 
 #define HMB_SUMMARY_LINES 40    /* one screen */
@@ -77,37 +79,13 @@ int hmb_sum_doc_load(const char *path, struct hmb_sum_doc *d, char *err, size_t 
 void hmb_sum_doc_of(const cJSON *doc, const char *name, struct hmb_sum_doc *d);
 void hmb_sum_doc_free(struct hmb_sum_doc *d);
 
-/* The physical peak a figure's GB/s is a fraction of, by its case (summary.c
- * declares which case has which, for the headlines and the tables alike). */
-enum hmb_sum_peak {
-	HMB_PEAK_NONE,
-	HMB_PEAK_RECORD,      /* the record's own peak_gbps (memcpy: the host link) */
-	HMB_PEAK_LINK,        /* the host link, one direction */
-	HMB_PEAK_LINK_BOTH,   /* the host link, both directions at once */
-	HMB_PEAK_LINK_GPUS,   /* params.gpus host links, one direction */
-	HMB_PEAK_LINK_GPUS_BOTH,
-	HMB_PEAK_HBM_COPY,    /* device memory: a copy reads and writes each byte */
-};
+/* The physical peak of a record's GB/s, GB/s; 0 where none is known: the one
+ * its module declares for its case among benches (a device copy: half of
+ * hbm_gbps, its GPU's memory; ...), else the record's own. link_gbps: its
+ * GPU's host link per direction (0 unknown). */
+double hmb_figure_peak_gbps(const struct hmb_bench *const *benches, const struct hmb_record *r,
+			    double link_gbps, double hbm_gbps);
 
-/* The physical peak of a record's GB/s, GB/s; 0 where none is known: its
- * case's (a device copy: half of hbm_gbps, its GPU's memory; ...), else the
- * record's own. link_gbps: its GPU's host link per direction (0 unknown). */
-double hmb_figure_peak_gbps(const struct hmb_record *r, double link_gbps, double hbm_gbps);
-
-/* One headline. params: comma-separated terms, each NAME=VALUE (a number or
- * text), NAME=max or NAME=min (the largest or smallest the document has),
- * NAME>NUMBER, or NAME=$gpu (the GPU summarised). figure: "GB/s", "time" (the
- * median, in us) or a metric's name. over: a case whose figure this one's is
- * taken against (baseline / this for times, this / baseline otherwise: "x",
- * above 1 better). */
-struct hmb_headline {
-	const char *name;               /* at most 18 characters */
-	const char *module, *kase, *params, *figure, *over;
-	const char *about;              /* what it is, in a few words */
-};
-
-extern const struct hmb_headline hmb_headlines[];
-extern const size_t hmb_nheadlines;
 #define HMB_MAX_HEADLINES 32
 
 /* compare's verdict on one figure of a document against the base's (the
@@ -191,6 +169,9 @@ struct hmb_sum_col {
 };
 
 struct hmb_sum {
+	const struct hmb_bench *const *benches; /* the modules: their headlines and peaks */
+	struct hmb_module_headline headline[HMB_MAX_HEADLINES]; /* in the order they print */
+	size_t nheadlines;                /* each column's cell[] holds as many */
 	int n;
 	struct hmb_sum_col *col;
 	/* what the others differ from the first in that can change a figure's
@@ -207,9 +188,11 @@ struct hmb_sum {
 typedef void (*hmb_sum_judge_fn)(struct hmb_sum *s, int gpu, double threshold);
 
 /* The summary of n documents (the first the base), GPU gpu of each that has
- * several (-1: the lowest). 0, or -1 with a line in err (a document without
- * results of that GPU). */
-int hmb_summary_build(const struct hmb_sum_doc *docs, int n, int gpu, struct hmb_sum *s,
+ * several (-1: the lowest), with the headlines of the modules of benches
+ * (NULL-terminated). 0, or -1 with a line in err (a document without results
+ * of that GPU). */
+int hmb_summary_build(const struct hmb_sum_doc *docs, int n,
+		      const struct hmb_bench *const *benches, int gpu, struct hmb_sum *s,
 		      char *err, size_t errlen);
 void hmb_summary_free(struct hmb_sum *s);
 
@@ -245,19 +228,24 @@ const char *hmb_sum_ratio_text(const struct hmb_sum_cell *base, const struct hmb
 /* The other against the base, which way is better: above 1 better. */
 double hmb_sum_ratio(const struct hmb_sum_cell *base, const struct hmb_sum_cell *c);
 
-/* The command: `summary DOC...` (summary_cmd.c). judge (NULL: none) gives
- * the HTML report compare's verdicts, at HMB_RESOLUTION_STABLE_REL (5%, the
- * threshold compare is used at). Returns the exit status. */
-int hmb_summary_command(int nfiles, char **files, enum hmb_format format, int gpu,
-			const char *output, hmb_sum_judge_fn judge);
+/* Where the summary is printed (summary_cmd.c), each with the headlines of
+ * the modules of benches (the command line's module table). The command:
+ * `summary DOC...`. judge (NULL: none) gives the HTML report compare's
+ * verdicts, at HMB_RESOLUTION_STABLE_REL (5%, the threshold compare is used
+ * at). Returns the exit status. */
+int hmb_summary_command(int nfiles, char **files, const struct hmb_bench *const *benches,
+			enum hmb_format format, int gpu, const char *output, hmb_sum_judge_fn judge);
 /* show's last part for a document of `all`: its summary (as `summary DOC`
  * prints it) from the document already read. Returns the exit status. */
-int hmb_summary_of_doc_print(FILE *out, const cJSON *doc, const char *name);
+int hmb_summary_of_doc_print(FILE *out, const cJSON *doc, const char *name,
+			     const struct hmb_bench *const *benches);
 /* compare's first part: the summary of its documents on out, where every one
  * can be read (else nothing: compare says what is wrong). */
-void hmb_summary_for_compare(FILE *out, int nfiles, char **files, enum hmb_format format,
+void hmb_summary_for_compare(FILE *out, int nfiles, char **files,
+			     const struct hmb_bench *const *benches, enum hmb_format format,
 			     int gpu);
-/* all's last part: the summary of the report's document, kept in the report
+/* all's last part: the summary of the report's document, with the headlines
+ * of the report's modules (rep->benches), kept in the report
  * (rep->summary_json) for the document's "summary" object; NULL where there are
  * no results. Print it with hmb_summary_of_run_print, free it after the
  * document is written. */

@@ -53,8 +53,8 @@ static int write_to(const char *path, const struct hmb_sum *s, enum hmb_format f
 	return rc ? 1 : 0;
 }
 
-int hmb_summary_command(int nfiles, char **files, enum hmb_format format, int gpu,
-			const char *output, hmb_sum_judge_fn judge)
+int hmb_summary_command(int nfiles, char **files, const struct hmb_bench *const *benches,
+			enum hmb_format format, int gpu, const char *output, hmb_sum_judge_fn judge)
 {
 	struct hmb_sum_doc *docs = hmb_xcalloc((size_t)nfiles, sizeof(*docs));
 	struct hmb_sum s;
@@ -72,7 +72,7 @@ int hmb_summary_command(int nfiles, char **files, enum hmb_format format, int gp
 			status = 2;
 			goto out;
 		}
-	if (hmb_summary_build(docs, nfiles, gpu, &s, err, sizeof(err))) {
+	if (hmb_summary_build(docs, nfiles, benches, gpu, &s, err, sizeof(err))) {
 		fprintf(stderr, "hipmembench: summary: %s\n", err);
 		status = 2;
 		goto out;
@@ -92,7 +92,8 @@ out:
 	return status;
 }
 
-int hmb_summary_of_doc_print(FILE *out, const cJSON *doc, const char *name)
+int hmb_summary_of_doc_print(FILE *out, const cJSON *doc, const char *name,
+			     const struct hmb_bench *const *benches)
 {
 	struct hmb_sum_doc d;
 	struct hmb_sum s;
@@ -100,7 +101,7 @@ int hmb_summary_of_doc_print(FILE *out, const cJSON *doc, const char *name)
 	int status = 0;
 
 	hmb_sum_doc_of(doc, name, &d);
-	if (hmb_summary_build(&d, 1, -1, &s, err, sizeof(err))) {
+	if (hmb_summary_build(&d, 1, benches, -1, &s, err, sizeof(err))) {
 		fprintf(stderr, "hipmembench: summary: %s\n", err);
 		status = 2;
 	} else {
@@ -111,7 +112,8 @@ int hmb_summary_of_doc_print(FILE *out, const cJSON *doc, const char *name)
 	return status;
 }
 
-void hmb_summary_for_compare(FILE *out, int nfiles, char **files, enum hmb_format format,
+void hmb_summary_for_compare(FILE *out, int nfiles, char **files,
+			     const struct hmb_bench *const *benches, enum hmb_format format,
 			     int gpu)
 {
 	struct hmb_sum_doc *docs;
@@ -137,7 +139,8 @@ void hmb_summary_for_compare(FILE *out, int nfiles, char **files, enum hmb_forma
 	docs = hmb_xcalloc((size_t)nfiles, sizeof(*docs));
 	while (loaded < nfiles && !hmb_sum_doc_load(files[loaded], &docs[loaded], err, sizeof(err)))
 		loaded++;
-	if (loaded == nfiles && !hmb_summary_build(docs, nfiles, gpu, &s, err, sizeof(err))) {
+	if (loaded == nfiles &&
+	    !hmb_summary_build(docs, nfiles, benches, gpu, &s, err, sizeof(err))) {
 		render(out, &s, format);
 		fputc('\n', out);
 		hmb_summary_free(&s);
@@ -165,7 +168,7 @@ struct hmb_summary_run *hmb_summary_of_run(struct hmb_report *rep)
 	run = hmb_xcalloc(1, sizeof(*run));
 	hmb_sum_doc_of(doc, name, &run->doc);
 	cJSON_Delete(doc);
-	if (hmb_summary_build(&run->doc, 1, -1, &run->sum, err, sizeof(err))) {
+	if (hmb_summary_build(&run->doc, 1, rep->benches, -1, &run->sum, err, sizeof(err))) {
 		fprintf(stderr, "hipmembench: no summary: %s\n", err);
 		hmb_sum_doc_free(&run->doc);
 		free(run);

@@ -273,7 +273,7 @@ static void one_document(struct screen *sc, const struct hmb_sum *s)
 	     c->doc->complete ? "" : " (incomplete)");
 	line(sc, "%-*s %9s %-5s %5s %-4s %s", LABEL, "figure", "value", "unit", "peak", "mark",
 	     "what");
-	for (size_t h = 0; h < hmb_nheadlines; h++) {
+	for (size_t h = 0; h < s->nheadlines; h++) {
 		const struct hmb_sum_cell *x = &c->cell[h];
 		if (!x->found)
 			continue;
@@ -281,12 +281,12 @@ static void one_document(struct screen *sc, const struct hmb_sum *s)
 			snprintf(peak, sizeof(peak), "%.0f%%", 100 * x->fraction);
 		else
 			snprintf(peak, sizeof(peak), "-");
-		line(sc, "%-*s %9s %-5s %5s %-4s %s%s%s", LABEL, hmb_headlines[h].name,
+		line(sc, "%-*s %9s %-5s %5s %-4s %s%s%s", LABEL, s->headline[h].h->name,
 		     hmb_sum_value_text(x->value, 1, v, sizeof(v)), x->unit, peak, x->mark, x->at,
-		     *x->at ? "; " : "", hmb_headlines[h].about);
+		     *x->at ? "; " : "", s->headline[h].h->about);
 		if (*x->mark && used < sizeof(marked))
 			used += (size_t)snprintf(marked + used, sizeof(marked) - used, "%s%s %s",
-						 used ? ", " : "", hmb_headlines[h].name, x->mark);
+						 used ? ", " : "", s->headline[h].h->name, x->mark);
 	}
 	line(sc, "anomalies:");
 	wrapped(sc, "  telemetry: ", 4, hmb_sum_telemetry_text(c, text, sizeof(text)));
@@ -338,7 +338,7 @@ static void block(struct screen *sc, const struct hmb_sum *s, int from, int to, 
 	}
 	head[width] = '\0';
 	line(sc, "%s", head);
-	for (size_t h = 0; h < hmb_nheadlines; h++) {
+	for (size_t h = 0; h < s->nheadlines; h++) {
 		const struct hmb_sum_cell *base = &s->col[0].cell[h], *any = first_found(s, h);
 		char row[HMB_SUMMARY_COLUMNS + 64], size[AT + 1] = "";
 		int used;
@@ -347,7 +347,7 @@ static void block(struct screen *sc, const struct hmb_sum *s, int from, int to, 
 		/* the size every column is at: the base's (the others are paired by identity) */
 		if (with_at)
 			size_of_row(s, h, size, sizeof(size));
-		used = snprintf(row, sizeof(row), "%-*s %-5s%s%-*s%6s", LABEL, hmb_headlines[h].name,
+		used = snprintf(row, sizeof(row), "%-*s %-5s%s%-*s%6s", LABEL, s->headline[h].h->name,
 				any->unit, with_at ? " " : "", with_at ? AT - 1 : 0, size,
 				base->found ? hmb_sum_value_text(base->value, 0, v, sizeof(v)) : "-");
 		for (int i = from; i < to && used < (int)sizeof(row); i++) {
@@ -383,11 +383,11 @@ static void several_documents(struct screen *sc, const struct hmb_sum *s)
 		for (int from = 1; from < s->n; from += PER_BLOCK_NO_AT - 1)
 			block(sc, s, from, from + PER_BLOCK_NO_AT - 1 < s->n ?
 			      from + PER_BLOCK_NO_AT - 1 : s->n, 0);
-		for (size_t h = 0; h < hmb_nheadlines && used < sizeof(at); h++)
+		for (size_t h = 0; h < s->nheadlines && used < sizeof(at); h++)
 			if (any_found(s, h)) {
 				size_of_row(s, h, size, sizeof(size));
 				used += (size_t)snprintf(at + used, sizeof(at) - used, "%s%s %s",
-							 used ? ", " : "", hmb_headlines[h].name, size);
+							 used ? ", " : "", s->headline[h].h->name, size);
 			}
 		wrapped(sc, "at (the base's size, every column): ", 4, at);
 	}
@@ -472,11 +472,11 @@ void hmb_summary_markdown(FILE *out, const struct hmb_sum *s)
 	for (int i = 0; i < s->n; i++)
 		fprintf(out, "---:|");
 	fprintf(out, "%s\n", s->n == 1 ? "---|" : "");
-	for (size_t h = 0; h < hmb_nheadlines; h++) {
+	for (size_t h = 0; h < s->nheadlines; h++) {
 		const struct hmb_sum_cell *base = &s->col[0].cell[h], *any = first_found(s, h);
 		if (!any)
 			continue;
-		fprintf(out, "| %s | %s |", hmb_headlines[h].name, any->unit);
+		fprintf(out, "| %s | %s |", s->headline[h].h->name, any->unit);
 		if (s->n > 1) {
 			fputc(' ', out);
 			md(out, base->found ? base->at : any->at);
@@ -506,7 +506,7 @@ void hmb_summary_markdown(FILE *out, const struct hmb_sum *s)
 		if (s->n == 1) {
 			fputc(' ', out);
 			snprintf(text, sizeof(text), "%s%s%s", base->at, *base->at ? "; " : "",
-				 hmb_headlines[h].about);
+				 s->headline[h].h->about);
 			md(out, text);
 			fprintf(out, " |");
 		}

@@ -332,7 +332,7 @@ double hmb_table_peak_share(struct hmb_table_peaks *p, const struct hmb_record *
 	} else if (p && p->rep) {
 		hmb_report_gpu_peaks(p->rep, gpu, &link, &hbm);
 	}
-	peak = hmb_figure_peak_gbps(r, link, hbm);
+	peak = hmb_figure_peak_gbps(p && p->rep ? p->rep->benches : NULL, r, link, hbm);
 	return peak > 0 ? s->gbps_median / peak : 0;
 }
 

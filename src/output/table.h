@@ -17,7 +17,8 @@ struct hmb_report;
 /* Human table and CSV of records from `first` to the end. The
  * table fits 120 columns (table_groups.c); wide: every record whole, every
  * parameter and figure on its line. rep: the run or document the records are
- * of, for the peaks of their GPUs (NULL: only the records' own). Progress
+ * of, for the peaks of their GPUs and those its modules declare for their
+ * cases (rep->benches; NULL: only the records' own). Progress
  * lines are cut to the terminal. */
 void hmb_table_print(FILE *out, const struct hmb_report *rep, const struct hmb_record *first,
 		     int wide);

@@ -664,6 +664,7 @@ static int write_sample(const char *path)
 	int rc;
 
 	sample_report(&rep, &opt);
+	rep.benches = hmb_benches; /* as the command line sets it: the modules' headlines */
 	/* the processes on the GPU after the module: this run and another */
 	{
 		struct hmb_gpu_sample *g = hmb_telemetry_add(&rep.telemetry);
@@ -689,6 +690,9 @@ static int write_sample(const char *path)
 	return rc || !sum ? 1 : 0;
 }
 
+void test_declared_headlines(void); /* test_headline.c */
+void test_declared_peaks(void);  /* test_headline.c */
+void test_declared_charts(void); /* test_headline.c */
 void test_kernel_geometry(void); /* test_geometry.c */
 void test_host_verify(void);     /* test_verify.c */
 void test_verify_result(void);   /* test_verify.c */
@@ -730,6 +734,9 @@ int main(int argc, char **argv)
 		{ "record summary", test_record_summary },
 		{ "module options", test_options },
 		{ "registry", test_registry },
+		{ "headlines: each module's own, in the summary's order", test_declared_headlines },
+		{ "peaks: the one a module declares for a case", test_declared_peaks },
+		{ "charts: each module's own, of the cases it declares", test_declared_charts },
 		{ "pcie link from sysfs", test_pcie_link },
 		{ "json document", test_json_document },
 		{ "telemetry: 500 samples kept, written and read back", test_telemetry_keeps_every_sample },
