@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "doc/loaded.h"
+#include "doc/renames.h"
 #include "engine/record.h"
 #include "output/summary.h"
 #include "util/util.h"
@@ -52,8 +53,8 @@ static int same_result(const struct hmb_result *res, const struct hmb_record *r)
 
 	if (strcmp(res->module, r->module) || res->gpu != hmb_record_gpu(r))
 		return 0;
-	name = hmb_loaded_current_name(r->module, r->name, coherence && coherence->type ==
-				       HMB_KV_STR ? coherence->str : "", now, sizeof(now), &kind);
+	name = hmb_case_current_name(r->module, r->name, coherence && coherence->type ==
+				     HMB_KV_STR ? coherence->str : "", now, sizeof(now), &kind);
 	if (strcmp(res->kase, name))
 		return 0;
 	for (size_t k = 0; k < res->np; k++)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "doc/loaded.h"
+#include "engine/record.h"
 
 /* Parameters that are context, not identity: kept in the record and shown
  * (--wide), never a reason for two systems' results not to match. A result is
@@ -92,6 +93,16 @@ enum hmb_param_role hmb_param_role(const char *module, const char *param,
 	}
 	*only_with = NULL;
 	return HMB_PARAM_IDENTITY;
+}
+
+int hmb_record_has_param(const char *name, const void *record)
+{
+	return hmb_kv_find(&((const struct hmb_record *)record)->params, name) != NULL;
+}
+
+int hmb_record_param_is_context(const struct hmb_record *r, const char *param)
+{
+	return hmb_identity_context(r->module, param, hmb_record_has_param, r);
 }
 
 int hmb_result_has_param(const char *name, const void *result)

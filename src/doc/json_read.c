@@ -22,7 +22,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "doc/about.h"
 #include "doc/loaded.h"
+#include "doc/renames.h"
+#include "doc/units.h"
 #include "stats/resolution.h"
 #include "system/device.h"
 #include "util/sizes.h"
@@ -305,16 +308,6 @@ static int check_document(const cJSON *doc, const char *path, char *err, size_t 
 	return 0;
 }
 
-/* "10", or "default" where the module chose */
-static const char *reps_text(const cJSON *settings, char *buf, size_t len)
-{
-	double reps = hmb_json_num(settings, "reps");
-	if (reps < 0)
-		return "default";
-	snprintf(buf, len, "%.0f", reps);
-	return buf;
-}
-
 /* A parameter as it is (loaded.h has how each type is shown and matched). */
 static void param_of(struct hmb_loaded *l, const cJSON *p, struct hmb_param *out)
 {
@@ -348,8 +341,8 @@ static void add_result(struct hmb_loaded *l, const cJSON *r)
 
 	if (!cJSON_IsObject(params))
 		params = NULL;
-	name = hmb_loaded_current_name(module, name, hmb_json_str(params, "coherence"), now, sizeof(now),
-				       &kind);
+	name = hmb_case_current_name(module, name, hmb_json_str(params, "coherence"), now, sizeof(now),
+				     &kind);
 	if (kind && cJSON_GetObjectItemCaseSensitive(params, "host_memory")) {
 		renamed_params = cJSON_Duplicate(params, 1);
 		cJSON_ReplaceItemInObjectCaseSensitive(renamed_params, "host_memory",
@@ -492,61 +485,6 @@ static void load_result(struct hmb_loaded *l, const cJSON *r)
 		if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(m, "value")))
 			hmb_loaded_add_figure(l, m->string, hmb_json_str(m, "unit"), hmb_json_num(m, "value"));
 	attach_runs(l, first, has_main, r);
-}
-
-/* The document's host, device and settings, for people (printable). */
-void hmb_doc_describe(struct hmb_doc_about *out, const cJSON *doc)
-{
-	const cJSON *dev = cJSON_GetObjectItemCaseSensitive(doc, "device");
-	const cJSON *host = cJSON_GetObjectItemCaseSensitive(doc, "host");
-	const cJSON *rt = cJSON_GetObjectItemCaseSensitive(doc, "runtime");
-	const cJSON *settings = cJSON_GetObjectItemCaseSensitive(doc, "settings");
-	const cJSON *env = cJSON_GetObjectItemCaseSensitive(doc, "environment");
-	const cJSON *x = cJSON_IsObject(dev) ? cJSON_GetObjectItemCaseSensitive(dev, "xnack") : NULL;
-	const cJSON *arch = cJSON_GetObjectItemCaseSensitive(x, "arch_xnack");
-	const cJSON *ma = cJSON_IsObject(dev) ? cJSON_GetObjectItemCaseSensitive(dev, "managed_access")
-					      : NULL;
-	const cJSON *mode = cJSON_GetObjectItemCaseSensitive(ma, "mode");
-	const cJSON *list = cJSON_GetObjectItemCaseSensitive(settings, "sizes"), *v;
-	char *sizes = NULL, reps[32];
-
-	/* the sizes as a person types them (64M,1G); anything else as it is */
-	for (v = cJSON_IsArray(list) ? list->child : NULL; v; v = v->next)
-		if (!cJSON_IsNumber(v) || !(v->valuedouble > 0))
-			break;
-	if (cJSON_IsArray(list) && !v && cJSON_GetArraySize(list) > 0) {
-		size_t n = (size_t)cJSON_GetArraySize(list) * 16 + 1, used = 0;
-		sizes = hmb_xcalloc(n, 1);
-		cJSON_ArrayForEach(v, list) {
-			char one[32];
-			used += (size_t)snprintf(sizes + used, n - used, "%s%s", used ? "," : "",
-						 hmb_bytes_text(v->valuedouble, one, sizeof(one)));
-		}
-	} else {
-		sizes = cJSON_PrintUnformatted(list);
-	}
-
-	out->schema_version = (int)hmb_json_num(doc, "schema_version");
-	snprintf(out->system, sizeof(out->system), "%s, %s (%s), %s, runtime %.0f, driver %.0f",
-		 hmb_shown(hmb_json_str(host, "hostname")),
-		 cJSON_IsObject(dev) ? hmb_shown(hmb_json_str(dev, "name")) : "no device",
-		 cJSON_IsObject(dev) ? hmb_shown(hmb_json_str(dev, "arch")) : "-",
-		 hmb_shown(hmb_json_str(doc, "platform")), hmb_json_num(rt, "runtime_version"),
-		 hmb_json_num(rt, "driver_version"));
-	snprintf(out->revision, sizeof(out->revision), "%s",
-		 hmb_shown(hmb_json_str(cJSON_GetObjectItemCaseSensitive(doc, "tool"), "git_revision")));
-	snprintf(out->settings, sizeof(out->settings), "command %s, sizes %s, reps %s, quick %s",
-		 hmb_shown(hmb_json_str(doc, "command")), sizes ? hmb_shown(sizes) : "?",
-		 reps_text(settings, reps, sizeof(reps)),
-		 cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(settings, "quick")) ? "yes" : "no");
-	free(sizes);
-	/* the managed access mode too: managed figures of two modes measure
-	 * different things even where the XNACK settings read the same */
-	snprintf(out->xnack, sizeof(out->xnack), "HSA_XNACK=%s, arch %s, managed access %s",
-		 cJSON_IsString(cJSON_GetObjectItemCaseSensitive(env, "HSA_XNACK"))
-			 ? hmb_shown(hmb_json_str(env, "HSA_XNACK")) : "unset",
-		 cJSON_IsTrue(arch) ? "xnack+" : cJSON_IsFalse(arch) ? "xnack-" : "n/a",
-		 cJSON_IsString(mode) ? hmb_shown(mode->valuestring) : "n/a");
 }
 
 /* cJSON notes where its last parse failed in a variable of its own, which

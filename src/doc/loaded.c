@@ -11,23 +11,10 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "doc/units.h"
 #include "util/sizes.h"
 #include "util/text.h"
 #include "util/util.h"
-
-int hmb_unit_direction(const char *unit)
-{
-	static const char *const higher[] = { "GB/s", "x", "ratio", "faults/s", NULL };
-	static const char *const lower[] = { "s", "ms", "us", "ns", "x-slower", NULL };
-
-	for (int i = 0; higher[i]; i++)
-		if (!strcmp(unit, higher[i]))
-			return 1;
-	for (int i = 0; lower[i]; i++)
-		if (!strcmp(unit, lower[i]))
-			return -1;
-	return 0; /* bytes, fractions: information */
-}
 
 /* Blocks double from 1 MiB to 64 MiB, in huge pages where the kernel gives
  * them (a page fault per 2 MiB rather than per 4 KiB). */
@@ -292,40 +279,6 @@ void hmb_loaded_param_text(struct hmb_loaded *l, struct hmb_param *p, const char
 	p->exact = w->exact;
 }
 
-/* Cases renamed since older documents were written: compare matches their
- * results under the new name. On AMD hipHostMallocWriteCombined does
- * nothing (memmodel.c), so memcpy's write-combined cases there were the
- * pinned-noncoherent or pinned-coherent copies, told apart by the coherence
- * the record carries; NVIDIA's (one coherence mode) keep their name. */
-static const struct {
-	const char *module, *kind, *coherence, *now;
-} renamed[] = {
-	{ "memcpy", "write-combined", "coarse-grained", "pinned-noncoherent" },
-	{ "memcpy", "write-combined", "fine-grained", "pinned-coherent" },
-	{ "memcpy", "write-combined-coherent", "fine-grained", "pinned-coherent" },
-};
-
-const char *hmb_loaded_current_name(const char *module, const char *name, const char *coherence,
-				    char *buf, size_t len, const char **now)
-{
-	const char *kind = strchr(name, '/'), *api;
-
-	*now = NULL;
-	if (!kind || !(api = strchr(kind + 1, '/')))
-		return name;
-	kind++;
-	for (size_t i = 0; i < sizeof(renamed) / sizeof(renamed[0]); i++) {
-		if (strcmp(module, renamed[i].module) != 0 || strlen(renamed[i].kind) != (size_t)(api - kind) ||
-		    strncmp(kind, renamed[i].kind, (size_t)(api - kind)) != 0 ||
-		    strncmp(coherence, renamed[i].coherence, strlen(renamed[i].coherence)) != 0)
-			continue;
-		snprintf(buf, len, "%.*s%s%s", (int)(kind - name), name, renamed[i].now, api);
-		*now = renamed[i].now;
-		return buf;
-	}
-	return name;
-}
-
 void hmb_loaded_free(struct hmb_loaded *l)
 {
 	for (size_t i = 0; i < l->strings.nold; i++)
@@ -341,56 +294,3 @@ void hmb_loaded_free(struct hmb_loaded *l)
 		munmap(l->fig, l->cap * sizeof(*l->fig));
 	memset(l, 0, sizeof(*l));
 }
-
-const char *const hmb_doc_difference_meaning[HMB_DIFFERENCES] = {
-	[HMB_DIFFERS_BUILD] = "a change of method reads as one of the machine",
-	[HMB_DIFFERS_SCHEMA] = "what one lacks is not compared",
-	[HMB_DIFFERS_SETTINGS] = "figures of sizes or counts one lacks are left out",
-	[HMB_DIFFERS_XNACK] = "managed and page-fault figures measure other paths",
-};
-
-int hmb_doc_differs(const struct hmb_doc_about *a, const struct hmb_doc_about *b,
-		    enum hmb_doc_difference k)
-{
-	switch (k) {
-	case HMB_DIFFERS_BUILD: return strcmp(a->revision, b->revision) != 0;
-	case HMB_DIFFERS_SCHEMA: return a->schema_version != b->schema_version;
-	case HMB_DIFFERS_SETTINGS: return strcmp(a->settings, b->settings) != 0;
-	case HMB_DIFFERS_XNACK: return strcmp(a->xnack, b->xnack) != 0;
-	default: return 0;
-	}
-}
-
-static const char *or_unknown(const char *s)
-{
-	return *s ? s : "?";
-}
-
-const char *hmb_doc_differences(const struct hmb_doc_about *base,
-				const struct hmb_doc_about *other, char *buf, size_t len)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (int k = 0; k < HMB_DIFFERENCES && used < len; k++) {
-		char what[800];
-		if (!hmb_doc_differs(base, other, k))
-			continue;
-		if (k == HMB_DIFFERS_BUILD)
-			snprintf(what, sizeof(what), "another build (%s, the base %s)",
-				 or_unknown(other->revision), or_unknown(base->revision));
-		else if (k == HMB_DIFFERS_SCHEMA)
-			snprintf(what, sizeof(what), "schema version %d (the base %d)",
-				 other->schema_version, base->schema_version);
-		else if (k == HMB_DIFFERS_SETTINGS)
-			snprintf(what, sizeof(what), "settings differ (%s; the base %s)",
-				 other->settings, base->settings);
-		else
-			snprintf(what, sizeof(what), "XNACK mode differs (%s; the base %s)",
-				 other->xnack, base->xnack);
-		used += (size_t)snprintf(buf + used, len - used, "%s%s: %s", used ? "; " : "", what,
-					 hmb_doc_difference_meaning[k]);
-	}
-	return buf;
-}
-

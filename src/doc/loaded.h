@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "doc/about.h"
 #include "util/text.h" /* hmb_number_text, which the readers of documents share */
 
 /* One parameter of a result, as the document has it. */
@@ -75,26 +76,6 @@ struct hmb_arena {
 	struct hmb_number_memo { const char *name, *text, *exact; double v; } numbers[256];
 };
 
-/* What a document says of the machine and of the run that changes what its
- * figures mean, for people (printable; hmb_doc_describe, json_read.h). */
-struct hmb_doc_about {
-	int schema_version;
-	char system[512];          /* host, device, platform, runtime versions */
-	char settings[256];        /* what changes the meaning of a figure */
-	char revision[48];         /* the build that measured it (tool.git_revision) */
-	char xnack[192];           /* HSA_XNACK, arch xnack flag, managed access mode */
-};
-
-/* The ways two documents differ that change what their figures mean, each
- * with what it may explain (declared once: compare and the summary say it). */
-enum hmb_doc_difference {
-	HMB_DIFFERS_BUILD, HMB_DIFFERS_SCHEMA, HMB_DIFFERS_SETTINGS, HMB_DIFFERS_XNACK,
-	HMB_DIFFERENCES
-};
-extern const char *const hmb_doc_difference_meaning[HMB_DIFFERENCES];
-int hmb_doc_differs(const struct hmb_doc_about *a, const struct hmb_doc_about *b,
-		    enum hmb_doc_difference k);
-
 /* What compare needs of one document (json_read.c reads it). */
 struct hmb_loaded {
 	struct hmb_doc_about about;
@@ -132,18 +113,4 @@ void hmb_loaded_param_number(struct hmb_loaded *l, struct hmb_param *p, const ch
 void hmb_loaded_param_bool(struct hmb_loaded *l, struct hmb_param *p, const char *name, int v);
 void hmb_loaded_param_text(struct hmb_loaded *l, struct hmb_param *p, const char *name,
 			   const char *text, int is_string);
-/* The current name of case `name` (direction/kind/api) of module, whose
- * coherence parameter is `coherence`, in buf (older documents' cases are
- * read under the name that replaced them), and in *kind the host memory kind
- * it now names; NULL where it was not renamed. */
-const char *hmb_loaded_current_name(const char *module, const char *name, const char *coherence,
-				    char *buf, size_t len, const char **kind);
-/* How other differs from base in what can change a figure's meaning, in
- * one line for people ("" where nothing does): another build, schema
- * version, settings or XNACK mode, each with what it may explain. */
-const char *hmb_doc_differences(const struct hmb_doc_about *base,
-				const struct hmb_doc_about *other, char *buf, size_t len);
-/* Which way is better for a unit: +1, -1 or 0. */
-int hmb_unit_direction(const char *unit);
-
 #endif

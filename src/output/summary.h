@@ -4,7 +4,7 @@
  *
  * The headlines are one table (summary.c: name, module, case pattern,
  * parameters, figure, the peak it is a fraction of); which way is better
- * comes from the figure's unit (hmb_unit_direction, loaded.h). A document is
+ * comes from the figure's unit (hmb_unit_direction, doc/units.h). A document is
  * read into the records the tables print (summary_read.c: hmb_sum_doc_load), so a
  * figure, its peak fraction and its stability marks are derived as the
  * tables derive them. Several documents give one column each, the first the
@@ -24,7 +24,7 @@
 #include <stdio.h>
 
 #include "engine/options.h"
-#include "doc/loaded.h"
+#include "doc/about.h"
 #include "engine/report.h"
 
 #define HMB_SUMMARY_LINES 40    /* one screen */
