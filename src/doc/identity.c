@@ -11,7 +11,6 @@
 
 #include <string.h>
 
-#include "doc/loaded.h"
 #include "engine/record.h"
 
 /* Parameters that are context, not identity: kept in the record and shown
@@ -103,21 +102,6 @@ int hmb_record_has_param(const char *name, const void *record)
 int hmb_record_param_is_context(const struct hmb_record *r, const char *param)
 {
 	return hmb_identity_context(r->module, param, hmb_record_has_param, r);
-}
-
-int hmb_result_has_param(const char *name, const void *result)
-{
-	const struct hmb_result *r = result;
-
-	for (size_t k = 0; k < r->np; k++)
-		if (!strcmp(r->p[k].name, name))
-			return 1;
-	return 0;
-}
-
-int hmb_compare_is_context(const struct hmb_result *r, const char *param)
-{
-	return hmb_identity_context(r->module, param, hmb_result_has_param, r);
 }
 
 int hmb_case_names(const char *kase, const char *text)

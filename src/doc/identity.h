@@ -22,11 +22,7 @@ struct hmb_record;
 int hmb_record_has_param(const char *name, const void *record);
 /* Parameter `param` of record r is context (shown, not matched). */
 int hmb_record_param_is_context(const struct hmb_record *r, const char *param);
-struct hmb_result;
-int hmb_result_has_param(const char *name, const void *result);
 /* The case names text as one of its /-separated parts ("h2d" of h2d/pinned/async). */
 int hmb_case_names(const char *kase, const char *text);
-/* Parameter `param` of result r (loaded.h) is context (shown, not matched). */
-int hmb_compare_is_context(const struct hmb_result *r, const char *param);
 
 #endif

@@ -1,6 +1,6 @@
 /*
  * json_read.h - reading documents back (json_read.c): every command reads one
- * with hmb_doc_load; what compare reads of it is hmb_json_load (loaded.h).
+ * with hmb_doc_load, then takes it into records (json_import.h).
  */
 #ifndef HMB_JSON_READ_H
 #define HMB_JSON_READ_H

@@ -253,10 +253,10 @@ int hmb_summary_command(int nfiles, char **files, enum hmb_format format, int gp
 /* show's last part for a document of `all`: its summary (as `summary DOC`
  * prints it) from the document already read. Returns the exit status. */
 int hmb_summary_of_doc_print(FILE *out, const cJSON *doc, const char *name);
-/* compare's first part: the summary of its documents on out, where every one
- * can be read (else nothing: compare says what is wrong). */
-void hmb_summary_for_compare(FILE *out, int nfiles, char **files, enum hmb_format format,
-			     int gpu);
+/* compare's first part: the summary of the n documents it read, on out
+ * (nothing where the summary cannot be made: compare says what is wrong). */
+void hmb_summary_for_compare(FILE *out, const struct hmb_sum_doc *docs, int n,
+			     enum hmb_format format, int gpu);
 /* all's last part: the summary of the report's document, kept in the report
  * (rep->summary_json) for the document's "summary" object; NULL where there are
  * no results. Print it with hmb_summary_of_run_print, free it after the
