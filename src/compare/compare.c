@@ -1,4 +1,4 @@
-/* compare.c - matching figures across documents by their identity
+/* compare.c - matching the figures of documents (figures.c) by their identity
  * (identity.c), judging each change, and printing their ratios; the
  * judgement is shared with the HTML report (hmb_compare_judge). */
 #include "compare/compare.h"
