@@ -256,17 +256,18 @@ FUZZ_CFLAGS  := -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Isrc -I. -Ifuzz -Wall
 FUZZ_BASE    := src/util/sizes.c src/util/text.c src/util/util.c src/util/nearest.c
 FUZZ_OPTIONS := $(FUZZ_BASE) src/cli/cli.c src/cli/commands.c src/cli/complete.c src/cli/help.c \
                 src/cli/documents.c \
-                src/engine/options.c src/compare/noise.c src/stats/significance.c \
+                src/engine/options.c src/stats/significance.c \
                 src/stats/resolution.c
 FUZZ_LOAD    := $(FUZZ_BASE) src/doc/json_read.c src/doc/json_write.c src/doc/json_import.c \
                 src/doc/atomic_file.c src/output/summary_read.c src/output/summary_json.c \
-                src/compare/compare.c src/engine/record.c src/engine/judge.c src/engine/options.c \
-                src/engine/headline.c \
+                src/compare/compare.c src/compare/figures.c src/engine/record.c src/engine/judge.c \
+                src/engine/options.c src/engine/headline.c src/doc/about.c src/doc/renames.c \
+                src/doc/units.c \
                 src/stats/stats.c \
                 src/system/host.c src/telemetry/telemetry.c src/telemetry/telemetry_nvml.c \
                 src/telemetry/telemetry_rocm_smi.c src/telemetry/amd_sample.c \
                 src/telemetry/amd_sysfs.c src/telemetry/amd_throttle.c \
-                src/doc/loaded.c src/stats/significance.c src/system/pcie_link.c \
+                src/stats/significance.c src/system/pcie_link.c \
                 src/system/memmodel.c src/engine/report.c src/stats/stability.c \
                 src/system/kfd.c src/output/summary.c src/output/summary_cmd.c \
                 src/output/summary_text.c src/output/summary_node.c src/output/report_html.c \

@@ -1,9 +1,11 @@
 /*
  * fuzz_load.c - libFuzzer target for reading documents back: the input is a
- * file that hmb_json_load must read or refuse with one printable line; what it
- * reads compares with itself, and where every figure's identity is unique, no
- * figure is worse at any threshold. The summary compare prints first reads
- * the headlines of a stand-in module (the modules are not linked here).
+ * file that the one reader (hmb_doc_load, then json_import.c into records)
+ * must read or refuse with one printable line; compare's figures of what it
+ * read are printable, the document compares with itself, and where every
+ * figure's identity is unique, no figure is worse at any threshold. The
+ * summary compare prints first reads the headlines of a stand-in module (the
+ * modules are not linked here).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -12,8 +14,8 @@
 #include <unistd.h>
 
 #include "compare/compare.h"
-#include "doc/loaded.h"
 #include "engine/module.h"
+#include "output/summary.h"
 #include "fuzz_check.h"
 
 static char path[64];
@@ -55,36 +57,38 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 }
 
 /* Two figures of one document with the same identity (result and figure name). */
-static int has_duplicates(const struct hmb_loaded *l)
+static int has_duplicates(const struct hmb_compare_doc *d)
 {
-	for (size_t i = 0; i < l->n; i++)
+	for (size_t i = 0; i < d->n; i++)
 		for (size_t j = 0; j < i; j++)
-			if (!strcmp(l->fig[i].key, l->fig[j].key) && !strcmp(l->fig[i].name, l->fig[j].name))
+			if (!strcmp(d->fig[i].key, d->fig[j].key) && !strcmp(d->fig[i].name, d->fig[j].name))
 				return 1;
 	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct hmb_loaded doc;
+	struct hmb_sum_doc read;
+	struct hmb_compare_doc figures;
 	char err[1024], *files[2] = { path, path };
 	FILE *f = fopen(path, "wb");
 	int unique, rc;
 
 	if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0)
 		abort();
-	if (hmb_json_load(path, &doc, err, sizeof(err)) != 0) {
+	if (hmb_sum_doc_load(path, &read, err, sizeof(err)) != 0) {
 		REQUIRE(err[0] && printable_line(err));
-		hmb_loaded_free(&doc);
 		return 0;
 	}
-	hmb_compare_identify(&doc, 1);
-	for (size_t i = 0; i < doc.n; i++)
-		REQUIRE(printable_line(doc.fig[i].label) && printable_line(doc.fig[i].name));
-	REQUIRE(printable_line(doc.about.system) && printable_line(doc.about.settings) &&
-		printable_line(doc.about.xnack) && printable_line(doc.about.revision));
-	unique = !has_duplicates(&doc);
-	hmb_loaded_free(&doc);
+	hmb_compare_doc_of(&figures, &read.rep, &read.about);
+	hmb_compare_identify(&figures, 1);
+	for (size_t i = 0; i < figures.n; i++)
+		REQUIRE(printable_line(figures.fig[i].label) && printable_line(figures.fig[i].name));
+	REQUIRE(printable_line(read.about.system) && printable_line(read.about.settings) &&
+		printable_line(read.about.xnack) && printable_line(read.about.revision));
+	unique = !has_duplicates(&figures);
+	hmb_compare_doc_free(&figures);
+	hmb_sum_doc_free(&read);
 	/* the table or CSV by the first byte, so that both are covered */
 	struct hmb_compare_options o = { size && (data[0] & 1) ? HMB_FORMAT_CSV : HMB_FORMAT_TABLE,
 					 0, -1, 0, 0, benches };

@@ -662,6 +662,16 @@ def test_compare_prints_the_summary_first():
     assert csv.stdout.startswith("base_file,other_file,"), csv.stdout[:200]
 
 
+def test_compare_prints_the_summary_first_of_standard_input_too():
+    p = hmb.run("compare", "-", H200_X2, input=H100.read_text())
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("hipmembench summary of 2 documents")
+    by_name = hmb.run("compare", H100, H200_X2).stdout
+    assert p.stdout.count("\n") == by_name.count("\n")
+    # past the summary (which shortens long names), what compare prints of it by name
+    assert p.stdout.partition("\n\n")[2] == by_name.partition("\n\n")[2].replace(str(H100), "-")
+
+
 @pytest.mark.parametrize("case", test_corpus.load("docs.jsonl"))
 def test_corpus_documents(case, tmp_path):
     """Every odd document of the corpus: refused in one line where compare refuses
@@ -1317,6 +1327,18 @@ def test_the_reports_verdicts_are_compares(tmp_path, pair):
         assert not flagged, flagged
     if pair == "two-runs-of-one-h100":  # compare cannot judge 5% for 4K faults: ?12%
         assert re.fullmatch(r"0\.\d+x \?\d+%", shown["fault latency 4K"][1]), shown["fault latency 4K"]
+
+
+def test_a_document_on_standard_input_gets_the_verdicts_too(tmp_path):
+    """The documents are read once, into the records the summary and compare's judgement
+    share: a document given as '-' is judged as the same document given by name."""
+    changed = with_changes(tmp_path)
+    by_name = report_ratios(summary("-f", "html", H100_RUNS, changed).stdout)
+    p = hmb.run("summary", "-f", "html", "-", changed, input=H100_RUNS.read_text())
+    assert p.returncode == 0, p.stderr
+    from_stdin = report_ratios(p.stdout)
+    assert from_stdin == by_name
+    assert from_stdin["pinned h2d"][0] == "worse" and from_stdin["pinned d2h"][0] == "better"
 
 
 FRAMES_JS = """

@@ -3,8 +3,9 @@
 documents of 300 000 results each (every result of results/nvidia-h100-pcie/all.json,
 copied with a `copy` parameter that keeps each identity unique, 10 samples each, the
 second document's figures moved a little), compared on the machine's CPUs (compare
-reads its documents side by side, each parsed whole by cJSON). The aim: under 60 s and
-6 GiB; a real `all` document holds about 470 results (1.6 MB), read in some 20 ms.
+reads its documents one after the other, each parsed whole by cJSON into records). The
+aim: under 60 s and 6 GiB; a real `all` document holds about 470 results (1.6 MB), read
+in some 20 ms.
 
 usage: scripts/bench/compare_large.py [--results N] [--runs R] [--binary B] [--cpus LIST]
                                       [--output FILE]

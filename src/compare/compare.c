@@ -1,19 +1,16 @@
-/* compare.c - matching figures across documents by their identity
+/* compare.c - matching the figures of documents (figures.c) by their identity
  * (identity.c), judging each change, and printing their ratios; the
  * judgement is shared with the HTML report (hmb_compare_judge). */
 #include "compare/compare.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "compare/figures.h"
 #include "compare/noise.h"
-#include "doc/identity.h"
-#include "doc/loaded.h"
 #include "output/summary.h"
 #include "stats/significance.h"
 #include "util/nearest.h"
@@ -22,268 +19,106 @@
 #include "util/text.h"
 #include "util/util.h"
 
-/* ---- identity ------------------------------------------------------------- */
-
-/* A text parameter whose value the case names (direction=h2d of
- * h2d/pinned/async) adds nothing to a label. */
-static int named_by_case(const struct hmb_result *r, const struct hmb_param *p)
-{
-	return p->is_text && hmb_case_names(r->kase, p->text);
-}
-
-static int cmp_param(const void *x, const void *y)
-{
-	const struct hmb_param *a = *(const struct hmb_param *const *)x;
-	const struct hmb_param *b = *(const struct hmb_param *const *)y;
-	int c = strcmp(a->name, b->name);
-	return c ? c : strcmp(a->exact, b->exact);
-}
-
-/* s at *at, *at moved past it (without the NUL). */
-static void put(char **at, const char *s)
-{
-	size_t n = strlen(s);
-	memcpy(*at, s, n);
-	*at += n;
-}
-
-/* The key of result r: module, case, identity parameters in name order, and
- * the GPU where GPUs are matched one to one. */
-static char *result_key(struct hmb_loaded *l, const struct hmb_result *r, int with_gpu)
-{
-	const struct hmb_param *few[16], **s = r->np <= 16 ? few : hmb_xcalloc(r->np, sizeof(*s));
-	size_t n = 0, len = strlen(r->module) + strlen(r->kase) + 32;
-	char *key, *at, gpu[24];
-
-	for (size_t k = 0; k < r->np; k++)
-		if (!r->p[k].context) {
-			s[n++] = &r->p[k];
-			len += strlen(r->p[k].name) + strlen(r->p[k].exact) + 2;
-		}
-	/* a few parameters: sorted in place (qsort costs more than it saves here) */
-	for (size_t i = 1; i < n; i++)
-		for (size_t j = i; j > 0 && cmp_param(&s[j - 1], &s[j]) > 0; j--) {
-			const struct hmb_param *t = s[j];
-			s[j] = s[j - 1];
-			s[j - 1] = t;
-		}
-	at = key = hmb_loaded_alloc(l, len);
-	put(&at, r->module);
-	put(&at, "\x1f");
-	put(&at, r->kase);
-	for (size_t k = 0; k < n; k++) {
-		put(&at, "\x1f");
-		put(&at, s[k]->name);
-		put(&at, "=");
-		put(&at, s[k]->exact);
-	}
-	if (with_gpu && r->gpu >= 0) {
-		snprintf(gpu, sizeof(gpu), "\x1fGPU%d", r->gpu);
-		put(&at, gpu);
-	}
-	*at = '\0';
-	if (s != few)
-		free(s);
-	return key;
-}
-
-/* module case params (and GPU where GPUs are matched one to one), for people. */
-static char *result_label(struct hmb_loaded *l, const struct hmb_result *r, int with_gpu)
-{
-	const char *module = hmb_loaded_shown(l, r->module), *kase = hmb_loaded_shown(l, r->kase);
-	size_t len = strlen(module) + strlen(kase) + 32;
-	char *label, *at, gpu[24];
-
-	for (size_t k = 0; k < r->np; k++)
-		len += strlen(r->p[k].name) + strlen(r->p[k].text) + 2;
-	at = label = hmb_loaded_alloc(l, len);
-	put(&at, module);
-	put(&at, " ");
-	put(&at, kase);
-	for (size_t k = 0; k < r->np; k++)
-		if (r->p[k].labelled) {
-			put(&at, " ");
-			put(&at, r->p[k].name);
-			put(&at, "=");
-			put(&at, r->p[k].text);
-		}
-	if (with_gpu && r->gpu >= 0) {
-		snprintf(gpu, sizeof(gpu), " GPU %d", r->gpu);
-		put(&at, gpu);
-	}
-	*at = '\0';
-	return label;
-}
-
-/* Whether a parameter is context, remembered by module and name (a loaded
- * document keeps one copy of each string): most answers depend on nothing
- * else, and 300 000 results ask a million times. */
-struct context_memo {
-	const char *module, *name;
-	int context;
-};
-
-struct asking {
-	const struct hmb_result *r;
-	int asked; /* the answer depends on the result's other parameters */
-};
-
-static int has_param_asked(const char *name, const void *asking)
-{
-	struct asking *a = (struct asking *)asking;
-
-	a->asked = 1;
-	return hmb_result_has_param(name, a->r);
-}
-
-static int context_of(struct context_memo *memo, size_t size, const struct hmb_result *r,
-		      const char *name)
-{
-	struct context_memo *m = &memo[(((uintptr_t)r->module >> 4) ^ ((uintptr_t)name >> 4) * 31) %
-				       size];
-	struct asking a = { r, 0 };
-	int context;
-
-	if (m->module == r->module && m->name == name)
-		return m->context;
-	context = hmb_identity_context(r->module, name, has_param_asked, &a);
-	if (!a.asked)
-		*m = (struct context_memo){ r->module, name, context };
-	return context;
-}
-
-void hmb_compare_identify(struct hmb_loaded *l, int with_gpu)
-{
-	struct context_memo memo[1021];
-
-	memset(memo, 0, sizeof(memo));
-	for (size_t i = 0; i < l->nres; i++) {
-		struct hmb_result *r = &l->res[i];
-		/* shown in a label: identity parameters the case does not name already */
-		for (size_t k = 0; k < r->np; k++) {
-			r->p[k].context = context_of(memo, sizeof(memo) / sizeof(memo[0]), r,
-						     r->p[k].name);
-			r->p[k].labelled = !r->p[k].context && !named_by_case(r, &r->p[k]);
-		}
-		r->key = result_key(l, r, with_gpu);
-		r->key_hash = hmb_hash(r->key, 0x1f);
-		r->label = result_label(l, r, with_gpu);
-	}
-	for (size_t i = 0; i < l->n; i++) {
-		l->fig[i].key = l->res[l->fig[i].result].key;
-		l->fig[i].label = l->res[l->fig[i].result].label;
-	}
-}
-
 /* ---- matching ------------------------------------------------------------- */
 
-/* A document's figures by identity (result key and figure name): a hash
- * table of each identity's first figure, the later figures of the same
- * identity chained in document order, so that repeated identities pair up in
- * the order they appear. Figure indices are stored + 1 (0: none). */
-struct identity_slot {
-	size_t first, last, cursor; /* cursor: the next one not yet matched */
-	uint64_t hash;
+/* A document's figures in the order of their identity (result key and
+ * figure name), figures of one identity in document order, so that repeated
+ * identities pair up in the order they appear. */
+struct by_identity {
+	const char *key, *name;
+	size_t fig;
 };
 
 struct identities {
-	struct identity_slot *slot;
-	size_t *next;               /* per figure: the next of its identity */
-	size_t mask;
+	struct by_identity *sorted;
+	size_t n;
+	size_t *taken;              /* at an identity's first place: how many of it are matched */
 	size_t repeats, first_repeat;
 };
 
-/* A figure's identity: its result's key (hashed once per result) and its name. */
-static uint64_t identity_hash(const struct hmb_loaded *l, const struct hmb_figure *f)
-{
-	return hmb_hash(f->name, l->res[f->result].key_hash);
-}
-
-static int same_identity(const struct hmb_figure *a, const struct hmb_figure *b)
+static int same_identity(const struct by_identity *a, const struct by_identity *b)
 {
 	return !strcmp(a->key, b->key) && !strcmp(a->name, b->name);
 }
 
-/* The slot of f's identity in t: its own, or the empty one it would take. */
-/* The slot of f's identity (hash h) in t: its own, or the empty one it
- * would take. The figures of t are those of l; f may be another document's. */
-static struct identity_slot *identity_slot(const struct identities *t, const struct hmb_loaded *l,
-					   const struct hmb_figure *f, uint64_t h)
+static int by_identity_order(const void *x, const void *y)
 {
-	size_t at = (size_t)h & t->mask;
+	const struct by_identity *a = x, *b = y;
+	int c = strcmp(a->key, b->key);
 
-	while (t->slot[at].first && (t->slot[at].hash != h ||
-				     !same_identity(&l->fig[t->slot[at].first - 1], f)))
-		at = (at + 1) & t->mask;
-	return &t->slot[at];
+	if (!c)
+		c = strcmp(a->name, b->name);
+	return c ? c : (a->fig > b->fig) - (a->fig < b->fig);
 }
 
-/* The figures of l that this comparison takes (not skipped), by identity:
- * O(n) on average. */
-static void index_figures(struct hmb_loaded *l, struct identities *t)
+/* The figures of d that this comparison takes (not skipped), by identity. */
+static void index_figures(const struct hmb_compare_doc *d, struct identities *t)
 {
-	size_t size = 16;
-
-	while (size < 2 * l->n)
-		size *= 2;
-	/* from l's blocks (zeroed, in huge pages where the kernel gives them) */
-	t->slot = hmb_loaded_alloc(l, size * sizeof(*t->slot));
-	t->next = hmb_loaded_alloc(l, (l->n + 1) * sizeof(*t->next));
-	t->mask = size - 1;
-	t->repeats = t->first_repeat = 0;
-	for (size_t i = 0; i < l->n; i++) {
-		struct identity_slot *s;
-		uint64_t h;
-		if (l->fig[i].skip)
-			continue;
-		h = identity_hash(l, &l->fig[i]);
-		s = identity_slot(t, l, &l->fig[i], h);
-		if (!s->first) {
-			s->first = s->last = s->cursor = i + 1;
-			s->hash = h;
-			continue;
+	t->sorted = hmb_xcalloc(d->n + 1, sizeof(*t->sorted));
+	t->taken = hmb_xcalloc(d->n + 1, sizeof(*t->taken));
+	t->n = t->repeats = 0;
+	t->first_repeat = SIZE_MAX;
+	for (size_t i = 0; i < d->n; i++)
+		if (!d->fig[i].skip)
+			t->sorted[t->n++] = (struct by_identity){ d->fig[i].key, d->fig[i].name, i };
+	qsort(t->sorted, t->n, sizeof(*t->sorted), by_identity_order);
+	for (size_t k = 1; k < t->n; k++)
+		if (same_identity(&t->sorted[k - 1], &t->sorted[k])) {
+			t->repeats++;
+			if (t->sorted[k].fig < t->first_repeat)
+				t->first_repeat = t->sorted[k].fig;
 		}
-		t->next[s->last - 1] = i + 1;
-		s->last = i + 1;
-		if (!t->repeats++)
-			t->first_repeat = i;
-	}
+}
+
+static void identities_free(struct identities *t)
+{
+	free(t->sorted);
+	free(t->taken);
 }
 
 /* Every result of a run has its own identity (module, case, parameters); a
  * document that repeats one is reported, and its repeats are matched in order. */
-static void report_repeats(const char *file, const struct hmb_loaded *l, const struct identities *t)
+static void report_repeats(const char *file, const struct hmb_compare_doc *d,
+			   const struct identities *t)
 {
 	if (t->repeats)
 		fprintf(stderr, "hipmembench: compare: warning: %s: %zu figure(s) repeat an identity "
 			"seen earlier in the same document (first: %s, %s); repeats are matched in "
-			"order of appearance\n", file, t->repeats, l->fig[t->first_repeat].label,
-			l->fig[t->first_repeat].name);
+			"order of appearance\n", file, t->repeats, d->fig[t->first_repeat].label,
+			d->fig[t->first_repeat].name);
 }
 
 /* match[i]: the index in other of base figure i, or SIZE_MAX; matched[j] marks
  * the other's figures that found a partner. */
-static void match_figures(const struct hmb_loaded *base, const struct hmb_loaded *other,
-			  struct identities *in_other, size_t *match, char *matched)
+static void match_figures(const struct hmb_compare_doc *base, struct identities *in_other,
+			  size_t *match, char *matched)
 {
 	for (size_t i = 0; i < base->n; i++) {
-		struct identity_slot *s;
+		struct by_identity want = { base->fig[i].key, base->fig[i].name, 0 };
+		size_t lo = 0, hi = in_other->n, at;
 		match[i] = SIZE_MAX;
 		if (base->fig[i].skip)
 			continue;
-		s = identity_slot(in_other, other, &base->fig[i], identity_hash(base, &base->fig[i]));
-		if (!s->cursor)
+		while (lo < hi) { /* the identity's first place */
+			size_t mid = lo + (hi - lo) / 2;
+			if (by_identity_order(&in_other->sorted[mid], &want) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		at = lo + in_other->taken[lo];
+		if (at >= in_other->n || !same_identity(&in_other->sorted[at], &want))
 			continue;
-		match[i] = s->cursor - 1;
+		in_other->taken[lo]++;
+		match[i] = in_other->sorted[at].fig;
 		matched[match[i]] = 1;
-		s->cursor = in_other->next[match[i]];
 	}
 }
 
 /* ---- which GPU ---------------------------------------------------------- */
 
 /* How many GPUs a document's results ran on, and the lowest. */
-static int gpus_of(const struct hmb_loaded *l, int *lowest)
+static int gpus_of(const struct hmb_compare_doc *l, int *lowest)
 {
 	char seen[1024] = { 0 };
 	int n = 0;
@@ -305,7 +140,7 @@ static int gpus_of(const struct hmb_loaded *l, int *lowest)
 	return n;
 }
 
-static int has_gpu(const struct hmb_loaded *l, int gpu)
+static int has_gpu(const struct hmb_compare_doc *l, int gpu)
 {
 	for (size_t i = 0; i < l->nres; i++)
 		if (l->res[i].gpu == gpu)
@@ -370,7 +205,7 @@ static void csv_field(const char *s, int last)
 }
 
 /* The figure for people, its unit once: "GB/s", "us/op", "median (s)". */
-static void figure_text(const struct hmb_figure *f, char *buf, size_t len)
+static void figure_text(const struct hmb_compare_figure *f, char *buf, size_t len)
 {
 	size_t n = strlen(f->name), u = strlen(f->unit);
 
@@ -384,7 +219,7 @@ static void figure_text(const struct hmb_figure *f, char *buf, size_t len)
 
 /* The other against the base, which way is better: "1.07x faster" (GB/s,
  * times), "0.90x worse" (speedups, ratios), "1.07x" (information). */
-static void change_text(const struct hmb_figure *a, const struct hmb_figure *b, char *buf,
+static void change_text(const struct hmb_compare_figure *a, const struct hmb_compare_figure *b, char *buf,
 			size_t len)
 {
 	static const char *const speeds[] = { "GB/s", "faults/s", "s", "ms", "us", "ns", NULL };
@@ -410,7 +245,7 @@ static void change_text(const struct hmb_figure *a, const struct hmb_figure *b, 
 }
 
 struct row {
-	const struct hmb_figure *a, *b;
+	const struct hmb_compare_figure *a, *b;
 	const char *verdict;
 	char cannot[16];     /* "?14%": cannot judge at the threshold (its resolution) */
 	struct hmb_noise noise;
@@ -438,7 +273,7 @@ static void fmt_num(char *buf, size_t len, enum hmb_format f, int table_digits, 
 
 /* A figure's value: a byte count in binary units for people (15.9G), every
  * digit for CSV. */
-static void fmt_value(char *buf, size_t len, enum hmb_format f, const struct hmb_figure *x)
+static void fmt_value(char *buf, size_t len, enum hmb_format f, const struct hmb_compare_figure *x)
 {
 	if (f != HMB_FORMAT_CSV && !strcmp(x->unit, "bytes"))
 		hmb_bytes_text(x->value, buf, len);
@@ -467,10 +302,10 @@ static void format_cells(enum hmb_format f, int wide, const struct row *r, struc
 }
 
 /* Parameters shown in a label, for the table's groups. */
-static size_t label_params(const struct hmb_loaded *l, size_t result, const struct hmb_param **out,
+static size_t label_params(const struct hmb_compare_doc *l, size_t result, const struct hmb_compare_param **out,
 			   size_t max)
 {
-	const struct hmb_result *r = &l->res[result];
+	const struct hmb_compare_result *r = &l->res[result];
 	size_t n = 0;
 
 	for (size_t k = 0; k < r->np && n < max; k++)
@@ -479,9 +314,9 @@ static size_t label_params(const struct hmb_loaded *l, size_t result, const stru
 	return n;
 }
 
-static int same_case(const struct hmb_loaded *l, size_t x, size_t y)
+static int same_case(const struct hmb_compare_doc *l, size_t x, size_t y)
 {
-	const struct hmb_result *a = &l->res[x], *b = &l->res[y];
+	const struct hmb_compare_result *a = &l->res[x], *b = &l->res[y];
 	return !strcmp(a->module, b->module) && !strcmp(a->kase, b->kase) && a->gpu == b->gpu;
 }
 
@@ -522,13 +357,13 @@ static int add_difference(char *buf, size_t len, const char *name, const char *a
 /* The machine-tuned numbers of result a (context, not text, not the GPU
  * index) that b holds otherwise, added to buf (add_difference), each name
  * once (one already in buf is skipped); how many were added. */
-static size_t tuned_differences(const struct hmb_result *a, const struct hmb_result *b,
+static size_t tuned_differences(const struct hmb_compare_result *a, const struct hmb_compare_result *b,
 				char *buf, size_t len)
 {
 	size_t found = 0;
 
 	for (size_t k = 0; k < a->np; k++) {
-		const struct hmb_param *p = &a->p[k];
+		const struct hmb_compare_param *p = &a->p[k];
 		if (p->is_text || !p->context || !strcmp(p->name, "device") || !strcmp(p->name, "gpu"))
 			continue;
 		for (size_t j = 0; j < b->np; j++)
@@ -544,7 +379,7 @@ static size_t tuned_differences(const struct hmb_result *a, const struct hmb_res
  * (add_difference; "none" where a side ran alone); how many were added. A
  * figure measured beside other GPUs is compared with the same figure
  * measured alone, and this names why they may differ. */
-static size_t company_differences(const struct hmb_result *a, const struct hmb_result *b,
+static size_t company_differences(const struct hmb_compare_result *a, const struct hmb_compare_result *b,
 				  char *buf, size_t len)
 {
 	const struct { const char *name, *x, *y; } seen[] = {
@@ -564,8 +399,8 @@ static size_t company_differences(const struct hmb_result *a, const struct hmb_r
 /* Machine-tuned parameters that differ between the two sides of a group's
  * results (numbers; the GPU index and descriptive text aside): a line under
  * the group's heading. */
-static void print_context_differences(const struct hmb_loaded *base,
-				      const struct hmb_loaded *other, const struct row *rows,
+static void print_context_differences(const struct hmb_compare_doc *base,
+				      const struct hmb_compare_doc *other, const struct row *rows,
 				      size_t n)
 {
 	char text[1024] = "context differs, base vs other:";
@@ -590,8 +425,8 @@ static void print_context_differences(const struct hmb_loaded *base,
 
 /* Who ran at once beside the group's first results, where the two sides
  * differ: a line under the group's heading. */
-static void print_company_differences(const struct hmb_loaded *base,
-				      const struct hmb_loaded *other, const struct row *rows)
+static void print_company_differences(const struct hmb_compare_doc *base,
+				      const struct hmb_compare_doc *other, const struct row *rows)
 {
 	char note[512] = "ran at once, base vs other:";
 
@@ -604,20 +439,20 @@ static void print_company_differences(const struct hmb_loaded *base,
 
 /* One group of rows (the figures of one case, in the base's order): the
  * parameters every row shares in its heading, the rest in each row. */
-static void print_group(const struct hmb_loaded *base, const struct hmb_loaded *other,
+static void print_group(const struct hmb_compare_doc *base, const struct hmb_compare_doc *other,
 			int with_gpu, const struct row *rows, size_t n)
 {
-	const struct hmb_param *first[MAX_LABEL_PARAMS];
+	const struct hmb_compare_param *first[MAX_LABEL_PARAMS];
 	char shared[MAX_LABEL_PARAMS] = { 0 };
 	size_t nf = label_params(base, rows[0].a->result, first, MAX_LABEL_PARAMS);
-	const struct hmb_result *r0 = &base->res[rows[0].a->result];
+	const struct hmb_compare_result *r0 = &base->res[rows[0].a->result];
 	size_t hlen = 4 * (strlen(r0->module) + strlen(r0->kase)) + 64, used;
 	char *heading;
 
 	for (size_t k = 0; k < nf; k++) {
 		shared[k] = 1;
 		for (size_t i = 1; i < n && shared[k]; i++) {
-			const struct hmb_param *p[MAX_LABEL_PARAMS];
+			const struct hmb_compare_param *p[MAX_LABEL_PARAMS];
 			size_t np = label_params(base, rows[i].a->result, p, MAX_LABEL_PARAMS), j;
 			for (j = 0; j < np; j++)
 				if (!strcmp(p[j]->name, first[k]->name) &&
@@ -642,7 +477,7 @@ static void print_group(const struct hmb_loaded *base, const struct hmb_loaded *
 	print_context_differences(base, other, rows, n);
 	print_company_differences(base, other, rows);
 	for (size_t i = 0; i < n; i++) {
-		const struct hmb_param *p[MAX_LABEL_PARAMS];
+		const struct hmb_compare_param *p[MAX_LABEL_PARAMS];
 		size_t np = label_params(base, rows[i].a->result, p, MAX_LABEL_PARAMS);
 		char label[512] = "", fig[64], line[512];
 		struct cells c;
@@ -672,14 +507,14 @@ static void print_group(const struct hmb_loaded *base, const struct hmb_loaded *
 }
 
 /* Context parameters of a result pair for --wide: "k=v", "k=v|w" where they differ. */
-static void context_text(const struct hmb_result *a, const struct hmb_result *b, char *buf,
+static void context_text(const struct hmb_compare_result *a, const struct hmb_compare_result *b, char *buf,
 			 size_t len)
 {
 	size_t used = 0;
 
 	buf[0] = '\0';
 	for (size_t k = 0; k < a->np && used < len; k++) {
-		const struct hmb_param *p = &a->p[k];
+		const struct hmb_compare_param *p = &a->p[k];
 		const char *w = NULL;
 		if (!p->context)
 			continue;
@@ -706,13 +541,13 @@ struct id_columns {
 	size_t n;
 };
 
-static void id_columns_of(const struct hmb_loaded *l, struct id_columns *c)
+static void id_columns_of(const struct hmb_compare_doc *l, struct id_columns *c)
 {
 	c->n = 0;
 	c->name = hmb_xcalloc(64, sizeof(*c->name));
 	for (size_t i = 0; i < l->nres; i++)
 		for (size_t k = 0; k < l->res[i].np; k++) {
-			const struct hmb_param *p = &l->res[i].p[k];
+			const struct hmb_compare_param *p = &l->res[i].p[k];
 			size_t j;
 			if (p->context || !strcmp(p->name, "size"))
 				continue;
@@ -725,7 +560,7 @@ static void id_columns_of(const struct hmb_loaded *l, struct id_columns *c)
 
 /* A parameter's value for CSV: every digit of a number, else as people read it
  * (a string as it is, yes/no). */
-static const char *csv_value(const struct hmb_result *r, const char *name)
+static const char *csv_value(const struct hmb_compare_result *r, const char *name)
 {
 	for (size_t k = 0; k < r->np; k++)
 		if (!strcmp(r->p[k].name, name))
@@ -734,7 +569,7 @@ static const char *csv_value(const struct hmb_result *r, const char *name)
 }
 
 /* ",module,case,size,..." and the end of the line. */
-static void print_id_columns(const struct hmb_result *r, const struct id_columns *c)
+static void print_id_columns(const struct hmb_compare_result *r, const struct id_columns *c)
 {
 	putchar(',');
 	csv_field(r->module, 0);
@@ -745,8 +580,8 @@ static void print_id_columns(const struct hmb_result *r, const struct id_columns
 }
 
 static void print_row(enum hmb_format f, int wide, const char *base_file,
-		      const char *other_file, const struct hmb_loaded *base,
-		      const struct hmb_loaded *other, const struct row *r,
+		      const char *other_file, const struct hmb_compare_doc *base,
+		      const struct hmb_compare_doc *other, const struct row *r,
 		      const struct id_columns *ids)
 {
 	char fig[64], ctx[4096], noise[128];
@@ -789,8 +624,8 @@ static void print_row(enum hmb_format f, int wide, const char *base_file,
 
 /* The rows of one pair, in the base's order. */
 static void print_rows(enum hmb_format f, int wide, int with_gpu, const char *base_file,
-		       const char *other_file, const struct hmb_loaded *base,
-		       const struct hmb_loaded *other, const struct row *rows, size_t n,
+		       const char *other_file, const struct hmb_compare_doc *base,
+		       const struct hmb_compare_doc *other, const struct row *rows, size_t n,
 		       const struct id_columns *ids)
 {
 	if (f == HMB_FORMAT_CSV) {
@@ -882,7 +717,7 @@ static void judge_rows(struct row *rows, size_t n, double threshold, struct tall
 /* The rows flagged either way, a line each with the whole label: what a
  * script greps for; where the two results' machine-tuned work differs (a
  * calibrated load's steps), the line says so: the change may be the work's. */
-static void print_flagged(const struct hmb_loaded *base, const struct hmb_loaded *other,
+static void print_flagged(const struct hmb_compare_doc *base, const struct hmb_compare_doc *other,
 			  const struct row *rows, size_t n)
 {
 	int any = 0;
@@ -914,15 +749,15 @@ static void print_flagged(const struct hmb_loaded *base, const struct hmb_loaded
 
 /* The rows of one OTHER against BASE, each with its noise and its verdict
  * at the threshold (their counts in t): compare's judgement, the one its
- * table prints and the report shows (hmb_compare_judge). The rows live as
- * long as base; they point into other_noise. */
-static struct row *pair_rows(struct hmb_loaded *base, const struct hmb_noise_doc *base_noise,
-			     const struct hmb_loaded *other, const struct hmb_noise_doc *other_noise,
+ * table prints and the report shows (hmb_compare_judge). The rows point into
+ * other_noise. */
+static struct row *pair_rows(const struct hmb_compare_doc *base, const struct hmb_noise_doc *base_noise,
+			     const struct hmb_compare_doc *other, const struct hmb_noise_doc *other_noise,
 			     const size_t *match, double threshold, size_t *nrows, struct tally *t)
 {
-	struct row *rows = hmb_loaded_alloc(base, (base->n + 1) * sizeof(*rows));
+	struct row *rows = hmb_xcalloc(base->n + 1, sizeof(*rows));
 	/* one machine: the two documents' runs measure one noise */
-	int same_machine = !strcmp(base->about.system, other->about.system);
+	int same_machine = !strcmp(base->about->system, other->about->system);
 
 	*nrows = 0;
 	for (size_t i = 0; i < base->n; i++) {
@@ -943,8 +778,8 @@ static struct row *pair_rows(struct hmb_loaded *base, const struct hmb_noise_doc
 }
 
 /* One OTHER against BASE: the rows, and the counts behind the exit status. */
-static void compare_pair(struct hmb_loaded *base, const char *base_file,
-			 const struct hmb_noise_doc *base_noise, const struct hmb_loaded *other,
+static void compare_pair(const struct hmb_compare_doc *base, const char *base_file,
+			 const struct hmb_noise_doc *base_noise, const struct hmb_compare_doc *other,
 			 const char *other_file, const struct hmb_compare_options *o,
 			 const size_t *match, int with_gpu, const struct id_columns *ids,
 			 struct tally *t)
@@ -967,6 +802,7 @@ static void compare_pair(struct hmb_loaded *base, const char *base_file,
 	if (f == HMB_FORMAT_TABLE && !o->wide)
 		print_flagged(base, other, rows, nrows);
 	/* the rows point into the other's model: done with them */
+	free(rows);
 	hmb_noise_doc_free(other_noise);
 }
 
@@ -1014,7 +850,7 @@ static void print_summary(FILE *to, enum hmb_format f, double threshold, const s
 
 /* "memcpy 20, node 5": how many unmatched figures per module, in order of
  * first appearance. */
-static void per_module(const struct hmb_loaded *l, const char *unmatched, char *buf, size_t len)
+static void per_module(const struct hmb_compare_doc *l, const char *unmatched, char *buf, size_t len)
 {
 	const char *name[32];
 	size_t count[32], n = 0, other = 0, used = 0;
@@ -1046,7 +882,7 @@ static void per_module(const struct hmb_loaded *l, const char *unmatched, char *
 
 #define UNMATCHED_SHOWN 10
 
-static void list_unmatched(const char *what, const struct hmb_loaded *l, const char *unmatched,
+static void list_unmatched(const char *what, const struct hmb_compare_doc *l, const char *unmatched,
 			   int all)
 {
 	size_t shown = 0, total = 0;
@@ -1067,8 +903,8 @@ static void list_unmatched(const char *what, const struct hmb_loaded *l, const c
 
 /* What matched of one pair and why the rest did not, on stderr. 1 when fewer
  * than half of the base's figures matched. */
-static int report_matching(const struct hmb_loaded *base, const char *base_file,
-			   const struct hmb_loaded *other, const char *other_file,
+static int report_matching(const struct hmb_compare_doc *base, const char *base_file,
+			   const struct hmb_compare_doc *other, const char *other_file,
 			   const size_t *match, const char *matched, int wide)
 {
 	char *ub = hmb_xcalloc(base->n + 1, 1), *uo = hmb_xcalloc(other->n + 1, 1);
@@ -1113,7 +949,7 @@ static int report_matching(const struct hmb_loaded *base, const char *base_file,
  * against GPU (the index is identity), and otherwise the lowest GPU of those
  * that hold several against the single-GPU documents. 0, or 2 with a line
  * (quiet: without it, and without the note of what is left out). */
-static int choose_gpus(struct hmb_loaded *docs, char **files, int nfiles, int want,
+static int choose_gpus(struct hmb_compare_doc *docs, const char **files, int nfiles, int want,
 		       int *with_gpu, int quiet)
 {
 	int all_multi = 1, any_multi = 0, lowest;
@@ -1164,143 +1000,109 @@ static int choose_gpus(struct hmb_loaded *docs, char **files, int nfiles, int wa
 
 /* ---- the documents side by side ---------------------------------------- */
 
-/* Each document's step, and what they share. */
-struct documents {
-	char **files;
-	struct hmb_loaded *docs;
-	struct identities *ids;
-	char (*err)[1024];
-	int *failed, with_gpu;
-};
-
-struct step {
-	struct documents *d;
-	int i;
-	void (*fn)(struct documents *, int);
-};
-
-static void *run_step(void *arg)
-{
-	struct step *s = arg;
-	s->fn(s->d, s->i);
-	return NULL;
-}
-
-/* fn(d, i) for every document i, as many at a time as there are CPUs: each
- * document's step touches only what is its own (hmb_shown's buffers are per
- * thread, cJSON parses one at a time: json_read.c). */
-static void each_document(struct documents *d, int n, void (*fn)(struct documents *, int))
-{
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	int wave = cpus > 1 ? (int)(cpus < 64 ? cpus : 64) : 1;
-	struct step steps[64];
-	pthread_t threads[64];
-	int started[64];
-
-	for (int first = 0; first < n; first += wave) {
-		int last = first + wave < n ? first + wave : n;
-		for (int i = first + 1; i < last; i++) {
-			steps[i - first] = (struct step){ d, i, fn };
-			started[i - first] = !pthread_create(&threads[i - first], NULL, run_step,
-							     &steps[i - first]);
-			if (!started[i - first])
-				fn(d, i);
-		}
-		fn(d, first);
-		for (int i = first + 1; i < last; i++)
-			if (started[i - first])
-				pthread_join(threads[i - first], NULL);
-	}
-}
-
-static void load_step(struct documents *d, int i)
-{
-	d->failed[i] = hmb_json_load(d->files[i], &d->docs[i], d->err[i], sizeof(d->err[i])) != 0;
-}
-
-static void identify_step(struct documents *d, int i)
-{
-	hmb_compare_identify(&d->docs[i], d->with_gpu);
-	index_figures(&d->docs[i], &d->ids[i]);
-}
-
-/* The documents of a comparison, read, their GPUs chosen, identified, and
- * the base's figures matched in each other's (match[i], i >= 1): what
- * compare and its judgement share. */
+/* The documents of a comparison, their GPUs chosen, identified, and the
+ * base's figures matched in each other's (match[i], i >= 1): what compare
+ * and its judgement share. */
 struct opened {
-	struct documents d;
+	int n;
+	const char **files;
+	struct hmb_compare_doc *docs;
 	size_t **match;
+	int with_gpu;
 	int partial;       /* fewer than half of the base's figures matched in one */
 };
 
-/* 0, or 2 (a document that cannot be read, a GPU that is not there), named
- * on stderr unless quiet; quiet also leaves out what matched and what repeats. */
-static int open_documents(int nfiles, char **files, int gpu, int wide, int quiet,
-			  struct opened *o)
+/* 0, or 2 (a GPU that is not there), named on stderr unless quiet; quiet
+ * also leaves out what matched and what repeats. */
+static int open_documents(int n, const struct hmb_sum_doc *const *in, int gpu, int wide,
+			  int quiet, struct opened *o)
 {
-	struct documents *d = &o->d;
+	struct identities *ids = hmb_xcalloc((size_t)n, sizeof(*ids));
+	const char **files = hmb_xcalloc((size_t)n, sizeof(*files));
 
-	*d = (struct documents){ files, hmb_xcalloc((size_t)nfiles, sizeof(*d->docs)),
-				 hmb_xcalloc((size_t)nfiles, sizeof(*d->ids)),
-				 hmb_xcalloc((size_t)nfiles, sizeof(*d->err)),
-				 hmb_xcalloc((size_t)nfiles, sizeof(int)), 0 };
-	o->match = hmb_xcalloc((size_t)nfiles, sizeof(*o->match));
-	o->partial = 0;
-	/* read side by side; the first file that cannot be read is named */
-	each_document(d, nfiles, load_step);
-	for (int i = 0; i < nfiles; i++)
-		if (d->failed[i]) {
-			if (!quiet)
-				fprintf(stderr, "hipmembench: compare: %s\n", d->err[i]);
-			return 2;
-		}
-	if (choose_gpus(d->docs, files, nfiles, gpu, &d->with_gpu, quiet))
+	*o = (struct opened){ n, files, hmb_xcalloc((size_t)n, sizeof(*o->docs)),
+			      hmb_xcalloc((size_t)n, sizeof(*o->match)), 0, 0 };
+	for (int i = 0; i < n; i++) {
+		files[i] = in[i]->path;
+		hmb_compare_doc_of(&o->docs[i], &in[i]->rep, &in[i]->about);
+	}
+	if (choose_gpus(o->docs, files, n, gpu, &o->with_gpu, quiet)) {
+		free(ids);
 		return 2;
-	each_document(d, nfiles, identify_step);
-	for (int i = 0; i < nfiles && !quiet; i++)
-		if (!i || strcmp(files[i], files[0]))
-			report_repeats(files[i], &d->docs[i], &d->ids[i]);
-	for (int i = 1; i < nfiles; i++) {
-		char *matched = hmb_xcalloc(d->docs[i].n + 1, 1);
-		o->match[i] = hmb_xcalloc(d->docs[0].n + 1, sizeof(**o->match));
-		match_figures(&d->docs[0], &d->docs[i], &d->ids[i], o->match[i], matched);
+	}
+	for (int i = 0; i < n; i++) {
+		hmb_compare_identify(&o->docs[i], o->with_gpu);
+		index_figures(&o->docs[i], &ids[i]);
+		if (!quiet && (!i || strcmp(files[i], files[0])))
+			report_repeats(files[i], &o->docs[i], &ids[i]);
+	}
+	for (int i = 1; i < n; i++) {
+		char *matched = hmb_xcalloc(o->docs[i].n + 1, 1);
+		o->match[i] = hmb_xcalloc(o->docs[0].n + 1, sizeof(**o->match));
+		match_figures(&o->docs[0], &ids[i], o->match[i], matched);
 		if (!quiet)
-			o->partial |= report_matching(&d->docs[0], files[0], &d->docs[i], files[i],
+			o->partial |= report_matching(&o->docs[0], files[0], &o->docs[i], files[i],
 						      o->match[i], matched, wide);
 		free(matched);
 	}
+	for (int i = 0; i < n; i++)
+		identities_free(&ids[i]);
+	free(ids);
 	return 0;
 }
 
-static void close_documents(int nfiles, struct opened *o)
+static void close_documents(struct opened *o)
 {
-	for (int i = 0; i < nfiles; i++) {
+	for (int i = 0; i < o->n; i++) {
 		free(o->match[i]);
-		hmb_loaded_free(&o->d.docs[i]);
+		hmb_compare_doc_free(&o->docs[i]);
 	}
-	free(o->d.ids);
 	free(o->match);
-	free(o->d.docs);
-	free(o->d.err);
-	free(o->d.failed);
+	free(o->docs);
+	free(o->files);
+}
+
+/* The documents named, read (the first that cannot be is named: NULL). */
+static struct hmb_sum_doc *read_documents(int nfiles, char **files)
+{
+	struct hmb_sum_doc *docs = hmb_xcalloc((size_t)nfiles, sizeof(*docs));
+	char err[1024];
+
+	for (int i = 0; i < nfiles; i++)
+		if (hmb_sum_doc_load(files[i], &docs[i], err, sizeof(err))) {
+			fprintf(stderr, "hipmembench: compare: %s\n", err);
+			while (i--)
+				hmb_sum_doc_free(&docs[i]);
+			free(docs);
+			return NULL;
+		}
+	return docs;
 }
 
 int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o)
 {
-	struct opened op;
+	struct opened op = { 0 };
 	struct tally t = { 0 };
 	struct hmb_noise_doc *base_noise;
 	struct id_columns idcols = { NULL, 0 };
 	enum hmb_format f = o->format;
 	FILE *notes = f == HMB_FORMAT_CSV ? stderr : stdout;
-	struct hmb_loaded *docs;
+	struct hmb_sum_doc *read = read_documents(nfiles, files);
+	const struct hmb_sum_doc **in = hmb_xcalloc((size_t)nfiles, sizeof(*in));
+	struct hmb_compare_doc *docs;
 	size_t **match;
 	int status, with_gpu;
 
-	status = open_documents(nfiles, files, o->gpu, o->wide, 0, &op);
-	docs = op.d.docs;
+	if (!read) {
+		free(in);
+		return 2;
+	}
+	for (int i = 0; i < nfiles; i++)
+		in[i] = &read[i];
+	status = open_documents(nfiles, in, o->gpu, o->wide, 0, &op);
+	docs = op.docs;
 	match = op.match;
-	with_gpu = op.d.with_gpu;
+	with_gpu = op.with_gpu;
 	if (status)
 		goto out;
 	if (op.partial && !o->allow_partial) {
@@ -1311,17 +1113,17 @@ int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o)
 		goto out;
 	}
 	/* the documents' summary first (summary.h) */
-	hmb_summary_for_compare(stdout, nfiles, files, o->benches, f, o->gpu);
+	hmb_summary_for_compare(stdout, read, nfiles, o->benches, f, o->gpu);
 	for (int i = 0; i < nfiles; i++) {
 		char line[1024];
 		snprintf(line, sizeof(line), "%s %s:", i ? "other" : "base ", files[i]);
 		print_note(notes, f, line);
-		snprintf(line, sizeof(line), "      %s", docs[i].about.system);
+		snprintf(line, sizeof(line), "      %s", docs[i].about->system);
 		print_note(notes, f, line);
 	}
 	for (int i = 1; i < nfiles; i++) {
 		char differ[1400];
-		if (*hmb_doc_differences(&docs[0].about, &docs[i].about, differ, sizeof(differ)))
+		if (*hmb_doc_differences(docs[0].about, docs[i].about, differ, sizeof(differ)))
 			fprintf(stderr, "hipmembench: compare: warning: %s differs from the base: %s\n",
 				files[i], differ);
 	}
@@ -1350,40 +1152,45 @@ int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o)
 	}
 out:
 	free(idcols.name);
-	close_documents(nfiles, &op);
+	close_documents(&op);
+	for (int i = 0; i < nfiles; i++)
+		hmb_sum_doc_free(&read[i]);
+	free(read);
+	free(in);
 	return status;
 }
 
 /* ---- the judgement, shared with the report ---------------------------------- */
 
-int hmb_compare_judge(int nfiles, char **files, int gpu, double threshold,
+int hmb_compare_judge(const struct hmb_sum_doc *const *docs, int n, int gpu, double threshold,
 		      hmb_compare_judged_fn fn, void *arg)
 {
 	struct opened op;
 	struct tally t = { 0 };
 	struct hmb_noise_doc *base_noise;
 
-	if (open_documents(nfiles, files, gpu, 0, 1, &op)) {
-		close_documents(nfiles, &op);
+	if (open_documents(n, docs, gpu, 0, 1, &op)) {
+		close_documents(&op);
 		return -1;
 	}
-	base_noise = hmb_noise_of(&op.d.docs[0]);
-	for (int i = 1; i < nfiles; i++) {
-		struct hmb_noise_doc *other_noise = hmb_noise_of(&op.d.docs[i]);
+	base_noise = hmb_noise_of(&op.docs[0]);
+	for (int i = 1; i < n; i++) {
+		struct hmb_noise_doc *other_noise = hmb_noise_of(&op.docs[i]);
 		size_t nrows;
-		struct row *rows = pair_rows(&op.d.docs[0], base_noise, &op.d.docs[i], other_noise,
+		struct row *rows = pair_rows(&op.docs[0], base_noise, &op.docs[i], other_noise,
 					     op.match[i], threshold, &nrows, &t);
 		for (size_t k = 0; k < nrows; k++) {
 			const struct row *r = &rows[k];
 			struct hmb_compare_judged j = {
-				&op.d.docs[0], &op.d.docs[i], r->a, r->b, r->verdict,
+				&op.docs[0], &op.docs[i], r->a, r->b, r->verdict,
 				r->noise.p, r->noise.resolution,
 			};
 			fn(arg, i, &j);
 		}
+		free(rows);
 		hmb_noise_doc_free(other_noise);
 	}
 	hmb_noise_doc_free(base_noise);
-	close_documents(nfiles, &op);
+	close_documents(&op);
 	return 0;
 }

@@ -12,8 +12,7 @@
 
 #include <stddef.h>
 
-#include "doc/identity.h"
-#include "doc/loaded.h"
+#include "compare/figures.h"
 #include "engine/options.h"
 
 struct hmb_bench;
@@ -38,14 +37,10 @@ struct hmb_compare_options {
  * that cannot be read, or documents that hardly match). */
 int hmb_compare(int nfiles, char **files, const struct hmb_compare_options *o);
 
-/* Fill the key and label of every figure of l; with_gpu: the GPU index is
- * part of the identity (GPU against GPU). */
-void hmb_compare_identify(struct hmb_loaded *l, int with_gpu);
-
 /* One figure of the base against its match in another document, judged. */
 struct hmb_compare_judged {
-	const struct hmb_loaded *base, *other;
-	const struct hmb_figure *a, *b; /* the base's figure, the other's */
+	const struct hmb_compare_doc *base, *other;
+	const struct hmb_compare_figure *a, *b; /* the base's figure, the other's */
 	const char *verdict;            /* as the table prints it: WORSE, better, n.s.,
 					 * ?N%, ? or "" (within the threshold, or no direction) */
 	double p, resolution;           /* NAN where not judged */
@@ -53,11 +48,13 @@ struct hmb_compare_judged {
 
 typedef void (*hmb_compare_judged_fn)(void *arg, int other, const struct hmb_compare_judged *j);
 
-/* compare's judgement, as `compare --threshold PCT --allow-partial FILES...`
- * (gpu: --gpu N, -1 none) prints it, silently: fn is given every matched
- * figure of each other document (other: its index in files, from 1), in the
- * base's order. 0, or -1 where compare would refuse the documents. */
-int hmb_compare_judge(int nfiles, char **files, int gpu, double threshold,
+/* compare's judgement of n documents read (the first the base), as `compare
+ * --threshold PCT --allow-partial FILES...` (gpu: --gpu N, -1 none) prints
+ * it, silently: fn is given every matched figure of each other document
+ * (other: its index in docs, from 1), in the base's order. 0, or -1 where
+ * compare would refuse the documents. */
+struct hmb_sum_doc;
+int hmb_compare_judge(const struct hmb_sum_doc *const *docs, int n, int gpu, double threshold,
 		      hmb_compare_judged_fn fn, void *arg);
 
 /* The judge the summary is given (output/summary.h: hmb_sum_judge_fn):

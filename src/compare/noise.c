@@ -27,15 +27,14 @@
 #include "util/util.h"
 
 /* A result's size in bytes (0: none). */
-static double size_of(const struct hmb_result *r)
+static double size_of(const struct hmb_compare_result *r)
 {
-	for (size_t k = 0; k < r->np; k++)
-		if (!strcmp(r->p[k].name, "size") && !strncmp(r->p[k].exact, "n:", 2))
-			return atof(r->p[k].exact + 2);
-	return 0;
+	const struct hmb_kv *size = hmb_kv_find(&r->rec->params, "size");
+
+	return size && size->type == HMB_KV_NUM ? size->num : 0;
 }
 
-struct hmb_noise_doc *hmb_noise_of(const struct hmb_loaded *l)
+struct hmb_noise_doc *hmb_noise_of(const struct hmb_compare_doc *l)
 {
 	struct hmb_noise_doc *d = hmb_xcalloc(1, sizeof(*d));
 
@@ -43,8 +42,8 @@ struct hmb_noise_doc *hmb_noise_of(const struct hmb_loaded *l)
 	d->in = hmb_xcalloc(l->n + 1, sizeof(*d->in));
 	d->out = hmb_xcalloc(l->n + 1, sizeof(*d->out));
 	for (size_t i = 0; i < l->n; i++) {
-		const struct hmb_figure *f = &l->fig[i];
-		const struct hmb_result *r = &l->res[f->result];
+		const struct hmb_compare_figure *f = &l->fig[i];
+		const struct hmb_compare_result *r = &l->res[f->result];
 		d->in[i] = (struct hmb_noise_in){ r->module, r->kase, f->main ? NULL : f->name,
 						  r->gpu, size_of(r), f->runs, f->run_doc,
 						  f->runs ? f->nruns : 0, f->main ? r->within : NAN };
@@ -101,11 +100,11 @@ static void pooled(const struct hmb_noise_level *a, const struct hmb_noise_level
 	out->pooled = 1;
 }
 
-void hmb_noise_judge(const struct hmb_loaded *la, const struct hmb_noise_doc *na, size_t ia,
-		     const struct hmb_loaded *lb, const struct hmb_noise_doc *nb, size_t ib,
+void hmb_noise_judge(const struct hmb_compare_doc *da, const struct hmb_noise_doc *na, size_t ia,
+		     const struct hmb_compare_doc *db, const struct hmb_noise_doc *nb, size_t ib,
 		     int same_machine, struct hmb_noise *out)
 {
-	const struct hmb_figure *fa = &la->fig[ia], *fb = &lb->fig[ib];
+	const struct hmb_compare_figure *fa = &da->fig[ia], *fb = &db->fig[ib];
 	const struct hmb_noise_out *a = &na->out[ia], *b = &nb->out[ib];
 	const struct hmb_noise_level *xa, *xb;
 	double ca = 0, cb = 0;

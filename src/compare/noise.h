@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "doc/loaded.h"
+#include "compare/figures.h"
 #include "stats/resolution.h"
 
 enum hmb_noise_model {
@@ -39,15 +39,15 @@ struct hmb_noise {
 	const struct hmb_noise_out *a, *b; /* each side's figure (resolution.h) */
 };
 
-/* The model over every figure of l (free with hmb_noise_doc_free). */
-struct hmb_noise_doc *hmb_noise_of(const struct hmb_loaded *l);
+/* The model over every figure of d (free with hmb_noise_doc_free). */
+struct hmb_noise_doc *hmb_noise_of(const struct hmb_compare_doc *d);
 void hmb_noise_doc_free(struct hmb_noise_doc *d);
 
-/* The noise of the change from figure ia of la to figure ib of lb and its
+/* The noise of the change from figure ia of da to figure ib of db and its
  * p-value under that noise; same_machine: the two documents come from one
  * machine (their runs' noise is one, and is weighed together). */
-void hmb_noise_judge(const struct hmb_loaded *la, const struct hmb_noise_doc *na, size_t ia,
-		     const struct hmb_loaded *lb, const struct hmb_noise_doc *nb, size_t ib,
+void hmb_noise_judge(const struct hmb_compare_doc *da, const struct hmb_noise_doc *na, size_t ia,
+		     const struct hmb_compare_doc *db, const struct hmb_noise_doc *nb, size_t ib,
 		     int same_machine, struct hmb_noise *out);
 
 /* What a row's noise came from, for people: "runs 2+2 pooled, 4.7 df". */

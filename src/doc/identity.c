@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "doc/loaded.h"
+#include "engine/record.h"
 
 /* Parameters that are context, not identity: kept in the record and shown
  * (--wide), never a reason for two systems' results not to match. A result is
@@ -94,19 +94,14 @@ enum hmb_param_role hmb_param_role(const char *module, const char *param,
 	return HMB_PARAM_IDENTITY;
 }
 
-int hmb_result_has_param(const char *name, const void *result)
+int hmb_record_has_param(const char *name, const void *record)
 {
-	const struct hmb_result *r = result;
-
-	for (size_t k = 0; k < r->np; k++)
-		if (!strcmp(r->p[k].name, name))
-			return 1;
-	return 0;
+	return hmb_kv_find(&((const struct hmb_record *)record)->params, name) != NULL;
 }
 
-int hmb_compare_is_context(const struct hmb_result *r, const char *param)
+int hmb_record_param_is_context(const struct hmb_record *r, const char *param)
 {
-	return hmb_identity_context(r->module, param, hmb_result_has_param, r);
+	return hmb_identity_context(r->module, param, hmb_record_has_param, r);
 }
 
 int hmb_case_names(const char *kase, const char *text)

@@ -16,13 +16,13 @@ enum hmb_param_role { HMB_PARAM_IDENTITY, HMB_PARAM_GPU, HMB_PARAM_CONTEXT };
 enum hmb_param_role hmb_param_role(const char *module, const char *param,
 				   const char **only_with);
 
-struct hmb_result;
-/* Has result (a struct hmb_result) a parameter of this name? A has() for
+struct hmb_record;
+/* Has record (a struct hmb_record) a parameter of this name? A has() for
  * hmb_identity_context. */
-int hmb_result_has_param(const char *name, const void *result);
+int hmb_record_has_param(const char *name, const void *record);
+/* Parameter `param` of record r is context (shown, not matched). */
+int hmb_record_param_is_context(const struct hmb_record *r, const char *param);
 /* The case names text as one of its /-separated parts ("h2d" of h2d/pinned/async). */
 int hmb_case_names(const char *kase, const char *text);
-/* Parameter `param` of result r (loaded.h) is context (shown, not matched). */
-int hmb_compare_is_context(const struct hmb_result *r, const char *param);
 
 #endif

@@ -1,20 +1,17 @@
 /*
- * json_read.c - documents read back for compare and the summary: the whole
+ * json_read.c - a document read back, one way for every command: the whole
  * file (a regular file or stdin, no NUL byte, at most DOC_MAX_BYTES), parsed
  * whole by cJSON and checked before any use: the document's own keys, then
- * each result, then what compare and the summary read of them.
+ * what the commands read of each result (json_import.c takes it into
+ * records).
  */
 #define _DEFAULT_SOURCE /* MAP_POPULATE */
 #include "doc/json_read.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,10 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "doc/loaded.h"
-#include "stats/resolution.h"
 #include "system/device.h"
-#include "util/sizes.h"
 #include "util/text.h"
 #include "util/util.h"
 
@@ -240,7 +234,7 @@ static int optional_number(const cJSON *v)
 	return !v || cJSON_IsNull(v) || (cJSON_IsNumber(v) && isfinite(v->valuedouble));
 }
 
-/* What compare reads of result i, checked; 0, or -1 with a reason. */
+/* What the commands read of result i, checked; 0, or -1 with a reason. */
 static int check_result(const cJSON *r, int i, const char *path, char *err, size_t errlen)
 {
 	static const char *const numbers[] = { "gbps_median", "us_per_op_median", NULL };
@@ -283,7 +277,7 @@ static int check_result(const cJSON *r, int i, const char *path, char *err, size
 	return 0;
 }
 
-/* The parts of a document that compare reads, checked; 0, or -1 with a reason. */
+/* The parts of a document that the commands read, checked; 0, or -1 with a reason. */
 static int check_document(const cJSON *doc, const char *path, char *err, size_t errlen)
 {
 	const cJSON *version = cJSON_GetObjectItemCaseSensitive(doc, "schema_version");
@@ -305,265 +299,6 @@ static int check_document(const cJSON *doc, const char *path, char *err, size_t 
 	return 0;
 }
 
-/* "10", or "default" where the module chose */
-static const char *reps_text(const cJSON *settings, char *buf, size_t len)
-{
-	double reps = hmb_json_num(settings, "reps");
-	if (reps < 0)
-		return "default";
-	snprintf(buf, len, "%.0f", reps);
-	return buf;
-}
-
-/* A parameter as it is (loaded.h has how each type is shown and matched). */
-static void param_of(struct hmb_loaded *l, const cJSON *p, struct hmb_param *out)
-{
-	char *t;
-
-	if (cJSON_IsNumber(p)) {
-		hmb_loaded_param_number(l, out, p->string, p->valuedouble);
-	} else if (cJSON_IsBool(p)) {
-		hmb_loaded_param_bool(l, out, p->string, cJSON_IsTrue(p));
-	} else if (cJSON_IsString(p)) {
-		hmb_loaded_param_text(l, out, p->string, p->valuestring, 1);
-	} else {
-		t = cJSON_PrintUnformatted(p);
-		hmb_loaded_param_text(l, out, p->string, t ? t : "?", 0);
-		free(t);
-	}
-}
-
-/* A result as compare reads it (compare.c decides what identifies it):
- * renamed cases under their new name, with their host_memory parameter to
- * match, every parameter as written. */
-static void add_result(struct hmb_loaded *l, const cJSON *r)
-{
-	const cJSON *params = cJSON_GetObjectItemCaseSensitive(r, "params");
-	const char *module = hmb_json_str(r, "module"), *name = hmb_json_str(r, "case"), *kind;
-	const char *gpu_params[] = { "device", "gpu" };
-	struct hmb_result *res;
-	cJSON *renamed_params = NULL;
-	const cJSON *p;
-	char now[256];
-
-	if (!cJSON_IsObject(params))
-		params = NULL;
-	name = hmb_loaded_current_name(module, name, hmb_json_str(params, "coherence"), now, sizeof(now),
-				       &kind);
-	if (kind && cJSON_GetObjectItemCaseSensitive(params, "host_memory")) {
-		renamed_params = cJSON_Duplicate(params, 1);
-		cJSON_ReplaceItemInObjectCaseSensitive(renamed_params, "host_memory",
-						       cJSON_CreateString(kind));
-		params = renamed_params;
-	}
-	res = hmb_loaded_add_result(l, module, name);
-	/* the GPU a per-GPU result ran on: `device` where --devices gave several,
-	 * node's `gpu` where it measures one GPU of the node at a time */
-	for (size_t i = 0; i < 2 && res->gpu < 0; i++) {
-		const cJSON *g = cJSON_GetObjectItemCaseSensitive(params, gpu_params[i]);
-		if (cJSON_IsNumber(g) && g->valuedouble >= 0 && g->valuedouble <= 1000000 &&
-		    g->valuedouble == floor(g->valuedouble) &&
-		    (i == 0 || strcmp(module, "node") == 0))
-			res->gpu = (int)g->valuedouble;
-	}
-	cJSON_ArrayForEach(p, params)
-		res->np++;
-	res->p = hmb_loaded_params(l, res->np);
-	res->np = 0;
-	cJSON_ArrayForEach(p, params)
-		param_of(l, p, &res->p[res->np++]);
-	cJSON_Delete(renamed_params);
-}
-
-/* One run's median's own noise from its samples: samples_s cut by
- * runs.samples (the counts must add up); NAN where they do not. */
-static double within_of(const cJSON *r, const cJSON *runs)
-{
-	const cJSON *samples = cJSON_GetObjectItemCaseSensitive(r, "samples_s");
-	const cJSON *counts = cJSON_GetObjectItemCaseSensitive(runs, "samples"), *v;
-	size_t n = (size_t)cJSON_GetArraySize(samples), k = 0, nruns, total = 0;
-	double *s, w;
-	size_t *c;
-
-	if (!cJSON_IsArray(samples) || !cJSON_IsArray(counts) || n < 3)
-		return NAN;
-	nruns = (size_t)cJSON_GetArraySize(counts);
-	s = hmb_xcalloc(n, sizeof(*s));
-	c = hmb_xcalloc(nruns + 1, sizeof(*c));
-	cJSON_ArrayForEach(v, samples)
-		s[k++] = cJSON_IsNumber(v) ? v->valuedouble : NAN;
-	k = 0;
-	cJSON_ArrayForEach(v, counts) {
-		c[k] = cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble <= (double)n
-			       ? (size_t)v->valuedouble : 0;
-		total += c[k++];
-	}
-	w = total == n ? hmb_noise_within_runs(s, c, nruns) : NAN;
-	free(s);
-	free(c);
-	return w;
-}
-
-/* --runs: each figure of the result (from `first` on) in each run: the main
- * figure from the run's median (GB/s and us/op scale with it as the pooled
- * median does), a metric as the run had it; each run's document where the
- * document merges several (runs.documents); and how much one run's median
- * moves with its samples (runs.samples counts each run's samples_s). */
-static void attach_runs(struct hmb_loaded *l, size_t first, int has_main, const cJSON *r)
-{
-	const cJSON *runs = cJSON_GetObjectItemCaseSensitive(r, "runs"), *v;
-	const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(runs, "metrics");
-	const cJSON *docs = cJSON_GetObjectItemCaseSensitive(runs, "documents");
-	double pooled = hmb_json_num(cJSON_GetObjectItemCaseSensitive(r, "stats_s"), "median");
-
-	if (has_main)
-		l->res[l->nres - 1].within = within_of(r, runs);
-	for (size_t i = first; i < l->n; i++) {
-		struct hmb_figure *f = &l->fig[i];
-		const cJSON *values = i == first && has_main
-					      ? cJSON_GetObjectItemCaseSensitive(runs, "median_s")
-					      : cJSON_GetObjectItemCaseSensitive(metrics, f->name);
-		int main_figure = i == first && has_main, timed = !strcmp(f->unit, "s") ||
-								   !strcmp(f->unit, "us");
-		size_t n = 0;
-		f->main = main_figure;
-		if (!cJSON_IsArray(values) || (main_figure && !(pooled > 0)))
-			continue;
-		f->runs = hmb_loaded_alloc(l, HMB_RUNS_LOADED_MAX * sizeof(double));
-		cJSON_ArrayForEach(v, values) {
-			double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
-			if (n == HMB_RUNS_LOADED_MAX)
-				break;
-			if (main_figure)
-				x = x > 0 ? f->value * (timed ? x / pooled : pooled / x) : NAN;
-			f->runs[n++] = x;
-		}
-		f->nruns = n;
-		if (cJSON_IsArray(docs) && (size_t)cJSON_GetArraySize(docs) == n) {
-			size_t k = 0;
-			f->run_doc = hmb_loaded_alloc(l, (n + 1) * sizeof(int));
-			cJSON_ArrayForEach(v, docs) {
-				double d = cJSON_IsNumber(v) ? v->valuedouble : -1;
-				f->run_doc[k++] = d >= 0 && d < HMB_RUNS_LOADED_MAX ? (int)d : 0;
-			}
-		}
-	}
-}
-
-/* The figures of a result: GB/s where it moved bytes, else its median time,
- * which us/op replaces where the result counts operations (the same samples
- * in another unit: one figure of them), then its metrics; each with its runs
- * (--runs), and what says how far the result can be trusted: its median's
- * interval, another process on the GPU. */
-static void load_result(struct hmb_loaded *l, const cJSON *r)
-{
-	size_t first = l->n;
-	int has_main;
-	const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(r, "metrics"), *m;
-	const cJSON *stats = cJSON_GetObjectItemCaseSensitive(r, "stats_s");
-	const cJSON *stability = cJSON_GetObjectItemCaseSensitive(r, "stability");
-	const cJSON *observed = cJSON_GetObjectItemCaseSensitive(r, "observed");
-	const cJSON *shared = cJSON_GetObjectItemCaseSensitive(observed, "gpu_shared_with");
-	const cJSON *beside = cJSON_GetObjectItemCaseSensitive(observed, "ran_beside_gpus");
-	const cJSON *host = cJSON_GetObjectItemCaseSensitive(observed, "host_link_shared_with_gpus");
-	struct hmb_result *res;
-
-	if (strcmp(hmb_json_str(r, "status"), "ok") != 0)
-		return;
-	add_result(l, r);
-	res = &l->res[l->nres - 1];
-	res->half_width_rel = hmb_json_num(stability, "half_width_rel") >= 0
-				      ? hmb_json_num(stability, "half_width_rel") : NAN;
-	res->gpu_shared = cJSON_IsString(shared) && shared->valuestring[0];
-	if (cJSON_IsString(beside) && beside->valuestring[0])
-		res->beside = hmb_loaded_raw(l, beside->valuestring);
-	if (cJSON_IsString(host) && host->valuestring[0])
-		res->host_shared = hmb_loaded_raw(l, host->valuestring);
-	if (hmb_json_num(r, "gbps_median") > 0)
-		hmb_loaded_add_figure(l, "GB/s", "GB/s", hmb_json_num(r, "gbps_median"));
-	else if (hmb_json_num(r, "us_per_op_median") > 0)
-		hmb_loaded_add_figure(l, "us/op", "us", hmb_json_num(r, "us_per_op_median"));
-	else if (cJSON_IsObject(stats) && hmb_json_num(stats, "median") >= 0)
-		hmb_loaded_add_figure(l, "median", "s", hmb_json_num(stats, "median"));
-	if (!cJSON_IsObject(metrics))
-		metrics = NULL;
-	has_main = l->n > first;
-	cJSON_ArrayForEach(m, metrics)
-		if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(m, "value")))
-			hmb_loaded_add_figure(l, m->string, hmb_json_str(m, "unit"), hmb_json_num(m, "value"));
-	attach_runs(l, first, has_main, r);
-}
-
-/* The document's host, device and settings, for people (printable). */
-void hmb_doc_describe(struct hmb_doc_about *out, const cJSON *doc)
-{
-	const cJSON *dev = cJSON_GetObjectItemCaseSensitive(doc, "device");
-	const cJSON *host = cJSON_GetObjectItemCaseSensitive(doc, "host");
-	const cJSON *rt = cJSON_GetObjectItemCaseSensitive(doc, "runtime");
-	const cJSON *settings = cJSON_GetObjectItemCaseSensitive(doc, "settings");
-	const cJSON *env = cJSON_GetObjectItemCaseSensitive(doc, "environment");
-	const cJSON *x = cJSON_IsObject(dev) ? cJSON_GetObjectItemCaseSensitive(dev, "xnack") : NULL;
-	const cJSON *arch = cJSON_GetObjectItemCaseSensitive(x, "arch_xnack");
-	const cJSON *ma = cJSON_IsObject(dev) ? cJSON_GetObjectItemCaseSensitive(dev, "managed_access")
-					      : NULL;
-	const cJSON *mode = cJSON_GetObjectItemCaseSensitive(ma, "mode");
-	const cJSON *list = cJSON_GetObjectItemCaseSensitive(settings, "sizes"), *v;
-	char *sizes = NULL, reps[32];
-
-	/* the sizes as a person types them (64M,1G); anything else as it is */
-	for (v = cJSON_IsArray(list) ? list->child : NULL; v; v = v->next)
-		if (!cJSON_IsNumber(v) || !(v->valuedouble > 0))
-			break;
-	if (cJSON_IsArray(list) && !v && cJSON_GetArraySize(list) > 0) {
-		size_t n = (size_t)cJSON_GetArraySize(list) * 16 + 1, used = 0;
-		sizes = hmb_xcalloc(n, 1);
-		cJSON_ArrayForEach(v, list) {
-			char one[32];
-			used += (size_t)snprintf(sizes + used, n - used, "%s%s", used ? "," : "",
-						 hmb_bytes_text(v->valuedouble, one, sizeof(one)));
-		}
-	} else {
-		sizes = cJSON_PrintUnformatted(list);
-	}
-
-	out->schema_version = (int)hmb_json_num(doc, "schema_version");
-	snprintf(out->system, sizeof(out->system), "%s, %s (%s), %s, runtime %.0f, driver %.0f",
-		 hmb_shown(hmb_json_str(host, "hostname")),
-		 cJSON_IsObject(dev) ? hmb_shown(hmb_json_str(dev, "name")) : "no device",
-		 cJSON_IsObject(dev) ? hmb_shown(hmb_json_str(dev, "arch")) : "-",
-		 hmb_shown(hmb_json_str(doc, "platform")), hmb_json_num(rt, "runtime_version"),
-		 hmb_json_num(rt, "driver_version"));
-	snprintf(out->revision, sizeof(out->revision), "%s",
-		 hmb_shown(hmb_json_str(cJSON_GetObjectItemCaseSensitive(doc, "tool"), "git_revision")));
-	snprintf(out->settings, sizeof(out->settings), "command %s, sizes %s, reps %s, quick %s",
-		 hmb_shown(hmb_json_str(doc, "command")), sizes ? hmb_shown(sizes) : "?",
-		 reps_text(settings, reps, sizeof(reps)),
-		 cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(settings, "quick")) ? "yes" : "no");
-	free(sizes);
-	/* the managed access mode too: managed figures of two modes measure
-	 * different things even where the XNACK settings read the same */
-	snprintf(out->xnack, sizeof(out->xnack), "HSA_XNACK=%s, arch %s, managed access %s",
-		 cJSON_IsString(cJSON_GetObjectItemCaseSensitive(env, "HSA_XNACK"))
-			 ? hmb_shown(hmb_json_str(env, "HSA_XNACK")) : "unset",
-		 cJSON_IsTrue(arch) ? "xnack+" : cJSON_IsFalse(arch) ? "xnack-" : "n/a",
-		 cJSON_IsString(mode) ? hmb_shown(mode->valuestring) : "n/a");
-}
-
-/* cJSON notes where its last parse failed in a variable of its own, which
- * every parse writes: documents read side by side (compare) parse one at a
- * time. */
-static pthread_mutex_t parsing = PTHREAD_MUTEX_INITIALIZER;
-
-static cJSON *parse_locked(const char *text, size_t len, const char **end)
-{
-	cJSON *v;
-
-	pthread_mutex_lock(&parsing);
-	v = cJSON_ParseWithLengthOpts(text, len, end, 0);
-	pthread_mutex_unlock(&parsing);
-	return v;
-}
-
 /* text (len bytes) as a hipmembench document, checked (check_document); NULL
  * with a reason naming path. */
 static cJSON *parse_document(const char *path, const char *text, size_t len, char *err,
@@ -577,7 +312,7 @@ static cJSON *parse_document(const char *path, const char *text, size_t len, cha
 			  len ? "only white space" : "empty file");
 		return NULL;
 	}
-	doc = parse_locked(text, len, &end);
+	doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	if (!doc) {
 		load_fail(err, errlen, path, "not valid JSON (truncated or malformed near byte %ld "
 			  "of %zu)", end ? (long)(end - text) : -1L, len);
@@ -611,19 +346,4 @@ cJSON *hmb_doc_load(const char *path, char *err, size_t errlen)
 		doc = parse_document(path, text, len, err, errlen);
 	release_whole(text, len, mapped);
 	return doc;
-}
-
-int hmb_json_load(const char *path, struct hmb_loaded *out, char *err, size_t errlen)
-{
-	const cJSON *r;
-	cJSON *doc;
-
-	memset(out, 0, sizeof(*out));
-	if (!(doc = hmb_doc_load(path, err, errlen)))
-		return -1;
-	hmb_doc_describe(&out->about, doc);
-	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results"))
-		load_result(out, r);
-	cJSON_Delete(doc);
-	return 0;
 }

@@ -1,6 +1,6 @@
 /*
  * json_read.h - reading documents back (json_read.c): every command reads one
- * with hmb_doc_load; what compare reads of it is hmb_json_load (loaded.h).
+ * with hmb_doc_load, then takes it into records (json_import.h).
  */
 #ifndef HMB_JSON_READ_H
 #define HMB_JSON_READ_H
@@ -8,15 +8,10 @@
 #include <cjson/cJSON.h>
 #include <stddef.h>
 
-struct hmb_doc_about;
-
 /* The document at path ("-": stdin) read whole (NUL-free, at most 512 MiB),
  * parsed as one hipmembench document and checked before any use: how every
  * command reads one. NULL with a reason naming the file. */
 cJSON *hmb_doc_load(const char *path, char *err, size_t errlen);
-/* What the document says of its machine and run: its schema version, host,
- * device and settings, for people (printable). */
-void hmb_doc_describe(struct hmb_doc_about *out, const cJSON *doc);
 /* A member's string ("?" where absent or not a string) or number (-1 where absent). */
 const char *hmb_json_str(const cJSON *o, const char *key);
 double hmb_json_num(const cJSON *o, const char *key);

@@ -25,11 +25,11 @@
 #include <string.h>
 
 #include "doc/identity.h"
-#include "doc/loaded.h"
 #include "engine/module.h"
 #include "output/svg.h"
 #include "output/table.h"
 #include "stats/resolution.h"
+#include "util/text.h"
 #include "util/util.h"
 
 static const char style[] =
@@ -324,16 +324,11 @@ struct bucket {
 #define MIN_SIZES 3                 /* a curve: fewer sizes are no curve */
 #define SMALL_SIZE (1 << 20)        /* the latency view: sizes up to this */
 
-/* Is param of r context (compare.c: the GPU index, tuned counts, text,
+/* Is param of r context (identity.h: the GPU index, tuned counts, text,
  * geometry)? Then lines are not told apart by it. */
 static int context(const struct hmb_record *r, const char *param)
 {
-	struct hmb_param p[64];
-	struct hmb_result res = { .module = r->module, .kase = r->name, .p = p, .gpu = -1 };
-
-	for (size_t k = 0; k < r->params.n && res.np < 64; k++)
-		p[res.np++] = (struct hmb_param){ .name = r->params.v[k].key };
-	return hmb_compare_is_context(&res, param);
+	return hmb_record_param_is_context(r, param);
 }
 
 /* The y of a record: GB/s where it moved bytes, else us per operation, else
@@ -916,7 +911,7 @@ static void growth_points(const struct hmb_record *r, struct fpoint *pt, struct 
 	const struct hmb_kv *step = hmb_kv_find(&r->params, "step");
 	size_t runs = r->runs && r->runs->count > 0 && r->runs->samples ? r->runs->count : 1;
 	size_t per, total = 0;
-	double v[HMB_RUNS_LOADED_MAX];
+	double v[HMB_RUNS_MAX];
 
 	if (!start || !size || start->type != HMB_KV_NUM || size->type != HMB_KV_NUM ||
 	    !(start->num > 0) || !(size->num >= start->num))
@@ -927,7 +922,7 @@ static void growth_points(const struct hmb_record *r, struct fpoint *pt, struct 
 	for (size_t j = 1; j < runs; j++)
 		if (r->runs->samples[j] != per)
 			runs = 1; /* runs of other counts: the first alone */
-	if (total != r->nsamples || runs > HMB_RUNS_LOADED_MAX)
+	if (total != r->nsamples || runs > HMB_RUNS_MAX)
 		runs = 1;
 	for (size_t k = 0; k < per && k < r->nsamples; k++) {
 		double reached = step && step->type == HMB_KV_NUM && step->num > 0

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "doc/loaded.h"
+#include "doc/units.h"
 #include "stats/resolution.h"
 #include "stats/stats.h"
 #include "util/nearest.h"

@@ -5,7 +5,7 @@
  * The headlines and the peak each case's GB/s is a fraction of are what the
  * modules declare (engine/headline.h), handed down from the command line's
  * module table; which way is better comes from the figure's unit
- * (hmb_unit_direction, loaded.h). A document is read into the records the
+ * (hmb_unit_direction, doc/units.h). A document is read into the records the
  * tables print (summary_read.c: hmb_sum_doc_load), so a figure, its peak
  * fraction and its stability marks are derived as the tables derive them.
  * Several documents give one column each, the first the base: every other
@@ -25,7 +25,7 @@
 #include <stdio.h>
 
 #include "engine/options.h"
-#include "doc/loaded.h"
+#include "doc/about.h"
 #include "engine/headline.h"
 #include "engine/report.h"
 
@@ -239,9 +239,9 @@ int hmb_summary_command(int nfiles, char **files, const struct hmb_bench *const 
  * prints it) from the document already read. Returns the exit status. */
 int hmb_summary_of_doc_print(FILE *out, const cJSON *doc, const char *name,
 			     const struct hmb_bench *const *benches);
-/* compare's first part: the summary of its documents on out, where every one
- * can be read (else nothing: compare says what is wrong). */
-void hmb_summary_for_compare(FILE *out, int nfiles, char **files,
+/* compare's first part: the summary of the n documents it read, on out
+ * (nothing where the summary cannot be made: compare says what is wrong). */
+void hmb_summary_for_compare(FILE *out, const struct hmb_sum_doc *docs, int n,
 			     const struct hmb_bench *const *benches, enum hmb_format format,
 			     int gpu);
 /* all's last part: the summary of the report's document, with the headlines

@@ -112,42 +112,32 @@ int hmb_summary_of_doc_print(FILE *out, const cJSON *doc, const char *name,
 	return status;
 }
 
-void hmb_summary_for_compare(FILE *out, int nfiles, char **files,
+void hmb_summary_for_compare(FILE *out, const struct hmb_sum_doc *docs, int n,
 			     const struct hmb_bench *const *benches, enum hmb_format format,
 			     int gpu)
 {
-	struct hmb_sum_doc *docs;
 	struct hmb_sum s;
 	char err[1024];
-	int loaded = 0;
 
 	if (format != HMB_FORMAT_TABLE && format != HMB_FORMAT_MARKDOWN)
 		return;
-	for (int i = 0; i < nfiles; i++) {
+	for (int i = 0; i < n; i++) {
 		struct stat st;
-		if (!strcmp(files[i], "-"))
-			return; /* standard input is read once, by compare */
 		/* a node's document is a few MB; one of a whole fleet's results is
-		 * compared figure by figure, and its summary would double the time */
-		if (stat(files[i], &st) == 0 && st.st_size > COMPARE_SUMMARY_MAX_BYTES) {
+		 * compared figure by figure, not summarised */
+		if (strcmp(docs[i].path, "-") && stat(docs[i].path, &st) == 0 &&
+		    st.st_size > COMPARE_SUMMARY_MAX_BYTES) {
 			fprintf(stderr, "hipmembench: compare: no summary first: %s holds %lld MiB, "
 				"more than a node's document (hipmembench summary prints it)\n",
-				hmb_shown(files[i]), (long long)(st.st_size >> 20));
+				hmb_shown(docs[i].path), (long long)(st.st_size >> 20));
 			return;
 		}
 	}
-	docs = hmb_xcalloc((size_t)nfiles, sizeof(*docs));
-	while (loaded < nfiles && !hmb_sum_doc_load(files[loaded], &docs[loaded], err, sizeof(err)))
-		loaded++;
-	if (loaded == nfiles &&
-	    !hmb_summary_build(docs, nfiles, benches, gpu, &s, err, sizeof(err))) {
+	if (!hmb_summary_build(docs, n, benches, gpu, &s, err, sizeof(err))) {
 		render(out, &s, format);
 		fputc('\n', out);
 		hmb_summary_free(&s);
 	}
-	for (int i = 0; i < loaded; i++)
-		hmb_sum_doc_free(&docs[i]);
-	free(docs);
 }
 
 struct hmb_summary_run {

@@ -12,7 +12,7 @@
 
 #include "doc/json_import.h"
 #include "doc/json_read.h"
-#include "doc/loaded.h"
+#include "doc/about.h"
 #include "util/text.h"
 #include "util/util.h"
 

@@ -15,7 +15,6 @@
 
 #include "doc/identity.h"
 #include "doc/json_import.h"
-#include "doc/loaded.h"
 #include "engine/report.h"
 #include "output/summary.h"
 #include "platform/hip.h"

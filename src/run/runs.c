@@ -118,17 +118,12 @@ static int same_case(const struct hmb_record *a, const struct hmb_record *b)
 	return !strcmp(a->module, b->module) && !strcmp(a->name, b->name);
 }
 
-static int has_param(const char *name, const void *record)
-{
-	return hmb_kv_find(&((const struct hmb_record *)record)->params, name) != NULL;
-}
-
 /* Every parameter of a that identifies it (identity.h) is in b, the same. */
 static int identity_in(const struct hmb_record *a, const struct hmb_record *b)
 {
 	for (size_t i = 0; i < a->params.n; i++) {
 		const struct hmb_kv *x = &a->params.v[i], *y = hmb_kv_find(&b->params, x->key);
-		if (hmb_identity_context(a->module, x->key, has_param, a))
+		if (hmb_record_param_is_context(a, x->key))
 			continue;
 		if (!y || x->type != y->type || x->num != y->num ||
 		    (x->type == HMB_KV_STR && strcmp(x->str, y->str)))
