@@ -417,17 +417,22 @@ static void moderate(const struct place *pl, struct level *lv, size_t n)
 
 /* A figure's runs: their logarithms' variance within documents, and their
  * documents' means (means[], *ndocs of them; sums[] and counts[] hold a slot
- * per document number up to the figure's largest). */
+ * per document number up to the figure's largest). The logarithms are taken
+ * from the first run's, so that runs of one value spread by exactly nothing
+ * (a mean's rounding is not a spread: a variance of 1e-31 would read as a
+ * figure far quieter than any), and so are the means (o->mean adds it back). */
 static void runs_of(const struct hmb_noise_in *f, struct level *runs, double *means,
 		    double *sums, size_t *counts, struct hmb_noise_out *o)
 {
-	double ss = 0;
+	double ss = 0, from = NAN;
 	size_t used = 0, docs = 0, slots = 0;
 
 	for (size_t k = 0; k < f->nruns; k++) {
 		size_t d = f->doc && f->doc[k] > 0 ? (size_t)f->doc[k] : 0;
 		if (d + 1 > slots)
 			slots = d + 1;
+		if (isnan(from) && f->runs[k] > 0 && isfinite(f->runs[k]))
+			from = log(f->runs[k]);
 	}
 	for (size_t d = 0; d < slots; d++) {
 		sums[d] = 0;
@@ -436,13 +441,13 @@ static void runs_of(const struct hmb_noise_in *f, struct level *runs, double *me
 	for (size_t k = 0; k < f->nruns; k++)
 		if (f->runs[k] > 0 && isfinite(f->runs[k])) {
 			size_t d = f->doc && f->doc[k] > 0 ? (size_t)f->doc[k] : 0;
-			sums[d] += log(f->runs[k]);
+			sums[d] += log(f->runs[k]) - from;
 			counts[d]++;
 		}
 	for (size_t k = 0; k < f->nruns; k++)
 		if (f->runs[k] > 0 && isfinite(f->runs[k])) {
 			size_t d = f->doc && f->doc[k] > 0 ? (size_t)f->doc[k] : 0;
-			double dev = log(f->runs[k]) - sums[d] / (double)counts[d];
+			double dev = log(f->runs[k]) - from - sums[d] / (double)counts[d];
 			ss += dev * dev;
 		}
 	for (size_t d = 0; d < slots; d++)
@@ -457,9 +462,10 @@ static void runs_of(const struct hmb_noise_in *f, struct level *runs, double *me
 	o->runs = used;
 	o->mean = NAN;
 	if (docs) {
-		o->mean = 0;
+		double m = 0;
 		for (size_t d = 0; d < docs; d++)
-			o->mean += means[d] / (double)docs;
+			m += means[d] / (double)docs;
+		o->mean = from + m;
 	}
 }
 
@@ -499,9 +505,11 @@ void hmb_noise_model(const struct hmb_noise_in *in, size_t n, struct hmb_noise_o
 		runs_of(&in[i], &runs[i], means, sums, counts, o);
 		docs[i].df = o->docs >= 2 ? (double)(o->docs - 1) : 0;
 		if (o->docs >= 2) {
-			double ss = 0;
+			double ss = 0, m = 0;
 			for (size_t d = 0; d < o->docs; d++)
-				ss += (means[d] - o->mean) * (means[d] - o->mean);
+				m += means[d] / (double)o->docs;
+			for (size_t d = 0; d < o->docs; d++)
+				ss += (means[d] - m) * (means[d] - m);
 			docs[i].var = ss / docs[i].df;
 		}
 	}

@@ -215,6 +215,39 @@ static void one_run(void)
 	CHECK(!out[NSIZES + 1].stable);
 }
 
+/* Runs of one value (a count, a tick-quantised time) spread by exactly
+ * nothing, at every level: their own variance is 0, not a mean's rounding
+ * (1e-31 would count as a figure far quieter than any, and pull the weight
+ * the document gives its priors); so beside the family they change neither
+ * what the priors are worth nor anyone's resolution. Three documents of three
+ * runs each, the tied figure's values chosen so that a plain mean of their
+ * logarithms rounds (3 x log(2.2e-5) / 3 is not log(2.2e-5)). */
+static void ties_spread_by_nothing(void)
+{
+	struct hmb_noise_in in[NSIZES + 1];
+	struct hmb_noise_out alone[NSIZES + 1], beside[NSIZES + 1];
+	struct fig f[NSIZES + 1];
+
+	for (size_t i = 0; i <= NSIZES; i++) {
+		for (int k = 0; k < 9; k++) {
+			double e = 0.01 * spread(i * 9 + (size_t)k, 9 * (NSIZES + 1));
+			f[i].runs[k] = i == NSIZES ? 2.2e-5 : 1e-3 * exp(e);
+			f[i].doc[k] = k / 3;
+		}
+		set(&in[i], &f[i], "h2d/pinned/async", 4096.0 * (double)(1u << i), 9, 0.004, 1);
+	}
+	/* no neighbour of the family's (no case path in common), its prior theirs */
+	snprintf(f[NSIZES].kase, sizeof(f[NSIZES].kase), "d2d/tied");
+	hmb_noise_model(in, NSIZES, alone);
+	hmb_noise_model(in, NSIZES + 1, beside);
+	CHECK(beside[NSIZES].run.own == 0 && beside[NSIZES].run.own_df == 6);
+	CHECK(beside[NSIZES].doc.own == 0 && beside[NSIZES].doc.own_df == 2);
+	for (size_t i = 0; i < NSIZES; i++) {
+		CHECK(beside[i].run.prior_df == alone[i].run.prior_df);
+		CHECK_NEAR(beside[i].resolution, alone[i].resolution, 1e-12);
+	}
+}
+
 /* Where the noise came from, for people. */
 static void said(void)
 {
@@ -242,5 +275,6 @@ void hmb_test_resolution(void)
 	one_slow_run();
 	documents_apart();
 	one_run();
+	ties_spread_by_nothing();
 	said();
 }
