@@ -1250,16 +1250,13 @@ hipError_t hipMemPoolSetAttribute(hipMemPool_t pool, hipMemPoolAttr attr, void *
 	switch (attr) {
 	case hipMemPoolAttrReleaseThreshold: pool->threshold = v; break;
 	case hipMemPoolAttrReservedMemHigh: /* only a reset to 0 is allowed */
-		if (v)
-			e = hipErrorInvalidValue;
-		else
-			pool->reserved_high = pool->reserved;
-		break;
 	case hipMemPoolAttrUsedMemHigh:
 		if (v)
 			e = hipErrorInvalidValue;
-		else
+		else if (attr == hipMemPoolAttrUsedMemHigh)
 			pool->used_high = pool->used;
+		else
+			pool->reserved_high = pool->reserved;
 		break;
 	default: e = hipErrorInvalidValue;
 	}
