@@ -40,21 +40,12 @@ static int child_run_share(const char *child)
 	return v && hmb_parse_long(v, &n) == 0 && n >= 1 && n <= HMB_RUNS_MAX ? (int)n : 1;
 }
 
-int hmb_parse_device_list(const char *text, int *out, int max)
-{
-	return hmb_device_list_why(text, out, max, NULL, 0);
-}
-
-int hmb_device_list_why(const char *text, int *out, int max, char *why, size_t whylen)
+/* hmb_parse_device_list, with what is wrong in why (a GPU named twice, too many). */
+static int device_list_why(const char *text, int *out, int max, char *why, size_t whylen)
 {
 	int n = 0;
 	const char *q = text;
-	char dummy[8];
 
-	if (!why) {
-		why = dummy;
-		whylen = sizeof(dummy);
-	}
 	snprintf(why, whylen, "must be 'all' or a list of GPU ordinals such as 0,1,3");
 	while (*q) {
 		char *end;
@@ -84,6 +75,12 @@ int hmb_device_list_why(const char *text, int *out, int max, char *why, size_t w
 			return -1;
 	}
 	return n ? n : -1;
+}
+
+int hmb_parse_device_list(const char *text, int *out, int max)
+{
+	char why[8];
+	return device_list_why(text, out, max, why, sizeof(why));
 }
 
 /* One long option: a global (id >= 0) or a module's (decl). */
@@ -239,7 +236,7 @@ static int set_devices(struct hmb_parser *p, const char *v)
 	int list[64];
 	char why[128], shown[64];
 
-	if (strcmp(v, "all") != 0 && hmb_device_list_why(v, list, 64, why, sizeof(why)) < 0) {
+	if (strcmp(v, "all") != 0 && device_list_why(v, list, 64, why, sizeof(why)) < 0) {
 		snprintf(shown, 41, "%s", v);
 		hmb_utf8_trim(shown);
 		if (strlen(v) > 40)
@@ -260,36 +257,34 @@ static int set_together(struct hmb_parser *p, const char *v)
 	return 0;
 }
 
-static int set_peak_gbps(struct hmb_parser *p, const char *v)
+/* A number of option name into *out: above 0 (from 0 where zero_ok) and at most max. */
+static int set_number(struct hmb_parser *p, const char *name, const char *v, double *out,
+		      int zero_ok, double max, const char *must)
 {
 	double x;
 
-	if (hmb_parse_double(v, &x) || !(x > 0) || x > 100000)
-		return usage(p, "--peak-gbps: '%s' must be a bandwidth in GB/s above 0 and "
-			     "at most 100000", hmb_shown(v));
-	p->cli->opt.peak_gbps = x;
+	if (hmb_parse_double(v, &x) || !(x > 0 || (zero_ok && x == 0)) || x > max)
+		return usage(p, "--%s: '%s' must be %s", name, hmb_shown(v), must);
+	*out = x == 0 ? 0 : x; /* "-0" is 0 */
 	return 0;
+}
+
+static int set_peak_gbps(struct hmb_parser *p, const char *v)
+{
+	return set_number(p, "peak-gbps", v, &p->cli->opt.peak_gbps, 0, 100000,
+			  "a bandwidth in GB/s above 0 and at most 100000");
 }
 
 static int set_oversubscribe(struct hmb_parser *p, const char *v)
 {
-	double x;
-
-	if (hmb_parse_double(v, &x) || !(x > 0) || x > 64)
-		return usage(p, "--oversubscribe: '%s' must be a factor above 0 and at most 64",
-			     hmb_shown(v));
-	p->cli->opt.oversubscribe = x;
-	return 0;
+	return set_number(p, "oversubscribe", v, &p->cli->opt.oversubscribe, 0, 64,
+			  "a factor above 0 and at most 64");
 }
 
 static int set_threshold(struct hmb_parser *p, const char *v)
 {
-	double x;
-
-	if (hmb_parse_double(v, &x) || !(x >= 0) || x > 1000)
-		return usage(p, "--threshold: '%s' must be a percentage from 0 to 1000", hmb_shown(v));
-	p->cli->opt.threshold = x == 0 ? 0 : x; /* "-0" is 0 */
-	return 0;
+	return set_number(p, "threshold", v, &p->cli->opt.threshold, 1, 1000,
+			  "a percentage from 0 to 1000");
 }
 
 #define FIELD(f) offsetof(struct hmb_cli, f)

@@ -72,8 +72,6 @@ struct hmb_cli {
 
 /* "0,2,3" into GPU ordinals: how many, or -1 when malformed or repeated. */
 int hmb_parse_device_list(const char *text, int *out, int max);
-/* The same, with what is wrong in why (a GPU named twice, too many). */
-int hmb_device_list_why(const char *text, int *out, int max, char *why, size_t whylen);
 
 /* Read argv against the modules in benches (NULL-terminated). Returns 0, or
  * 2 (bad usage) with one printable line in err naming the option, argument

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output/table.h"
 #include "util/sizes.h"
 #include "util/util.h"
 
@@ -45,20 +46,10 @@ void hmb_xml_text(FILE *out, const char *text)
 		}
 }
 
-/* Characters of UTF-8 text. */
-static size_t chars(const char *s)
-{
-	size_t n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xC0) != 0x80;
-	return n;
-}
-
 /* The width text takes at a font size, reckoned wide. */
 static double width_of(const char *s, double font)
 {
-	return (double)chars(s) * HMB_SVG_CHAR_EM * font;
+	return (double)hmb_text_columns(s) * HMB_SVG_CHAR_EM * font;
 }
 
 /* text, escaped, within room px at a font size: cut (between characters)

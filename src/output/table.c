@@ -67,11 +67,13 @@ const char *hmb_figure_text(double v, char *buf, size_t len)
 	return buf;
 }
 
-const char *hmb_metric_text(const struct hmb_kv *kv, char *buf, size_t len)
+/* A metric's value and unit for people: "1.25 x", "12.4 ms"; bytes in binary
+ * units, without the word ("15.9G"), unless exact (CSV: every byte). */
+static const char *metric_text(const struct hmb_kv *kv, int exact, char *buf, size_t len)
 {
 	char v[64];
 
-	if (kv->unit && !strcmp(kv->unit, "bytes"))
+	if (!exact && kv->unit && !strcmp(kv->unit, "bytes"))
 		return hmb_bytes_text(kv->num, buf, len);
 	snprintf(buf, len, "%s%s%s", hmb_figure_text(kv->num, v, sizeof(v)),
 		 kv->unit && *kv->unit ? " " : "", kv->unit ? kv->unit : "");
@@ -149,12 +151,8 @@ static void metrics_text(const struct hmb_record *r, char *buf, size_t len, int 
 	for (size_t i = 0; i < r->metrics.n && used < len; i++) {
 		const struct hmb_kv *kv = &r->metrics.v[i];
 		char v[64];
-		char num[64];
-		if (exact)
-			snprintf(v, sizeof(v), "%s%s%s", hmb_figure_text(kv->num, num, sizeof(num)),
-				 kv->unit && *kv->unit ? " " : "", kv->unit ? kv->unit : "");
 		used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "", kv->key,
-					 exact ? v : hmb_metric_text(kv, v, sizeof(v)));
+					 metric_text(kv, exact, v, sizeof(v)));
 	}
 }
 

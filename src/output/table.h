@@ -76,9 +76,6 @@ int hmb_param_shown(const struct hmb_record *r, const struct hmb_kv *kv);
 /* A figure for people: whole numbers whole, others to about four
  * significant digits, never with an exponent above 0.001. */
 const char *hmb_figure_text(double v, char *buf, size_t len);
-/* A metric's value and unit for people: "1.25 x", "12.4 ms"; bytes in binary
- * units, without the word ("15.9G"). */
-const char *hmb_metric_text(const struct hmb_kv *kv, char *buf, size_t len);
 /* Columns that text takes on a terminal: its UTF-8 characters. */
 size_t hmb_text_columns(const char *s);
 

@@ -156,12 +156,6 @@ hipError_t hipSetDevice(int device)
 	return hipSuccess;
 }
 
-hipError_t hipGetDevice(int *device)
-{
-	*device = current;
-	return hipSuccess;
-}
-
 hipError_t hipDeviceGetPCIBusId(char *id, int len, int device)
 {
 	if (!valid_device(device) || len < 13)
@@ -259,7 +253,6 @@ hipError_t hipDeviceGetAttribute(int *value, hipDeviceAttribute_t attr, int devi
 		[hipDeviceAttributeMemoryBusWidth] = 64,
 		[hipDeviceAttributeMemoryClockRate] = 1600000,
 		[hipDeviceAttributeHostNativeAtomicSupported] = 0,
-		[hipDeviceAttributeUnifiedAddressing] = 1,
 		[hipDeviceAttributeHostRegisterSupported] = 1,
 		[hipDeviceAttributeVirtualMemoryManagementSupported] = 1,
 		[HMB_ATTR_POSIX_FD_HANDLES] = 1,
@@ -396,11 +389,6 @@ static void stream_wait(struct hmb_emu_stream *s)
 
 static void pools_release(int device);
 
-hipError_t hipStreamCreate(hipStream_t *stream)
-{
-	return hipStreamCreateWithFlags(stream, 0);
-}
-
 hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned flags)
 {
 	(void)flags;
@@ -440,15 +428,15 @@ hipError_t hipStreamSynchronize(hipStream_t stream)
 	return hipSuccess;
 }
 
-hipError_t hipStreamQuery(hipStream_t stream)
+/* Has the stream run all it holds? */
+static int stream_done(struct hmb_emu_stream *s)
 {
-	struct hmb_emu_stream *s = resolve(stream);
 	int idle;
 
 	pthread_mutex_lock(&s->mu);
 	idle = s->done == s->queued;
 	pthread_mutex_unlock(&s->mu);
-	return idle ? hipSuccess : hipErrorNotReady;
+	return idle;
 }
 
 /* Waits until the streams of `device` (-1: of every device) have run all they hold. */
@@ -458,7 +446,7 @@ static void streams_idle(int device)
 		struct hmb_emu_stream *busy = NULL;
 		pthread_mutex_lock(&lock);
 		for (struct hmb_emu_stream *s = all_streams; s && !busy; s = s->next_of_all)
-			if ((device < 0 || s->device == device) && hipStreamQuery(s) != hipSuccess)
+			if ((device < 0 || s->device == device) && !stream_done(s))
 				busy = s;
 		pthread_mutex_unlock(&lock);
 		if (!busy)
@@ -484,7 +472,6 @@ hipError_t hipDeviceReset(void)
 struct hmb_emu_event {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	unsigned flags;
 	unsigned long long recorded, reached; /* how many records were asked, and run */
 	double when;
 };
@@ -522,18 +509,12 @@ static void event_await(void *arg)
 
 hipError_t hipEventCreate(hipEvent_t *event)
 {
-	return hipEventCreateWithFlags(event, 0);
-}
-
-hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned flags)
-{
 	struct hmb_emu_event *e = calloc(1, sizeof(*e));
 
 	if (!e)
 		return fail(hipErrorOutOfMemory);
 	pthread_mutex_init(&e->mu, NULL);
 	pthread_cond_init(&e->cv, NULL);
-	e->flags = flags;
 	*event = e;
 	return hipSuccess;
 }
@@ -581,8 +562,6 @@ hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop)
 	int ready;
 
 	if (!start || !stop)
-		return fail(hipErrorInvalidResourceHandle);
-	if ((start->flags | stop->flags) & hipEventDisableTiming)
 		return fail(hipErrorInvalidResourceHandle);
 	pthread_mutex_lock(&start->mu);
 	pthread_mutex_lock(&stop->mu);
@@ -1137,7 +1116,7 @@ static void pools_release(int device)
 {
 	pthread_mutex_lock(&lock);
 	for (struct hmb_emu_stream *s = all_streams; s; s = s->next_of_all)
-		if (s->device == device && hipStreamQuery(s) != hipSuccess) {
+		if (s->device == device && !stream_done(s)) {
 			pthread_mutex_unlock(&lock);
 			return;
 		}
@@ -1271,16 +1250,13 @@ hipError_t hipMemPoolSetAttribute(hipMemPool_t pool, hipMemPoolAttr attr, void *
 	switch (attr) {
 	case hipMemPoolAttrReleaseThreshold: pool->threshold = v; break;
 	case hipMemPoolAttrReservedMemHigh: /* only a reset to 0 is allowed */
-		if (v)
-			e = hipErrorInvalidValue;
-		else
-			pool->reserved_high = pool->reserved;
-		break;
 	case hipMemPoolAttrUsedMemHigh:
 		if (v)
 			e = hipErrorInvalidValue;
-		else
+		else if (attr == hipMemPoolAttrUsedMemHigh)
 			pool->used_high = pool->used;
+		else
+			pool->reserved_high = pool->reserved;
 		break;
 	default: e = hipErrorInvalidValue;
 	}

@@ -68,7 +68,6 @@ hipError_t hipGetLastError(void);
 /* ---- devices ------------------------------------------------------------------ */
 hipError_t hipGetDeviceCount(int *count);
 hipError_t hipSetDevice(int device);
-hipError_t hipGetDevice(int *device);
 hipError_t hipDeviceSynchronize(void);
 hipError_t hipDeviceReset(void);
 hipError_t hipDeviceGetPCIBusId(char *id, int len, int device);
@@ -101,7 +100,6 @@ typedef enum hipDeviceAttribute_t {
 	hipDeviceAttributeMemoryBusWidth,
 	hipDeviceAttributeMemoryClockRate,
 	hipDeviceAttributeHostNativeAtomicSupported,
-	hipDeviceAttributeUnifiedAddressing,
 	hipDeviceAttributeHostRegisterSupported,
 	hipDeviceAttributeVirtualMemoryManagementSupported,
 	HMB_ATTR_POSIX_FD_HANDLES,
@@ -113,15 +111,11 @@ hipError_t hipDeviceGetAttribute(int *value, hipDeviceAttribute_t attr, int devi
 typedef struct hmb_emu_stream *hipStream_t;
 typedef struct hmb_emu_event *hipEvent_t;
 #define hipStreamNonBlocking 1u
-#define hipEventDisableTiming 2u
-hipError_t hipStreamCreate(hipStream_t *stream);
 hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned flags);
 hipError_t hipStreamDestroy(hipStream_t stream);
 hipError_t hipStreamSynchronize(hipStream_t stream);
-hipError_t hipStreamQuery(hipStream_t stream);
 hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned flags);
 hipError_t hipEventCreate(hipEvent_t *event);
-hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned flags);
 hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream);
 hipError_t hipEventSynchronize(hipEvent_t event);
 hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop);
@@ -245,11 +239,7 @@ struct hmb_emu_location {
 };
 typedef struct hipMemPoolProps {
 	int allocType;
-	int handleTypes;
 	struct hmb_emu_location location;
-	void *win32SecurityAttributes;
-	size_t maxSize;
-	unsigned char reserved[64];
 } hipMemPoolProps;
 typedef enum hipMemPoolAttr {
 	hipMemPoolAttrReleaseThreshold = 4,
@@ -269,7 +259,6 @@ hipError_t hipMemPoolGetAttribute(hipMemPool_t pool, hipMemPoolAttr attr, void *
 hipError_t hipMemPoolTrimTo(hipMemPool_t pool, size_t keep);
 #define hipMemAllocationTypePinned 1
 #define hipMemLocationTypeDevice 1
-#define hipMemHandleTypeNone 0
 
 /* ---- virtual memory management ---------------------------------------------------------------- */
 typedef unsigned long long hipMemGenericAllocationHandle_t;
@@ -280,12 +269,6 @@ typedef struct hipMemAllocationProp {
 	int type;
 	int requestedHandleTypes;
 	struct hmb_emu_location location;
-	void *win32HandleMetaData;
-	struct {
-		unsigned char compressionType, gpuDirectRDMACapable;
-		unsigned short usage;
-		unsigned char reserved[4];
-	} allocFlags;
 } hipMemAllocationProp;
 typedef struct hipMemAccessDesc {
 	struct hmb_emu_location location;

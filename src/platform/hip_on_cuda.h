@@ -27,7 +27,6 @@ typedef cudaError_t hipError_t;
 #define hipErrorInvalidValue          cudaErrorInvalidValue
 #define hipErrorOutOfMemory           cudaErrorMemoryAllocation
 #define hipErrorNoDevice              cudaErrorNoDevice
-#define hipErrorNotReady              cudaErrorNotReady
 #define hipErrorNoBinaryForGpu        cudaErrorNoKernelImageForDevice
 #define hipErrorInvalidDeviceFunction cudaErrorInvalidDeviceFunction
 #define hipGetErrorString             cudaGetErrorString
@@ -37,7 +36,6 @@ typedef cudaError_t hipError_t;
 /* ---- devices ----------------------------------------------------------- */
 #define hipGetDeviceCount             cudaGetDeviceCount
 #define hipSetDevice                  cudaSetDevice
-#define hipGetDevice                  cudaGetDevice
 #define hipDeviceSynchronize          cudaDeviceSynchronize
 #define hipDeviceReset                cudaDeviceReset
 #define hipDeviceGetPCIBusId          cudaDeviceGetPCIBusId
@@ -68,7 +66,6 @@ typedef enum cudaDeviceAttr hipDeviceAttribute_t;
 #define hipDeviceAttributeMemoryBusWidth          cudaDevAttrGlobalMemoryBusWidth
 #define hipDeviceAttributeMemoryClockRate         cudaDevAttrMemoryClockRate
 #define hipDeviceAttributeHostNativeAtomicSupported cudaDevAttrHostNativeAtomicSupported
-#define hipDeviceAttributeUnifiedAddressing       cudaDevAttrUnifiedAddressing
 #define hipDeviceAttributeHostRegisterSupported   cudaDevAttrHostRegisterSupported
 /* The CUDA runtime has no attribute for VMM: the driver does. Values from
  * HMB_DRIVER_ATTR_BASE up are driver attributes, read by hipDeviceGetAttribute
@@ -113,15 +110,11 @@ static inline hipError_t hipDeviceTotalMem(size_t *bytes, int device)
 typedef cudaStream_t hipStream_t;
 typedef cudaEvent_t hipEvent_t;
 #define hipStreamNonBlocking          cudaStreamNonBlocking
-#define hipStreamCreate               cudaStreamCreate
 #define hipStreamCreateWithFlags      cudaStreamCreateWithFlags
 #define hipStreamDestroy              cudaStreamDestroy
 #define hipStreamSynchronize          cudaStreamSynchronize
-#define hipStreamQuery                cudaStreamQuery
 #define hipStreamWaitEvent            cudaStreamWaitEvent
 #define hipEventCreate                cudaEventCreate
-#define hipEventCreateWithFlags       cudaEventCreateWithFlags
-#define hipEventDisableTiming         cudaEventDisableTiming
 #define hipEventRecord                cudaEventRecord
 #define hipEventSynchronize           cudaEventSynchronize
 #define hipEventElapsedTime           cudaEventElapsedTime
@@ -185,7 +178,6 @@ static inline hipError_t hipMemcpyBatchAsync(void **dsts, void **srcs, size_t *s
 #define hipDeviceDisablePeerAccess        cudaDeviceDisablePeerAccess
 #define hipMemcpyPeerAsync                cudaMemcpyPeerAsync
 #define hipErrorPeerAccessAlreadyEnabled  cudaErrorPeerAccessAlreadyEnabled
-#define hipErrorPeerAccessNotEnabled      cudaErrorPeerAccessNotEnabled
 #define hipHostRegisterPortable           cudaHostRegisterPortable
 typedef enum cudaDeviceP2PAttr hipDeviceP2PAttr;
 #define hipDevP2PAttrPerformanceRank      cudaDevP2PAttrPerformanceRank
@@ -266,7 +258,6 @@ typedef enum cudaMemPoolAttr hipMemPoolAttr;
  * runtime and driver give them the same values, so they are plain ints here. */
 #define hipMemAllocationTypePinned       ((int)CU_MEM_ALLOCATION_TYPE_PINNED)
 #define hipMemLocationTypeDevice         ((int)CU_MEM_LOCATION_TYPE_DEVICE)
-#define hipMemHandleTypeNone             ((int)CU_MEM_HANDLE_TYPE_NONE)
 
 /* ---- virtual memory management (driver API, see hip_on_cuda.c) ------------- */
 typedef CUmemGenericAllocationHandle hipMemGenericAllocationHandle_t;
