@@ -398,6 +398,16 @@ def missing_work(doc, plan, args):
     return todo
 
 
+def tagged(r, device):
+    """Result r with the GPU it ran on, params.device, as `all --devices` tags it: where
+    r lists its parameters' roles (context, gpu_param), device is its GPU's."""
+    r = dict(r, params=dict(r.get("params") or {}, device=device))
+    if isinstance(r.get("context"), list):
+        r["context"] = [k for k in r["context"] if k != "device"] + ["device"]
+        r["gpu_param"] = "device"
+    return r
+
+
 def merge(doc, part, module, devices, rc, tag_device):
     """doc with what part measured of module (on devices) in place of what doc had of
     it: records, module runs (each saying when it was measured), telemetry."""
@@ -424,7 +434,7 @@ def merge(doc, part, module, devices, rc, tag_device):
             (redone and record_unit(r, old_units) not in redone)]
     added = part.get("results", [])
     if tag_device and devices and len(devices) == 1:
-        added = [dict(r, params=dict(r.get("params") or {}, device=devices[0])) for r in added]
+        added = [tagged(r, devices[0]) for r in added]
     order = {m: i for i, m in enumerate(dict.fromkeys(r["module"] for r in doc["module_runs"] + new_runs))}
     all_runs = sorted(kept_runs + new_runs, key=lambda r: (order[r["module"]],
                                                            r["device"] if r["device"] is not None else -1))

@@ -33,6 +33,15 @@ def option(argv, name, default=None):
     return default
 
 
+def tagged(r, dev):
+    """r as `all --devices` tags it: params.device, its GPU where r lists its roles."""
+    r = dict(r, params=dict(r["params"], device=dev))
+    if isinstance(r.get("context"), list):
+        r["context"] = [k for k in r["context"] if k != "device"] + ["device"]
+        r["gpu_param"] = "device"
+    return r
+
+
 def write(path, doc):
     write.n = getattr(write, "n", 0) + 1
     tmp = f"{path}.tmp.{os.getpid()}.{write.n}"
@@ -104,7 +113,7 @@ def main(argv):
     tag = len(devices) > 1
     for m in COMMANDS if command == "all" else [command]:
         for dev in [None] if m == "node" else devices:
-            mine = [dict(r, params=dict(r["params"], device=dev)) if tag and dev is not None else r
+            mine = [tagged(r, dev) if tag and dev is not None else r
                     for r in src["results"] if r["module"] == m]
             if os.environ.get("FAKE_FAIL") == m:
                 mine = [dict(r, status="failed", reason="stand-in failure", samples_s=[],

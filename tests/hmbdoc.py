@@ -21,8 +21,8 @@ def validator():
     return _validator
 
 
-# The parameters compare treats as context (src/doc/identity.c, context_params),
-# the GPU index aside: within one document it tells results apart.
+# The parameters that were context in documents written before a result listed its
+# own ("context"; src/doc/identity.c, legacy_roles), the GPU index aside.
 CONTEXT = {"buffer_sets", "busy_kernel", "copy_engines", "copy_engines_source",
            "async_engine_count", "hw_queues", "threads_launched", "resident_thread_capacity",
            "timed", "coherence", "ideal_bound", "before_each_sample",
@@ -32,22 +32,38 @@ CONTEXT = {"buffer_sets", "busy_kernel", "copy_engines", "copy_engines_source",
            "grid_stride"}
 
 
+def legacy_roles(r):
+    """(context, gpu) as documents written before a result listed its own meant them
+    (src/doc/identity.c): the names of its context parameters, the GPU's among them, and
+    the one naming its GPU (None: none): device, node's gpu; the iteration count of a
+    calibrated (named) load, node's GPU count, xnack's figure and pages_at_start."""
+    params, module = r.get("params") or {}, r.get("module")
+    context = set(CONTEXT) | {"device"}
+    if "load" in params:
+        context.add("iters")
+    if module == "node":
+        context |= {"gpu", "gpus"}
+    if module == "xnack":
+        context |= {"figure", "pages_at_start"}
+    gpu = "device" if "device" in params else "gpu" if module == "node" and "gpu" in params \
+        else None
+    return {k for k in params if k in context}, gpu
+
+
 def identity(r):
     """What compare matches a result by within a document: module, case and
     the parameters that define the workload, in any order, with the GPU it ran
-    on; context (src/doc/identity.c) left out: the iteration count of a calibrated
-    (named) load, node's GPU count, descriptive text, launch geometry."""
-    params = dict(r.get("params") or {})
-    if "load" in params:
-        params.pop("iters", None)
-    if r.get("module") == "node":
-        params.pop("gpus", None)
-    for k in CONTEXT:
-        params.pop(k, None)
-    if r.get("module") == "xnack":
-        params.pop("figure", None)
-        params.pop("pages_at_start", None)
-    return (r.get("module"), r.get("case"), json.dumps(params, sort_keys=True))
+    on (within one document it tells results apart); context left out: what the
+    result lists as its context, or in a document written before it did, what such
+    documents meant (legacy_roles)."""
+    params = r.get("params") or {}
+    if isinstance(r.get("context"), list):
+        context, gpu = set(r["context"]), r.get("gpu_param")
+    else:
+        context, gpu = legacy_roles(r)
+    return (r.get("module"), r.get("case"),
+            json.dumps({k: v for k, v in params.items() if k == gpu or k not in context},
+                       sort_keys=True))
 
 
 def runs_problems(r, where):

@@ -485,6 +485,42 @@ def test_context_parameters_do_not_stop_a_match(docs):
     assert "e+0" not in t.stdout + w.stdout
 
 
+def declared(params, context, gpu=None, **kw):
+    """A result that lists its context and GPU parameter, as a module declares them."""
+    r = copy_result(params, **kw)
+    r["context"] = context
+    if gpu:
+        r["gpu_param"] = gpu
+    return r
+
+
+def test_the_context_a_result_declares_is_what_compare_reads(docs):
+    """A result that lists its context ("context", as its module declared it) is matched
+    by that list, not by what older documents took for context: a parameter none knew is
+    context where it is listed, and timed is identity where it is not; gpu_param names
+    the GPU, compared GPU against GPU."""
+    a = docs("a.json", [declared({"size": 4096, "warmth": 1, "timed": "x", "slot": 0},
+                                 ["warmth", "slot"], "slot")])
+    b = docs("b.json", [declared({"size": 4096, "warmth": 2, "timed": "x", "slot": 0},
+                                 ["warmth", "slot"], "slot", scale=2)])
+    p = hmb.run("--format", "csv", "compare", a, b)
+    assert p.returncode == 0 and matched(p) == (1, 1), p.stderr
+    assert [x["result"] for x in rows(p)] == ["memcpy h2d/pinned/async size=4K timed=x"]
+    assert "context differs, base vs other: warmth 1 vs 2" in compare(a, b).stdout
+    other_text = docs("c.json", [declared({"size": 4096, "warmth": 1, "timed": "y", "slot": 0},
+                                          ["warmth", "slot"], "slot")])
+    assert matched(compare(a, other_text, "--allow-partial")) == (0, 1)
+    # two GPUs a side, the other's in the other order: GPU against GPU, by the
+    # parameter each result names (in order, each ratio would be 1)
+    two = [declared({"size": 4096, "warmth": 1, "slot": g}, ["warmth", "slot"], "slot",
+                    scale=1 + g) for g in (0, 1)]
+    other = [declared({"size": 4096, "warmth": 1, "slot": g}, ["warmth", "slot"], "slot",
+                      scale=2 - g) for g in (1, 0)]
+    p = hmb.run("--format", "csv", "compare", docs("d.json", two), docs("e.json", other))
+    assert matched(p) == (2, 2), p.stderr
+    assert sorted(round(float(x["ratio"]), 1) for x in rows(p)) == [0.5, 2.0], p.stdout
+
+
 def test_a_flagged_line_says_where_the_tuned_work_differs(docs):
     """A figure flagged between results whose machine-tuned work differs (a calibrated
     load's steps): its flagged line names the difference, so the change can be read as

@@ -220,6 +220,28 @@ def test_each_module_runs_verifies_and_writes_a_valid_document(runs, name):
                 assert r["observed"]["verified"] is True, where
 
 
+def roles_problems(doc):
+    """Each result's declared roles against what documents written before them meant
+    (hmbdoc.legacy_roles): every parameter those took for context is declared context
+    still, and the same one names the GPU, so that a new document matches an older one.
+    A parameter added since may be context where its module declares it so."""
+    out = []
+    for r in doc["results"]:
+        context, gpu = hmbdoc.legacy_roles(r)
+        if not context <= set(r["context"]) or r.get("gpu_param") != gpu:
+            out.append(f"{r['module']} {r['case']}: declared {r['context']} and GPU "
+                       f"{r.get('gpu_param')}; older documents: {sorted(context)}, {gpu}")
+    return out
+
+
+@pytest.mark.parametrize("name", RUNS)
+def test_each_parameter_keeps_the_role_older_documents_gave_it(runs, name):
+    """A module declares each parameter's role where it writes it, and the document
+    lists the context: what older documents took for context is declared so still."""
+    problems = roles_problems(runs[name][1])
+    assert not problems, "\n".join(problems[:10])
+
+
 @pytest.mark.parametrize("name", RUNS)
 def test_a_run_prints_the_tables_show_prints_of_its_document(runs, name):
     """What a run printed on stdout is `show` of the document it wrote, line for line:
@@ -453,6 +475,7 @@ def test_all_on_every_gpu_at_once_records_where_each_figure_ran(tmp_path):
     assert runs == [(m, d, str(1 - d), 0, "own") for m in PER_GPU for d in (0, 1)] + \
         [("node", None, None, 0, "own")]
     assert [d["ordinal"] for d in doc["devices"]] == [0, 1]
+    assert not roles_problems(doc), roles_problems(doc)[:10]  # device: each one's GPU
     cases = {}
     for r in doc["results"]:
         if r["module"] == "node":
@@ -723,6 +746,54 @@ def test_the_isolation_test_modules_plant_and_probe(tmp_path):
     name, case = hmb.declared_headline("bench/selftest/selftest.c", "probe_headlines")[:2]
     figures = {f["name"]: f for f in doc["summary"]["figures"]}
     assert (figures[name]["module"], figures[name]["case"]) == ("probe", case), figures
+
+
+def test_a_context_parameter_is_declared_in_its_modules_folder_only(tmp_path):
+    """A module declares a parameter's role where it writes it: the probe's context
+    parameter (bench/selftest/) is named in no file outside that folder, yet its
+    document lists it as context, the default table leaves it to --wide, and two
+    documents that differ only in its value match every figure in compare; in an
+    identity parameter they would not."""
+    source = (hmb.ROOT / "bench" / "selftest" / "selftest.c").read_text()
+    m = re.search(r'hmb_context_num\(r, "(\w+)"', source)
+    assert m, "the probe declares no context parameter"
+    name = m.group(1).encode()
+    outside = [str(p.relative_to(hmb.ROOT)) for top in ("src", "bench", "kernels", "scripts",
+                                                        "docs", "tests", "man", "completion")
+               for p in (hmb.ROOT / top).rglob("*")
+               if p.is_file() and "__pycache__" not in p.parts and
+               not p.is_relative_to(hmb.ROOT / "bench" / "selftest") and name in p.read_bytes()]
+    assert not outside, f"{name.decode()} is named outside bench/selftest/: {outside}"
+    name = name.decode()
+    p, doc = run_emulated(tmp_path, ["--case", "launch-sync", "--reps", "6", "probe"],
+                          HMB_TEST_MODULES="1")
+    assert p.returncode == 0, p.stderr[-2000:]
+    (r,) = [r for r in doc["results"] if r["case"] == "launch-sync"]
+    assert name in r["params"] and name in r["context"], r
+    base = tmp_path / "base.json"
+    base.write_text(json.dumps(doc))
+    table = subprocess.run([EMULATED, "show", str(base)], capture_output=True, text=True)
+    wide = subprocess.run([EMULATED, "show", "--wide", str(base)], capture_output=True, text=True)
+    assert name not in table.stdout and f"{name}=" in wide.stdout, table.stdout + wide.stdout
+
+    def compare_with(change):
+        other = json.loads(json.dumps(doc))
+        change(next(x for x in other["results"] if x["case"] == "launch-sync"))
+        path = tmp_path / "other.json"
+        path.write_text(json.dumps(other))
+        return subprocess.run([EMULATED, "compare", str(base), str(path), "--allow-partial"],
+                              capture_output=True, text=True)
+
+    same = compare_with(lambda x: x["params"].update({name: x["params"][name] + 1000}))
+    assert same.returncode == 0, same.stderr
+    assert "all 1 figures of the base matched" in same.stderr, same.stderr
+    assert f"context differs, base vs other: {name}" in same.stdout, same.stdout
+
+    def as_identity(x):
+        x["params"][name] += 1000
+        x["context"].remove(name)
+    apart = compare_with(as_identity)
+    assert "0 of the base's 1 figures matched" in apart.stderr, apart.stderr
 
 
 def test_memcpy_untouched_gives_back_each_samples_fresh_buffer(tmp_path):

@@ -29,6 +29,8 @@ def test_schema_md_points_to_schema_json():
 def test_document_from_json_c_conforms(sample_doc):
     doc = hmbdoc.assert_valid(sample_doc, complete=True)
     assert [r["status"] for r in doc["results"]] == ["ok", "unsupported", "failed", "ok"]
+    # each result says which of its params are context (none here), and names no GPU
+    assert all(r["context"] == [] and "gpu_param" not in r for r in doc["results"])
     judged = doc["results"][3]
     assert judged["stability"]["stable"] is False and judged["shape"]["kind"] == "drift"
     unjudged = doc["results"][0]["stability"]  # two samples: too few to call stable
@@ -113,6 +115,9 @@ BREAKS = {
     "metric without a unit": lambda d: d["results"][0]["metrics"]["speedup"].pop("unit"),
     "metric value as text": lambda d: d["results"][0]["metrics"]["speedup"].update(value="2"),
     "params not an object": lambda d: d["results"][0].update(params=[1]),
+    "context not a list of names": lambda d: d["results"][0].update(context="timed"),
+    "context holding a number": lambda d: d["results"][0].update(context=[1]),
+    "gpu parameter not a name": lambda d: d["results"][0].update(gpu_param=0),
     "device without a name": lambda d: d["device"].pop("name"),
     "link without a generation": lambda d: d["device"]["pcie_link"].pop("generation"),
     "host memory as text": lambda d: d["host"].update(memory_bytes="lots"),

@@ -85,11 +85,21 @@ FAKE = str(hmb.ROOT / "tests" / "fakegpu.py")
 def test_point_killed_part_way_resumes_with_only_what_was_missing(tmp_path, how):
     """Killed (the sweep and its hipmembench, as scancel does) or stopped by the
     time limit's SIGTERM in managed on GPU 1: started again, it runs only that and
-    what came after, and the document holds every record once."""
+    what came after, and the document holds every record once, each that names its
+    GPU declaring it so (gpu_param) as `all --devices` does."""
     matrix = tmp_path / "matrix.json"
     matrix.write_text(json.dumps({"command": "all", "args": ["--devices", "0,1"]}))
     out, log = tmp_path / "sweep", tmp_path / "ran.log"
-    env = dict(os.environ, FAKE_HMB_REAL=str(hmb.BIN), FAKE_LOG=str(log), FAKE_HANG="managed:1")
+    # the H100's records as this build writes them: with their roles
+    source = json.loads((hmb.ROOT / "results/nvidia-h100-pcie/all.json").read_text())
+    for r in source["results"]:
+        context, gpu = hmbdoc.legacy_roles(r)
+        r["context"] = [k for k in r["params"] if k in context]
+        if gpu:
+            r["gpu_param"] = gpu
+    (tmp_path / "source.json").write_text(json.dumps(source))
+    env = dict(os.environ, FAKE_HMB_REAL=str(hmb.BIN), FAKE_LOG=str(log), FAKE_HANG="managed:1",
+               FAKE_FROM=str(tmp_path / "source.json"))
     cmd = [hmb.PY, SWEEP, "--hipmembench", FAKE, str(matrix), str(out)]
     first = subprocess.Popen(cmd, env=env, start_new_session=True,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -139,6 +149,8 @@ def test_point_killed_part_way_resumes_with_only_what_was_missing(tmp_path, how)
     assert len(doc["results"]) == 2 * per_gpu + len(template) - per_gpu
     managed1 = [r for r in doc["results"] if r["module"] == "managed" and r["params"]["device"] == 1]
     assert len(managed1) == sum(r["module"] == "managed" for r in template)
+    assert all((set(r["context"]), r.get("gpu_param")) == hmbdoc.legacy_roles(r) and
+               (r["module"] == "node" or r["gpu_param"] == "device") for r in doc["results"])
     assert not hmb.temp_files(out / "points") and not list((out / "points").glob("*.part"))
 
 

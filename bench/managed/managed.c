@@ -337,13 +337,13 @@ static void gpu_teardown(struct hmb_ctx *ctx, void *st)
 
 static void describe_prepare(struct hmb_record *r, const struct gpu_spec *s)
 {
-	hmb_param_str(r, "before_each_sample",
-		      !s->host_first ? "nothing: the pages stay on the device (the GPU wrote "
-				       "them before the first sample)"
-		      : s->before & PREFETCH ? "untimed: the host writes one word of every 4 KiB "
-					       "page, then hipMemPrefetchAsync to the device"
-					     : "untimed: the host writes one word of every 4 KiB "
-					       "page (the pages move to the host)");
+	hmb_context_str(r, "before_each_sample",
+			!s->host_first ? "nothing: the pages stay on the device (the GPU wrote "
+					 "them before the first sample)"
+			: s->before & PREFETCH ? "untimed: the host writes one word of every 4 KiB "
+						 "page, then hipMemPrefetchAsync to the device"
+					       : "untimed: the host writes one word of every 4 KiB "
+						 "page (the pages move to the host)");
 }
 
 /* Measure one GPU case on k->p (the caller sets p, bytes, m and the spec). */
@@ -589,11 +589,11 @@ static void run_back(struct hmb_ctx *ctx, struct managed *m, enum back how)
 
 	if (!(k.r = managed_record(ctx, back_name[how], m->size)))
 		return;
-	hmb_param_str(k.r, "before_each_sample",
-		      how == RESIDENT ? "nothing: the host wrote every word once, before the "
-					"first sample"
-				      : "untimed: hipMemPrefetchAsync to the device and an "
-					"increment kernel (the GPU wrote every word last)");
+	hmb_context_str(k.r, "before_each_sample",
+			how == RESIDENT ? "nothing: the host wrote every word once, before the "
+					  "first sample"
+					: "untimed: hipMemPrefetchAsync to the device and an "
+					  "increment kernel (the GPU wrote every word last)");
 	hmb_measure(ctx, k.r, &c);
 	med = hmb_median(k.r);
 	if (how == RESIDENT)
@@ -716,9 +716,9 @@ static void run_touch(struct hmb_ctx *ctx, struct managed *m, int host_first,
 		snprintf(name, sizeof(name), "%s", host_first ? "touch/host-first" : "touch/gpu-first");
 	if (!(k.r = managed_record(ctx, name, m->size)))
 		return;
-	hmb_param_str(k.r, "before_each_sample",
-		      host_first ? "untimed: hipMallocManaged, then the host zeroes every byte"
-				 : "untimed: hipMallocManaged (no page touched yet)");
+	hmb_context_str(k.r, "before_each_sample",
+			host_first ? "untimed: hipMallocManaged, then the host zeroes every byte"
+				   : "untimed: hipMallocManaged (no page touched yet)");
 	hmb_param_str(k.r, "kernel", "write-only");
 	hmb_param_num(k.r, "store_bytes", k.shape->store_bytes);
 	hmb_param_bool(k.r, "pages_first", k.shape->pages_first);

@@ -96,7 +96,7 @@ void managed_attach_run(struct hmb_ctx *ctx, struct managed *m)
 		    ctx->dev->model.managed_access == HMB_ACCESS_MIGRATE_AT_LAUNCH) {
 			if (!(r = managed_record(ctx, a->spec.name, bytes)))
 				continue;
-			hmb_param_str(r, "attach", how);
+			hmb_context_str(r, "attach", how);
 			hmb_observe_bool(r, "concurrent_managed_access", cma > 0);
 			hmb_record_status(r, HMB_UNSUPPORTED, "the device has no concurrent "
 					  "managed access: memory attached to the host may not be "
@@ -106,7 +106,7 @@ void managed_attach_run(struct hmb_ctx *ctx, struct managed *m)
 		}
 		if (!(r = managed_run_gpu_case(ctx, &k, &ops)))
 			continue;
-		hmb_param_str(r, "attach", how);
+		hmb_context_str(r, "attach", how);
 		if (cma >= 0)
 			hmb_observe_bool(r, "concurrent_managed_access", cma);
 		else

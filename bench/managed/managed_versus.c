@@ -226,9 +226,9 @@ static void describe(struct hmb_record *r, const struct versus_spec *s, const st
 	hmb_param_str(r, "host_read", "sum of every word");
 	if (factor > 0)
 		hmb_param_num(r, "oversubscription_factor", factor);
-	hmb_param_str(r, "before_each_sample",
-		      "untimed: the host writes one word of every 4 KiB page (managed pages move "
-		      "to the host)");
+	hmb_context_str(r, "before_each_sample",
+			"untimed: the host writes one word of every 4 KiB page (managed pages move "
+			"to the host)");
 	hmb_param_geometry(r, bytes / 4, m->grid);
 }
 

@@ -294,12 +294,12 @@ static void run_case(struct hmb_ctx *ctx, struct copies *c, enum direction dir, 
 		hmb_param_str(r, "host_memory", "device");
 	if (dev_kind)
 		hmb_param_str(r, "device_memory", kind);
-	hmb_param_str(r, "coherence", coherence(ctx, dev_kind || dir == D2D ? c->dkind : c->kind));
+	hmb_context_str(r, "coherence", coherence(ctx, dev_kind || dir == D2D ? c->dkind : c->kind));
 	hmb_param_str(r, "api", api == SYNC ? "hipMemcpy" : "hipMemcpyAsync");
 	/* per sample: n copies (the engine counts them as the record's ops) */
 	hmb_record_bytes(r, (double)n * (double)size);
 	if (dir == D2D) {
-		hmb_param_str(r, "bytes_counted", "copied once (not read + written)");
+		hmb_context_str(r, "bytes_counted", "copied once (not read + written)");
 		hmb_observe_num(r, "cache_bytes", (double)c->cache);
 		hmb_observe_num(r, "cache_footprint_bytes", (double)k.sets * (double)size);
 		hmb_observe_bool(r, "cache_resident", (double)k.sets * (double)size < 2.0 * c->cache);

@@ -366,12 +366,12 @@ static void call_case(struct hmb_ctx *ctx, enum method m, enum call k,
 		r = hmb_case_record(ctx, "%s", name);
 		hmb_param_num(r, "size", (double)size);
 		hmb_param_str(r, "call", call_name[m][k]);
-		hmb_param_str(r, "untimed_before_each_sample", k == PIN ?
-			      "the previous sample's buffer checked, then given back" :
-			      "a buffer pinned, then checked");
-		hmb_param_str(r, "verification", "each buffer pinned round-trips a pattern: "
-			      "host to device, checked there, back into the poisoned host "
-			      "buffer, checked");
+		hmb_context_str(r, "untimed_before_each_sample", k == PIN ?
+				"the previous sample's buffer checked, then given back" :
+				"a buffer pinned, then checked");
+		hmb_context_str(r, "verification", "each buffer pinned round-trips a pattern: "
+				"host to device, checked there, back into the poisoned host "
+				"buffer, checked");
 		if (m == REGISTER)
 			hmb_param_str(r, "host_buffer",
 				      "aligned malloc, every page touched before");
@@ -449,9 +449,9 @@ static void break_even_case(struct hmb_ctx *ctx, enum method m, enum dir d, size
 	hmb_param_str(r, "formula", "break_even_bytes = pin_cost_s / (1/pageable_Bps - "
 		      "1/pinned_Bps); copies_to_break_even = break_even_bytes / size; "
 		      "X_Bps = size / X_copy_s");
-	hmb_param_str(r, "verification", "each buffer the pin parts pin round-trips a pattern "
-		      "through the device; the pageable and the pinned copies' data is checked "
-		      "after timing");
+	hmb_context_str(r, "verification", "each buffer the pin parts pin round-trips a pattern "
+			"through the device; the pageable and the pinned copies' data is checked "
+			"after timing");
 	hmb_record_bytes(r, (double)size);
 
 	pin_s = part(r, p[0], measure_call(ctx, p[0], m, PIN, size), call_name[m][PIN]);

@@ -50,7 +50,7 @@ static void default_kind_case(struct hmb_ctx *ctx, const struct mc_regions *g, u
 	hmb_param_str(r, "compare_with", dir == 2 ? "d2d/device/async" : dir == 0
 		      ? "h2d/pinned/async" : "d2h/pinned/async");
 	if (dir == 2) {
-		hmb_param_str(r, "bytes_counted", "copied once (not read + written)");
+		hmb_context_str(r, "bytes_counted", "copied once (not read + written)");
 		hmb_observe_num(r, "cache_bytes", (double)g->cache);
 		hmb_observe_num(r, "cache_footprint_bytes", (double)k.sets * (double)size);
 		hmb_observe_bool(r, "cache_resident",
@@ -130,7 +130,7 @@ static void h2h_case(struct hmb_ctx *ctx, const char *kind, uint8_t *src, uint8_
 	if (!hmb_keep_selected(ctx, r))
 		return;
 	hmb_param_str(r, "host_memory", kind);
-	hmb_param_str(r, "bytes_counted", "copied once (not read + written)");
+	hmb_context_str(r, "bytes_counted", "copied once (not read + written)");
 	hmb_observe_num(r, "host_cache_bytes", (double)cache);
 	hmb_observe_str(r, "host_cache_source", cache_read
 			? "sysfs (cpu0's highest cache level)"

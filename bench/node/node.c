@@ -100,8 +100,10 @@ int node_sel_prefix(struct node *nd, const char *prefix)
 struct hmb_record *node_record(struct node *nd, const char *name, int src, int dst)
 {
 	struct hmb_record *r = hmb_case_record(nd->ctx, "%s", name);
-	if (src >= 0)
-		hmb_param_num(r, dst >= 0 ? "src" : "gpu", src);
+	if (src >= 0 && dst >= 0)
+		hmb_param_num(r, "src", src);
+	else if (src >= 0)
+		hmb_param_gpu(r, "gpu", src);
 	if (dst >= 0)
 		hmb_param_num(r, "dst", dst);
 	return r;

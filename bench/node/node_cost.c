@@ -188,7 +188,7 @@ static double measure_alloc(struct node *nd, struct hmb_record *r, struct alloc_
 #endif
 	k->nd = nd;
 	hmb_param_num(r, "size", (double)k->size);
-	hmb_param_num(r, "gpu", nd->home);
+	hmb_param_gpu(r, "gpu", nd->home);
 	hmb_record_ops(r, 1);
 	hmb_measure(nd->ctx, r, &c);
 	return hmb_median(r);

@@ -165,9 +165,9 @@ static void kernel_copy(struct node *nd, int i, enum dir d, const struct host_fi
 	r = node_record(nd, name, i, -1);
 	hmb_param_num(r, "size", (double)nd->size);
 	placement_params(nd, r, i, &g->local);
-	hmb_param_num(r, "grid_blocks", geo.blocks);
-	hmb_param_num(r, "block_threads", geo.threads);
-	hmb_param_bool(r, "grid_stride", geo.grid_stride);
+	hmb_context_num(r, "grid_blocks", geo.blocks);
+	hmb_context_num(r, "block_threads", geo.threads);
+	hmb_context_bool(r, "grid_stride", geo.grid_stride);
 	hmb_param_num(r, "bytes_per_access", 16);
 	if (d == H2D)
 		m.x[m.nx++] = (struct xfer){ .gpu = i, .kind = X_KERNEL, .dst = g->dst,
@@ -201,7 +201,7 @@ static void all_params(struct node *nd, struct hmb_record *r)
 	char key[48];
 
 	hmb_param_num(r, "size", (double)nd->size);
-	hmb_param_num(r, "gpus", nd->n);
+	hmb_context_num(r, "gpus", nd->n);
 	hmb_param_str(r, "placement", "local");
 	for (int i = 0; i < nd->n; i++) {
 		snprintf(key, sizeof(key), "gpu%d_host_node", i);

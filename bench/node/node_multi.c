@@ -316,8 +316,8 @@ double node_measure(struct node *nd, struct hmb_record *r, struct multi *m, cons
 		hmb_param_num(r, "loads", (double)nd->loads);
 		hmb_param_num(r, "stride_bytes", (double)nd->stride);
 		hmb_param_num(r, "slots", (double)nd->slots);
-		hmb_param_num(r, "grid_blocks", 1);
-		hmb_param_num(r, "block_threads", 1);
+		hmb_context_num(r, "grid_blocks", 1);
+		hmb_context_num(r, "block_threads", 1);
 		if (m->x[0].src_gpu >= 0)
 			hmb_observe_num(r, "cache_overwritten_bytes", (double)node_dst_bytes(nd));
 	}

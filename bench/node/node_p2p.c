@@ -73,9 +73,9 @@ static struct hmb_record *pair_record(struct node *nd, const char *name, int a, 
 static void geometry_params(struct node *nd, struct hmb_record *r)
 {
 	struct hmb_geometry geo = hmb_wide_copy_geometry(nd->size);
-	hmb_param_num(r, "grid_blocks", geo.blocks);
-	hmb_param_num(r, "block_threads", geo.threads);
-	hmb_param_bool(r, "grid_stride", geo.grid_stride);
+	hmb_context_num(r, "grid_blocks", geo.blocks);
+	hmb_context_num(r, "block_threads", geo.threads);
+	hmb_context_bool(r, "grid_stride", geo.grid_stride);
 	hmb_param_num(r, "bytes_per_access", 16);
 }
 

@@ -272,14 +272,14 @@ static void engine_params(const struct hmb_ctx *ctx, struct hmb_record *r)
 	const struct hmb_memmodel *m = &ctx->dev->model;
 
 	if (m->copy_engines >= 0)
-		hmb_param_num(r, "copy_engines", m->copy_engines);
+		hmb_context_num(r, "copy_engines", m->copy_engines);
 	else
-		hmb_param_str(r, "copy_engines", "unknown");
-	hmb_param_str(r, "copy_engines_source", m->copy_engines_source);
+		hmb_context_str(r, "copy_engines", "unknown");
+	hmb_context_str(r, "copy_engines_source", m->copy_engines_source);
 	if (m->hw_queues > 0)
-		hmb_param_num(r, "hw_queues", m->hw_queues);
+		hmb_context_num(r, "hw_queues", m->hw_queues);
 	else
-		hmb_param_str(r, "hw_queues", m->hw_queues_source);
+		hmb_context_str(r, "hw_queues", m->hw_queues_source);
 }
 
 /* Streams beyond the hardware queues: warned once per stream count on
@@ -298,9 +298,11 @@ static void queue_warning(const struct hmb_ctx *ctx, struct hmb_record *r, int s
 	hmb_observe_str(r, "queue_warning", msg);
 }
 
+/* A named load's steps are calibrated to the GPU: context; a load given as
+ * steps (--iters) is the workload. */
 static void load_params(struct hmb_record *r, int iters, const char *load)
 {
-	hmb_param_num(r, "iters", iters);
+	(load ? hmb_context_num : hmb_param_num)(r, "iters", iters);
 	if (load)
 		hmb_param_str(r, "load", load);
 }
@@ -355,7 +357,7 @@ static void run_load(struct hmb_ctx *ctx, struct overlap *o, struct parts *p, in
 			load_params(r, iters, load);
 			hmb_param_num(r, "streams", streams[si]);
 			hmb_param_num(r, "chunks", chunks[ci]);
-			hmb_param_str(r, "ideal_bound", bound);
+			hmb_context_str(r, "ideal_bound", bound);
 			engine_params(ctx, r);
 			hmb_record_bytes(r, 2.0 * (double)o->size);
 			snprintf(what, sizeof(what), "%d chunks of (hipMemcpyAsync h2d, LCG kernel, "
@@ -386,14 +388,14 @@ static void run_bidirectional(struct hmb_ctx *ctx, struct overlap *o)
 	struct hmb_record *r = hmb_case_record(ctx, "bidirectional/one-after-other");
 	double serial, both;
 
-	hmb_param_num(r, "async_engine_count", ctx->dev->async_engines);
+	hmb_context_num(r, "async_engine_count", ctx->dev->async_engines);
 	engine_params(ctx, r);
 	hmb_record_bytes(r, 2.0 * (double)o->size);
 	serial = measure_case(ctx, &k, r, "hipMemcpyAsync h2d then hipMemcpyAsync d2h, one "
 			      "stream");
 	k.stage = BIDIR_CONCURRENT;
 	r = hmb_case_record(ctx, "bidirectional/concurrent");
-	hmb_param_num(r, "async_engine_count", ctx->dev->async_engines);
+	hmb_context_num(r, "async_engine_count", ctx->dev->async_engines);
 	engine_params(ctx, r);
 	hmb_record_bytes(r, 2.0 * (double)o->size);
 	if (!hmb_keep_selected(ctx, r))

@@ -234,8 +234,8 @@ static void growth(struct hmb_ctx *ctx, int created, size_t step, size_t limit, 
 	hmb_param_str(r, "release_threshold", created ? "unlimited" : "the pool's own");
 	hmb_param_str(r, "untimed_between_steps", "the pool's reserved and used bytes (current, "
 		      "high-water) read, the new block filled by a kernel");
-	hmb_param_str(r, "verification", "after the last step: every block checked for its own "
-		      "pattern, then all freed");
+	hmb_context_str(r, "verification", "after the last step: every block checked for its own "
+			"pattern, then all freed");
 	if (capped)
 		hmb_observe_bool(r, "limit_capped_by_free_memory", 1);
 	if (limit < step) {

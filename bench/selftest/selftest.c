@@ -5,7 +5,10 @@
  * never destroys, the default pool told to keep everything), and "probe"
  * reports what the next module finds (free device memory) and times a
  * launch + synchronisation. Run inside `all`, the probe must see what it
- * sees alone; with --no-isolation it sees the leak.
+ * sees alone; with --no-isolation it sees the leak. Its launch-sync case
+ * also writes a context parameter declared here only (the free memory it
+ * started with, which differs by machine), for the test that a module
+ * declares a parameter's role in its own folder.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -87,6 +90,7 @@ static int probe(struct hmb_ctx *ctx)
 	hmb_observe_num(r, "free_device_bytes", (double)hmb_device_free_mem());
 	hmb_commit(ctx, r);
 	r = hmb_case_record(ctx, "launch-sync");
+	hmb_context_num(r, "free_mib_at_start", (double)(hmb_device_free_mem() >> 20));
 	c.ops.verify = probe_verify;
 	hmb_measure(ctx, r, &c);
 	hmb_commit(ctx, r);

@@ -373,13 +373,13 @@ static void growth(struct hmb_ctx *ctx, const struct vmm *m, enum variant v, int
 	if (!doubling)
 		hmb_param_num(r, "step", (double)pl->step);
 	if (v == RESERVE_UPFRONT)
-		hmb_param_str(r, "untimed_setup", "hipMemAddressReserve of the limit, the initial "
-			      "chunk mapped and filled with the pattern");
+		hmb_context_str(r, "untimed_setup", "hipMemAddressReserve of the limit, the initial "
+				"chunk mapped and filled with the pattern");
 	else
-		hmb_param_str(r, "untimed_setup", "the initial buffer allocated and filled with "
-			      "the pattern");
-	hmb_param_str(r, "verification", "after the last step: the initial contents checked, "
-		      "the added bytes filled and checked");
+		hmb_context_str(r, "untimed_setup", "the initial buffer allocated and filled with "
+				"the pattern");
+	hmb_context_str(r, "verification", "after the last step: the initial contents checked, "
+			"the added bytes filled and checked");
 	if (pl->capped)
 		hmb_observe_bool(r, "limit_capped_by_free_memory", 1);
 	if (pl->limit <= pl->start) {

@@ -205,15 +205,15 @@ void vmm_call_costs(struct hmb_ctx *ctx, const struct vmm *m, size_t size)
 		cc.k = (enum call)k;
 		r = hmb_case_record(ctx, "%s", name);
 		hmb_param_num(r, "size", (double)size);
-		hmb_param_str(r, "untimed_before_each_sample",
-			      k == C_CREATE ? "the previous sample's chunk given back"
-					    : "the previous sample's chunk given back, then the "
-					      "calls before this one");
-		hmb_param_str(r, "verification", k <= C_ACCESS ?
-			      "after the timed calls: the calls up to hipMemSetAccess completed, "
-			      "the chunk filled and checked" :
-			      "before each timed call: the chunk it tears down was filled and "
-			      "checked");
+		hmb_context_str(r, "untimed_before_each_sample",
+				k == C_CREATE ? "the previous sample's chunk given back"
+					      : "the previous sample's chunk given back, then the "
+						"calls before this one");
+		hmb_context_str(r, "verification", k <= C_ACCESS ?
+				"after the timed calls: the calls up to hipMemSetAccess completed, "
+				"the chunk filled and checked" :
+				"before each timed call: the chunk it tears down was filled and "
+				"checked");
 		hmb_measure(ctx, r, &c);
 		hmb_commit(ctx, r);
 	}
@@ -394,13 +394,13 @@ void vmm_free_while_busy(struct hmb_ctx *ctx, const struct vmm *m, size_t size)
 		f.mode = (enum free_mode)mode;
 		f.iters = iters;
 		hmb_param_num(r, "size", (double)size);
-		hmb_param_str(r, "busy_kernel", busy);
-		hmb_param_str(r, "untimed_before_each_sample",
-			      mode == FREE_HIP ? "hipMalloc, the buffer filled and checked, "
-						 "hipDeviceSynchronize, the spin kernel launched"
-					       : "hipMemCreate, hipMemAddressReserve, hipMemMap, "
-						 "hipMemSetAccess, the chunk filled and checked, "
-						 "hipDeviceSynchronize, the spin kernel launched");
+		hmb_context_str(r, "busy_kernel", busy);
+		hmb_context_str(r, "untimed_before_each_sample",
+				mode == FREE_HIP ? "hipMalloc, the buffer filled and checked, "
+						   "hipDeviceSynchronize, the spin kernel launched"
+						 : "hipMemCreate, hipMemAddressReserve, hipMemMap, "
+						   "hipMemSetAccess, the chunk filled and checked, "
+						   "hipDeviceSynchronize, the spin kernel launched");
 		if (kernel_s <= 0) {
 			hmb_record_status(r, HMB_FAILED, "%s", why);
 		} else if (hmb_measure(ctx, r, &c) == 0) {

@@ -304,13 +304,13 @@ static void share_case(struct hmb_ctx *ctx, struct importer *im, struct chunk_st
 	hmb_param_str(r, "handle_type", "posix-fd");
 	hmb_param_str(r, "importer", "this binary in a second process, on the same GPU; the "
 		      "descriptor passed over a unix socket (SCM_RIGHTS)");
-	hmb_param_str(r, "untimed_before_each_sample", k == SH_EXPORT ?
-		      "the previous sample's descriptor sent through a whole round, both "
-		      "patterns checked; the chunk filled with a new pattern" :
-		      "the previous round's importer pattern checked; the chunk filled with a "
-		      "new pattern");
-	hmb_param_str(r, "verification", "every round: the importer checks this process's "
-		      "pattern and writes its own, which this process checks");
+	hmb_context_str(r, "untimed_before_each_sample", k == SH_EXPORT ?
+			"the previous sample's descriptor sent through a whole round, both "
+			"patterns checked; the chunk filled with a new pattern" :
+			"the previous round's importer pattern checked; the chunk filled with a "
+			"new pattern");
+	hmb_context_str(r, "verification", "every round: the importer checks this process's "
+			"pattern and writes its own, which this process checks");
 	if (start_fail) {
 		hmb_record_status(r, HMB_FAILED, "%s", start_fail);
 		hmb_commit(ctx, r);

@@ -360,38 +360,38 @@ static void fault_params(struct hmb_ctx *ctx, struct hmb_record *r, const struct
 								 : "hipMallocManaged");
 	hmb_param_str(r, "access_mode", access_mode(ctx));
 	if (!c->resident && strcmp(f->mem, "managed") == 0)
-		hmb_param_str(r, "figure_meaning",
-			      hmb_managed_figure_meaning(ctx->dev->model.managed_access,
-							 HMB_FIG_PER_TOUCH));
-	hmb_param_str(r, "figure", c->fig == LATENCY
-			   ? "latency: one touch at a time, each waiting for the one before"
-			   : "throughput: every touch in flight at once");
+		hmb_context_str(r, "figure_meaning",
+				hmb_managed_figure_meaning(ctx->dev->model.managed_access,
+							   HMB_FIG_PER_TOUCH));
+	hmb_context_str(r, "figure", c->fig == LATENCY
+			     ? "latency: one touch at a time, each waiting for the one before"
+			     : "throughput: every touch in flight at once");
 	hmb_param_num(r, "stride", (double)c->p->stride);
 	hmb_param_str(r, "order", c->p->order);
 	hmb_param_num(r, "touch_one_page_in", (double)c->p->every);
 	hmb_param_num(r, "touches", (double)c->touches);
-	hmb_param_str(r, "pages_at_start", !c->resident
-			   ? "host: before each sample, untimed, hipMemPrefetchAsync to the host "
-			     "(where supported) and a host write to every 4 KiB page"
-			   : hmb_resident_by_prefetch(ctx->dev->model.managed_access)
-			   ? "device: hipMemPrefetchAsync to the device (XNACK off: a kernel run "
-			     "migrates nothing; that the prefetch does is assumed from KFD's "
-			     "source, not verified), then touched once by the same kernel in "
-			     "setup, untimed"
-			   : "device: touched once by the same kernel in setup, untimed");
-	hmb_param_num(r, "grid_blocks", blocks);
-	hmb_param_num(r, "block_threads", threads);
-	hmb_param_num(r, "elements_per_thread", (double)per_thread);
+	hmb_context_str(r, "pages_at_start", !c->resident
+			     ? "host: before each sample, untimed, hipMemPrefetchAsync to the host "
+			       "(where supported) and a host write to every 4 KiB page"
+			     : hmb_resident_by_prefetch(ctx->dev->model.managed_access)
+			     ? "device: hipMemPrefetchAsync to the device (XNACK off: a kernel run "
+			       "migrates nothing; that the prefetch does is assumed from KFD's "
+			       "source, not verified), then touched once by the same kernel in "
+			       "setup, untimed"
+			     : "device: touched once by the same kernel in setup, untimed");
+	hmb_context_num(r, "grid_blocks", blocks);
+	hmb_context_num(r, "block_threads", threads);
+	hmb_context_num(r, "elements_per_thread", (double)per_thread);
 	if (c->fig == LATENCY) {
 		hmb_param_num(r, "touches_in_flight", 1);
 	} else if (f->capacity > 0) {
 		size_t cap = (size_t)f->capacity;
-		hmb_param_num(r, "threads_launched", (double)blocks * threads);
-		hmb_param_num(r, "resident_thread_capacity", (double)cap);
+		hmb_context_num(r, "threads_launched", (double)blocks * threads);
+		hmb_context_num(r, "resident_thread_capacity", (double)cap);
 		hmb_param_num(r, "touches_in_flight", (double)(c->touches < cap ? c->touches : cap));
 	} else {
 		/* capacity unread (hipDeviceAttributeMaxThreadsPerMultiProcessor) */
-		hmb_param_num(r, "threads_launched", (double)blocks * threads);
+		hmb_context_num(r, "threads_launched", (double)blocks * threads);
 	}
 	if (baseline) {
 		char metric[128];
@@ -400,8 +400,8 @@ static void fault_params(struct hmb_ctx *ctx, struct hmb_record *r, const struct
 		snprintf(metric, sizeof(metric), c->fig == LATENCY
 			 ? "%s = (median - median of baseline_case) / touches x 1e6"
 			 : "%s = touches / (median - median of baseline_case)", name);
-		hmb_param_str(r, "baseline_case", baseline);
-		hmb_param_str(r, "metric", metric);
+		hmb_context_str(r, "baseline_case", baseline);
+		hmb_context_str(r, "metric", metric);
 	}
 	hmb_record_ops(r, (double)c->touches);
 }

@@ -1,5 +1,5 @@
 /* compare.c - matching the figures of documents (figures.c) by their identity
- * (identity.c), judging each change, and printing their ratios; the
+ * (the parameters' roles, engine/record.h), judging each change, and printing their ratios; the
  * judgement is shared with the HTML report (hmb_compare_judge). */
 #include "compare/compare.h"
 
@@ -364,7 +364,7 @@ static size_t tuned_differences(const struct hmb_compare_result *a, const struct
 
 	for (size_t k = 0; k < a->np; k++) {
 		const struct hmb_compare_param *p = &a->p[k];
-		if (p->is_text || !p->context || !strcmp(p->name, "device") || !strcmp(p->name, "gpu"))
+		if (p->is_text || !p->context || p->gpu)
 			continue;
 		for (size_t j = 0; j < b->np; j++)
 			if (!strcmp(b->p[j].name, p->name) && strcmp(b->p[j].text, p->text) &&

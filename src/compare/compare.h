@@ -1,8 +1,9 @@
 /*
  * compare.h - `hipmembench compare BASE.json OTHER.json...`: results matched
  * by module, case and the parameters that define the workload across files
- * (identity.c declares which parameters are context: the GPU index, what is
- * tuned to the machine, descriptive text, launch geometry), with the ratio of
+ * (each record says which of its parameters are context, as its module
+ * declared them, engine/record.h: the GPU index, what is tuned to the
+ * machine, descriptive text, launch geometry), with the ratio of
  * each figure, which way is better, the p-value of the change under the
  * figure's run-to-run noise (noise.h) and, with --threshold, an exit status
  * for regressions that are more than that noise.

@@ -294,7 +294,8 @@ void hmb_compare_identify(struct hmb_compare_doc *d, int with_gpu)
 		struct hmb_compare_result *r = &d->res[i];
 		/* shown in a label: identity parameters the case does not name already */
 		for (size_t k = 0; k < r->np; k++) {
-			r->p[k].context = hmb_record_param_is_context(r->rec, r->rec->params.v[k].key);
+			r->p[k].context = r->rec->params.v[k].role != HMB_ROLE_IDENTITY;
+			r->p[k].gpu = r->rec->params.v[k].role == HMB_ROLE_GPU;
 			r->p[k].labelled = !r->p[k].context && !named_by_case(r, &r->p[k]);
 		}
 		free(r->key);

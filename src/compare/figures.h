@@ -3,7 +3,7 @@
  * records the document was read into (engine/record.h; figures.c). Each
  * record that ran (status ok) is a result: its module, its case under its
  * current name (doc/renames.h), its parameters as compare matches them
- * (context or identity: doc/identity.h) and shows them, the GPU it ran on
+ * (context or identity: their roles, engine/record.h) and shows them, the GPU it ran on
  * and who ran beside it. Its figures: its own (GB/s where it moved bytes,
  * else us/op where it counts operations, else its median time: one figure
  * of its samples) then each of its metrics, each with its value in every
@@ -23,7 +23,8 @@ struct hmb_compare_param {
 	char *text;      /* for people: sizes as typed ("64M"), whole numbers whole, yes/no */
 	char *exact;     /* for identity: its type and every digit ("n:1048576", "s:near", "b:1") */
 	int is_text;     /* a string (not a number or a boolean) */
-	int context;     /* context, not identity (hmb_compare_identify) */
+	int context;     /* context, not identity, the GPU's too (hmb_compare_identify) */
+	int gpu;         /* the one that names the GPU it ran on (hmb_compare_identify) */
 	int labelled;    /* shown in the result's label (hmb_compare_identify) */
 };
 

@@ -1,11 +1,9 @@
 /*
- * identity.c - which parameters identify a result: its module, its case and
- * every parameter but those declared here as context (the GPU index, what is
- * tuned to the machine, descriptive text, how samples are timed, launch
- * geometry), which are kept in the record and shown, never a reason for two
- * results not to be the same one. compare matches systems' results by it;
- * --runs pairs a module's runs by it (a calibrated count may differ from run
- * to run).
+ * identity.c - the roles of the parameters of documents written before a
+ * result said which of its parameters are context (engine/record.h: each
+ * module declares a parameter's role where it writes it, and the document
+ * carries them): one table, applied where a result read back declares none
+ * (json_import.c). And which part of a case a text parameter names.
  */
 #include "doc/identity.h"
 
@@ -13,95 +11,85 @@
 
 #include "engine/record.h"
 
-/* Parameters that are context, not identity: kept in the record and shown
- * (--wide), never a reason for two systems' results not to match. A result is
- * identified by its module, case and every other parameter, whatever their
- * order in the document. */
-enum context_kind { CTX_GPU, CTX_TUNED, CTX_TEXT, CTX_TIMING, CTX_GEOMETRY };
-
-static const struct context_param {
+/* The context of older documents: what every module wrote as context then,
+ * by name (module NULL: any module's). Not a list to extend: a parameter
+ * written today declares its role where it is written. */
+static const struct legacy_role {
 	const char *module;    /* NULL: every module */
 	const char *name;
 	const char *only_with; /* context only where the result has this parameter too */
-	enum context_kind kind;
-} context_params[] = {
+	enum hmb_param_role role;
+} legacy_roles[] = {
 	/* the GPU a result ran on: compared GPU against GPU (--gpu picks one) */
-	{ NULL, "device", NULL, CTX_GPU },
-	{ "node", "gpu", NULL, CTX_GPU },
+	{ NULL, "device", NULL, HMB_ROLE_GPU },
+	{ "node", "gpu", NULL, HMB_ROLE_GPU },
 	/* tuned to the machine: the same workload, sized to what the system has */
-	{ NULL, "buffer_sets", NULL, CTX_TUNED },   /* d2d buffers that outgrow the L2 */
-	{ NULL, "iters", "load", CTX_TUNED },       /* a named load's calibrated steps */
-	{ "node", "gpus", NULL, CTX_TUNED },        /* the node's GPU count */
-	{ NULL, "busy_kernel", NULL, CTX_TUNED },   /* the spin kernel's calibrated steps */
-	{ NULL, "copy_engines", NULL, CTX_TUNED },
-	{ NULL, "copy_engines_source", NULL, CTX_TUNED },
-	{ NULL, "async_engine_count", NULL, CTX_TUNED },
-	{ NULL, "hw_queues", NULL, CTX_TUNED },
-	{ NULL, "threads_launched", NULL, CTX_TUNED },
-	{ NULL, "resident_thread_capacity", NULL, CTX_TUNED },
+	{ NULL, "buffer_sets", NULL, HMB_ROLE_CONTEXT },   /* d2d buffers that outgrow the L2 */
+	{ NULL, "iters", "load", HMB_ROLE_CONTEXT },       /* a named load's calibrated steps */
+	{ "node", "gpus", NULL, HMB_ROLE_CONTEXT },        /* the node's GPU count */
+	{ NULL, "busy_kernel", NULL, HMB_ROLE_CONTEXT },   /* the spin kernel's calibrated steps */
+	{ NULL, "copy_engines", NULL, HMB_ROLE_CONTEXT },
+	{ NULL, "copy_engines_source", NULL, HMB_ROLE_CONTEXT },
+	{ NULL, "async_engine_count", NULL, HMB_ROLE_CONTEXT },
+	{ NULL, "hw_queues", NULL, HMB_ROLE_CONTEXT },
+	{ NULL, "threads_launched", NULL, HMB_ROLE_CONTEXT },
+	{ NULL, "resident_thread_capacity", NULL, HMB_ROLE_CONTEXT },
 	/* text that describes the workload the case and the other parameters define */
-	{ NULL, "timed", NULL, CTX_TEXT },
-	{ NULL, "coherence", NULL, CTX_TEXT },
-	{ NULL, "ideal_bound", NULL, CTX_TEXT },
-	{ NULL, "before_each_sample", NULL, CTX_TEXT },
-	{ NULL, "untimed_before_each_sample", NULL, CTX_TEXT },
-	{ NULL, "untimed_setup", NULL, CTX_TEXT },
-	{ NULL, "verification", NULL, CTX_TEXT },
-	{ NULL, "attach", NULL, CTX_TEXT },
-	{ NULL, "bytes_counted", NULL, CTX_TEXT },
-	{ NULL, "figure_meaning", NULL, CTX_TEXT },
-	{ NULL, "metric", NULL, CTX_TEXT },
-	{ NULL, "baseline_case", NULL, CTX_TEXT },
-	{ "xnack", "figure", NULL, CTX_TEXT },       /* what the case's figure means */
-	{ "xnack", "pages_at_start", NULL, CTX_TEXT }, /* the case names where they start */
+	{ NULL, "timed", NULL, HMB_ROLE_CONTEXT },
+	{ NULL, "coherence", NULL, HMB_ROLE_CONTEXT },
+	{ NULL, "ideal_bound", NULL, HMB_ROLE_CONTEXT },
+	{ NULL, "before_each_sample", NULL, HMB_ROLE_CONTEXT },
+	{ NULL, "untimed_before_each_sample", NULL, HMB_ROLE_CONTEXT },
+	{ NULL, "untimed_setup", NULL, HMB_ROLE_CONTEXT },
+	{ NULL, "verification", NULL, HMB_ROLE_CONTEXT },
+	{ NULL, "attach", NULL, HMB_ROLE_CONTEXT },
+	{ NULL, "bytes_counted", NULL, HMB_ROLE_CONTEXT },
+	{ NULL, "figure_meaning", NULL, HMB_ROLE_CONTEXT },
+	{ NULL, "metric", NULL, HMB_ROLE_CONTEXT },
+	{ NULL, "baseline_case", NULL, HMB_ROLE_CONTEXT },
+	{ "xnack", "figure", NULL, HMB_ROLE_CONTEXT },       /* what the case's figure means */
+	{ "xnack", "pages_at_start", NULL, HMB_ROLE_CONTEXT }, /* the case names where they start */
 	/* how the samples are timed, which the case names */
-	{ NULL, "clock", NULL, CTX_TIMING },
-	{ NULL, "sync", NULL, CTX_TIMING },
-	{ NULL, "latch", NULL, CTX_TIMING },
+	{ NULL, "clock", NULL, HMB_ROLE_CONTEXT },
+	{ NULL, "sync", NULL, HMB_ROLE_CONTEXT },
+	{ NULL, "latch", NULL, HMB_ROLE_CONTEXT },
 	/* launch geometry, sized to the GPU */
-	{ NULL, "block_threads", NULL, CTX_GEOMETRY },
-	{ NULL, "elements_per_thread", NULL, CTX_GEOMETRY },
-	{ NULL, "grid", NULL, CTX_GEOMETRY },
-	{ NULL, "grid_blocks", NULL, CTX_GEOMETRY },
-	{ NULL, "grid_stride", NULL, CTX_GEOMETRY },
+	{ NULL, "block_threads", NULL, HMB_ROLE_CONTEXT },
+	{ NULL, "elements_per_thread", NULL, HMB_ROLE_CONTEXT },
+	{ NULL, "grid", NULL, HMB_ROLE_CONTEXT },
+	{ NULL, "grid_blocks", NULL, HMB_ROLE_CONTEXT },
+	{ NULL, "grid_stride", NULL, HMB_ROLE_CONTEXT },
 };
 
-int hmb_identity_context(const char *module, const char *param,
-			 int (*has)(const char *name, const void *result), const void *result)
+/* The row of legacy_roles that parameter name of r is; -1: none (identity). */
+static int legacy_row(const struct hmb_record *r, const char *name)
 {
-	for (size_t i = 0; i < sizeof(context_params) / sizeof(context_params[0]); i++) {
-		const struct context_param *c = &context_params[i];
-		if (c->name[0] != param[0] || strcmp(c->name, param) ||
-		    (c->module && strcmp(c->module, module)))
+	for (size_t i = 0; i < sizeof(legacy_roles) / sizeof(legacy_roles[0]); i++) {
+		const struct legacy_role *c = &legacy_roles[i];
+		if (c->name[0] != name[0] || strcmp(c->name, name) ||
+		    (c->module && strcmp(c->module, r->module)))
 			continue;
-		if (!c->only_with || has(c->only_with, result))
-			return 1;
+		if (!c->only_with || hmb_kv_find(&r->params, c->only_with))
+			return (int)i;
 	}
-	return 0;
+	return -1;
 }
 
-enum hmb_param_role hmb_param_role(const char *module, const char *param,
-				   const char **only_with)
+void hmb_identity_legacy_roles(struct hmb_record *r)
 {
-	for (size_t i = 0; i < sizeof(context_params) / sizeof(context_params[0]); i++) {
-		const struct context_param *c = &context_params[i];
-		if (strcmp(c->name, param) || (c->module && strcmp(c->module, module)))
+	int gpu = -1; /* the row of the GPU parameter: the table's first wins */
+
+	for (size_t k = 0; k < r->params.n; k++) {
+		int i = legacy_row(r, r->params.v[k].key);
+		if (i < 0)
 			continue;
-		*only_with = c->only_with;
-		return c->kind == CTX_GPU ? HMB_PARAM_GPU : HMB_PARAM_CONTEXT;
+		if (legacy_roles[i].role != HMB_ROLE_GPU || (gpu >= 0 && gpu < i)) {
+			r->params.v[k].role = HMB_ROLE_CONTEXT;
+			continue;
+		}
+		hmb_param_set_role(r, r->params.v[k].key, HMB_ROLE_GPU);
+		gpu = i;
 	}
-	*only_with = NULL;
-	return HMB_PARAM_IDENTITY;
-}
-
-int hmb_record_has_param(const char *name, const void *record)
-{
-	return hmb_kv_find(&((const struct hmb_record *)record)->params, name) != NULL;
-}
-
-int hmb_record_param_is_context(const struct hmb_record *r, const char *param)
-{
-	return hmb_identity_context(r->module, param, hmb_record_has_param, r);
 }
 
 int hmb_case_names(const char *kase, const char *text)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc/identity.h"
 #include "doc/json_read.h"
 #include "engine/judge.h"
 #include "engine/report.h"
@@ -35,6 +36,26 @@ static void import_kv(struct hmb_record *r, const cJSON *obj, int which)
 			(which ? hmb_observe_num : hmb_param_num)(r, k, v->valuedouble);
 		}
 	}
+}
+
+/* The roles a result declares (json_write.c: "context", each parameter that
+ * is not identity, and "gpu_param", the one that names its GPU); a result of
+ * an older document, which declares none, gets what they meant then
+ * (identity.c). */
+static void import_roles(struct hmb_record *r, const cJSON *o)
+{
+	const cJSON *context = cJSON_GetObjectItemCaseSensitive(o, "context"), *v;
+	const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(o, "gpu_param");
+
+	if (!cJSON_IsArray(context)) {
+		hmb_identity_legacy_roles(r);
+		return;
+	}
+	cJSON_ArrayForEach(v, context)
+		if (cJSON_IsString(v))
+			hmb_param_set_role(r, v->valuestring, HMB_ROLE_CONTEXT);
+	if (cJSON_IsString(gpu))
+		hmb_param_set_role(r, gpu->valuestring, HMB_ROLE_GPU);
 }
 
 static enum hmb_status status_of(const char *s)
@@ -118,6 +139,7 @@ static void import_record(struct hmb_report *rep, const cJSON *o)
 	enum hmb_status st = status_of(hmb_json_str(o, "status"));
 
 	import_kv(r, cJSON_GetObjectItemCaseSensitive(o, "params"), 0);
+	import_roles(r, o);
 	import_kv(r, cJSON_GetObjectItemCaseSensitive(o, "metrics"), 1);
 	import_kv(r, cJSON_GetObjectItemCaseSensitive(o, "observed"), 2);
 	if (hmb_json_num(o, "bytes") > 0)

@@ -239,7 +239,7 @@ static int check_result(const cJSON *r, int i, const char *path, char *err, size
 {
 	static const char *const numbers[] = { "gbps_median", "us_per_op_median", NULL };
 	const cJSON *status = cJSON_GetObjectItemCaseSensitive(r, "status");
-	const cJSON *params, *metrics, *stats, *m;
+	const cJSON *params, *context, *metrics, *stats, *m;
 
 	if (!cJSON_IsObject(r))
 		return load_fail(err, errlen, path, "results[%d] is not an object", i);
@@ -253,6 +253,15 @@ static int check_result(const cJSON *r, int i, const char *path, char *err, size
 	params = cJSON_GetObjectItemCaseSensitive(r, "params");
 	if (!optional(params, cJSON_IsObject))
 		return load_fail(err, errlen, path, "results[%d].params is not an object", i);
+	context = cJSON_GetObjectItemCaseSensitive(r, "context");
+	if (!optional(context, cJSON_IsArray))
+		return load_fail(err, errlen, path, "results[%d].context is not an array", i);
+	cJSON_ArrayForEach(m, context)
+		if (!cJSON_IsString(m))
+			return load_fail(err, errlen, path, "results[%d].context holds other than "
+					 "parameter names", i);
+	if (!optional(cJSON_GetObjectItemCaseSensitive(r, "gpu_param"), cJSON_IsString))
+		return load_fail(err, errlen, path, "results[%d].gpu_param is not a string", i);
 	for (int k = 0; numbers[k]; k++)
 		if (!optional_number(cJSON_GetObjectItemCaseSensitive(r, numbers[k])))
 			return load_fail(err, errlen, path, "results[%d].%s is not a finite number", i,

@@ -395,6 +395,21 @@ static cJSON *runs_json(const struct hmb_run_figures *f)
 	return o;
 }
 
+/* The roles of r's parameters (engine/record.h): "context", each one that is
+ * not identity, the GPU's too, and "gpu_param", the one that names its GPU
+ * (absent: none). */
+static void roles_json(cJSON *o, const struct hmb_record *r)
+{
+	cJSON *context = cJSON_AddArrayToObject(o, "context");
+	const struct hmb_kv *gpu = hmb_record_gpu_param(r);
+
+	for (size_t i = 0; i < r->params.n; i++)
+		if (r->params.v[i].role != HMB_ROLE_IDENTITY)
+			cJSON_AddItemToArray(context, cJSON_CreateString(r->params.v[i].key));
+	if (gpu)
+		cJSON_AddStringToObject(o, "gpu_param", gpu->key);
+}
+
 cJSON *hmb_json_record(const struct hmb_record *r)
 {
 	cJSON *o = cJSON_CreateObject(), *s;
@@ -406,6 +421,7 @@ cJSON *hmb_json_record(const struct hmb_record *r)
 	cJSON_AddStringToObject(o, "status", hmb_status_name(r->status));
 	hmb_json_add_str(o, "reason", r->reason);
 	cJSON_AddItemToObject(o, "params", hmb_json_kv(&r->params, 0));
+	roles_json(o, r);
 	hmb_json_add_positive(o, "bytes", r->bytes);
 	hmb_json_add_positive(o, "ops", r->ops);
 	/* cJSON_CreateDoubleArray gives NULL for no samples: an empty array then. */

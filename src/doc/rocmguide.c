@@ -226,7 +226,7 @@ int hmb_guide_check_report(struct hmb_report *rep, FILE *out)
 				if (strcmp(p->module, "managed") == 0 &&
 				    strcmp(p->name, "prefetch/kernel-after-prefetch") == 0 &&
 				    param_num(p, "size") == param_num(r, "size") &&
-				    param_num(p, "device") == param_num(r, "device") &&
+				    hmb_record_gpu(p) == hmb_record_gpu(r) &&
 				    mode_of(p) == mode_of(r)) {
 					note(r, hmb_guide_check_migration(r, p, why, sizeof(why)), why,
 					     t, 8, &bad);

@@ -123,15 +123,15 @@ static void describe(struct hmb_record *r, const struct hmb_case *c, int warmup)
 	char text[512];
 
 	timed_text(c, text, sizeof(text));
-	hmb_param_str(r, "timed", text);
-	hmb_param_str(r, "clock", t->clock == HMB_CLOCK_EVENTS ? "hip-events" :
-				  t->clock == HMB_CLOCK_HOST ? "host-monotonic" : "reported-by-op");
-	hmb_param_str(r, "sync", sync_name[t->sync]);
+	hmb_context_str(r, "timed", text);
+	hmb_context_str(r, "clock", t->clock == HMB_CLOCK_EVENTS ? "hip-events" :
+				    t->clock == HMB_CLOCK_HOST ? "host-monotonic" : "reported-by-op");
+	hmb_context_str(r, "sync", sync_name[t->sync]);
 	hmb_param_num(r, "ops_per_sample", ops_per_sample(t));
 	if (t->clock == HMB_CLOCK_EVENTS)
-		hmb_param_bool(r, "latch", t->latch);
+		hmb_context_bool(r, "latch", t->latch);
 	if (t->buffer_sets > 1)
-		hmb_param_num(r, "buffer_sets", t->buffer_sets);
+		hmb_context_num(r, "buffer_sets", t->buffer_sets);
 	hmb_observe_num(r, "warmup", warmup);
 	if (r->ops <= 0 && ops_per_sample(t) > 1)
 		hmb_record_ops(r, ops_per_sample(t));
@@ -396,12 +396,12 @@ double hmb_median(const struct hmb_record *r)
 void hmb_param_geometry(struct hmb_record *r, size_t items, int grid)
 {
 	struct hmb_geometry g = hmb_kernel_geometry(items, (enum hmb_grid)grid);
-	hmb_param_str(r, "grid", grid == HMB_GRID_PER_ELEMENT ? "one element per thread"
-							      : "capped, grid-stride");
-	hmb_param_num(r, "grid_blocks", g.blocks);
-	hmb_param_num(r, "block_threads", g.threads);
-	hmb_param_num(r, "elements_per_thread", (double)g.elements_per_thread);
-	hmb_param_bool(r, "grid_stride", g.grid_stride);
+	hmb_context_str(r, "grid", grid == HMB_GRID_PER_ELEMENT ? "one element per thread"
+								: "capped, grid-stride");
+	hmb_context_num(r, "grid_blocks", g.blocks);
+	hmb_context_num(r, "block_threads", g.threads);
+	hmb_context_num(r, "elements_per_thread", (double)g.elements_per_thread);
+	hmb_context_bool(r, "grid_stride", g.grid_stride);
 }
 
 int hmb_measure_steps(struct hmb_ctx *ctx, struct hmb_record *r, struct hmb_case *c, int steps)

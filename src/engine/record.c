@@ -81,6 +81,7 @@ static struct hmb_kv *kv_set(struct hmb_kvlist *l, const char *key, enum hmb_kv_
 	kv->str = NULL;
 	kv->unit = NULL;
 	kv->num = 0;
+	kv->role = HMB_ROLE_IDENTITY;
 	return kv;
 }
 
@@ -105,6 +106,49 @@ void hmb_param_num(struct hmb_record *r, const char *key, double value)
 void hmb_param_bool(struct hmb_record *r, const char *key, int value)
 {
 	kv_set(&r->params, key, HMB_KV_BOOL)->num = value != 0;
+}
+
+void hmb_context_str(struct hmb_record *r, const char *key, const char *value)
+{
+	hmb_param_str(r, key, value);
+	hmb_param_set_role(r, key, HMB_ROLE_CONTEXT);
+}
+
+void hmb_context_num(struct hmb_record *r, const char *key, double value)
+{
+	hmb_param_num(r, key, value);
+	hmb_param_set_role(r, key, HMB_ROLE_CONTEXT);
+}
+
+void hmb_context_bool(struct hmb_record *r, const char *key, int value)
+{
+	hmb_param_bool(r, key, value);
+	hmb_param_set_role(r, key, HMB_ROLE_CONTEXT);
+}
+
+void hmb_param_gpu(struct hmb_record *r, const char *key, int gpu)
+{
+	hmb_param_num(r, key, gpu);
+	hmb_param_set_role(r, key, HMB_ROLE_GPU);
+}
+
+void hmb_param_set_role(struct hmb_record *r, const char *key, enum hmb_param_role role)
+{
+	struct hmb_kv *kv = (struct hmb_kv *)hmb_kv_find(&r->params, key);
+
+	if (!kv)
+		return;
+	for (size_t i = 0; role == HMB_ROLE_GPU && i < r->params.n; i++)
+		if (r->params.v[i].role == HMB_ROLE_GPU)
+			r->params.v[i].role = HMB_ROLE_CONTEXT;
+	kv->role = role;
+}
+
+int hmb_record_param_is_context(const struct hmb_record *r, const char *key)
+{
+	const struct hmb_kv *kv = hmb_kv_find(&r->params, key);
+
+	return kv && kv->role != HMB_ROLE_IDENTITY;
 }
 
 void hmb_metric(struct hmb_record *r, const char *name, double value, const char *unit)
@@ -209,12 +253,18 @@ void hmb_record_summarize(const struct hmb_record *r, struct hmb_summary *out)
 		out->us_per_op_median = out->stats.median / r->ops * 1e6;
 }
 
+const struct hmb_kv *hmb_record_gpu_param(const struct hmb_record *r)
+{
+	for (size_t i = 0; i < r->params.n; i++)
+		if (r->params.v[i].role == HMB_ROLE_GPU)
+			return &r->params.v[i];
+	return NULL;
+}
+
 int hmb_record_gpu(const struct hmb_record *r)
 {
-	const struct hmb_kv *g = hmb_kv_find(&r->params, "device");
+	const struct hmb_kv *g = hmb_record_gpu_param(r);
 
-	if (!g && strcmp(r->module, "node") == 0)
-		g = hmb_kv_find(&r->params, "gpu");
 	if (g && g->type == HMB_KV_NUM && g->num >= 0 && g->num <= 1000000 && g->num == floor(g->num))
 		return (int)g->num;
 	return -1;

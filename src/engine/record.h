@@ -9,6 +9,15 @@
  * fault, a pool's reserved bytes) are metrics with a unit; states read back
  * from the runtime (where pages live, which path a call took) are
  * observations.
+ *
+ * A parameter declares its role where it is written. A result is identified
+ * by its module, its case and its identity parameters (hmb_param_*); context
+ * (hmb_context_*: counts tuned to the machine, descriptive text, how samples
+ * are timed, launch geometry) is kept and shown, never a reason for two
+ * results not to match; the GPU a result ran on (hmb_param_gpu) is context
+ * that compare pairs GPU against GPU. The roles travel in the document
+ * (doc/json_write.c); documents written before them get theirs from one
+ * table (doc/identity.c).
  */
 #ifndef HMB_RECORD_H
 #define HMB_RECORD_H
@@ -23,12 +32,16 @@ enum hmb_status { HMB_OK, HMB_UNSUPPORTED, HMB_FAILED, HMB_SKIPPED };
 
 enum hmb_kv_type { HMB_KV_STR, HMB_KV_NUM, HMB_KV_BOOL };
 
+/* What a parameter is to the result's identity (above). */
+enum hmb_param_role { HMB_ROLE_IDENTITY, HMB_ROLE_CONTEXT, HMB_ROLE_GPU };
+
 struct hmb_kv {
 	char *key;
 	enum hmb_kv_type type;
 	char *str;
 	double num;
 	char *unit; /* metrics only */
+	enum hmb_param_role role; /* params only */
 };
 
 struct hmb_kvlist {
@@ -98,14 +111,32 @@ void hmb_run_figures_free(struct hmb_run_figures *f);
 void hmb_param_str(struct hmb_record *r, const char *key, const char *value);
 void hmb_param_num(struct hmb_record *r, const char *key, double value);
 void hmb_param_bool(struct hmb_record *r, const char *key, int value);
+/* Context parameters: shown, not matched. */
+void hmb_context_str(struct hmb_record *r, const char *key, const char *value);
+void hmb_context_num(struct hmb_record *r, const char *key, double value);
+void hmb_context_bool(struct hmb_record *r, const char *key, int value);
+/* The parameter that names the GPU the result ran on (one a record: an
+ * earlier one becomes context). */
+void hmb_param_gpu(struct hmb_record *r, const char *key, int gpu);
+/* The GPU parameter a run of several GPUs (--devices) tags each record of a
+ * per-GPU module with (run/isolate.c); the tables print a table per module
+ * and this GPU (output/table_groups.c). */
+#define HMB_PARAM_DEVICE "device"
+/* Give parameter key of r, where it has one, this role (a document's
+ * declarations read back). */
+void hmb_param_set_role(struct hmb_record *r, const char *key, enum hmb_param_role role);
+/* Parameter key of r is context or its GPU (shown, not matched); 0 where it
+ * is identity or r has no such parameter. */
+int hmb_record_param_is_context(const struct hmb_record *r, const char *key);
 void hmb_metric(struct hmb_record *r, const char *name, double value, const char *unit);
 void hmb_observe_str(struct hmb_record *r, const char *key, const char *value);
 void hmb_observe_num(struct hmb_record *r, const char *key, double value);
 void hmb_observe_bool(struct hmb_record *r, const char *key, int value);
 
 void hmb_record_bytes(struct hmb_record *r, double bytes);
-/* The GPU a record measured (param device; node's gpu where it measures one
- * GPU of the node); -1: none named. */
+/* The parameter that names the GPU a record measured (hmb_param_gpu), NULL:
+ * none; its GPU, -1: none named. */
+const struct hmb_kv *hmb_record_gpu_param(const struct hmb_record *r);
 int hmb_record_gpu(const struct hmb_record *r);
 void hmb_record_ops(struct hmb_record *r, double ops);
 void hmb_record_peak(struct hmb_record *r, double gbps);

@@ -65,11 +65,15 @@ static int is_node(const struct hmb_record *r, const char *kase)
 }
 
 /* A GPU index of a record's parameter, within the topology's; -1 none. */
+static int gpu_index(const struct hmb_kv *kv)
+{
+	return kv && kv->type != HMB_KV_STR && kv->num >= 0 && kv->num < HMB_TOPO_MAX_GPUS
+		       ? (int)kv->num : -1;
+}
+
 static int gpu_param(const struct hmb_record *r, const char *name)
 {
-	double v;
-
-	return num(&r->params, name, &v) == 0 && v >= 0 && v < HMB_TOPO_MAX_GPUS ? (int)v : -1;
+	return gpu_index(hmb_kv_find(&r->params, name));
 }
 
 /* The topology the node module recorded; 0 where it recorded none. */
@@ -78,7 +82,7 @@ static int topology_of(const struct hmb_record *first, const struct hmb_record *
 {
 	memset(t, 0, sizeof(*t));
 	for (const struct hmb_record *r = first; r != end; r = r->next) {
-		int g = gpu_param(r, "gpu");
+		int g = gpu_index(hmb_record_gpu_param(r));
 		double v;
 		if (!is_node(r, "topology/gpu") || g < 0)
 			continue;
@@ -143,7 +147,8 @@ static int fill_matrix(const struct hmb_record *first, const struct hmb_record *
 			v[i][j] = 0;
 	for (const struct hmb_record *r = first; r != end; r = r->next) {
 		int a = gpu_param(r, "src"), b = gpu_param(r, "dst");
-		if (chase && is_node(r, "device/latency") && (a = b = gpu_param(r, "gpu")) >= 0 &&
+		if (chase && is_node(r, "device/latency") &&
+		    (a = b = gpu_index(hmb_record_gpu_param(r))) >= 0 &&
 		    a < n)
 			any |= (v[a][a] = figure(r, 1)) > 0;
 		if (!is_node(r, kase) || a < 0 || b < 0 || a >= n || b >= n)

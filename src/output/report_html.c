@@ -24,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "doc/identity.h"
 #include "engine/module.h"
 #include "output/svg.h"
 #include "output/table.h"
@@ -324,13 +323,6 @@ struct bucket {
 #define MIN_SIZES 3                 /* a curve: fewer sizes are no curve */
 #define SMALL_SIZE (1 << 20)        /* the latency view: sizes up to this */
 
-/* Is param of r context (identity.h: the GPU index, tuned counts, text,
- * geometry)? Then lines are not told apart by it. */
-static int context(const struct hmb_record *r, const char *param)
-{
-	return hmb_record_param_is_context(r, param);
-}
-
 /* The y of a record: GB/s where it moved bytes, else us per operation, else
  * its median time in us; the unit in unit. 0 where it has none. */
 static double y_of(const struct hmb_record *r, char *unit, size_t len)
@@ -435,7 +427,8 @@ static void kinds_of(struct bucket *b)
 		for (size_t k = 0; k < r->params.n && used < sizeof(b->p[i].kind); k++) {
 			const struct hmb_kv *kv = &r->params.v[k];
 			char num[32];
-			if (!strcmp(kv->key, "size") || hmb_param_is_gpu(r, kv) || context(r, kv->key) ||
+			/* context (the GPU, tuned counts, text, geometry) tells no lines apart */
+			if (!strcmp(kv->key, "size") || kv->role != HMB_ROLE_IDENTITY ||
 			    !splits(b, kv->key))
 				continue;
 			if (kv->type == HMB_KV_STR)
@@ -997,8 +990,8 @@ static void split_points(const struct hmb_chart *c, struct fpoint *p, size_t n)
 			for (size_t k = 0; k < a->params.n && ne < 8; k++) {
 				const struct hmb_kv *kv = &a->params.v[k];
 				size_t e;
-				if ((c->x && !strcmp(kv->key, c->x)) || hmb_param_is_gpu(a, kv) ||
-				    context(a, kv->key) || same_value(kv, hmb_kv_find(&b->params, kv->key)))
+				if ((c->x && !strcmp(kv->key, c->x)) || kv->role != HMB_ROLE_IDENTITY ||
+				    same_value(kv, hmb_kv_find(&b->params, kv->key)))
 					continue;
 				for (e = 0; e < ne && strcmp(extra[e], kv->key); e++)
 					;

@@ -95,19 +95,9 @@ const char *hmb_param_value(const struct hmb_kv *kv, char *buf, size_t len)
 	return buf;
 }
 
-int hmb_param_is_gpu(const struct hmb_record *r, const struct hmb_kv *kv)
-{
-	const char *with;
-	return hmb_param_role(r->module, kv->key, &with) == HMB_PARAM_GPU;
-}
-
 int hmb_param_shown(const struct hmb_record *r, const struct hmb_kv *kv)
 {
-	const char *with;
-	enum hmb_param_role role = hmb_param_role(r->module, kv->key, &with);
-
-	if (role == HMB_PARAM_GPU ||
-	    (role == HMB_PARAM_CONTEXT && (!with || hmb_kv_find(&r->params, with))))
+	if (kv->role != HMB_ROLE_IDENTITY)
 		return 0;
 	return !(kv->type == HMB_KV_STR && kv->str && hmb_case_names(r->name, kv->str));
 }

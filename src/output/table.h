@@ -66,12 +66,10 @@ void hmb_table_marks(const struct hmb_record *r, const struct hmb_summary *s, ch
  * (4K, 256M, 15.9G: hmb_bytes_text, for the names hmb_is_bytes_name gives),
  * other whole numbers whole (1048576, not 1.04858e+06), yes/no. */
 const char *hmb_param_value(const struct hmb_kv *kv, char *buf, size_t len);
-/* Is kv the GPU the record ran on (compare.h: params.device, node's gpu)? */
-int hmb_param_is_gpu(const struct hmb_record *r, const struct hmb_kv *kv);
 /* Does the default table show kv: a parameter that defines the workload
- * (compare.h), not the GPU, and not a text the case names already
- * (direction=h2d of h2d/pinned/async)? Context (tuned to the machine,
- * descriptive text, timing, launch geometry) is for --wide. */
+ * (its role, engine/record.h: identity), and not a text the case names
+ * already (direction=h2d of h2d/pinned/async)? Context (the GPU, tuned to
+ * the machine, descriptive text, timing, launch geometry) is for --wide. */
 int hmb_param_shown(const struct hmb_record *r, const struct hmb_kv *kv);
 /* A figure for people: whole numbers whole, others to about four
  * significant digits, never with an exponent above 0.001. */

@@ -30,8 +30,8 @@
  * A reason (unsupported, failed) that not every row shares ends its row.
  * Figure columns that do not fit beside the others go into a second band of
  * columns below, with the columns that say what a row is repeated. Context
- * parameters (compare.c: tuned to the machine, descriptive text, timing,
- * launch geometry) are left to --wide (table.c), which prints every record
+ * parameters (their role, engine/record.h: tuned to the machine, descriptive
+ * text, timing, launch geometry) are left to --wide (table.c), which prints every record
  * whole on one line.
  */
 #include <stdio.h>
@@ -99,25 +99,17 @@ static enum kind kind_of(const struct hmb_record *r)
 	return r->ops > 0 ? K_PER_OP : K_TIME;
 }
 
-static const struct hmb_kv *gpu_param(const struct hmb_record *r)
-{
-	for (size_t i = 0; i < r->params.n; i++)
-		if (hmb_param_is_gpu(r, &r->params.v[i]))
-			return &r->params.v[i];
-	return NULL;
-}
-
 static const char *gpu_text(const struct hmb_record *r, char *buf, size_t len)
 {
-	const struct hmb_kv *g = gpu_param(r);
+	const struct hmb_kv *g = hmb_record_gpu_param(r);
 	return g ? hmb_param_value(g, buf, len) : "-";
 }
 
 /* The GPU a per-GPU module ran on, where a run of several GPUs tagged its
- * records (isolate.c: params.device); -1 none. */
+ * records (isolate.c: HMB_PARAM_DEVICE); -1 none. */
 static double run_gpu(const struct hmb_record *r)
 {
-	const struct hmb_kv *d = hmb_kv_find(&r->params, "device");
+	const struct hmb_kv *d = hmb_kv_find(&r->params, HMB_PARAM_DEVICE);
 	return d && d->type == HMB_KV_NUM ? d->num : -1;
 }
 
@@ -547,7 +539,7 @@ static void layout(struct group *g, struct hmb_table_peaks *peaks, const struct 
 	g->one_case = case_run(first) >= n;
 	g->prefix = g->one_case ? strlen(first->name) : case_prefix(g);
 	/* what a row is: its GPU, its case, the parameters that vary */
-	for (r = first, n = 0; n < g->n && !gpu_param(r); n++, r = r->next)
+	for (r = first, n = 0; n < g->n && !hmb_record_gpu_param(r); n++, r = r->next)
 		;
 	if (n < g->n)
 		add_col(g, C_GPU, NULL, "gpu");

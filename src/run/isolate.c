@@ -266,7 +266,7 @@ static int hmb_child_take(const struct hmb_bench *b, struct hmb_report *rep,
 	}
 	for (struct hmb_record *r = before ? before->next : rep->head; r; r = r->next) {
 		if (cl->tag_device && cl->device >= 0)
-			hmb_param_num(r, "device", cl->device);
+			hmb_param_gpu(r, HMB_PARAM_DEVICE, cl->device);
 		if (cl->mode && cl->mode->var)
 			hmb_param_str(r, cl->mode->param, cl->mode->value);
 		/* an observation, not an identity: the figure is compared with the

@@ -10,7 +10,8 @@
  * median of its runs' values.
  *
  * A record of a later run pairs with the earlier runs' record of its
- * identity (identity.h: module, case and the parameters that define the
+ * identity (module, case and the parameters whose role is identity,
+ * engine/record.h: those that define the
  * workload; a calibrated step count, which is context, may differ from run
  * to run), in order where a run repeats one; a record with no partner is
  * kept as it is, holding the one run.
@@ -21,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "doc/identity.h"
 #include "stats/stats.h"
 #include "util/util.h"
 
@@ -118,7 +118,7 @@ static int same_case(const struct hmb_record *a, const struct hmb_record *b)
 	return !strcmp(a->module, b->module) && !strcmp(a->name, b->name);
 }
 
-/* Every parameter of a that identifies it (identity.h) is in b, the same. */
+/* Every parameter of a that identifies it (its role) is in b, the same. */
 static int identity_in(const struct hmb_record *a, const struct hmb_record *b)
 {
 	for (size_t i = 0; i < a->params.n; i++) {
@@ -212,7 +212,7 @@ static void append_runs(struct hmb_record *into, const struct hmb_record *r, int
 			f->metric[i].value[at] = NAN;
 		for (size_t i = 0; i < g->nmetrics; i++) {
 			struct hmb_kv m = { g->metric[i].name, HMB_KV_NUM, NULL, g->metric[i].value[k],
-					    g->metric[i].unit };
+					    g->metric[i].unit, HMB_ROLE_IDENTITY };
 			run_metric(f, &m)->value[at] = g->metric[i].value[k];
 		}
 		if (!f->doc)

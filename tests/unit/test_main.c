@@ -548,6 +548,110 @@ static void test_json_document(void)
 	hmb_report_free(&rep);
 }
 
+/* The names of an array of strings, joined by commas ("" where there are none). */
+static const char *names(const cJSON *a, char *buf, size_t len)
+{
+	const cJSON *v;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	cJSON_ArrayForEach(v, a)
+		if (cJSON_IsString(v) && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "," : "",
+						 v->valuestring);
+	return buf;
+}
+
+/* The records of a document, read back into a report of their own. */
+static void read_back(struct hmb_report *back, struct hmb_options *opt, const cJSON *doc)
+{
+	memset(opt, 0, sizeof(*opt));
+	hmb_report_init(back, opt, "show");
+	hmb_json_import_doc(back, doc);
+}
+
+/* A parameter's role is declared where it is written (engine/record.h): the
+ * document carries it ("context", "gpu_param") and reading it back restores
+ * it; a result of a document written before, which declares none, gets what
+ * such documents meant (doc/identity.c's one table). */
+static void test_param_roles(void)
+{
+	static const char *const older =
+		"{\"tool\":{\"name\":\"hipmembench\"},\"schema_version\":1,\"results\":["
+		"{\"module\":\"overlap\",\"case\":\"a\",\"status\":\"ok\","
+		"\"params\":{\"iters\":5,\"load\":\"balanced\",\"timed\":\"t\"}},"
+		"{\"module\":\"overlap\",\"case\":\"b\",\"status\":\"ok\",\"params\":{\"iters\":5}},"
+		"{\"module\":\"node\",\"case\":\"c\",\"status\":\"ok\","
+		"\"params\":{\"gpu\":3,\"gpus\":4,\"figure\":\"f\"}},"
+		"{\"module\":\"xnack\",\"case\":\"d\",\"status\":\"ok\","
+		"\"params\":{\"figure\":\"f\",\"gpus\":4,\"gpu\":1,\"device\":2}}]}";
+	struct hmb_report rep, back;
+	struct hmb_options opt, opt2;
+	struct hmb_record *r, *a, *b, *c, *d;
+	char *text, buf[256];
+	cJSON *doc, *first;
+
+	sample_report(&rep, &opt);
+	r = rep.head;
+	hmb_context_str(r, "timed", "one copy");
+	hmb_param_gpu(r, "gpu", 2);
+	hmb_param_gpu(r, "device", 1); /* one GPU parameter a record: gpu is context now */
+	CHECK(hmb_record_gpu(r) == 1 && !strcmp(hmb_record_gpu_param(r)->key, "device"));
+	CHECK(hmb_record_param_is_context(r, "timed") && hmb_record_param_is_context(r, "gpu") &&
+	      hmb_record_param_is_context(r, "device"));
+	CHECK(!hmb_record_param_is_context(r, "size") && !hmb_record_param_is_context(r, "nothing"));
+	text = hmb_json_render(&rep);
+	doc = text ? cJSON_Parse(text) : NULL;
+	CHECK(doc != NULL);
+	first = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "results"), 0);
+	CHECK(!strcmp(names(cJSON_GetObjectItem(first, "context"), buf, sizeof(buf)),
+		      "timed,gpu,device"));
+	CHECK(cJSON_IsString(cJSON_GetObjectItem(first, "gpu_param")) &&
+	      !strcmp(cJSON_GetObjectItem(first, "gpu_param")->valuestring, "device"));
+	/* a result with no context: an empty list, no GPU */
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetArrayItem(
+		cJSON_GetObjectItem(doc, "results"), 3), "context")) == 0);
+	CHECK(!cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "results"), 3),
+				   "gpu_param"));
+	read_back(&back, &opt2, doc);
+	CHECK(back.head && hmb_record_gpu(back.head) == 1 &&
+	      hmb_record_param_is_context(back.head, "timed") &&
+	      hmb_record_param_is_context(back.head, "gpu") &&
+	      !hmb_record_param_is_context(back.head, "host_memory"));
+	hmb_report_free(&back);
+	/* the same result written before the roles: timed and device were context
+	 * then, and a gpu parameter only node's */
+	cJSON_DeleteItemFromObject(first, "context");
+	cJSON_DeleteItemFromObject(first, "gpu_param");
+	read_back(&back, &opt2, doc);
+	CHECK(back.head && hmb_record_gpu(back.head) == 1 &&
+	      hmb_record_param_is_context(back.head, "timed") &&
+	      !hmb_record_param_is_context(back.head, "gpu"));
+	hmb_report_free(&back);
+	cJSON_Delete(doc);
+	free(text);
+	hmb_report_free(&rep);
+	/* what an older document's table says, module by module */
+	doc = cJSON_Parse(older);
+	CHECK(doc != NULL);
+	read_back(&back, &opt2, doc);
+	a = back.head;
+	b = a ? a->next : NULL;
+	c = b ? b->next : NULL;
+	d = c ? c->next : NULL;
+	CHECK(d != NULL);
+	if (d) {
+		CHECK(hmb_record_param_is_context(a, "iters") && hmb_record_param_is_context(a, "timed"));
+		CHECK(!hmb_record_param_is_context(b, "iters")); /* given, not calibrated */
+		CHECK(hmb_record_gpu(c) == 3 && hmb_record_param_is_context(c, "gpus") &&
+		      !hmb_record_param_is_context(c, "figure"));
+		CHECK(hmb_record_param_is_context(d, "figure") && !hmb_record_param_is_context(d, "gpus"));
+		CHECK(hmb_record_gpu(d) == 2 && !hmb_record_param_is_context(d, "gpu"));
+	}
+	hmb_report_free(&back);
+	cJSON_Delete(doc);
+}
+
 /* A JSON file parsed whole (NULL if it is not one). */
 static cJSON *read_document(const char *path)
 {
@@ -778,6 +882,8 @@ int main(int argc, char **argv)
 		{ "memory kinds: pageable pages touched, system pages left untouched",
 		  test_memkind_host_pages },
 		{ "json: device memory model", test_json_memory_model },
+		{ "record: a parameter's role declared, carried by the document, or an older "
+		  "document's", test_param_roles },
 		{ "kernel launch geometry", test_kernel_geometry },
 		{ "host pattern fill and check over threads", test_host_verify },
 		{ "verification: a count of wrong words is the failure", test_verify_result },

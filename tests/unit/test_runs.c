@@ -24,7 +24,7 @@ static struct hmb_record *copy(const char *kase, int chunks, int iters, double t
 
 	hmb_param_num(r, "size", 1 << 20);
 	hmb_param_num(r, "chunks", chunks);
-	hmb_param_num(r, "iters", iters); /* calibrated in each run */
+	hmb_context_num(r, "iters", iters); /* calibrated in each run */
 	hmb_param_str(r, "load", "balanced");
 	hmb_record_bytes(r, 1 << 20);
 	for (int i = 0; i < n; i++)
@@ -125,7 +125,7 @@ static struct hmb_record *two_runs(struct hmb_report *rep, const char *kase, dou
 	struct hmb_run_figures *f = hmb_xcalloc(1, sizeof(*f));
 
 	hmb_param_num(r, "size", size);
-	hmb_param_str(r, "clock", "host-monotonic");
+	hmb_context_str(r, "clock", "host-monotonic");
 	for (int i = 0; i < 20; i++)
 		hmb_sample(r, (i < 10 ? t1 : t2) * (1.0 + 0.0001 * (i % 10)));
 	f->count = f->cap = 2;

@@ -73,10 +73,10 @@ static struct hmb_record *copies(int device)
 		hmb_param_num(r, "size", size);
 		hmb_param_str(r, "direction", "h2d");
 		hmb_param_str(r, "api", "hipMemcpyAsync");
-		hmb_param_str(r, "timed", "hipMemcpyAsync h2d; HIP events around it");
-		hmb_param_num(r, "buffer_sets", 101);
+		hmb_context_str(r, "timed", "hipMemcpyAsync h2d; HIP events around it");
+		hmb_context_num(r, "buffer_sets", 101);
 		if (device >= 0)
-			hmb_param_num(r, "device", device);
+			hmb_param_gpu(r, "device", device);
 		hmb_record_bytes(r, size);
 		for (int k = 0; k < 6; k++)
 			hmb_sample(r, size / 50e9 * (1 + 0.001 * k));
@@ -121,7 +121,7 @@ static void test_units_and_numbers(void)
 	b->next = c;
 	for (struct hmb_record *r = a; r != c; r = r->next) {
 		hmb_param_num(r, "size", 4096);
-		hmb_param_num(r, "grid_blocks", 1048576);
+		hmb_context_num(r, "grid_blocks", 1048576);
 		hmb_param_num(r, "touches", 65536);
 		hmb_record_ops(r, 1000);
 	}
@@ -328,7 +328,7 @@ static void test_progress(void)
 
 	hmb_param_num(r, "size", 4096);
 	hmb_param_str(r, "api", "hipMemcpyAsync, with a long tail of words that goes on and on");
-	hmb_param_str(r, "timed", "context: not on the progress line");
+	hmb_context_str(r, "timed", "context: not on the progress line");
 	hmb_record_bytes(r, 4096);
 	for (int k = 0; k < 6; k++)
 		hmb_sample(r, 4e-6);
