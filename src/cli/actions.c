@@ -330,7 +330,6 @@ struct slots {
 	size_t base[HMB_MAX_BENCHES];
 };
 
-
 static struct hmb_record **slot_at(struct slots *s, size_t i, int first_round)
 {
 	if (first_round && i >= s->n) {
