@@ -79,7 +79,8 @@ static int device_list_why(const char *text, int *out, int max, char *why, size_
 
 int hmb_parse_device_list(const char *text, int *out, int max)
 {
-	char why[8];
+	char why[96]; /* unread, but room for every reason (-O3 inlines and checks it) */
+
 	return device_list_why(text, out, max, why, sizeof(why));
 }
 
