@@ -25,14 +25,17 @@ def traced_env():
 
 
 @pytest.mark.skipif(not shutil.which("strace"), reason="strace is not installed (Debian: strace)")
-def test_module_process_killed_by_a_signal_fails_the_run():
+def test_module_process_killed_by_a_signal_fails_the_run(tmp_path):
+    """... and leaves nothing in $TMPDIR: neither the document the module's process
+    was to write nor the temporary it was killed writing."""
     p = subprocess.run(["strace", "-f", "-o", "/dev/null", "-e", f"trace={RENAMES}",
                         "-e", f"inject={RENAMES}:signal=SIGKILL", str(hmb.BIN),
                         "--runs", "1", "--quick", "--sizes", "4K", "--format", "json",
                         "--output", "-", "all"],
                        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120,
-                       env=traced_env())
+                       env=dict(traced_env(), TMPDIR=str(tmp_path)))
     assert p.returncode == 1, (p.returncode, p.stderr[-3000:])
+    assert not list(tmp_path.iterdir()), list(tmp_path.iterdir())
     doc = json.loads(p.stdout)
     modules = hmb.module_names()
     assert doc["complete"] is True and doc["interrupted"] is False

@@ -88,7 +88,7 @@ static int make_tmp(const char *path, mode_t mode)
 		e = fd < 0 ? errno : 0;
 	}
 	if (fd >= 0) {
-		/* held while it lives: remove_stale leaves a locked temporary alone */
+		/* held while it lives: a locked temporary is never stale */
 		struct flock lk = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
 		(void)fcntl(fd, F_SETLK, &lk);
 		tmp_live = 1;
@@ -108,7 +108,7 @@ static void drop_tmp(void)
  * crash, power loss): NAME.tmp.PID.XXXXXX in its folder, a regular file of
  * this user, whose process is not running here and that no process holds
  * locked (a run on another host of a shared folder holds its own). */
-static void remove_stale(const char *path)
+void hmb_remove_stale_temporaries(const char *path)
 {
 	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
 	char dir[PATH_MAX], full[PATH_MAX];
@@ -249,7 +249,7 @@ static void sync_dir(const char *path)
  * temporary beside it (make_tmp) with the mode of the file it replaces (a new
  * file: 0644 less the umask), written, fsynced, renamed over it, the folder
  * fsynced. The first write of a path removes the stale temporaries of runs
- * killed before they could (remove_stale). */
+ * killed before they could (hmb_remove_stale_temporaries). */
 static int write_file(const char *path, const char *text, char *err, size_t errlen)
 {
 	static char cleaned[PATH_MAX];
@@ -260,7 +260,7 @@ static int write_file(const char *path, const char *text, char *err, size_t errl
 	if (check_target(path, err, errlen) != 0)
 		return -1;
 	if (strcmp(cleaned, path) != 0) {
-		remove_stale(path);
+		hmb_remove_stale_temporaries(path);
 		snprintf(cleaned, sizeof(cleaned), "%s", path);
 	}
 	replace = stat(path, &st) == 0;

@@ -12,6 +12,9 @@ int hmb_write_text_file(const char *path, const char *text, char *err, size_t er
  * directory where a file can be made (one is made and removed)? Checked
  * before any measurement; leaves nothing behind. */
 int hmb_output_writable(const char *path, char *err, size_t errlen);
+/* Remove the temporaries of path that writes killed on the way left
+ * (PATH.tmp.PID.XXXXXX of a process no longer running, held by no lock). */
+void hmb_remove_stale_temporaries(const char *path);
 /* Remove the temporary file of a write in progress; async-signal-safe. */
 void hmb_json_discard_tmp(void);
 

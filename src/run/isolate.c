@@ -34,6 +34,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "doc/atomic_file.h"
 #include "doc/json_import.h"
 #include "output/table.h"
 #include "run/checkpoint.h"
@@ -63,7 +64,7 @@ static const char *self_path(const char *argv0)
 /* A module's process: started, then reaped, then its document taken. */
 struct hmb_child {
 	pid_t pid;                       /* -1: not started */
-	char tmpl[40];                   /* where its document goes; "" none */
+	char tmpl[512];                  /* where its document goes; "" none */
 	double t0, t1;                   /* started, reaped (hmb_now) */
 	int reaped, wstatus;
 };
@@ -179,15 +180,23 @@ static int hmb_child_start(const struct hmb_bench *b, const struct hmb_cmdline *
 		    struct hmb_child *c)
 {
 	char device[16], where[sizeof(c->tmpl) + 24];
+	const char *tmpdir;
 	char **argv, **envp;
 	int fd, n = 0;
 
 	memset(c, 0, sizeof(*c));
 	c->pid = -1;
-	snprintf(c->tmpl, sizeof(c->tmpl), "/tmp/hipmembench-module-XXXXXX");
-	fd = mkstemp(c->tmpl);
+	/* in $TMPDIR, as a batch system sets it for a job; else /tmp */
+	tmpdir = getenv("TMPDIR");
+	if (!tmpdir || !*tmpdir)
+		tmpdir = "/tmp";
+	if ((size_t)snprintf(c->tmpl, sizeof(c->tmpl), "%s/hipmembench-module-XXXXXX", tmpdir) >=
+	    sizeof(c->tmpl))
+		fd = -1, errno = ENAMETOOLONG;
+	else
+		fd = mkstemp(c->tmpl);
 	if (fd < 0) {
-		fprintf(stderr, "hipmembench: cannot create a temporary file in /tmp: %s\n",
+		fprintf(stderr, "hipmembench: cannot create a temporary file in %s: %s\n", tmpdir,
 			strerror(errno));
 		c->tmpl[0] = '\0';
 		return -1;
@@ -278,6 +287,8 @@ static int hmb_child_take(const struct hmb_bench *b, struct hmb_report *rep,
 			hmb_observe_str(r, "host_link_shared_with_gpus", cl->host_shared);
 	}
 	unlink(c->tmpl);
+	/* and what a process killed while it wrote left: PATH.tmp.PID.XXXXXX */
+	hmb_remove_stale_temporaries(c->tmpl);
 	c->tmpl[0] = '\0';
 	if (cl->run) {
 		hmb_runs_merge(rep, cl->run_before, before, cl->run);
