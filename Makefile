@@ -274,7 +274,7 @@ FUZZ_LOAD    := $(FUZZ_BASE) src/doc/json_read.c src/doc/json_write.c src/doc/js
                 src/output/svg.c \
                 src/doc/identity.c \
                 src/compare/noise.c src/stats/resolution.c src/util/numfmt.c \
-                src/output/table.c src/output/table_groups.c src/output/node_tables.c \
+                src/output/table.c src/output/table_groups.c \
                 src/system/topology_text.c src/system/topology.c fuzz/hip_stubs.c
 FUZZ_BINS    := $(FUZZ_DIR)/fuzz_sizes $(FUZZ_DIR)/fuzz_options $(FUZZ_DIR)/fuzz_load
 

@@ -402,11 +402,20 @@ static const struct hmb_case_peak peaks[] = {
 	{ .kase = NULL },
 };
 
+static const struct hmb_heatmap heatmaps[] = {
+	{ "p2p/ce/write", "hipMemcpyPeerAsync on the source's stream, peer access on" },
+	{ "p2p/ce/read", "hipMemcpyPeerAsync on the destination's stream, peer access on" },
+	{ .kase = NULL },
+};
+
 const struct hmb_bench hmb_bench_node = {
 	.name = "node",
 	.headlines = headlines,
 	.peaks = peaks,
 	.node_level = 1,
+	.tables = node_tables_print,
+	.matrix = node_matrix,
+	.heatmaps = heatmaps,
 	.summary = "every GPU at once: aggregate and NUMA-placed host bandwidth, a peer-to-peer "
 		   "matrix, latencies, what peer access costs hipMalloc vs VMM",
 	.needs = 0,

@@ -114,6 +114,15 @@ int node_bad_read(struct node *nd, int gi, unsigned long long *bad);
 void node_chain_layout(const struct node *nd, void *out);
 /* Bytes of each GPU's receive buffer (a slot per other GPU). */
 size_t node_dst_bytes(const struct node *nd);
+/* node_tables.c: the topology and the pairwise figures as matrices (rows
+ * source, columns destination), from the module's records first up to end
+ * (NULL: the last), printed after its table; nothing where there are none. */
+void node_tables_print(FILE *out, const struct hmb_record *first, const struct hmb_record *end);
+/* One of those matrices (kase as printed: "p2p/ce/write", ...; p2p/latency's
+ * diagonal from device/latency) into v; the GPUs of the topology the module
+ * recorded, or 0 where it recorded none or the case has no figure. */
+int node_matrix(const struct hmb_record *first, const struct hmb_record *end, const char *kase,
+		double (*v)[HMB_TOPO_MAX_GPUS]);
 /* GB/s of a record's median, or 0. */
 double node_gbps(const struct hmb_record *r);
 

@@ -39,4 +39,11 @@ struct hmb_chart {
 	const char *ref_label;
 };
 
+/* A heatmap of a pairwise case (rows: source, columns: destination), drawn
+ * from the module's matrix of it (module.h); a table of them ends with a
+ * NULL kase. */
+struct hmb_heatmap {
+	const char *kase, *about;
+};
+
 #endif

@@ -42,6 +42,14 @@ size_t hmb_headlines_of(const struct hmb_bench *const *benches, struct hmb_modul
 	return n;
 }
 
+const struct hmb_bench *hmb_bench_named(const struct hmb_bench *const *benches, const char *name)
+{
+	for (int i = 0; benches && benches[i]; i++)
+		if (!strcmp(benches[i]->name, name))
+			return benches[i];
+	return NULL;
+}
+
 enum hmb_peak hmb_case_peak(const struct hmb_bench *const *benches, const char *module,
 			    const char *kase)
 {

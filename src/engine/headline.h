@@ -59,6 +59,9 @@ struct hmb_module_headline {
 size_t hmb_headlines_of(const struct hmb_bench *const *benches, struct hmb_module_headline *out,
 			size_t max);
 
+/* The module of benches (NULL-terminated; may be NULL) of this name; NULL: none. */
+const struct hmb_bench *hmb_bench_named(const struct hmb_bench *const *benches, const char *name);
+
 /* The peak of a case of a module as its module declares it: HMB_PEAK_RECORD
  * where it declares none (or the module is not in benches). */
 enum hmb_peak hmb_case_peak(const struct hmb_bench *const *benches, const char *module,

@@ -13,6 +13,7 @@
 #define HMB_MODULE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "engine/alloc.h"
 #include "engine/chart.h"
@@ -22,6 +23,7 @@
 #include "platform/check.h"
 #include "platform/hip.h"
 #include "system/device.h"
+#include "system/topology.h"
 #include "util/sizes.h"
 
 struct hmb_report;
@@ -76,6 +78,15 @@ struct hmb_bench {
 	 * process (host-side calls, page faults) takes more: its resolution then
 	 * rests on more than one degree of freedom. */
 	int all_runs;
+	/* What it prints after its table, in a run and in `show`, from its
+	 * records first up to end (NULL: the last): node's matrices. May be NULL. */
+	void (*tables)(FILE *out, const struct hmb_record *first, const struct hmb_record *end);
+	/* A pairwise case of its records as a matrix, GB/s (or ns per load of a
+	 * chase) from row GPU to column GPU, 0 where none; the GPUs, 0: no
+	 * figure. The report draws the cases of heatmaps so. Each may be NULL. */
+	int (*matrix)(const struct hmb_record *first, const struct hmb_record *end, const char *kase,
+		      double (*v)[HMB_TOPO_MAX_GPUS]);
+	const struct hmb_heatmap *heatmaps;
 	/* Its options together (each one alone is checked by type and limits): 0,
 	 * or -1 with one line naming the options; NULL: nothing to check. */
 	int (*check)(const struct hmb_options *opt, char *err, size_t errlen);

@@ -15,7 +15,7 @@
  *    several runs; for copies, a second chart of time per copy at small sizes;
  *  - for a document of several GPUs, heatmaps of the peer copies (GB/s, rows
  *    source, columns destination, made from the records as the run prints
- *    them: node_tables.c) and host copies with every GPU at once against each
+ *    them: the matrix a module declares) and host copies with every GPU at once against each
  *    GPU alone. */
 #include "output/summary.h"
 
@@ -340,15 +340,6 @@ static double y_of(const struct hmb_record *r, char *unit, size_t len)
 	return s.us_per_op_median > 0 ? s.us_per_op_median : s.stats.median * 1e6;
 }
 
-/* The module of the summary's modules (s->benches) of this name; NULL: none. */
-static const struct hmb_bench *bench_of(const struct hmb_sum *s, const char *module)
-{
-	for (int i = 0; s->benches && s->benches[i]; i++)
-		if (!strcmp(s->benches[i]->name, module))
-			return s->benches[i];
-	return NULL;
-}
-
 /* The physical peak of a record's GB/s as the document knows it: its own
  * (memcpy: the host link), or for a device copy as its module declares one
  * (engine/headline.h) its GPU's memory, halved (a copy reads and writes each
@@ -486,7 +477,7 @@ static size_t module_kinds(const struct bucket *b, size_t n, size_t at)
 static void charts_of(const struct hmb_sum *s, struct bucket *b, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		const struct hmb_bench *m = bench_of(s, b[i].module);
+		const struct hmb_bench *m = hmb_bench_named(s->benches, b[i].module);
 		const char *pattern = NULL;
 		size_t first = strcspn(b[i].kase, "/");
 		for (const struct hmb_chart_group *g = m ? m->chart_groups : NULL;
@@ -1025,7 +1016,7 @@ static int by_number(const void *x, const void *y)
 /* The figure charts of module m; how many drawn. */
 static size_t draw_figure_charts(FILE *out, const struct hmb_sum *s, const char *m)
 {
-	const struct hmb_bench *b = bench_of(s, m);
+	const struct hmb_bench *b = hmb_bench_named(s->benches, m);
 	size_t drawn = 0;
 
 	for (const struct hmb_chart *c = b ? b->charts : NULL; c && c->kase; c++) {
@@ -1317,36 +1308,34 @@ static int scaling(FILE *out, const struct hmb_sum *s, int col)
 
 static void node(FILE *out, const struct hmb_sum *s)
 {
-	static const struct { const char *kase, *about; } maps[] = {
-		{ "p2p/ce/write", "hipMemcpyPeerAsync on the source's stream, peer access on" },
-		{ "p2p/ce/read", "hipMemcpyPeerAsync on the destination's stream, peer access on" },
-	};
 	double (*v)[HMB_TOPO_MAX_GPUS] = hmb_xcalloc(HMB_TOPO_MAX_GPUS, sizeof(*v));
 	int any = 0;
 
 	for (int i = 0; i < s->n; i++) {
 		const struct hmb_sum_col *c = &s->col[i];
 		int started = 0;
-		for (size_t k = 0; k < sizeof(maps) / sizeof(maps[0]); k++) {
-			int n = hmb_node_matrix(c->doc->rep.head, NULL, maps[k].kase, v);
-			double flat[HMB_TOPO_MAX_GPUS * HMB_TOPO_MAX_GPUS];
-			char title[96];
-			if (n < 2)
-				continue;
-			if (!started++) {
-				fprintf(out, "%s<h3>", any++ ? "" : "<h2 id=\"node\">Node: GPU to GPU, "
-					"and host copies with every GPU</h2>\n");
-				swatch(out, i);
-				text(out, c->name);
-				fprintf(out, "</h3>\n<div class=\"plots\">\n");
+		for (int m = 0; s->benches && s->benches[m]; m++)
+			for (const struct hmb_heatmap *h = s->benches[m]->heatmaps;
+			     h && h->kase && s->benches[m]->matrix; h++) {
+				int n = s->benches[m]->matrix(c->doc->rep.head, NULL, h->kase, v);
+				double flat[HMB_TOPO_MAX_GPUS * HMB_TOPO_MAX_GPUS];
+				char title[96];
+				if (n < 2)
+					continue;
+				if (!started++) {
+					fprintf(out, "%s<h3>", any++ ? "" : "<h2 id=\"node\">Node: GPU to "
+						"GPU, and host copies with every GPU</h2>\n");
+					swatch(out, i);
+					text(out, c->name);
+					fprintf(out, "</h3>\n<div class=\"plots\">\n");
+				}
+				for (int a = 0; a < n; a++)
+					for (int b = 0; b < n; b++)
+						flat[a * n + b] = v[a][b];
+				snprintf(title, sizeof(title), "%s: %s GB/s", c->name, h->kase);
+				hmb_svg_heatmap(out, &(struct hmb_svg_heatmap){ title, h->about, "GB/s", i,
+									       n, flat });
 			}
-			for (int a = 0; a < n; a++)
-				for (int b = 0; b < n; b++)
-					flat[a * n + b] = v[a][b];
-			snprintf(title, sizeof(title), "%s: %s GB/s", c->name, maps[k].kase);
-			hmb_svg_heatmap(out, &(struct hmb_svg_heatmap){ title, maps[k].about, "GB/s", i, n,
-								       flat });
-		}
 		if (c->ngpus > 1 || started) {
 			if (!started++) {
 				fprintf(out, "%s<h3>", any++ ? "" : "<h2 id=\"node\">Node: GPU to GPU, "

@@ -46,18 +46,6 @@ struct hmb_table_peaks {
  * summary's): 0 where it has none. */
 double hmb_table_peak_share(struct hmb_table_peaks *p, const struct hmb_record *r,
 			    const struct hmb_summary *s);
-/* The node module's topology and pairwise matrices, from its records from
- * first up to end (NULL: the last; node_tables.c); nothing where there are none. */
-void hmb_node_tables_print(FILE *out, const struct hmb_record *first,
-			   const struct hmb_record *end);
-/* One of those matrices (kase: "p2p/ce/write", ... as the run prints them):
- * GB/s, or ns per load for p2p/latency (its diagonal device/latency), rows
- * source, columns destination, into v (0: no figure); the GPUs of the
- * topology the node module recorded, or 0 where it recorded none or the
- * case has no figure. */
-int hmb_node_matrix(const struct hmb_record *first, const struct hmb_record *end,
-		    const char *kase, double (*v)[HMB_TOPO_MAX_GPUS]);
-
 /* The marks of a record: stability (stability.h), then "S" where another
  * process used the GPU during its module. */
 void hmb_table_marks(const struct hmb_record *r, const struct hmb_summary *s, char *buf,

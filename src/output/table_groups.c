@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/module.h"
 #include "engine/report.h"
 #include "output/table.h"
 #include "util/sizes.h"
@@ -843,6 +844,18 @@ static int joins(const struct group *g, const struct hmb_record *next, struct gr
 	return full_width(more) <= WIDTH && (!more->noverflow || more->kind == K_NONE);
 }
 
+/* What the module of the table from first up to end prints after it (node's
+ * matrices). */
+static void module_tables(FILE *out, const struct hmb_report *rep, const struct hmb_record *first,
+			  const struct hmb_record *end)
+{
+	const struct hmb_bench *b = first && rep ? hmb_bench_named(rep->benches, first->module)
+						 : NULL;
+
+	if (b && b->tables)
+		b->tables(out, first, end);
+}
+
 void hmb_table_print_groups(FILE *out, const struct hmb_report *rep,
 			    const struct hmb_record *first)
 {
@@ -854,8 +867,7 @@ void hmb_table_print_groups(FILE *out, const struct hmb_report *rep,
 		peaks->rep = rep;
 	for (const struct hmb_record *r = first; r; r = nth(r, g.n)) {
 		if (!table || !same_table(table, r)) {
-			if (table && !strcmp(table->module, "node")) /* node's, after its table */
-				hmb_node_tables_print(out, table, r);
+			module_tables(out, rep, table, r);
 			table = r;
 			fprintf(out, "\n== %s ==\n", hmb_shown(r->module));
 		}
@@ -865,7 +877,6 @@ void hmb_table_print_groups(FILE *out, const struct hmb_report *rep,
 			g = more;
 		print_group(out, &g);
 	}
-	if (table && !strcmp(table->module, "node"))
-		hmb_node_tables_print(out, table, NULL);
+	module_tables(out, rep, table, NULL);
 	free(peaks);
 }

@@ -1,6 +1,6 @@
 /* topology_text.c - sets of CPU or node ids (parsed from and written as sysfs lists,
  * "0-3,8") and the topology as people read it: what needs no GPU runtime, so that a
- * document's topology can be printed where there is none (output/node_tables.c). */
+ * document's topology can be printed where there is none (bench/node/node_tables.c). */
 #include "system/topology.h"
 
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * topology/gpu and topology/pair, GB/s from each p2p copy, ns per load from
  * the chases (p2p/latency; device/latency on the diagonal).
  */
-#include "output/table.h"
+#include "bench/node/node.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -160,8 +160,8 @@ static int fill_matrix(const struct hmb_record *first, const struct hmb_record *
 	return any;
 }
 
-int hmb_node_matrix(const struct hmb_record *first, const struct hmb_record *end,
-		    const char *kase, double (*v)[HMB_TOPO_MAX_GPUS])
+int node_matrix(const struct hmb_record *first, const struct hmb_record *end, const char *kase,
+		double (*v)[HMB_TOPO_MAX_GPUS])
 {
 	struct hmb_topology *t = hmb_xcalloc(1, sizeof(*t));
 	int n = topology_of(first, end, t);
@@ -197,7 +197,7 @@ static void print_matrix(FILE *out, const struct hmb_record *first, const struct
 	free(v);
 }
 
-void hmb_node_tables_print(FILE *out, const struct hmb_record *first,
+void node_tables_print(FILE *out, const struct hmb_record *first,
 			   const struct hmb_record *end)
 {
 	struct hmb_topology *t = hmb_xcalloc(1, sizeof(*t));
