@@ -14,9 +14,9 @@
  *    of +-1 sigma of the figure's run-to-run noise where the document holds
  *    several runs; for copies, a second chart of time per copy at small sizes;
  *  - for a document of several GPUs, heatmaps of the peer copies (GB/s, rows
- *    source, columns destination, made from the records as the run prints
- *    them: the matrix a module declares) and host copies with every GPU at once against each
- *    GPU alone. */
+ *    source, columns destination: the matrices a module declares, as the run
+ *    prints them) and host copies with every GPU at once against each GPU
+ *    alone. */
 #include "output/summary.h"
 
 #include <fnmatch.h>
