@@ -270,7 +270,7 @@ FUZZ_LOAD    := $(FUZZ_BASE) src/doc/json_read.c src/doc/json_write.c src/doc/js
                 src/stats/significance.c src/system/pcie_link.c \
                 src/system/memmodel.c src/engine/report.c src/stats/stability.c \
                 src/system/kfd.c src/output/summary.c src/output/summary_cmd.c \
-                src/output/summary_text.c src/output/summary_node.c src/output/report_html.c \
+                src/output/summary_text.c src/output/report_html.c \
                 src/output/svg.c \
                 src/doc/identity.c \
                 src/compare/noise.c src/stats/resolution.c src/util/numfmt.c \

@@ -416,6 +416,7 @@ const struct hmb_bench hmb_bench_node = {
 	.tables = node_tables_print,
 	.matrix = node_matrix,
 	.heatmaps = heatmaps,
+	.findings = node_findings,
 	.summary = "every GPU at once: aggregate and NUMA-placed host bandwidth, a peer-to-peer "
 		   "matrix, latencies, what peer access costs hipMalloc vs VMM",
 	.needs = 0,

@@ -123,6 +123,11 @@ void node_tables_print(FILE *out, const struct hmb_record *first, const struct h
  * recorded, or 0 where it recorded none or the case has no figure. */
 int node_matrix(const struct hmb_record *first, const struct hmb_record *end, const char *kase,
 		double (*v)[HMB_TOPO_MAX_GPUS]);
+/* node_findings.c: what the figures say together (host copies that do not
+ * scale with the GPUs, peer pairs and GPUs far below the others), a line
+ * each into lines, up to max; how many. */
+int node_findings(const struct hmb_record *head, double link_gbps,
+		  char (*lines)[HMB_FINDING_LEN], int max);
 /* GB/s of a record's median, or 0. */
 double node_gbps(const struct hmb_record *r);
 

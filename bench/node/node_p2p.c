@@ -80,7 +80,7 @@ static void geometry_params(struct node *nd, struct hmb_record *r)
 }
 
 /* Measure a pairwise case and commit it (the table prints the matrices from
- * the records: output/node_tables.c). */
+ * the records: node_tables.c). */
 static void pair_case(struct node *nd, struct hmb_record *r, struct multi *m, const char *what,
 		      int latch)
 {

@@ -59,6 +59,10 @@ struct hmb_module_headline {
 size_t hmb_headlines_of(const struct hmb_bench *const *benches, struct hmb_module_headline *out,
 			size_t max);
 
+/* A line of what a module's figures say together (its struct hmb_bench's
+ * findings, module.h), its end included. */
+#define HMB_FINDING_LEN 200
+
 /* The module of benches (NULL-terminated; may be NULL) of this name; NULL: none. */
 const struct hmb_bench *hmb_bench_named(const struct hmb_bench *const *benches, const char *name);
 

@@ -87,6 +87,11 @@ struct hmb_bench {
 	int (*matrix)(const struct hmb_record *first, const struct hmb_record *end, const char *kase,
 		      double (*v)[HMB_TOPO_MAX_GPUS]);
 	const struct hmb_heatmap *heatmaps;
+	/* What its figures say together that no single figure does, for the
+	 * summary's anomalies: up to max lines of its records from head (link:
+	 * the GPU's host link, GB/s; 0 unknown); how many. May be NULL. */
+	int (*findings)(const struct hmb_record *head, double link_gbps,
+			char (*lines)[HMB_FINDING_LEN], int max);
 	/* Its options together (each one alone is checked by type and limits): 0,
 	 * or -1 with one line naming the options; NULL: nothing to check. */
 	int (*check)(const struct hmb_options *opt, char *err, size_t errlen);

@@ -243,9 +243,11 @@ static void anomalies(FILE *out, const struct hmb_sum *s)
 			fprintf(out, "</li><li>together: ");
 			text(out, buf);
 		}
-		for (int k = 0; k < c->nnode; k++) {
-			fprintf(out, "</li><li>node: ");
-			text(out, c->node[k]);
+		for (int k = 0; k < c->nfindings; k++) {
+			fprintf(out, "</li><li>");
+			text(out, c->finding_module[k]);
+			fprintf(out, ": ");
+			text(out, c->findings[k]);
 		}
 		fprintf(out, "</li><li>cases not ok: ");
 		text(out, hmb_sum_not_ok_text(c, buf, sizeof(buf)));

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "doc/units.h"
+#include "engine/module.h"
 #include "stats/resolution.h"
 #include "stats/stats.h"
 #include "util/nearest.h"
@@ -453,7 +454,7 @@ static void company(const struct hmb_record *r, struct hmb_sum_col *col)
 		snprintf(col->beside_gpus, sizeof(col->beside_gpus), "%s", beside->str ? beside->str : "?");
 }
 
-static void anomalies(const struct hmb_sum_doc *d, struct hmb_sum_col *col)
+static void anomalies(const struct hmb_sum *s, const struct hmb_sum_doc *d, struct hmb_sum_col *col)
 {
 	const struct hmb_telemetry *t = &d->rep.telemetry;
 	struct hmb_sum_not_ok *all = NULL;
@@ -462,7 +463,15 @@ static void anomalies(const struct hmb_sum_doc *d, struct hmb_sum_col *col)
 	int nhot = 0, nslow = 0;
 
 	resolution(d, col);
-	hmb_sum_node_anomalies(d, col);
+	col->nfindings = 0;
+	for (int i = 0; s->benches && s->benches[i]; i++) {
+		const struct hmb_bench *b = s->benches[i];
+		int n = b->findings ? b->findings(d->rep.head, col->link_peak_gbps,
+						  col->findings + col->nfindings,
+						  HMB_SUM_FINDINGS - col->nfindings) : 0;
+		while (n-- > 0)
+			col->finding_module[col->nfindings++] = b->name;
+	}
 	for (const struct hmb_record *r = d->rep.head; r; r = r->next) {
 		struct hmb_summary s;
 		size_t k;
@@ -653,7 +662,7 @@ int hmb_summary_build(const struct hmb_sum_doc *docs, int n,
 		for (size_t h = 0; h < s->nheadlines; h++)
 			fill_cell(s, &s->headline[h], d, ngpus > 1 ? sel : -1, c,
 				  i ? &s->col[0].cell[h] : NULL, &c->cell[h]);
-		anomalies(d, c);
+		anomalies(s, d, c);
 		short_name(d, ngpus, c->name, sizeof(c->name));
 		if (snprintf(c->system, sizeof(c->system), "%s: %s%s%s%s",
 			     *d->hostname ? d->hostname : "?", dev && *dev->name ? dev->name : "no device",

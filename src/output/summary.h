@@ -34,13 +34,7 @@
 #define HMB_SUM_MAX_DEVICES 64
 #define HMB_SUM_MAX_META 40
 #define HMB_SUM_NOT_OK 8        /* not-ok cases kept per document, one per reason */
-#define HMB_SUM_NODE 6          /* node anomalies kept per document (summary_node.c) */
-/* node anomalies: every GPU's host copies at once below this share of the GPUs
- * alone; a peer pair below this share of its case's median pair; a GPU's host
- * copies below this share of the GPUs' median */
-#define HMB_NODE_SCALING_MIN 0.80
-#define HMB_NODE_PAIR_MIN 0.80
-#define HMB_NODE_GPU_MIN 0.90
+#define HMB_SUM_FINDINGS 6      /* the modules' findings kept per document */
 
 /* What the summary reads of one device object (summary_read.c). */
 struct hmb_sum_device {
@@ -154,8 +148,10 @@ struct hmb_sum_col {
 	size_t resolved, within5, within10;
 	struct hmb_sum_noisy { const char *module; double resolution; int documents; } noisy[8];
 	int nnoisy;
-	char node[HMB_SUM_NODE][200];   /* what the node's figures say together (summary_node.c) */
-	int nnode;
+	/* what a module's figures say together (its struct hmb_bench's findings) */
+	char findings[HMB_SUM_FINDINGS][HMB_FINDING_LEN];
+	const char *finding_module[HMB_SUM_FINDINGS];
+	int nfindings;
 	size_t unsupported, failed, skipped;
 	struct hmb_sum_not_ok not_ok[HMB_SUM_NOT_OK];
 	int nnot_ok;
@@ -208,8 +204,6 @@ const char *hmb_sum_telemetry_text(const struct hmb_sum_col *c, char *buf, size_
 const char *hmb_sum_stability_text(const struct hmb_sum_col *c, char *buf, size_t len);
 /* Who ran at once beside the summarised GPU (--devices); "" where none did. */
 const char *hmb_sum_together_text(const struct hmb_sum_col *c, char *buf, size_t len);
-/* The node anomalies of d into col->node (summary_node.c). */
-void hmb_sum_node_anomalies(const struct hmb_sum_doc *d, struct hmb_sum_col *col);
 /* "of 460 figures, 167 can show a 5% change from one document to the next, 197
  * 10%; too noisy for 10%: pool 24% (session), ...": each family's median
  * resolution, and what dominates its noise (its runs, or the session noise) */

@@ -57,9 +57,13 @@ cJSON *hmb_summary_json(const struct hmb_sum_col *c)
 	cJSON_AddNumberToObject(y, "figures", (double)c->resolved);
 	cJSON_AddNumberToObject(y, "within_5", (double)c->within5);
 	cJSON_AddNumberToObject(y, "within_10", (double)c->within10);
-	n = cJSON_AddArrayToObject(x, "node");
-	for (int i = 0; i < c->nnode; i++)
-		cJSON_AddItemToArray(n, cJSON_CreateString(c->node[i]));
+	n = cJSON_AddArrayToObject(x, "findings");
+	for (int i = 0; i < c->nfindings; i++) {
+		cJSON *f = cJSON_CreateObject();
+		cJSON_AddStringToObject(f, "module", c->finding_module[i]);
+		cJSON_AddStringToObject(f, "text", c->findings[i]);
+		cJSON_AddItemToArray(n, f);
+	}
 	z = cJSON_AddArrayToObject(y, "too_noisy_for_10");
 	for (int i = 0; i < c->nnoisy; i++) {
 		cJSON *f = cJSON_CreateObject();

@@ -296,8 +296,11 @@ static void one_document(struct screen *sc, const struct hmb_sum *s)
 	sc->reserve = !c->nnot_ok ? 1 : c->not_ok_reasons > 1 ? 3 : 2;
 	if (*hmb_sum_together_text(c, text, sizeof(text)))
 		wrapped(sc, "  together: ", 4, text);
-	for (int i = 0; i < c->nnode; i++)
-		wrapped(sc, "  node: ", 4, c->node[i]);
+	for (int i = 0; i < c->nfindings; i++) {
+		char head[48];
+		snprintf(head, sizeof(head), "  %s: ", c->finding_module[i]);
+		wrapped(sc, head, 4, c->findings[i]);
+	}
 	if (*marked)
 		wrapped(sc, "  marked headlines: ", 4, marked);
 	sc->reserve = 0;
@@ -535,9 +538,9 @@ void hmb_summary_markdown(FILE *out, const struct hmb_sum *s)
 			fprintf(out, "\n  - together: ");
 			md(out, text);
 		}
-		for (int k = 0; k < c->nnode; k++) {
-			fprintf(out, "\n  - node: ");
-			md(out, c->node[k]);
+		for (int k = 0; k < c->nfindings; k++) {
+			fprintf(out, "\n  - %s: ", c->finding_module[k]);
+			md(out, c->findings[k]);
 		}
 		fprintf(out, "\n  - cases not ok: ");
 		md(out, hmb_sum_not_ok_text(c, text, sizeof(text)));
