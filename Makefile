@@ -7,15 +7,16 @@
 #   make PLATFORM=amd      OFFLOAD_ARCH="gfx90a gfx942" (default: the GPUs here, else
 #                          those of gfx908 gfx90a gfx942 gfx950 that hipcc supports)
 #   make test              unit, command-line, script and Slurm tests, and every module
-#                          run on the emulated runtime (make emulated) (python3, pytest
-#                          and jsonschema installed first where missing: scripts/setup.sh
-#                          --tests); GPU tests skip themselves where no GPU is usable;
-#                          EMULATED_TESTS=no leaves out the emulated ones (their code
-#                          is the same whatever GPU compiler builds the rest);
-#                          TEST_JOBS=N runs them in N processes (pytest-xdist)
-#   make mutate            mutation testing: each seeded bug of tests/mutants.txt, one
-#                          at a time in a scratch copy of the tree, must fail its tests
-#                          (tests/mutate.py; a few minutes on 2 cores)
+#                          run on the emulated runtime (make emulated) (python3, pytest,
+#                          pytest-xdist and jsonschema installed first where missing:
+#                          scripts/setup.sh --tests); GPU tests skip themselves where no
+#                          GPU is usable; EMULATED_TESTS=no leaves out the emulated ones
+#                          (their code is the same whatever GPU compiler builds the
+#                          rest); in a process a core (pytest-xdist; without it, one),
+#                          TEST_JOBS=N: in N
+#   make mutate            mutation testing: each seeded bug of tests/mutants.txt, a
+#                          core's worker at a time, each in a scratch copy of the tree,
+#                          must fail its tests (tests/mutate.py; minutes on 2 cores)
 #   make mutagen           mutants made by rule over src/, bench/ and scripts/
 #                          (tests/mutagen.py): MUTAGEN_SAMPLE (10) of the order seeded
 #                          with MUTAGEN_SEED (36), each killed by the no-GPU tests or
@@ -176,9 +177,10 @@ test-deps:
 	@PYTHON='$(PYTHON)' scripts/setup.sh --tests
 
 EMULATED_TESTS ?= yes
-# TEST_JOBS=N: the tests in N processes (pytest-xdist); the GPU tests all in one
-# of them (tests/conftest.py), so that no two share a GPU.
-TEST_JOBS ?= 1
+# TEST_JOBS=N: the tests in N processes (pytest-xdist; by default a process a
+# core where it is installed, else 1); the GPU tests all in one of them
+# (tests/conftest.py), so that no two share a GPU.
+TEST_JOBS ?= $(shell $(PYTHON) -c 'import xdist' 2>/dev/null && nproc 2>/dev/null || echo 1)
 test: test-deps $(BIN) $(MANAGED_STATIC) $(TEST_BIN) $(if $(filter no,$(EMULATED_TESTS)),,emulated)
 	@[ '$(TEST_JOBS)' = 1 ] || $(PYTHON) -c 'import xdist' 2>/dev/null || \
 		{ echo "make test: TEST_JOBS=$(TEST_JOBS) needs pytest-xdist for $(PYTHON)" \
@@ -189,7 +191,7 @@ test: test-deps $(BIN) $(MANAGED_STATIC) $(TEST_BIN) $(if $(filter no,$(EMULATED
 		$(if $(filter 1,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist loadgroup) \
 		$(if $(filter no,$(EMULATED_TESTS)),--ignore-glob='tests/test_*emulated*.py')
 
-# The build here is copied into the scratch copy and built on there, with the
+# The build here is copied into the scratch copies and built on there, with the
 # same settings: only what a mutant touches is compiled again.
 mutate: test-deps $(BIN) $(MANAGED_STATIC) $(TEST_BIN)
 	BUILD=$(BUILD) PLATFORM=$(PLATFORM) $(if $(CUDA_ARCH),CUDA_ARCH='$(CUDA_ARCH)') \

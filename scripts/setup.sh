@@ -9,8 +9,9 @@
 #   scripts/setup.sh [MAKE VARIABLES...]
 #   scripts/setup.sh --check     say what is missing (exit 1 if anything), change nothing
 #   scripts/setup.sh --tests     the same for what `make test` needs (python3, pytest,
-#                                jsonschema, for $PYTHON, else /usr/bin/python3, else
-#                                python3); builds nothing. With --check: only reports.
+#                                pytest-xdist, jsonschema, for $PYTHON, else
+#                                /usr/bin/python3, else python3); builds nothing. With
+#                                --check: only reports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -71,6 +72,7 @@ check() {
 	if [ "$tests" -eq 1 ]; then
 		have "$python" || need python3 python3 python3 python
 		have_module pytest || need pytest python3-pytest python3-pytest py-pytest
+		have_module xdist || need pytest-xdist python3-pytest-xdist python3-pytest-xdist py-pytest-xdist
 		have_module jsonschema || need jsonschema python3-jsonschema python3-jsonschema py-jsonschema
 		return
 	fi

@@ -6,8 +6,9 @@ occur there exactly once, and its replacement) with the tests that must fail
 once it is made. In a scratch copy of the tree (tracked and untracked files,
 never the checkout itself; build/ copied in so that only what a mutant
 touches is compiled again), this script first runs every mutant's tests on
-the unchanged code, which must pass; then, one mutant at a time: makes the
-change, rebuilds, runs its tests and puts the file back.
+the unchanged code, which must pass; then, for each mutant: makes the
+change, rebuilds, runs its tests and puts the file back. Mutants are taken
+several at a time, each worker in a scratch copy of its own (a worker a core).
 
   tests/mutate.py [--list FILE] [--only ID,...] [--check] [--timeout S]
                   [--binaries DIR | --prebuilt DIR]
@@ -38,12 +39,15 @@ fail on the unchanged code; 2: bad input (the list, an option).
 Environment: BUILD (build), PLATFORM, CUDA_ARCH, OFFLOAD_ARCH as for the build
 there (make passes them; that build is copied and built on: give the settings
 it was made with, or it is built again in full), PYTHON (/usr/bin/python3,
-else this one), MAKE (make), HMB_MUTATE_JOBS (2). Where every mutant chosen is
+else this one), MAKE (make), HMB_MUTATE_WORKERS (mutants at a time: a core
+each), HMB_MUTATE_JOBS (make's jobs per worker: 2 for one worker, else 1). Where
+every mutant chosen is
 of a Python script, nothing is built: the tests use HMB_BIN and HMB_UNIT (else
 build/'s binaries) as they are."""
 import argparse
 import os
 import pathlib
+import queue
 import re
 import shlex
 import shutil
@@ -51,7 +55,9 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 # make's BUILD, the build copied in: under the same name where it is inside the
@@ -65,6 +71,24 @@ KEYS = ("id", "file", "find", "replace", "kill")
 
 class BadInput(Exception):
     pass
+
+
+# The process groups of the builds and tests running now, and whether the run
+# was interrupted: then each goes, and none starts.
+RUNNING = set()
+RUNNING_LOCK = threading.Lock()
+STOP = threading.Event()
+
+
+def kill_running():
+    STOP.set()
+    with RUNNING_LOCK:
+        groups = list(RUNNING)
+    for pid in groups:
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 def unescape(text):
@@ -205,14 +229,20 @@ def run_group(cmd, timeout=None, **kw):
     """cmd in a process group of its own, which goes whole (pytest's children
     too) on a timeout or an interruption: (exit status or None on a timeout,
     what it printed)."""
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True, **kw)
+    with RUNNING_LOCK:
+        if STOP.is_set():
+            return None, ""
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                start_new_session=True, **kw)
+        RUNNING.add(proc.pid)
     try:
         out, _ = proc.communicate(timeout=timeout)
         return proc.returncode, out
     except subprocess.TimeoutExpired:
         return None, ""
     finally:
+        with RUNNING_LOCK:
+            RUNNING.discard(proc.pid)
         if proc.returncode is None:
             try:
                 os.killpg(proc.pid, signal.SIGKILL)
@@ -222,13 +252,12 @@ def run_group(cmd, timeout=None, **kw):
 
 
 class Runner:
-    def __init__(self, tree, timeout):
+    def __init__(self, tree, timeout, jobs):
         self.tree, self.timeout = tree, timeout
         (tree / BUILD).mkdir(parents=True, exist_ok=True)  # pytest's --basetemp is made in it
         # as `make test`: /usr/bin/python3 where present, not a shim on PATH
         self.python = os.environ.get("PYTHON") or (
             "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else sys.executable)
-        jobs = os.environ.get("HMB_MUTATE_JOBS", "2")
         # the settings of the build copied in (make's defaults where not given),
         # so that only what a mutant touches is compiled again
         self.make = [os.environ.get("MAKE", "make"), f"-j{jobs}", f"BUILD={BUILD}"]
@@ -380,11 +409,29 @@ def main():
     t_all = time.monotonic()
     if args.prebuilt:
         return run_prebuilt(mutants, args.prebuilt.resolve(), args.timeout, t_all)
-    scratch = pathlib.Path(tempfile.mkdtemp(prefix="hmb-mutate-"))
     try:
-        needs_build = any(not m["file"].endswith(".py") for m in mutants)
+        workers = int(os.environ.get("HMB_MUTATE_WORKERS") or os.cpu_count() or 1)
+    except ValueError:
+        print(f"mutate: HMB_MUTATE_WORKERS={os.environ['HMB_MUTATE_WORKERS']!r} is not a "
+              "whole number", file=sys.stderr)
+        return 2
+    workers = max(1, min(len(mutants), workers))
+    scratch = pathlib.Path(tempfile.mkdtemp(prefix="hmb-mutate-"))
+    scratches = [scratch]
+    jobs = os.environ.get("HMB_MUTATE_JOBS") or ("2" if workers == 1 else "1")
+    needs_build = any(not m["file"].endswith(".py") for m in mutants)
+    free = queue.Queue()
+
+    def make_runner(tree):
+        r = Runner(tree, args.timeout, jobs)
+        if not needs_build:
+            r.build = lambda: (True, "")
+            for v, name in (("HMB_BIN", "hipmembench"), ("HMB_UNIT", "unit_tests")):
+                r.env[v] = str(pathlib.Path(os.environ.get(v, SOURCE_BUILD / name)).resolve())
+        return r
+    try:
         copy_tree(scratch, with_build=needs_build)
-        run = Runner(scratch, args.timeout)
+        run = make_runner(scratch)
         if needs_build:
             t0 = time.monotonic()
             ok, out = run.build()
@@ -394,10 +441,6 @@ def main():
             print(f"build of the unchanged tree: {time.monotonic() - t0:.0f} s", flush=True)
             if args.binaries:
                 return keep_binaries(mutants, scratch, run, args.binaries.resolve())
-        else:
-            run.build = lambda: (True, "")
-            for v, name in (("HMB_BIN", "hipmembench"), ("HMB_UNIT", "unit_tests")):
-                run.env[v] = str(pathlib.Path(os.environ.get(v, SOURCE_BUILD / name)).resolve())
         t0 = time.monotonic()
         for sel in sorted({s for m in mutants for s in m["kill"]}):
             verdict, out = run.kill(sel)
@@ -409,35 +452,38 @@ def main():
               flush=True)
 
         counts = {"killed": 0, "survived": 0, "broken": 0, "error": 0}
-        bad = []
-        for m in mutants:
-            t0 = time.monotonic()
-            path = scratch / m["file"]
-            original = path.read_bytes()
-            text = original.decode()
+        bad = set()
+        for _ in range(1, workers):  # the other workers' copies
+            s_i = pathlib.Path(tempfile.mkdtemp(prefix="hmb-mutate-"))
+            scratches.append(s_i)
+            copy_tree(s_i, with_build=needs_build)
+            free.put(make_runner(s_i))
+        free.put(run)
+
+        def task(m):
+            r = free.get()
             try:
-                path.write_text(text.replace(m["find"], m["replace"], 1))
-                ok, out = run.build()
-                if not ok:
-                    verdict, by, detail = "broken", "", tail(out)
-                else:
-                    verdict, by, detail = "survived", "", ""
-                    for sel in m["kill"]:
-                        v, out = run.kill(sel)
-                        if v in ("fail", "timeout"):
-                            verdict, by = "killed", f"by {sel}" + (" (timeout)" if v == "timeout" else "")
-                            break
-                        if v != "pass":
-                            verdict, by, detail = "error", f"{sel}: {v}", tail(out)
-                            break
+                return try_mutant(r, m)
             finally:
-                path.write_bytes(original)
-            counts[verdict] += 1
-            print(f"{verdict:8} {m['id']:34} {time.monotonic() - t0:5.0f} s  {by}", flush=True)
-            if verdict != "killed":
-                bad.append(m["id"])
-                if detail:
-                    print(detail, flush=True)
+                free.put(r)
+        pool = ThreadPoolExecutor(max_workers=workers)
+        try:
+            futures = {pool.submit(task, m): m for m in mutants}
+            for f in as_completed(futures):
+                m = futures[f]
+                verdict, by, detail, took = f.result()
+                counts[verdict] += 1
+                print(f"{verdict:8} {m['id']:34} {took:5.0f} s  {by}", flush=True)
+                if verdict != "killed":
+                    bad.add(m["id"])
+                    if detail:
+                        print(detail, flush=True)
+        except BaseException:
+            kill_running()  # an interruption: the tests running now go too
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+        bad = [m["id"] for m in mutants if m["id"] in bad]
         print(f"mutants: {len(mutants)}, " + ", ".join(f"{k} {v}" for k, v in counts.items())
               + f"; {time.monotonic() - t_all:.0f} s")
         if bad:
@@ -445,13 +491,38 @@ def main():
             return 1
         return 0
     except KeyboardInterrupt:
+        kill_running()
         print("mutate: interrupted", file=sys.stderr)
         return 130
     except (OSError, subprocess.SubprocessError) as e:
         print(f"mutate: {e}", file=sys.stderr)
         return 1
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        for s_i in scratches:
+            shutil.rmtree(s_i, ignore_errors=True)
+
+
+def try_mutant(run, m):
+    """Makes mutant m in run's tree, builds, runs its tests, puts the file back:
+    (verdict, by which test, what to show, seconds)."""
+    t0 = time.monotonic()
+    path = run.tree / m["file"]
+    original = path.read_bytes()
+    try:
+        path.write_text(original.decode().replace(m["find"], m["replace"], 1))
+        ok, out = run.build()
+        if not ok:
+            return "broken", "", tail(out), time.monotonic() - t0
+        for sel in m["kill"]:
+            v, out = run.kill(sel)
+            if v in ("fail", "timeout"):
+                by = f"by {sel}" + (" (timeout)" if v == "timeout" else "")
+                return "killed", by, "", time.monotonic() - t0
+            if v != "pass":
+                return "error", f"{sel}: {v}", tail(out), time.monotonic() - t0
+        return "survived", "", "", time.monotonic() - t0
+    finally:
+        path.write_bytes(original)
 
 
 if __name__ == "__main__":

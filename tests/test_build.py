@@ -174,15 +174,16 @@ def test_setup_check_names_libnuma(tmp_path):
         assert any(tool in l and words in l.split() for l in lines), (tool, r.stderr)
 
 
-def test_setup_tests_names_pytest_and_jsonschema():
+def test_setup_tests_names_pytest_xdist_and_jsonschema():
     # The Python that `make test` would run lacks everything.
     r = run(["bash", "scripts/setup.sh", "--check", "--tests"], env={"PYTHON": "/nonexistent/python3"})
     assert r.returncode == 1
     lines = r.stderr.splitlines()
-    assert lines[0] == "setup: missing python3, pytest, jsonschema. Install, then run make test again:"
-    assert "apt-get install python3 python3-jsonschema python3-pytest" in r.stderr
-    assert "dnf install python3 python3-jsonschema python3-pytest" in r.stderr
-    assert "spack install py-jsonschema py-pytest python && spack load" in r.stderr
+    assert lines[0] == "setup: missing python3, pytest, pytest-xdist, jsonschema. Install, then run " \
+        "make test again:"
+    assert "apt-get install python3 python3-jsonschema python3-pytest python3-pytest-xdist" in r.stderr
+    assert "dnf install python3 python3-jsonschema python3-pytest python3-pytest-xdist" in r.stderr
+    assert "spack install py-jsonschema py-pytest py-pytest-xdist python && spack load" in r.stderr
 
 
 def test_setup_tests_passes_where_the_tests_run():
