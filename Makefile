@@ -193,7 +193,7 @@ test: test-deps $(BIN) $(MANAGED_STATIC) $(TEST_BIN) $(if $(filter no,$(EMULATED
 
 # The build here is copied into the scratch copies and built on there, with the
 # same settings: only what a mutant touches is compiled again.
-mutate: test-deps $(BIN) $(MANAGED_STATIC) $(TEST_BIN)
+mutate: test-deps $(BIN) $(MANAGED_STATIC) $(TEST_BIN) $(if $(filter no,$(EMULATED_TESTS)),,emulated)
 	BUILD=$(BUILD) PLATFORM=$(PLATFORM) $(if $(CUDA_ARCH),CUDA_ARCH='$(CUDA_ARCH)') \
 		$(if $(OFFLOAD_ARCH),OFFLOAD_ARCH='$(OFFLOAD_ARCH)') PYTHON=$(PYTHON) \
 		$(PYTHON) tests/mutate.py

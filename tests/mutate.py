@@ -441,18 +441,6 @@ def main():
             print(f"build of the unchanged tree: {time.monotonic() - t0:.0f} s", flush=True)
             if args.binaries:
                 return keep_binaries(mutants, scratch, run, args.binaries.resolve())
-        t0 = time.monotonic()
-        for sel in sorted({s for m in mutants for s in m["kill"]}):
-            verdict, out = run.kill(sel)
-            if verdict != "pass":
-                print(f"mutate: {sel!r} does not pass on the unchanged code ({verdict}): "
-                      f"it would kill every mutant\n{tail(out)}")
-                return 1
-        print(f"every selector passes on the unchanged code: {time.monotonic() - t0:.0f} s",
-              flush=True)
-
-        counts = {"killed": 0, "survived": 0, "broken": 0, "error": 0}
-        bad = set()
         for _ in range(1, workers):  # the other workers' copies
             s_i = pathlib.Path(tempfile.mkdtemp(prefix="hmb-mutate-"))
             scratches.append(s_i)
@@ -460,15 +448,29 @@ def main():
             free.put(make_runner(s_i))
         free.put(run)
 
-        def task(m):
+        def on_a_worker(fn, *a):
             r = free.get()
             try:
-                return try_mutant(r, m)
+                return fn(r, *a)
             finally:
                 free.put(r)
+        counts = {"killed": 0, "survived": 0, "broken": 0, "error": 0}
+        bad = set()
         pool = ThreadPoolExecutor(max_workers=workers)
         try:
-            futures = {pool.submit(task, m): m for m in mutants}
+            t0 = time.monotonic()
+            sels = sorted({s for m in mutants for s in m["kill"]})
+            futures = {pool.submit(on_a_worker, Runner.kill, sel): sel for sel in sels}
+            for f in as_completed(futures):
+                verdict, out = f.result()
+                if verdict != "pass":
+                    print(f"mutate: {futures[f]!r} does not pass on the unchanged code "
+                          f"({verdict}): it would kill every mutant\n{tail(out)}")
+                    kill_running()
+                    return 1
+            print(f"every selector passes on the unchanged code: {time.monotonic() - t0:.0f} s",
+                  flush=True)
+            futures = {pool.submit(on_a_worker, try_mutant, m): m for m in mutants}
             for f in as_completed(futures):
                 m = futures[f]
                 verdict, by, detail, took = f.result()
