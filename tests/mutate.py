@@ -252,8 +252,9 @@ def run_group(cmd, timeout=None, **kw):
 
 
 class Runner:
-    def __init__(self, tree, timeout, jobs):
+    def __init__(self, tree, timeout, jobs=None):
         self.tree, self.timeout = tree, timeout
+        jobs = jobs or os.environ.get("HMB_MUTATE_JOBS") or "2"  # make's, for one worker
         (tree / BUILD).mkdir(parents=True, exist_ok=True)  # pytest's --basetemp is made in it
         # as `make test`: /usr/bin/python3 where present, not a shim on PATH
         self.python = os.environ.get("PYTHON") or (
