@@ -43,14 +43,6 @@ static double metric(const struct hmb_record *r, const char *name)
 	return kv && kv->type == HMB_KV_NUM ? kv->num : NAN;
 }
 
-static double gbps(const struct hmb_record *r)
-{
-	struct hmb_summary s;
-
-	hmb_record_summarize(r, &s);
-	return s.gbps_median;
-}
-
 static void add(struct findings *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void add(struct findings *f, const char *fmt, ...)
@@ -69,12 +61,13 @@ static void host_scaling(const struct hmb_record *head, double link_gbps, struct
 {
 	for (const struct hmb_record *r = head; r; r = r->next) {
 		double gpus = num_param(r, "gpus"), vs = metric(r, "vs_sum_alone");
-		double sum = metric(r, "sum_alone_gbps"), all = gbps(r), links;
+		double sum = metric(r, "sum_alone_gbps"), all, links;
 		const char *dir;
 		if (r->status != HMB_OK || strcmp(r->module, "node") || strncmp(r->name, "host/", 5) ||
 		    !strstr(r->name, "/all") || !(gpus >= 2) || !(vs < SCALING_MIN))
 			continue;
 		dir = r->name + 5;
+		all = node_gbps(r);
 		links = (strncmp(dir, "bidir", 5) ? 1 : 2) * gpus * link_gbps;
 		if (links > 0)
 			add(f, "host %.*s with every GPU at once %.1f GB/s: %.0f%% of the %.0f GPUs "
@@ -98,10 +91,8 @@ static void apart(const struct hmb_record *head, struct findings *f, const char 
 
 	for (const struct hmb_record *r = head; r && n < 256; r = r->next)
 		if (r->status == HMB_OK && !strcmp(r->module, "node") && !strcmp(r->name, kase) &&
-		    gbps(r) > 0) {
-			rec[n] = r;
-			v[n++] = gbps(r);
-		}
+		    (v[n] = node_gbps(r)) > 0)
+			rec[n++] = r;
 	if (n < 3 || hmb_stats_compute(v, n, &st) != 0)
 		return;
 	m = st.median;
