@@ -1308,6 +1308,19 @@ static int scaling(FILE *out, const struct hmb_sum *s, int col)
 	return 1;
 }
 
+/* Before the first chart of column i's document: the section's heading (before
+ * the first column's, any), then the column's. */
+static void node_column(FILE *out, const struct hmb_sum_col *c, int i, int *started, int *any)
+{
+	if ((*started)++)
+		return;
+	fprintf(out, "%s<h3>", (*any)++ ? "" : "<h2 id=\"node\">Node: GPU to GPU, and host "
+		"copies with every GPU</h2>\n");
+	swatch(out, i);
+	text(out, c->name);
+	fprintf(out, "</h3>\n<div class=\"plots\">\n");
+}
+
 static void node(FILE *out, const struct hmb_sum *s)
 {
 	double (*v)[HMB_TOPO_MAX_GPUS] = hmb_xcalloc(HMB_TOPO_MAX_GPUS, sizeof(*v));
@@ -1324,13 +1337,7 @@ static void node(FILE *out, const struct hmb_sum *s)
 				char title[96];
 				if (n < 2)
 					continue;
-				if (!started++) {
-					fprintf(out, "%s<h3>", any++ ? "" : "<h2 id=\"node\">Node: GPU to "
-						"GPU, and host copies with every GPU</h2>\n");
-					swatch(out, i);
-					text(out, c->name);
-					fprintf(out, "</h3>\n<div class=\"plots\">\n");
-				}
+				node_column(out, c, i, &started, &any);
 				for (int a = 0; a < n; a++)
 					for (int b = 0; b < n; b++)
 						flat[a * n + b] = v[a][b];
@@ -1339,13 +1346,7 @@ static void node(FILE *out, const struct hmb_sum *s)
 									       n, flat });
 			}
 		if (c->ngpus > 1 || started) {
-			if (!started++) {
-				fprintf(out, "%s<h3>", any++ ? "" : "<h2 id=\"node\">Node: GPU to GPU, "
-					"and host copies with every GPU</h2>\n");
-				swatch(out, i);
-				text(out, c->name);
-				fprintf(out, "</h3>\n<div class=\"plots\">\n");
-			}
+			node_column(out, c, i, &started, &any);
 			scaling(out, s, i);
 		}
 		if (started)
