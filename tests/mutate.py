@@ -252,9 +252,10 @@ def run_group(cmd, timeout=None, **kw):
 
 
 class Runner:
-    def __init__(self, tree, timeout, jobs=None):
+    def __init__(self, tree, timeout, jobs="2"):
+        """jobs: make's, where HMB_MUTATE_JOBS does not say (2 for one worker)."""
         self.tree, self.timeout = tree, timeout
-        jobs = jobs or os.environ.get("HMB_MUTATE_JOBS") or "2"  # make's, for one worker
+        jobs = os.environ.get("HMB_MUTATE_JOBS") or jobs
         (tree / BUILD).mkdir(parents=True, exist_ok=True)  # pytest's --basetemp is made in it
         # as `make test`: /usr/bin/python3 where present, not a shim on PATH
         self.python = os.environ.get("PYTHON") or (
@@ -419,7 +420,7 @@ def main():
     workers = max(1, min(len(mutants), workers))
     scratch = pathlib.Path(tempfile.mkdtemp(prefix="hmb-mutate-"))
     scratches = [scratch]
-    jobs = os.environ.get("HMB_MUTATE_JOBS") or ("2" if workers == 1 else "1")
+    jobs = "2" if workers == 1 else "1"
     needs_build = any(not m["file"].endswith(".py") for m in mutants)
     free = queue.Queue()
 
