@@ -710,8 +710,88 @@ def browser():
     options.binary_location = CHROMIUM
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    yield driver
+    yield Page(driver)
     driver.quit()
+
+
+# What an element's query brings back at once: its words as shown (an SVG text's
+# tooltip left out), its box, its attributes, its colours, whether it is shown.
+QUERY_JS = """
+const [css, within] = arguments;
+const base = within ? document.querySelector(`[data-query="${within}"]`) : document;
+window.queried = window.queried || 0;
+return Array.from(base.querySelectorAll(css)).map(e => {
+  if (!e.hasAttribute('data-query')) e.setAttribute('data-query', String(++window.queried));
+  const r = e.getBoundingClientRect(), style = getComputedStyle(e);
+  let text;
+  if (e instanceof HTMLElement) {
+    text = e.innerText;
+  } else {
+    const shown = e.cloneNode(true);
+    shown.querySelectorAll('title').forEach(t => t.remove());
+    text = shown.textContent;
+  }
+  const attributes = {};
+  for (const a of e.attributes) attributes[a.name] = a.value;
+  const displayed = (r.width > 0 || r.height > 0) && e.checkVisibility({visibilityProperty: true});
+  return {id: e.getAttribute('data-query'), text: displayed ? text : '', attributes,
+          textContent: e.textContent, displayed,
+          rect: {x: r.x + window.scrollX, y: r.y + window.scrollY, width: r.width, height: r.height},
+          css: {stroke: style.stroke, color: style.color, 'background-color': style.backgroundColor}};
+});
+"""
+
+
+class Element:
+    """What the tests read of a page's element, fetched with its query in one call to
+    the browser (selenium's own elements ask for each property apart: about 2000
+    calls and 20 s a report)."""
+
+    def __init__(self, driver, data):
+        self.driver, self.data = driver, data
+        self.text = " ".join(data["text"].split())
+        self.rect = data["rect"]
+
+    def find_elements(self, by, css):
+        return query(self.driver, by, css, self.data["id"])
+
+    def find_element(self, by, css):
+        found = self.find_elements(by, css)
+        assert found, f"no {css} in the element"
+        return found[0]
+
+    def get_attribute(self, name):
+        return self.data["textContent"] if name == "textContent" else \
+            self.data["attributes"].get(name)
+
+    def value_of_css_property(self, name):
+        return self.data["css"][name]
+
+    def is_displayed(self):
+        return self.data["displayed"]
+
+
+def query(driver, by, css, within=None):
+    assert by in ("css selector", "tag name"), by
+    return [Element(driver, d) for d in driver.execute_script(QUERY_JS, css, within)]
+
+
+class Page:
+    """The browser, its elements found through query()."""
+
+    def __init__(self, driver):
+        self.driver = driver
+
+    def __getattr__(self, name):
+        return getattr(self.driver, name)
+
+    def find_elements(self, by, css):
+        return query(self.driver, by, css)
+
+    def find_element(self, by, css):
+        found = self.find_elements(by, css)
+        assert found, f"no {css} on the page"
+        return found[0]
 
 
 # Parameters that never set a chart's lines apart (context: the GPU, tuned counts,
