@@ -169,6 +169,8 @@ struct level {
 	double prior, d0;  /* the prior and its weight */
 	double d0_most;    /* the most its prior can be worth: the degrees of freedom it rests on */
 	int apart;         /* its own variance is past what its prior allows: its own alone */
+	int above_scale;   /* its prior never below its scale (runs: never quieter than
+			    * their samples); documents' may be (below) */
 	double post, post_df;
 };
 
@@ -327,7 +329,7 @@ static void priors(const struct place *pl, size_t n, struct level *lv, double *v
 			int w = x->scale > 0;
 			double nb_df, nb = neighbours_median(pl, from, to, p, lv, w, vals, &nb_df);
 			double k = isnan(nb) ? mod[w] : nb;
-			x->prior = !w ? k : isnan(k) ? NAN : (k > 1 ? k : 1) * x->scale;
+			x->prior = !w ? k : isnan(k) ? NAN : (k > 1 || !x->above_scale ? k : 1) * x->scale;
 			/* worth at most the degrees of freedom it rests on */
 			x->d0_most = isnan(k) ? 0 : isnan(nb) ? mod_df[w] : nb_df;
 		}
@@ -517,18 +519,21 @@ void hmb_noise_model(const struct hmb_noise_in *in, size_t n, struct hmb_noise_o
 	for (size_t i = 0; i < n; i++)
 		pl[i] = (struct place){ &in[i], i };
 	qsort(pl, n, sizeof(*pl), by_place);
+	for (size_t i = 0; i < n; i++)
+		runs[i].above_scale = 1;
 	moderate(pl, runs, n);
 	/* the documents' means: the runs' noise over a document's runs is what
-	 * they would spread by if nothing moved between documents */
+	 * they would spread by if nothing moved between documents. The prior
+	 * is that times how far the neighbours' means spread against it, below
+	 * 1 too: both are estimates of one noise where nothing moved, and the
+	 * larger of two estimates is a wide one (documents of a quiet machine
+	 * spread 0.6 to 1.1 times what their runs say, by module). */
 	for (size_t i = 0; i < n; i++)
 		docs[i].scale = out[i].docs >= 2 && runs[i].post > 0
 					? runs[i].post * (double)out[i].docs / (double)out[i].runs : NAN;
 	moderate(pl, docs, n);
 	for (size_t i = 0; i < n; i++) {
 		struct hmb_noise_out *o = &out[i];
-		/* a document's mean spreads at least as its runs say */
-		if (docs[i].post < docs[i].scale)
-			docs[i].post = docs[i].scale;
 		level_out(&runs[i], &o->run);
 		level_out(&docs[i], &o->doc);
 		o->sigma = o->resolution = NAN;

@@ -26,8 +26,9 @@
  *    keeps its own.
  *  - documents (a merge): the documents' means are the runs of the level
  *    above, weighed the same way, their prior the runs' noise over the runs
- *    of a document scaled by how far the documents spread beyond it (over
- *    its neighbours, as above); never less than the runs say.
+ *    of a document scaled by how far the documents spread against it (over
+ *    its neighbours, as above), below it too: the larger of two estimates
+ *    of one noise would be a wide one.
  * The noise of the document's figure (its runs' mean) is the runs' over
  * their number (one document) or the documents' over theirs; the
  * resolution, the least change between two documents made alike that is
