@@ -408,6 +408,21 @@ static const struct hmb_heatmap heatmaps[] = {
 	{ .kase = NULL },
 };
 
+static const struct hmb_all_vs_alone all_vs_alone = {
+	.title = "host copies with every GPU at once against each alone",
+	.about = "GB/s per direction, summed over the GPUs; over each bar its total, all at once "
+		 "as a share of the GPUs alone",
+	.legend = "light: each GPU alone, summed (host/DIR/alone); solid: every GPU at once "
+		  "(host/DIR/all), a segment per GPU (its gpuN_gbps); dashed: the links' sum",
+	.sum_alone = "sum_alone_gbps",
+	.gpu_metric = "gpu%d_gbps",
+	.only_param = "placement",
+	.only_value = "local",
+	.group = { { "h2d", "host/h2d/all", "host/h2d/alone", 1 },
+		   { "d2h", "host/d2h/all", "host/d2h/alone", 1 },
+		   { "bidir", "host/bidir/all", "host/bidir/alone", 2 } },
+};
+
 const struct hmb_bench hmb_bench_node = {
 	.name = "node",
 	.headlines = headlines,
@@ -416,6 +431,7 @@ const struct hmb_bench hmb_bench_node = {
 	.tables = node_tables_print,
 	.matrix = node_matrix,
 	.heatmaps = heatmaps,
+	.all_vs_alone = &all_vs_alone,
 	.findings = node_findings,
 	.summary = "every GPU at once: aggregate and NUMA-placed host bandwidth, a peer-to-peer "
 		   "matrix, latencies, what peer access costs hipMalloc vs VMM",

@@ -46,4 +46,21 @@ struct hmb_heatmap {
 	const char *kase, *about;
 };
 
+/* Bars of a figure with every GPU at once against each GPU alone, a group per
+ * direction: from the records of case all (its metric sum_alone: the GPUs
+ * alone, summed; gpu_metric with the GPU's number: each GPU's share) and of
+ * case alone (a record per GPU), those whose parameter only_param is
+ * only_value or absent; a dashed line at links times the GPUs' links. */
+struct hmb_all_vs_alone_group {
+	const char *label, *all, *alone;
+	int links;
+};
+
+struct hmb_all_vs_alone {
+	const char *title, *about, *legend;
+	const char *sum_alone, *gpu_metric;
+	const char *only_param, *only_value;
+	struct hmb_all_vs_alone_group group[3];
+};
+
 #endif

@@ -87,6 +87,9 @@ struct hmb_bench {
 	int (*matrix)(const struct hmb_record *first, const struct hmb_record *end, const char *kase,
 		      double (*v)[HMB_TOPO_MAX_GPUS]);
 	const struct hmb_heatmap *heatmaps;
+	/* Its bars of every GPU at once against each alone in the report. May
+	 * be NULL. */
+	const struct hmb_all_vs_alone *all_vs_alone;
 	/* What its figures say together that no single figure does, for the
 	 * summary's anomalies: up to max lines of its records from head (link:
 	 * the GPU's host link, GB/s; 0 unknown); how many. May be NULL. */

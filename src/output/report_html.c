@@ -1218,51 +1218,52 @@ static double gbps_of(const struct hmb_record *r)
 	return s.gbps_median;
 }
 
-static const struct hmb_record *node_record(const struct hmb_sum_doc *d, const char *kase,
-					    int gpu)
+/* The first record of module b's case kase (of GPU gpu; -1: any) whose
+ * parameter t->only_param is t->only_value or absent. */
+static const struct hmb_record *all_vs_alone_record(const struct hmb_sum_doc *d,
+						const struct hmb_bench *b,
+						const struct hmb_all_vs_alone *t, const char *kase,
+						int gpu)
 {
 	for (const struct hmb_record *r = d->rep.head; r; r = r->next) {
-		const struct hmb_kv *placement = hmb_kv_find(&r->params, "placement");
-		if (r->status == HMB_OK && !strcmp(r->module, "node") && !strcmp(r->name, kase) &&
+		const struct hmb_kv *only = hmb_kv_find(&r->params, t->only_param);
+		if (r->status == HMB_OK && !strcmp(r->module, b->name) && !strcmp(r->name, kase) &&
 		    (gpu < 0 || hmb_record_gpu(r) == gpu) &&
-		    (!placement || placement->type != HMB_KV_STR || !strcmp(placement->str, "local")))
+		    (!only || only->type != HMB_KV_STR || !strcmp(only->str, t->only_value)))
 			return r;
 	}
 	return NULL;
 }
 
-/* Host copies with every GPU at once against the GPUs alone, a group per
- * direction; 0 where the document has none. */
-static int scaling(FILE *out, const struct hmb_sum *s, int col)
+/* Module b's figures with every GPU at once against the GPUs alone (its
+ * all_vs_alone), a group per direction; 0 where the document has none. */
+static int all_vs_alone(FILE *out, const struct hmb_sum *s, const struct hmb_bench *b, int col)
 {
-	static const char *const dirs[] = { "h2d", "d2h", "bidir" };
+	const struct hmb_all_vs_alone *t = b->all_vs_alone;
 	const struct hmb_sum_col *c = &s->col[col];
 	struct hmb_svg_group g[3];
 	int ng = 0;
 	char title[160];
 
 	memset(g, 0, sizeof(g));
-	for (int d = 0; d < 3; d++) {
-		char kase[32], name[32], v[32];
-		const struct hmb_record *all;
+	for (int d = 0; d < 3 && t->group[d].all; d++) {
+		const struct hmb_all_vs_alone_group *tg = &t->group[d];
+		const struct hmb_record *all = all_vs_alone_record(c->doc, b, t, tg->all, -1);
 		struct hmb_svg_group *x = &g[ng];
-		double total, alone, gpus = 0;
-		snprintf(kase, sizeof(kase), "host/%s/all", dirs[d]);
-		all = node_record(c->doc, kase, -1);
-		total = all ? gbps_of(all) : NAN;
-		alone = all ? metric_of(all, "sum_alone_gbps") : NAN;
+		double total = all ? gbps_of(all) : NAN, gpus = 0;
+		double alone = all ? metric_of(all, t->sum_alone) : NAN;
+		char name[32], v[32];
 		if (!(total > 0) || !(alone > 0))
 			continue;
-		snprintf(x->label, sizeof(x->label), "%s", dirs[d]);
+		snprintf(x->label, sizeof(x->label), "%s", tg->label);
 		x->nbar = 2;
 		snprintf(x->bar[0].label, sizeof(x->bar[0].label), "GPUs alone");
 		snprintf(x->bar[1].label, sizeof(x->bar[1].label), "all at once");
 		x->bar[0].light = 1;
-		snprintf(kase, sizeof(kase), "host/%s/alone", dirs[d]);
 		for (int k = 0; k < HMB_SVG_MAX_SEGS; k++) {
-			const struct hmb_record *r = node_record(c->doc, kase, k);
+			const struct hmb_record *r = all_vs_alone_record(c->doc, b, t, tg->alone, k);
 			double in_all;
-			snprintf(name, sizeof(name), "gpu%d_gbps", k);
+			snprintf(name, sizeof(name), t->gpu_metric, k);
 			in_all = metric_of(all, name);
 			if (r && gbps_of(r) > 0) {
 				x->bar[0].seg[k] = gbps_of(r);
@@ -1291,7 +1292,7 @@ static int scaling(FILE *out, const struct hmb_sum *s, int col)
 		snprintf(x->bar[1].top, sizeof(x->bar[1].top), "%s (%.0f%%)",
 			 hmb_sum_value_text(total, 1, v, sizeof(v)), 100 * total / alone);
 		if (c->link_peak_gbps > 0 && gpus > 0) {
-			x->ref = (d == 2 ? 2 : 1) * gpus * c->link_peak_gbps;
+			x->ref = tg->links * gpus * c->link_peak_gbps;
 			snprintf(x->ref_label, sizeof(x->ref_label), "links %s",
 				 hmb_sum_value_text(x->ref, 1, v, sizeof(v)));
 		}
@@ -1299,12 +1300,8 @@ static int scaling(FILE *out, const struct hmb_sum *s, int col)
 	}
 	if (!ng)
 		return 0;
-	snprintf(title, sizeof(title), "%s: host copies with every GPU at once against each alone",
-		 c->name);
-	hmb_svg_bars(out, &(struct hmb_svg_bars){ title, "GB/s per direction, summed over the "
-		"GPUs; over each bar its total, all at once as a share of the GPUs alone",
-		"GB/s", col, g, ng, "light: each GPU alone, summed (host/DIR/alone); solid: every GPU "
-		"at once (host/DIR/all), a segment per GPU (its gpuN_gbps); dashed: the links' sum" });
+	snprintf(title, sizeof(title), "%s: %s", c->name, t->title);
+	hmb_svg_bars(out, &(struct hmb_svg_bars){ title, t->about, "GB/s", col, g, ng, t->legend });
 	return 1;
 }
 
@@ -1345,10 +1342,12 @@ static void node(FILE *out, const struct hmb_sum *s)
 				hmb_svg_heatmap(out, &(struct hmb_svg_heatmap){ title, h->about, "GB/s", i,
 									       n, flat });
 			}
-		if (c->ngpus > 1 || started) {
-			node_column(out, c, i, &started, &any);
-			scaling(out, s, i);
-		}
+		if (c->ngpus > 1 || started)
+			for (int m = 0; s->benches && s->benches[m]; m++)
+				if (s->benches[m]->all_vs_alone) {
+					node_column(out, c, i, &started, &any);
+					all_vs_alone(out, s, s->benches[m], i);
+				}
 		if (started)
 			fprintf(out, "</div>\n");
 	}
