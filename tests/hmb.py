@@ -75,10 +75,11 @@ def temp_files(folder):
     return sorted(p.name for p in pathlib.Path(folder).iterdir() if ".tmp." in p.name)
 
 
-def signal_when(cmd, ready, sig, settle=0.0, timeout=120, stderr=subprocess.DEVNULL):
+def signal_when(cmd, ready, sig, settle=0.0, timeout=120, stderr=subprocess.DEVNULL, env=None):
     """Start cmd, wait (at most 10 s) until ready() is true, then settle seconds,
     send sig and return the exit status; the process never outlives the call."""
-    proc = subprocess.Popen([str(c) for c in cmd], stdout=subprocess.DEVNULL, stderr=stderr)
+    proc = subprocess.Popen([str(c) for c in cmd], stdout=subprocess.DEVNULL, stderr=stderr,
+                            env=env)
     try:
         for _ in range(100):
             if ready():
