@@ -177,6 +177,7 @@ test-deps:
 	@PYTHON='$(PYTHON)' scripts/setup.sh --tests
 
 EMULATED_TESTS ?= yes
+# TEST_IGNORE: test files left out (make sanitize's NOT_NATIVE_TESTS).
 # TEST_JOBS=N: the tests in N processes (pytest-xdist; by default a process a
 # core where it is installed, else 1); the GPU tests all in one of them
 # (tests/conftest.py), so that no two share a GPU.
@@ -189,6 +190,7 @@ test: test-deps $(BIN) $(MANAGED_STATIC) $(TEST_BIN) $(if $(filter no,$(EMULATED
 		PYTHONDONTWRITEBYTECODE=1 \
 		$(PYTHON) -m pytest tests --basetemp=$(BUILD)/pytest \
 		$(if $(filter 1,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist loadgroup) \
+		$(foreach f,$(TEST_IGNORE),--ignore=$(f)) \
 		$(if $(filter no,$(EMULATED_TESTS)),--ignore-glob='tests/test_*emulated*.py')
 
 # The build here is copied into the scratch copies and built on there, with the
@@ -236,8 +238,9 @@ include mk/install.mk
 
 # ---- sanitizers and fuzzing ---------------------------------------------------
 # make sanitize   the host code built with AddressSanitizer and UBSan (in
-#                 $(BUILD)/sanitize), then every test of `make test` against it:
-#                 any report fails the test that ran into it.
+#                 $(BUILD)/sanitize), then the tests of `make test` that run it
+#                 (all but NOT_NATIVE_TESTS): any report fails the test that ran
+#                 into it.
 # make fuzz       libFuzzer targets (clang from the distribution) for the size
 #                 parser, the command line, and reading documents with compare,
 #                 each for FUZZ_SECONDS (60) from its seeds in fuzz/corpus/; a
@@ -281,9 +284,15 @@ FUZZ_LOAD    := $(FUZZ_BASE) src/doc/json_read.c src/doc/json_write.c src/doc/js
 FUZZ_BINS    := $(FUZZ_DIR)/fuzz_sizes $(FUZZ_DIR)/fuzz_options $(FUZZ_DIR)/fuzz_load
 
 .PHONY: sanitize fuzz fuzz-build
+# The tests that run no code built here (the Python scripts' own, the mutation
+# tools', the documentation's): nothing in them for a sanitizer to see, so
+# make sanitize leaves them to make test.
+NOT_NATIVE_TESTS := tests/test_files.py tests/test_fleet.py tests/test_layers.py \
+	tests/test_mutagen.py tests/test_mutate.py tests/test_readme.py tests/test_sanitizer_script.py
 sanitize:
 	ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		$(MAKE) SANITIZE=1 PLATFORM=$(PLATFORM) BUILD=$(BUILD)/sanitize test
+		$(MAKE) SANITIZE=1 PLATFORM=$(PLATFORM) BUILD=$(BUILD)/sanitize \
+		TEST_IGNORE='$(NOT_NATIVE_TESTS)' test
 
 $(FUZZ_DIR)/fuzz_sizes: fuzz/fuzz_sizes.c $(FUZZ_BASE)
 $(FUZZ_DIR)/fuzz_options: fuzz/fuzz_options.c $(FUZZ_OPTIONS)
@@ -294,17 +303,16 @@ $(FUZZ_BINS): fuzz/fuzz_check.h $(wildcard src/*/*.h)
 
 fuzz-build: $(FUZZ_BINS)
 
-fuzz: $(FUZZ_BINS)
-	@for t in sizes options load; do \
-		dict=fuzz/options.dict; [ $$t = load ] && dict=fuzz/json.dict; \
-		mkdir -p $(FUZZ_DIR)/found-$$t; \
-		echo "fuzz_$$t: $(FUZZ_SECONDS) s"; \
-		if ! $(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
-			-rss_limit_mb=2048 -print_final_stats=1 -dict=$$dict \
-			-artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/found-$$t fuzz/corpus/$$t \
-			>$(FUZZ_DIR)/fuzz_$$t.log 2>&1; then \
-			tail -n 60 $(FUZZ_DIR)/fuzz_$$t.log; echo "fuzz_$$t: FAILED"; exit 1; \
-		fi; \
-		grep -E '^(Done|stat::number_of_executed_units|stat::new_units_added)' \
-			$(FUZZ_DIR)/fuzz_$$t.log | sed "s/^/  /"; \
-	done
+# each target a job of its own (make -j2 fuzz: two at once), its lines printed together
+fuzz: $(patsubst $(FUZZ_DIR)/fuzz_%,fuzz-run-%,$(FUZZ_BINS))
+fuzz-run-%: $(FUZZ_DIR)/fuzz_%
+	@dict=fuzz/options.dict; [ $* = load ] && dict=fuzz/json.dict; \
+	mkdir -p $(FUZZ_DIR)/found-$*; \
+	if ! $< -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+		-rss_limit_mb=2048 -print_final_stats=1 -dict=$$dict \
+		-artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/found-$* fuzz/corpus/$* \
+		>$(FUZZ_DIR)/fuzz_$*.log 2>&1; then \
+		tail -n 60 $(FUZZ_DIR)/fuzz_$*.log; echo "fuzz_$*: FAILED"; exit 1; \
+	fi; \
+	{ echo "fuzz_$*: $(FUZZ_SECONDS) s"; grep -E '^(Done|stat::number_of_executed_units|stat::new_units_added)' \
+		$(FUZZ_DIR)/fuzz_$*.log | sed "s/^/  /"; }
