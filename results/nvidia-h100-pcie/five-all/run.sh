@@ -3,7 +3,7 @@
 # machine, then three `memcpy` (eight processes that copy against their own reference
 # loop), each document's stdout and stderr beside it, then the GPU tests in the time
 # left; every step packed into DIR/w.tar.gz as it ends, so that a run cut short keeps
-# what it made (the machine was lent for 512 s: the GPU tests did not finish).
+# what it made. PYTHONPATH: where the GPU machine's Python finds jsonschema.
 # Run from the top of a checkout where build/ holds the build (make portable).
 set -u
 dir=${1:?usage: run.sh DIR}
@@ -22,7 +22,7 @@ for i in 6 7 8; do
 done
 left=$(( 585 - ($(date +%s) - t0) ))
 if [ "$left" -gt 110 ]; then
-	HMB_REQUIRE_GPU=1 HMB_BIN=$PWD/$b timeout "$left" \
+	PYTHONPATH=${PYTHONPATH:-} HMB_REQUIRE_GPU=1 HMB_BIN=$PWD/$b timeout "$left" \
 		python3 -m pytest tests/test_gpu.py -q -p no:cacheprovider > "$w/gpu-tests.log" 2>&1
 	echo "gpu tests exit $? at $(( $(date +%s) - t0 )) s" >> "$w/log"
 fi
