@@ -179,17 +179,18 @@ test-deps:
 EMULATED_TESTS ?= yes
 # TEST_IGNORE: test files left out (make sanitize's NOT_NATIVE_TESTS).
 # TEST_JOBS=N: the tests in N processes (pytest-xdist; by default a process a
-# core where it is installed, else 1); the GPU tests all in one of them
+# core where it is installed, else 1, decided as the tests start: after
+# test-deps, which may have installed it); the GPU tests all in one of them
 # (tests/conftest.py), so that no two share a GPU.
-TEST_JOBS ?= $(shell $(PYTHON) -c 'import xdist' 2>/dev/null && nproc 2>/dev/null || echo 1)
+TEST_JOBS ?=
 test: test-deps $(BIN) $(MANAGED_STATIC) $(TEST_BIN) $(if $(filter no,$(EMULATED_TESTS)),,emulated)
-	@[ '$(TEST_JOBS)' = 1 ] || $(PYTHON) -c 'import xdist' 2>/dev/null || \
+	@[ -z '$(TEST_JOBS)' ] || [ '$(TEST_JOBS)' = 1 ] || $(PYTHON) -c 'import xdist' 2>/dev/null || \
 		{ echo "make test: TEST_JOBS=$(TEST_JOBS) needs pytest-xdist for $(PYTHON)" \
 		  "(Debian: apt-get install python3-pytest-xdist)" >&2; exit 2; }
 	HMB_BIN=$(BIN) HMB_UNIT=$(TEST_BIN) HMB_EMULATED_BIN=$(BUILD)/emulated/hipmembench \
 		PYTHONDONTWRITEBYTECODE=1 \
 		$(PYTHON) -m pytest tests --basetemp=$(BUILD)/pytest \
-		$(if $(filter 1,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist loadgroup) \
+		$(if $(TEST_JOBS),$(if $(filter 1,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist loadgroup),$$($(PYTHON) -c 'import xdist' 2>/dev/null && printf -- '-n %s --dist loadgroup' "$$(nproc)")) \
 		$(foreach f,$(TEST_IGNORE),--ignore=$(f)) \
 		$(if $(filter no,$(EMULATED_TESTS)),--ignore-glob='tests/test_*emulated*.py')
 
