@@ -1,4 +1,4 @@
-/* significance.c - Mann-Whitney U test, Welch's t-test and Student's t distribution. */
+/* significance.c - Mann-Whitney U test, Student's t distribution, Benjamini-Hochberg. */
 #include "stats/significance.h"
 
 #include <math.h>
@@ -241,30 +241,6 @@ double hmb_student_t_quantile(double p, double df)
 			hi = mid;
 	}
 	return 0.5 * (lo + hi);
-}
-
-double hmb_welch_p(const double *a, size_t na, const double *b, size_t nb, double min_var,
-		   double *se)
-{
-	double ma = hmb_mean(a, na), mb = hmb_mean(b, nb), va = 0.0, vb = 0.0, qa, qb, df;
-
-	if (na < 2 || nb < 2)
-		return NAN;
-	for (size_t i = 0; i < na; i++)
-		va += (a[i] - ma) * (a[i] - ma);
-	for (size_t i = 0; i < nb; i++)
-		vb += (b[i] - mb) * (b[i] - mb);
-	va = va / (double)(na - 1) > min_var ? va / (double)(na - 1) : min_var;
-	vb = vb / (double)(nb - 1) > min_var ? vb / (double)(nb - 1) : min_var;
-	qa = va / (double)na;
-	qb = vb / (double)nb;
-	/* Welch-Satterthwaite: the degrees of freedom of the two variances' sum */
-	df = (qa + qb) * (qa + qb) / (qa * qa / (double)(na - 1) + qb * qb / (double)(nb - 1));
-	if (se)
-		*se = sqrt(qa + qb);
-	if (!(qa + qb > 0))
-		return mb == ma ? 1.0 : 0.0;
-	return hmb_student_t_p((mb - ma) / sqrt(qa + qb), df);
 }
 
 static int by_p(const void *x, const void *y)

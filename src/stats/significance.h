@@ -1,10 +1,10 @@
 /*
  * significance.h - is a difference between two sets of values more than
  * noise? The Mann-Whitney U test (no assumption about the shape of the
- * distribution; timings are skewed: the drift of a record's samples) and
- * Welch's t-test (a few runs a side, where ranks cannot reach a small p:
- * compare's run-to-run noise, noise.c); and over many figures at once, which
- * of them moved (Benjamini-Hochberg: compare's verdicts).
+ * distribution; timings are skewed: the drift of a record's samples),
+ * Student's t distribution (compare's p over a noise of few degrees of
+ * freedom, noise.c); and over many figures at once, which of them moved
+ * (Benjamini-Hochberg: compare's verdicts).
  */
 #ifndef HMB_SIGNIFICANCE_H
 #define HMB_SIGNIFICANCE_H
@@ -35,13 +35,6 @@ double hmb_chi2_upper_p(double x, double df);
 /* The t with P(|T| >= t) = p (two-sided) under Student's t with df degrees
  * of freedom (INFINITY: the normal distribution); NAN outside 0 < p < 1. */
 double hmb_student_t_quantile(double p, double df);
-
-/* Two-sided p-value of Welch's t-test that a and b (at least 2 values each)
- * have the same mean, each side's variance taken as at least min_var; *se
- * (where given): the standard error of the difference of the means. NAN
- * with fewer than 2 values a side. */
-double hmb_welch_p(const double *a, size_t na, const double *b, size_t nb, double min_var,
-		   double *se);
 
 /* Benjamini-Hochberg (step-up) at false-discovery rate q over p[0..n), NaN
  * p-values not counted: the k smallest p, where k is the largest rank with
