@@ -11,6 +11,8 @@
 #
 #   .ci/rocm.sh              a fresh root (debootstrap, about 80 s), removed after
 #   ROCM_ROOT=DIR .ci/rocm.sh   that root, made if missing and kept (to iterate)
+#   ROCM_ROOT=DIR .ci/rocm.sh --prepare   only make that root, with sid's ROCm (CI makes
+#                            it in the background while other stages run)
 #   HMB_SURFACE=DIR .ci/rocm.sh   each build's surface must be DIR's (tests/surface.py)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +38,7 @@ cleanup() {
 	[ "$keep" -eq 1 ] || rm -rf --one-file-system "$root"
 }
 trap cleanup EXIT
+trap 'exit 143' TERM
 
 stage() { printf '== rocm: %s\n' "$*"; }
 in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
@@ -58,6 +61,14 @@ for d in proc sys dev dev/pts; do
 	mounted=("$root/$d" "${mounted[@]}")
 done
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# (a root made by --prepare has them: nothing to fetch again)
+if [ "$(in_root "dpkg-query -W -f='\${db:Status-Abbrev}\n' $packages 2>&1" | grep -vc '^ii')" = 0 ]; then
+	stage "ROCm from sid, installed before"
+else
+	stage "install ROCm from sid"
+	timed "apt" in_root "apt-get $apt_opts update && apt-get $apt_opts install -y $packages >/dev/null"
+fi
+[ "${1:-}" != --prepare ] || exit 0
 
 # The working tree as git sees it (tracked and new files), without build folders.
 rm -rf "$root/src"
@@ -94,8 +105,6 @@ suite() {
 		build-amd/unit_tests >/dev/null && .ci/compiler.sh build-amd $ref"
 }
 
-stage "install ROCm from sid"
-timed "apt" in_root "apt-get $apt_opts update && apt-get $apt_opts install -y $packages >/dev/null"
 suite "HIP 6.4 (sid)"
 # a user's flags on current compilers, warnings as errors: -O3 and clang (kernels for one arch)
 t0=$SECONDS

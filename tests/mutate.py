@@ -6,7 +6,8 @@ occur there exactly once, and its replacement) with the tests that must fail
 once it is made. In a scratch copy of the tree (tracked and untracked files,
 never the checkout itself; build/ copied in so that only what a mutant
 touches is compiled again), this script first runs every mutant's tests on
-the unchanged code, which must pass; then, for each mutant: makes the
+the unchanged code, which must pass (the test ids of one file in one pytest
+run); then, for each mutant: makes the
 change, rebuilds, runs its tests and puts the file back. Mutants are taken
 several at a time, each worker in a scratch copy of its own (a worker a core).
 
@@ -303,6 +304,41 @@ class Runner:
             return "error (every test skipped here: it tests nothing)", out
         return ("pass" if rc == 0 else "fail"), out
 
+    def check_together(self, sels):
+        """The pytest selectors sels, test ids of one file, in one pytest run on the
+        unchanged code (one start instead of one a selector): {selector: verdict}
+        as kill() says it, from pytest's report of each test (-rA). A run that
+        reports nothing usable (a crash, a collection error) leaves each selector
+        to kill() alone."""
+        cmd = [self.python, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider",
+               f"--basetemp={self.tree / BUILD / 'pytest'}", *sels]
+        rc, out = run_group(cmd, timeout=self.timeout * len(sels), cwd=self.tree, env=self.env)
+        if rc not in (0, 1):
+            return {sel: self.kill(f"pytest: {sel}") for sel in sels}
+        seen = re.findall(r"^(PASSED|FAILED|ERROR) (\S+)", out, re.M)
+        verdicts = {}
+        for sel in sels:
+            mine = [o for o, test in seen if test == sel or test.startswith((sel + "[", sel + "::"))]
+            verdicts[sel] = ("fail", out) if {"FAILED", "ERROR"} & set(mine) else \
+                ("pass", out) if mine else \
+                ("error (every test skipped here: it tests nothing)", out)
+        return verdicts
+
+
+def together(sels):
+    """The selectors in the runs that check them on the unchanged code: the plain test
+    ids of one file (no -k, no emulated build to make first) in one run, each other
+    selector in its own."""
+    runs, by_file = [], {}
+    for sel in sels:
+        kind, _, arg = sel.partition(":")
+        arg = arg.strip()
+        if kind == "pytest" and "::" in arg and " " not in arg and "test_emulated" not in arg:
+            by_file.setdefault(arg.split("::")[0], []).append(arg)
+        else:
+            runs.append([sel])
+    return runs + [[f"pytest: {a}" for a in ids] for ids in by_file.values()]
+
 
 def keep_binaries(mutants, scratch, run, dest):
     """Each mutant built in turn, its binary kept as dest/ID/hipmembench (with
@@ -461,15 +497,20 @@ def main():
         pool = ThreadPoolExecutor(max_workers=workers)
         try:
             t0 = time.monotonic()
-            sels = sorted({s for m in mutants for s in m["kill"]})
-            futures = {pool.submit(on_a_worker, Runner.kill, sel): sel for sel in sels}
+            def check(r, run):
+                if len(run) == 1:
+                    return {run[0]: r.kill(run[0])}
+                return {f"pytest: {a}": v for a, v in
+                        r.check_together([x.partition(":")[2].strip() for x in run]).items()}
+            runs = together(sorted({s for m in mutants for s in m["kill"]}))
+            futures = [pool.submit(on_a_worker, check, run) for run in runs]
             for f in as_completed(futures):
-                verdict, out = f.result()
-                if verdict != "pass":
-                    print(f"mutate: {futures[f]!r} does not pass on the unchanged code "
-                          f"({verdict}): it would kill every mutant\n{tail(out)}")
-                    kill_running()
-                    return 1
+                for sel, (verdict, out) in f.result().items():
+                    if verdict != "pass":
+                        print(f"mutate: {sel!r} does not pass on the unchanged code "
+                              f"({verdict}): it would kill every mutant\n{tail(out)}")
+                        kill_running()
+                        return 1
             print(f"every selector passes on the unchanged code: {time.monotonic() - t0:.0f} s",
                   flush=True)
             futures = {pool.submit(on_a_worker, try_mutant, m): m for m in mutants}

@@ -109,12 +109,16 @@ def test_run_says_killed_and_survived_and_leaves_nothing(tmp_path):
 
 
 def test_a_test_failing_on_the_unchanged_code_stops_the_run(tmp_path):
+    """The tests of one file are checked in one pytest run: the one that does not
+    pass is named, not the one beside it that does."""
     path = tmp_path / "mutants.txt"
     path.write_text(block("a", "scripts/hmb_gather.py", "bad = 1 if failed or unreadable else 0",
-                          "bad = 1 if unreadable else 0", "pytest: tests/test_gather.py::test_no_such_test"))
+                          "bad = 1 if unreadable else 0", "pytest: tests/test_gather.py::test_no_such_test",
+                          "pytest: tests/test_gather.py::test_all_good_runs_exit_0"))
     p = mutate("--list", path)
-    assert p.returncode == 1 and "does not pass on the unchanged code" in p.stdout, \
-        p.stdout + p.stderr
+    assert p.returncode == 1, p.stdout + p.stderr
+    assert "'pytest: tests/test_gather.py::test_no_such_test' does not pass on the unchanged code" \
+        in p.stdout and "test_all_good_runs_exit_0' does not pass" not in p.stdout, p.stdout
 
 
 def test_sigterm_mid_run_leaves_no_scratch_copy_and_no_tests_running(tmp_path):

@@ -742,10 +742,22 @@ return Array.from(base.querySelectorAll(css)).map(e => {
 """
 
 
-class Element:
+class Finder:
+    """find_element over a find_elements: the first found, or a failed assertion
+    saying where it was looked for."""
+    where = ""
+
+    def find_element(self, by, css):
+        found = self.find_elements(by, css)
+        assert found, f"no {css} {self.where}"
+        return found[0]
+
+
+class Element(Finder):
     """What the tests read of a page's element, fetched with its query in one call to
     the browser (selenium's own elements ask for each property apart: about 2000
     calls and 20 s a report)."""
+    where = "in the element"
 
     def __init__(self, driver, data):
         self.driver, self.data = driver, data
@@ -754,11 +766,6 @@ class Element:
 
     def find_elements(self, by, css):
         return query(self.driver, by, css, self.data["id"])
-
-    def find_element(self, by, css):
-        found = self.find_elements(by, css)
-        assert found, f"no {css} in the element"
-        return found[0]
 
     def get_attribute(self, name):
         return self.data["textContent"] if name == "textContent" else \
@@ -776,8 +783,9 @@ def query(driver, by, css, within=None):
     return [Element(driver, d) for d in driver.execute_script(QUERY_JS, css, within)]
 
 
-class Page:
+class Page(Finder):
     """The browser, its elements found through query()."""
+    where = "on the page"
 
     def __init__(self, driver):
         self.driver = driver
@@ -787,11 +795,6 @@ class Page:
 
     def find_elements(self, by, css):
         return query(self.driver, by, css)
-
-    def find_element(self, by, css):
-        found = self.find_elements(by, css)
-        assert found, f"no {css} on the page"
-        return found[0]
 
 
 # Parameters that never set a chart's lines apart (context: the GPU, tuned counts,
