@@ -7,9 +7,9 @@ once it is made. In a scratch copy of the tree (tracked and untracked files,
 never the checkout itself; build/ copied in so that only what a mutant
 touches is compiled again), this script first runs every mutant's tests on
 the unchanged code, which must pass (the test ids of one file in one pytest
-run); then, for each mutant: makes the
-change, rebuilds, runs its tests and puts the file back. Mutants are taken
-several at a time, each worker in a scratch copy of its own (a worker a core).
+run); then, for each mutant: makes the change, rebuilds, runs its tests and
+puts the file back. Mutants are taken several at a time, each worker in a
+scratch copy of its own (a worker a core).
 
   tests/mutate.py [--list FILE] [--only ID,...] [--check] [--timeout S]
                   [--binaries DIR | --prebuilt DIR]
