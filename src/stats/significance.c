@@ -127,15 +127,6 @@ double hmb_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb
 	return p > 1.0 ? 1.0 : p;
 }
 
-double hmb_mean(const double *v, size_t n)
-{
-	double sum = 0.0;
-
-	for (size_t i = 0; i < n; i++)
-		sum += v[i];
-	return n ? sum / (double)n : NAN;
-}
-
 /* The regularized incomplete beta function I_x(a, b), by its continued
  * fraction (modified Lentz), on the side of x where it converges fast. */
 static double incomplete_beta(double a, double b, double x)

@@ -22,9 +22,6 @@ double hmb_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb
 /* Free the exact distributions kept between calls. */
 void hmb_significance_release(void);
 
-/* The mean of v[0..n); NAN for none. */
-double hmb_mean(const double *v, size_t n);
-
 /* Two-sided p-value of Student's t distribution with df degrees of freedom
  * (df need not be whole): P(|T| >= |t|). */
 double hmb_student_t_p(double t, double df);

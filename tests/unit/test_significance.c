@@ -86,8 +86,6 @@ static void exact_meets_approximation(void)
  * beta function worked out to 30 digits (mpmath.betainc). */
 static void student_t(void)
 {
-	const double b[] = { 2, 4, 6, 8, 10 };
-
 	CHECK_NEAR(hmb_student_t_p(4.604094871, 4), 0.010000000002635536, 1e-12);
 	CHECK_NEAR(hmb_student_t_p(-2.776445105, 4), 0.050000000010119479, 1e-12);
 	CHECK_NEAR(hmb_student_t_p(1, 1), 0.5, 1e-12);
@@ -96,7 +94,6 @@ static void student_t(void)
 	CHECK_NEAR(hmb_student_t_p(0.3, 7.7), 0.77211581637669543, 1e-12);
 	CHECK_NEAR(hmb_student_t_p(40, 3), 3.4380680789158528e-5, 1e-15);
 	CHECK(hmb_student_t_p(0, 3) == 1.0 && hmb_student_t_p(INFINITY, 3) == 0.0);
-	CHECK_NEAR(hmb_mean(b, 5), 6.0, 1e-15);
 }
 
 /* Benjamini and Hochberg (1995), section 3.2: fifteen p-values at q = 0.05,
