@@ -304,22 +304,25 @@ class Runner:
             return "error (every test skipped here: it tests nothing)", out
         return ("pass" if rc == 0 else "fail"), out
 
-    def check_together(self, sels):
-        """The pytest selectors sels, test ids of one file, in one pytest run on the
-        unchanged code (one start instead of one a selector): {selector: verdict}
-        as kill() says it, from pytest's report of each test (-rA). A run that
-        reports nothing usable (a crash, a collection error) leaves each selector
-        to kill() alone."""
+    def check(self, sels):
+        """Selectors on the unchanged code: {selector: verdict} as kill() says it.
+        Several (test ids of one file, from together()) run in one pytest run (one
+        start instead of one a selector), each judged by pytest's report of its
+        tests (-rA); a run that reports nothing usable (a crash, a collection
+        error) leaves each to kill() alone."""
+        if len(sels) == 1:
+            return {sels[0]: self.kill(sels[0])}
+        ids = [sel.partition(":")[2].strip() for sel in sels]
         cmd = [self.python, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider",
-               f"--basetemp={self.tree / BUILD / 'pytest'}", *sels]
+               f"--basetemp={self.tree / BUILD / 'pytest'}", *ids]
         rc, out = run_group(cmd, timeout=self.timeout * len(sels), cwd=self.tree, env=self.env)
         if rc not in (0, 1):
-            return {sel: self.kill(f"pytest: {sel}") for sel in sels}
+            return {sel: self.kill(sel) for sel in sels}
         seen = re.findall(r"^(PASSED|FAILED|ERROR) (\S+)", out, re.M)
         verdicts = {}
-        for sel in sels:
-            mine = [o for o, test in seen if test == sel or test.startswith((sel + "[", sel + "::"))]
-            verdicts[sel] = ("fail", out) if {"FAILED", "ERROR"} & set(mine) else \
+        for sel, tid in zip(sels, ids):
+            mine = {o for o, test in seen if test == tid or test.startswith((tid + "[", tid + "::"))}
+            verdicts[sel] = ("fail", out) if {"FAILED", "ERROR"} & mine else \
                 ("pass", out) if mine else \
                 ("error (every test skipped here: it tests nothing)", out)
         return verdicts
@@ -334,10 +337,10 @@ def together(sels):
         kind, _, arg = sel.partition(":")
         arg = arg.strip()
         if kind == "pytest" and "::" in arg and " " not in arg and "test_emulated" not in arg:
-            by_file.setdefault(arg.split("::")[0], []).append(arg)
+            by_file.setdefault(arg.split("::")[0], []).append(sel)
         else:
             runs.append([sel])
-    return runs + [[f"pytest: {a}" for a in ids] for ids in by_file.values()]
+    return runs + list(by_file.values())
 
 
 def keep_binaries(mutants, scratch, run, dest):
@@ -497,13 +500,8 @@ def main():
         pool = ThreadPoolExecutor(max_workers=workers)
         try:
             t0 = time.monotonic()
-            def check(r, run):
-                if len(run) == 1:
-                    return {run[0]: r.kill(run[0])}
-                return {f"pytest: {a}": v for a, v in
-                        r.check_together([x.partition(":")[2].strip() for x in run]).items()}
             runs = together(sorted({s for m in mutants for s in m["kill"]}))
-            futures = [pool.submit(on_a_worker, check, run) for run in runs]
+            futures = [pool.submit(on_a_worker, Runner.check, run) for run in runs]
             for f in as_completed(futures):
                 for sel, (verdict, out) in f.result().items():
                     if verdict != "pass":
