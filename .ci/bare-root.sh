@@ -10,10 +10,8 @@
 # is printed. Mounts and the root are removed on every exit.
 #
 #   .ci/bare-root.sh                         (as root; debootstrap is installed if missing)
-#   .ci/bare-root.sh --prepare DIR           only make the pristine root in DIR (debootstrap,
-#                                            git and ca-certificates): CI makes it in the
-#                                            background while other stages run
-#   HMB_BARE_ROOT=DIR .ci/bare-root.sh       start from a copy of that pristine root
+#   HMB_BARE_ROOT=/tmp/bw .ci/bare-root.sh   start from a copy of an existing pristine
+#                                            root instead (for trying changes locally)
 #   .ci/bare-root.sh --commands              print the two commands, run nothing
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,31 +31,6 @@ if [ "${1:-}" = --commands ]; then
 fi
 
 [ "$(id -u)" -eq 0 ] || { echo "bare-root: must run as root (debootstrap, chroot, mount)" >&2; exit 2; }
-
-# The pristine root: minbase bookworm, then git and ca-certificates (nothing else).
-make_root() {
-	local dir=$1
-	if ! command -v debootstrap >/dev/null; then
-		apt-get update -qq
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
-	fi
-	local log=$dir.log
-	{
-		debootstrap --variant=minbase bookworm "$dir" "$mirror" &&
-		# Plain bookworm: its Release has no Valid-Until, so no snapshot options are needed.
-		echo "deb $mirror bookworm main" >"$dir/etc/apt/sources.list" &&
-		cp /etc/resolv.conf "$dir/etc/resolv.conf" &&
-		chroot "$dir" /usr/bin/env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
-		chroot "$dir" /usr/bin/env DEBIAN_FRONTEND=noninteractive \
-			apt-get install -y -qq --no-install-recommends git ca-certificates
-	} >"$log" 2>&1 || { tail -n 30 "$log"; echo "bare-root: the root could not be made" >&2; return 1; }
-	rm -f "$log"
-}
-if [ "${1:-}" = --prepare ]; then
-	[ -n "${2:-}" ] || { echo "bare-root: --prepare needs a folder" >&2; exit 2; }
-	make_root "$2"
-	exit
-fi
 
 # Stage lines go to fd 3, the script's stdout, even from a trap that interrupts a
 # command whose output is silenced.
@@ -119,19 +92,31 @@ in_root() {
 }
 
 if [ -n "${HMB_BARE_ROOT:-}" ]; then
-	stage "root: a copy of $HMB_BARE_ROOT (git and ca-certificates), the CUDA toolkit, the clone"
-	[ -x "$HMB_BARE_ROOT/usr/bin/git" ] || { echo "bare-root: $HMB_BARE_ROOT is not a prepared root" >&2; exit 2; }
+	stage "root: a copy of $HMB_BARE_ROOT"
+	[ -x "$HMB_BARE_ROOT/usr/bin/apt-get" ] || { echo "bare-root: $HMB_BARE_ROOT is not a Debian root" >&2; exit 2; }
 	cp -a "$HMB_BARE_ROOT" "$root"
 else
-	stage "root: debootstrap --variant=minbase bookworm, git and ca-certificates"
-	make_root "$root"
-	stage "root: the CUDA toolkit, the clone"
+	stage "root: debootstrap --variant=minbase bookworm"
+	if ! command -v debootstrap >/dev/null; then
+		apt-get update -qq
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
+	fi
+	debootstrap --variant=minbase bookworm "$root" "$mirror" >"$work/debootstrap.log" 2>&1 ||
+		{ tail -n 30 "$work/debootstrap.log"; echo "bare-root: debootstrap failed" >&2; exit 1; }
 fi
+
+stage "root: git and ca-certificates, the CUDA toolkit, the clone"
 mnt -t proc proc "$root/proc"
 mnt -t sysfs -o ro sysfs "$root/sys"
 mnt -t tmpfs tmpfs "$root/dev/shm"
 mnt -t devpts -o newinstance,ptmxmode=0666 devpts "$root/dev/pts"
+cp /etc/resolv.conf "$root/etc/resolv.conf"
+# Plain bookworm: its Release has no Valid-Until, so no snapshot options are needed.
+echo "deb $mirror bookworm main" >"$root/etc/apt/sources.list"
+in_root_apt() { chroot "$root" /usr/bin/env DEBIAN_FRONTEND=noninteractive apt-get "$@"; }
 cd /
+in_root_apt update -qq
+in_root_apt install -y -qq --no-install-recommends git ca-certificates >/dev/null
 if [ -d /usr/local/cuda ]; then
 	mkdir -p "$root/usr/local/cuda"
 	mnt --bind /usr/local/cuda "$root/usr/local/cuda"
