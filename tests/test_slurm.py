@@ -73,14 +73,16 @@ def free_port():
         return s.getsockname()[1]
 
 
-def wait_for(what, check, timeout):
-    """Poll check() until it is true; fail naming what after timeout seconds."""
+def wait_for(what, check, timeout, detail=None):
+    """Poll check() until it is true; fail naming what (and detail(), where given)
+    after timeout seconds."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if check():
             return
         time.sleep(0.3)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}" +
+                         (f"\n{detail()}" if detail else ""))
 
 
 def stop(pidfile):
@@ -124,9 +126,12 @@ def slurm():
         for daemon in [["slurmctld"]] + [["slurmd", "-N", n] for n in NODES]:
             p = subprocess.run(daemon, env=env, capture_output=True, text=True, timeout=30)
             assert p.returncode == 0, f"{' '.join(daemon)} did not start: {p.stderr}\n{logs(d)}"
+        # (two minutes: a loaded machine, the sanitizers' run of the suite, registers slowly)
         wait_for("both nodes idle", lambda: subprocess.run(
             ["sinfo", "-h", "-N", "-o", "%t"], env=env, capture_output=True, text=True,
-            timeout=30).stdout.split().count("idle") == len(NODES), 60)
+            timeout=30).stdout.split().count("idle") == len(NODES), 120,
+            lambda: subprocess.run(["sinfo", "-N", "-o", "%N %t %E"], env=env,
+                                   capture_output=True, text=True, timeout=30).stdout + logs(d))
         yield d, env
     finally:
         # jobs a failed test left running first, so that none outlives the cluster
