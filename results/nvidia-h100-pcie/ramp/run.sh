@@ -1,7 +1,8 @@
 #!/bin/bash
 # run.sh - what made this folder (from the top of a checkout, build/ made by make portable):
 # the h2d ramp: one all, then memcpy's pinned h2d at 64M and 256M with 1 and with 40
-# warm-up copies, twice each; packed into $OUT/r.tar.gz after each step
+# warm-up copies, twice each; packed into $OUT/r.tar.gz after each step (OUT: the folder
+# the GPU machine's results go back from; kept as it ran, the names of `log` its own)
 set -u
 w=$OUT/r; b=build/hipmembench; mkdir -p "$w"; t0=$(date +%s)
 pack() { tar -C "$OUT" -czf "$OUT/r.tar.gz" r; }
