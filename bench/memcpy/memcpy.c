@@ -275,6 +275,10 @@ static void run_case(struct hmb_ctx *ctx, struct copies *c, enum direction dir, 
 			 * one warm-up from 64 MiB, where one copy is milliseconds */
 			.reps = size > (64u << 20) ? 10 : 20,
 			.warmup = size >= (64u << 20) ? 1 : 2,
+			/* page-locked copies of 16 MiB and more can start slow and
+			 * climb for tens of milliseconds: warm up until they stop */
+			.settle = dir != D2D && c->kind != HMB_KIND_PAGEABLE &&
+				  size >= (16u << 20),
 		},
 		.ops = { setup, NULL, op, verify, NULL },
 		.state = &k,

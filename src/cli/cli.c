@@ -304,7 +304,7 @@ const struct hmb_global_option hmb_global_options[HMB_G_COUNT] = {
 			  0, 0, 0, set_sizes },
 	[HMB_G_REPS] = { "reps", 'r', "N", "timed repetitions per case (1 to 1000000)",
 			 FIELD(opt.reps), 1, 1000000, NULL },
-	[HMB_G_WARMUP] = { "warmup", 'w', "N", "untimed repetitions first (0 to 1000000)",
+	[HMB_G_WARMUP] = { "warmup", 'w', "N", "untimed repetitions first, exactly N (0 to 1000000)",
 			   FIELD(opt.warmup), 0, 1000000, NULL },
 	[HMB_G_QUICK] = { "quick", 'q', NULL, "small sizes, few repetitions: a smoke run",
 			  FIELD(opt.quick), 0, 0, NULL },

@@ -230,6 +230,76 @@ fail:
 	return -1;
 }
 
+/* Settling (.settle): the warm-ups go on past the count, one at a time and
+ * timed like samples, until the last HMB_SETTLE_WINDOW_S of them
+ * (their own times summed; HMB_SETTLE_LEAST at least) hold none more than
+ * HMB_SETTLE_GAIN faster than the fastest before them, or HMB_SETTLE_MAX_S
+ * have passed. A fresh
+ * host-device copy can start 20-25% slow and climb over tens of
+ * milliseconds, a plateau on the way (results/nvidia-h100-pcie/five-all/
+ * README.md): a count of warm-ups does not cover that, a window of time does.
+ * Returns how many warm-ups were taken (-1: failed); their times are kept
+ * nowhere. */
+#define HMB_SETTLE_WINDOW_S 0.02
+#define HMB_SETTLE_LEAST 2
+#define HMB_SETTLE_GAIN 0.01
+#define HMB_SETTLE_MAX_S 0.25
+#define HMB_SETTLE_MAX 1024
+
+static int settled(const double *took, const double *at, int n)
+{
+	int from = n - 1;
+	double before = took[0], recent;
+
+	while (from > 0 && at[n - 1] - at[from - 1] <= HMB_SETTLE_WINDOW_S)
+		from--;
+	if (from > n - HMB_SETTLE_LEAST)
+		from = n - HMB_SETTLE_LEAST;
+	if (from < 1)
+		return 0;
+	for (int i = 1; i < from; i++)
+		before = took[i] < before ? took[i] : before;
+	recent = took[from];
+	for (int i = from + 1; i < n; i++)
+		recent = took[i] < recent ? took[i] : recent;
+	return recent >= before * (1 - HMB_SETTLE_GAIN);
+}
+
+static int settle(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_case *c,
+		  int least, long *opi)
+{
+	/* each warm-up's time, and the warm-ups' times summed up to it */
+	static double took[HMB_SETTLE_MAX], at[HMB_SETTLE_MAX];
+	const struct hmb_timing *t = &c->timing;
+	const double t0 = hmb_now();
+	int n = 0;
+
+	while (n < HMB_SETTLE_MAX && (n < least || !settled(took, at, n)) &&
+	       hmb_now() - t0 < HMB_SETTLE_MAX_S) {
+		if (t->clock != HMB_CLOCK_EVENTS ? run_host(ctx, r, c, 0, n, n + 1, opi)
+						 : run_events(ctx, r, c, 0, n, n + 1, opi))
+			return -1;
+		took[n] = r->samples[--r->nsamples];
+		at[n] = (n > 0 ? at[n - 1] : 0) + took[n];
+		n++;
+	}
+	trail.n = 0;
+	if (t->latch)
+		hmb_observe_num(r, "latch_expired_batches", 0);
+	return n;
+}
+
+static void describe_settling(struct hmb_record *r, int warmup)
+{
+	char text[160];
+
+	snprintf(text, sizeof(text), "on until %g ms of them (%d at least) held none %g%% faster "
+		 "than the fastest before; %g s at most", 1e3 * HMB_SETTLE_WINDOW_S,
+		 HMB_SETTLE_LEAST, 1e2 * HMB_SETTLE_GAIN, HMB_SETTLE_MAX_S);
+	hmb_observe_num(r, "warmup", warmup);
+	hmb_observe_str(r, "warmup_rule", text);
+}
+
 /* How many samples a case takes. Fixed where the case says so, where --reps
  * gives the count and under --quick; else adaptive: at least min, then one
  * more (a few more behind a latch) until the median's 95% interval (order
@@ -325,7 +395,7 @@ int hmb_measure(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_case
 {
 	const struct hmb_timing *t = &c->timing;
 	const struct sampling plan = sampling_plan(ctx, t);
-	const int warmup = plan.warmup;
+	int warmup = plan.warmup;
 	int done = 0, next;
 	const char *stop = NULL;
 	size_t mark;
@@ -350,6 +420,12 @@ int hmb_measure(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_case
 		goto out;
 	phase = hmb_now();
 	hmb_observe_num(r, "setup_s", phase - t0);
+	if (t->settle && warmup > 0 && ctx->opt->warmup < 0 && !ctx->opt->quick) {
+		if ((warmup = settle(ctx, r, c, warmup, &opi)) < 0)
+			goto out;
+		describe_settling(r, warmup);
+		done = warmup;
+	}
 	/* warm-ups and the first samples, then more while the plan asks */
 	for (next = warmup + plan.min; !stop; next = done + (t->latch ? 2 : 1)) {
 		if (next > warmup + plan.max)

@@ -52,6 +52,9 @@ struct hmb_timing {
 	int reps, warmup;    /* the module's defaults; --reps, --warmup and --quick win */
 	int fixed;           /* reps and warmup are what the case is (e.g. one sample per
 				growth step), whatever --reps, --warmup and --quick say */
+	int settle;          /* warm up past the count until the operations stop getting
+				faster (settle() in measure.c); not under --quick or
+				--warmup N */
 };
 
 struct hmb_case;

@@ -491,6 +491,77 @@ static void test_reported_clock(void)
 	hmb_record_free(r);
 }
 
+/* Settling: a copy that starts 25% slow, holds there for 8 ms, then climbs
+ * to its speed over 6 copies is warmed up past the plateau and the climb,
+ * and every sample is at speed; a steady one is warmed up for the window
+ * and one before it; --quick keeps the count, --warmup N is exactly N. */
+struct ramp {
+	long calls;
+};
+
+static int ramping_op(struct hmb_ctx *ctx, void *st, hipStream_t s, long i)
+{
+	struct ramp *k = st;
+	long n = k->calls++;
+	double slow = n < 8 ? 0.25 : n < 14 ? 0.25 * (double)(14 - n) / 6 : 0;
+	(void)ctx, (void)s, (void)i;
+	hmb_op_seconds(0.001 * (1 + slow) + 1e-7 * (double)(n % 3));
+	return 0;
+}
+
+static int settle_count(struct hmb_options *opt, int from_ms, long *calls,
+			struct hmb_record **out)
+{
+	struct hmb_ctx ctx = { .opt = opt, .module = "unit" };
+	struct ramp k = { from_ms ? 0 : 100 };
+	struct hmb_case c = {
+		.what = "a copy that ramps up",
+		.timing = { .clock = HMB_CLOCK_REPORTED, .sync = HMB_SYNC_NONE, .reps = 10,
+			    .warmup = 1, .settle = 1 },
+		.ops = { NULL, NULL, ramping_op, NULL, NULL },
+		.state = &k,
+	};
+	struct hmb_record *r = hmb_record_new("unit", from_ms ? "ramp" : "steady");
+	const struct hmb_kv *w;
+
+	CHECK(hmb_measure(&ctx, r, &c) == 0 && r->nsamples > 0);
+	w = hmb_kv_find(&r->observed, "warmup");
+	*calls = k.calls - (from_ms ? 0 : 100);
+	*out = r;
+	return w ? (int)w->num : -1;
+}
+
+static void test_settling(void)
+{
+	static struct hmb_options opt;
+	struct hmb_record *r;
+	long calls;
+	int w;
+
+	memset(&opt, 0, sizeof(opt));
+	opt.warmup = -1;
+	w = settle_count(&opt, 1, &calls, &r);
+	/* 14 slow copies, then 20 ms of copies at speed and one before them */
+	CHECK(w >= 14 + 20 && w <= 14 + 22);
+	CHECK(calls == w + (long)r->nsamples);
+	for (size_t i = 0; i < r->nsamples; i++)
+		CHECK(r->samples[i] < 0.0010003);
+	CHECK(hmb_kv_find(&r->observed, "warmup_rule") != NULL);
+	hmb_record_free(r);
+	w = settle_count(&opt, 0, &calls, &r);  /* at speed from the start */
+	CHECK(w == 21);
+	hmb_record_free(r);
+	opt.quick = 1;
+	w = settle_count(&opt, 1, &calls, &r);
+	CHECK(w == 1 && r->samples[0] > 0.00125 && !hmb_kv_find(&r->observed, "warmup_rule"));
+	hmb_record_free(r);
+	opt.quick = 0;
+	opt.warmup = 3;
+	w = settle_count(&opt, 1, &calls, &r);
+	CHECK(w == 3 && calls == 3 + (long)r->nsamples && r->samples[0] > 0.00124);
+	hmb_record_free(r);
+}
+
 /* A case of one-time steps: exactly one sample a step, no warm-up, whatever
  * --reps and --warmup say; their sum and count recorded. */
 static void test_measure_steps(void)
@@ -554,5 +625,6 @@ void test_engine(void)
 	test_reported_clock();
 	test_adaptive_sampling();
 	test_measure_steps();
+	test_settling();
 	test_owned_list_closes_up();
 }
