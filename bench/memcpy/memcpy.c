@@ -42,6 +42,10 @@
  *    more than the reference, it is the method's (the latch, one copy a
  *    sample). Small sizes read per copy (us/op) with the enqueue cost of
  *    back-to-back copies in, so they are not async's latency.
+ * Page-locked host-device copies of 16 MiB and more warm up until they stop
+ * getting faster (observed.warmup, observed.warmup_rule), not a count: on a
+ * lease of an H100 VM they started 20-25% slow in each process and climbed
+ * for tens of milliseconds, the reference loop timed after them at speed.
  * d2d copies cycle through as many buffer pairs as it takes to cover twice
  * the device's last-level cache, so no copy reads what an earlier one left
  * in the cache (params.buffer_sets, observed.cache_footprint_bytes).
