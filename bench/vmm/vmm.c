@@ -24,8 +24,9 @@
  * (every new chunk is usable). No kernel runs between the timed steps.
  *
  * call/NAME: each VMM call alone, for every chunk size of --call-sizes;
- * free-while-busy/NAME: how long freeing blocks the host while a ~50 ms
- * kernel runs on another stream, hipFree vs unmap + release + address free.
+ * free-while-busy/NAME: how long freeing a --start buffer blocks the host
+ * while a ~50 ms kernel runs on another stream, hipFree vs unmap + release +
+ * address free.
  * Both are measured in vmm_calls.c, whose top comment says how.
  *
  * share/posix-fd/NAME (on request: only a --case pattern that names them
@@ -466,7 +467,7 @@ static int run(struct hmb_ctx *ctx)
 		vmm_call_costs(ctx, &m, vmm_round_up(v, m.gran));
 	}
 	if (!hmb_interrupted())
-		vmm_free_while_busy(ctx, &m, vmm_round_up(64u << 20, m.gran));
+		vmm_free_while_busy(ctx, &m, pl.start);
 	if (!hmb_interrupted())
 		vmm_share(ctx, opt_size(ctx, "share-size", 64u << 20, m.gran));
 	return 0;
@@ -548,8 +549,8 @@ const struct hmb_bench hmb_bench_vmm = {
 		"call/NAME: one VMM call per sample, per chunk size (the calls before it run\n"
 		"untimed; they return when done, so nothing is synchronised).\n"
 		"free-while-busy: host time blocked in hipFree vs unmap + release + address\n"
-		"free while a ~50 ms spin kernel runs on another stream (kernel_s: its\n"
-		"time; waited_for_kernel: freeing took more than half of it).\n"
+		"free of a --start buffer while a ~50 ms spin kernel runs on another stream\n"
+		"(kernel_s: its time; waited_for_kernel: freeing took more than half of it).\n"
 		"share/posix-fd/* (on request: --case 'share/*'): a\n"
 		"--share-size chunk exported as a file descriptor (export), imported (import)\n"
 		"and mapped with access set (map-access) by this binary in a second process,\n"
