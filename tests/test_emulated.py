@@ -505,6 +505,18 @@ def test_memcpy_samples_twenty_or_ten_above_64m_each_up_to_twice_that(runs):
     assert by_size[128 << 20].startswith("adaptive (6 to 20 samples)"), by_size
 
 
+def test_memcpy_large_page_locked_copies_warm_up_until_they_settle(runs):
+    """A pinned copy of 16 MiB and more warms up until its copies stop getting
+    faster and says the rule; a smaller one takes its count (2)."""
+    rs = ok_records(runs["memcpy-default"][1])
+    observed = {r["params"]["size"]: r["observed"] for r in rs}
+    assert observed[1 << 20]["warmup"] == 2 and "warmup_rule" not in observed[1 << 20]
+    big = observed[128 << 20]
+    assert "until" in big["warmup_rule"], big
+    # past its count of 1: the window's two copies at least, and one before them
+    assert big["warmup"] >= 3, big
+
+
 def test_memcpy_pinning_break_even_follows_from_its_times(runs):
     rs = [r for r in ok_records(runs["memcpy-on-request"][1])
           if r["case"].startswith("pin/break-even/")]

@@ -231,15 +231,14 @@ fail:
 }
 
 /* Settling (.settle): the warm-ups go on past the count, one at a time and
- * timed like samples, until the last HMB_SETTLE_WINDOW_S of them
- * (their own times summed; HMB_SETTLE_LEAST at least) hold none more than
+ * timed like samples, until the last HMB_SETTLE_WINDOW_S of them (their own
+ * times summed; HMB_SETTLE_LEAST at least) hold none more than
  * HMB_SETTLE_GAIN faster than the fastest before them, or HMB_SETTLE_MAX_S
- * have passed. A fresh
- * host-device copy can start 20-25% slow and climb over tens of
- * milliseconds, a plateau on the way (results/nvidia-h100-pcie/five-all/
- * README.md): a count of warm-ups does not cover that, a window of time does.
- * Returns how many warm-ups were taken (-1: failed); their times are kept
- * nowhere. */
+ * have passed. A fresh host-device copy can start 20-25% slow and climb over
+ * tens of milliseconds, a plateau on the way (results/nvidia-h100-pcie/
+ * five-all/README.md): a count of warm-ups does not cover that, a window of
+ * time does. Returns how many warm-ups were taken (-1: failed); their times
+ * are kept nowhere. */
 #define HMB_SETTLE_WINDOW_S 0.02
 #define HMB_SETTLE_LEAST 2
 #define HMB_SETTLE_GAIN 0.01
