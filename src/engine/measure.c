@@ -401,7 +401,7 @@ int hmb_measure(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_case
 	long opi = 0;
 	int rc = -1;
 	char why[1024];
-	double t0 = hmb_now(), phase;
+	double t0 = hmb_now(), phase, samples_from;
 
 	describe(r, c, warmup);
 	if (hmb_process_t0 > 0)
@@ -425,7 +425,9 @@ int hmb_measure(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_case
 		describe_settling(r, warmup);
 		done = warmup;
 	}
-	/* warm-ups and the first samples, then more while the plan asks */
+	/* warm-ups and the first samples, then more while the plan asks; the
+	 * samples' time budget counts from here, without settling's warm-ups */
+	samples_from = hmb_now();
 	for (next = warmup + plan.min; !stop; next = done + (t->latch ? 2 : 1)) {
 		if (next > warmup + plan.max)
 			next = warmup + plan.max;
@@ -433,7 +435,7 @@ int hmb_measure(struct hmb_ctx *ctx, struct hmb_record *r, const struct hmb_case
 						 : run_events(ctx, r, c, warmup, done, next, &opi))
 			goto out;
 		done = next;
-		stop = enough(r, &plan, hmb_now() - phase);
+		stop = enough(r, &plan, hmb_now() - samples_from);
 	}
 	describe_sampling(r, &plan, stop);
 	hmb_gpu_trail_observe(&trail, r);

@@ -509,11 +509,11 @@ static int ramping_op(struct hmb_ctx *ctx, void *st, hipStream_t s, long i)
 	return 0;
 }
 
-static int settle_count(struct hmb_options *opt, int from_ms, long *calls,
+static int settle_count(struct hmb_options *opt, int ramps, long *calls,
 			struct hmb_record **out)
 {
 	struct hmb_ctx ctx = { .opt = opt, .module = "unit" };
-	struct ramp k = { from_ms ? 0 : 100 };
+	struct ramp k = { ramps ? 0 : 100 }; /* from call 100 on, at speed */
 	struct hmb_case c = {
 		.what = "a copy that ramps up",
 		.timing = { .clock = HMB_CLOCK_REPORTED, .sync = HMB_SYNC_NONE, .reps = 10,
@@ -521,12 +521,12 @@ static int settle_count(struct hmb_options *opt, int from_ms, long *calls,
 		.ops = { NULL, NULL, ramping_op, NULL, NULL },
 		.state = &k,
 	};
-	struct hmb_record *r = hmb_record_new("unit", from_ms ? "ramp" : "steady");
+	struct hmb_record *r = hmb_record_new("unit", ramps ? "ramp" : "steady");
 	const struct hmb_kv *w;
 
 	CHECK(hmb_measure(&ctx, r, &c) == 0 && r->nsamples > 0);
 	w = hmb_kv_find(&r->observed, "warmup");
-	*calls = k.calls - (from_ms ? 0 : 100);
+	*calls = k.calls - (ramps ? 0 : 100);
 	*out = r;
 	return w ? (int)w->num : -1;
 }
