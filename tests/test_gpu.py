@@ -19,7 +19,7 @@ import hmbdoc
 TINY = {
     "memcpy": "--sizes 4K,64K --reps 2 --warmup 1",
     "overlap": "--sizes 4M --reps 2 --warmup 1 --chunks 2 --streams 2 --iters 1,16",
-    "pool": "--sizes 4K,1M --reps 2 --warmup 1 --loop 20",
+    "pool": "--sizes 4K,64K --reps 2 --warmup 1 --loop 20",
     "managed": "--sizes 4M --reps 2 --warmup 1",
     "xnack": "--sizes 4M --reps 2 --warmup 1",
     "vmm": "--reps 2 --warmup 1 --start 2M --step 2M --limit 8M --call-sizes 2M",
@@ -294,15 +294,15 @@ def test_gpu_every_sample_is_one_timed_copy(gpu, tmp_path):
 
 
 def test_gpu_memcpy_reference_loop(gpu, tmp_path):
-    """h2d/pinned/reference and d2h/pinned/reference, in a plain run beside
-    */pinned/async: N hipMemcpyAsync back to back between two events, no latch
-    (N = ceil(64 MiB / size), 1 to 1000), the record's bytes the N copies', the
-    data verified. No sample is shorter than its bytes at the host link's peak:
-    a sample that timed fewer copies than it counts shows here."""
+    """h2d/pinned/reference and d2h/pinned/reference, in a run of memcpy's pinned
+    cases (beside */pinned/async and sync): N hipMemcpyAsync back to back between
+    two events, no latch (N = ceil(64 MiB / size), 1 to 1000), the record's bytes
+    the N copies', the data verified. No sample is shorter than its bytes at the
+    host link's peak: a sample that timed fewer copies than it counts shows here."""
     out = tmp_path / "reference.json"
     sizes = {4096: 1000, 16 << 20: 4, 256 << 20: 1}
-    p = hmb.run("--output", out, "--format", "csv", "memcpy", "--sizes", "4K,16M,256M",
-                "--reps", "5", "--warmup", "1", timeout=600)
+    p = hmb.run("--output", out, "--format", "csv", "--case", "*/pinned/*", "memcpy",
+                "--sizes", "4K,16M,256M", "--reps", "5", "--warmup", "1", timeout=600)
     assert p.returncode == 0, failed_reasons(out) + p.stderr[-2000:]
     results = hmbdoc.load(out)["results"]
     ref = [r for r in results if r["case"].endswith("/pinned/reference")]
@@ -536,7 +536,7 @@ def test_gpu_all_runs_each_module_its_count_in_rounds_there_and_back(gpu, tmp_pa
     and --quick: one process a module."""
     out, once = tmp_path / "twice.json", tmp_path / "once.json"
     sel = ["--case", "h2d/pinned/async", "--case", "course/default-pool", "--case",
-           "device/latency", "--sizes", "1M"]
+           "device/latency", "--sizes", "64K", "--copy-size", "4M"]
     p = hmb.run(*sel, "--output", out, "all", timeout=300)
     assert p.returncode == 0, p.stderr[-2000:]
     doc = hmbdoc.assert_valid(out, complete=True)

@@ -8,9 +8,13 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 import hmb
 
 SURFACE = hmb.ROOT / "tests" / "surface.py"
+# One process runs the file under pytest-xdist: its surface is made once.
+pytestmark = pytest.mark.xdist_group("test_surface")
 
 
 def surface(out):
@@ -20,14 +24,18 @@ def surface(out):
     return {f.name: f.read_bytes() for f in sorted(out.iterdir())}
 
 
-def test_two_runs_of_one_binary_give_the_same_surface(tmp_path):
-    first = surface(tmp_path / "a")
-    time.sleep(1.1)  # another second in started_utc
-    assert surface(tmp_path / "b") == first
+@pytest.fixture(scope="module")
+def views(tmp_path_factory):
+    """The surface of the binary under test, made once for the file's tests."""
+    return surface(tmp_path_factory.mktemp("surface") / "s")
 
 
-def test_every_module_and_command_has_its_views(tmp_path):
-    views = surface(tmp_path / "s")
+def test_two_runs_of_one_binary_give_the_same_surface(tmp_path, views):
+    time.sleep(1.1)  # another second in started_utc than the first run's, at least
+    assert surface(tmp_path / "again") == views
+
+
+def test_every_module_and_command_has_its_views(views):
     for m in hmb.module_names() + ["all"]:
         for view in ("dry-{}", "dry-{}-cases", "dry-{}-quick", "dry-{}-json"):
             assert view.format(m) + ".out" in views
@@ -38,8 +46,7 @@ def test_every_module_and_command_has_its_views(tmp_path):
     assert views["list-cases.rc"] == b"0\n" and views["dry-all-json.rc"] == b"0\n"
 
 
-def test_only_the_start_and_the_revision_are_blanked(tmp_path):
-    views = surface(tmp_path / "s")
+def test_only_the_start_and_the_revision_are_blanked(views):
     assert views["list-cases.out"] == hmb.run("list", "--cases").stdout.encode()
     assert views["help.out"] == hmb.run("--help").stdout.encode()
     doc = views["dry-all-json.out"].decode()
