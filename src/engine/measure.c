@@ -235,7 +235,7 @@ fail:
  * times summed; HMB_SETTLE_LEAST at least) hold none more than
  * HMB_SETTLE_GAIN faster than the fastest before them, or HMB_SETTLE_MAX_S
  * have passed. A fresh host-device copy can start 20-25% slow and climb over
- * tens of milliseconds, a plateau on the way (results/nvidia-h100-pcie/
+ * tens of milliseconds, or hold slow for many copies (results/nvidia-h100-pcie/
  * five-all/README.md): a count of warm-ups does not cover that, a window of
  * time does. Returns how many warm-ups were taken (-1: failed); their times
  * are kept nowhere. */
