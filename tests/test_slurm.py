@@ -9,6 +9,7 @@ only what was missing, and the fleet template over both nodes names the GPU give
 a half-width link. Skipped, saying why, without Slurm or root."""
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -160,11 +161,9 @@ def test_array_job_from_the_template_gathered_and_compared(slurm):
         job = "".join(line for line in f if "--gpus-per-task" not in line)
     with open(f"{d}/job.sbatch", "w") as f:
         f.write(job)
-    p = subprocess.run(["sbatch", "--wait", "--array=0-1", f"--chdir={hmb.ROOT}",
-                        f"--output={results}/task-%a.log",
-                        f"--export=ALL,HMB={hmb.BIN},HMB_ARGS=--dry-run --quick all,"
-                        f"HMB_RESULTS={results}", f"{d}/job.sbatch"],
-                       env=env, capture_output=True, text=True, timeout=120)
+    p = sbatch(env, "--wait", "--array=0-1", f"--output={results}/task-%a.log",
+               f"--export=ALL,HMB={hmb.BIN},HMB_ARGS=--dry-run --quick all,"
+               f"HMB_RESULTS={results}", f"{d}/job.sbatch")
     assert p.returncode == 0, p.stdout + p.stderr + logs(d)
     docs = [os.path.join(results, f"{host}-gpu0-task{t}.json") for t in (0, 1)]
     for doc in docs:
@@ -202,20 +201,46 @@ def test_node_template_runs_every_gpu_of_its_node_in_turn(slurm):
     host = socket.gethostname().split(".")[0]
     results = os.path.join(d, "node")
     os.mkdir(results)
-    p = subprocess.run(["sbatch", "--wait", f"--chdir={hmb.ROOT}", f"--output={results}/job.log",
-                        f"--export=ALL,HMB={hmb.BIN},HMB_ARGS=--dry-run --quick all,"
-                        f"HMB_RESULTS={results},HMB_GPUS=2",
-                        str(hmb.ROOT / "scripts" / "slurm" / "hipmembench-node.sbatch")],
-                       env=env, capture_output=True, text=True, timeout=120)
+    p = sbatch(env, "--wait", f"--output={results}/job.log",
+               f"--export=ALL,HMB={hmb.BIN},HMB_ARGS=--dry-run --quick all,"
+               f"HMB_RESULTS={results},HMB_GPUS=2",
+               hmb.ROOT / "scripts" / "slurm" / "hipmembench-node.sbatch")
     assert p.returncode == 0, p.stdout + p.stderr + logs(d)
     docs = [os.path.join(results, f"{host}-gpu{g}.json") for g in (0, 1)]
     assert all(os.path.exists(x) for x in docs), os.listdir(results)
     assert [hmbdoc.load(x)["settings"]["device"] for x in docs] == [0, 1]
 
 
+# The states a job (each task of an array) ends in.
+ENDED = {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY",
+         "BOOT_FAIL", "DEADLINE", "PREEMPTED"}
+
+
 def sbatch(env, *args, timeout=120):
-    return subprocess.run(["sbatch", f"--chdir={hmb.ROOT}", *map(str, args)], env=env,
-                          capture_output=True, text=True, timeout=timeout)
+    """sbatch in the repository. With --wait, waits as sbatch --wait does (every task
+    ended; exit status 0 only where each completed with 0), asking every 0.3 s where
+    sbatch's own wait sleeps 2 s, then 8: about 7 s a job."""
+    args = [str(a) for a in args]
+    wait = "--wait" in args
+    if wait:
+        args = ["--parsable"] + [a for a in args if a != "--wait"]
+    p = subprocess.run(["sbatch", f"--chdir={hmb.ROOT}", *args], env=env,
+                       capture_output=True, text=True, timeout=timeout)
+    if not wait or p.returncode != 0:
+        return p
+    job, tasks = p.stdout.strip().split(";")[0], []
+
+    def ended():
+        out = subprocess.run(["scontrol", "-o", "show", "job", job], env=env,
+                             capture_output=True, text=True, timeout=30).stdout
+        tasks[:] = [(m.group(1), m.group(2)) for m in
+                    (re.search(r"\bJobState=(\S+).*\bExitCode=(\S+)", line)
+                     for line in out.splitlines()) if m]
+        return bool(tasks) and all(state in ENDED for state, _ in tasks)
+    wait_for(f"job {job} to end", ended, timeout, lambda: f"{tasks}\n{p.stderr}")
+    ok = all(t == ("COMPLETED", "0:0") for t in tasks)
+    return subprocess.CompletedProcess(p.args, 0 if ok else 1,
+                                       f"job {job}: {tasks}\n{p.stdout}", p.stderr)
 
 
 def test_sweep_over_a_four_task_array_makes_the_points_of_one_run(slurm):
