@@ -219,7 +219,7 @@ ENDED = {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEM
 def sbatch(env, *args, timeout=120):
     """sbatch in the repository. With --wait, waits as sbatch --wait does (every task
     ended; exit status 0 only where each completed with 0), asking every 0.3 s where
-    sbatch's own wait sleeps 2 s, then 8: about 7 s a job."""
+    sbatch's own wait sleeps longer after each time it asks, up to 10 s."""
     args = [str(a) for a in args]
     wait = "--wait" in args
     if wait:
